@@ -1,0 +1,7 @@
+module github.com/mcpfleet/mcpfleet/servers/ktrdr
+
+go 1.26
+
+require github.com/mcpfleet/mcpfleet/pkg v0.0.0
+
+replace github.com/mcpfleet/mcpfleet/pkg => ../../pkg
