@@ -1,0 +1,196 @@
+package toolkit
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// SchemaFor derives a JSON schema from T (a struct). Descriptions come from the
+// `jsonschema:"..."` tag; constraints from the `mcp:"..."` tag, a ';'-separated
+// list of:
+//
+//	enum=a|b|c  min=N  max=N  minLength=N  maxLength=N  minItems=N  maxItems=N
+//	pattern=RE  format=F  default=JSON-or-text
+//
+// Fields without omitempty are required. In output schemas (output=true) slices
+// and maps also accept null, so a nil slice never fails output validation.
+func SchemaFor[T any](output bool) (json.RawMessage, error) {
+	t := reflect.TypeFor[T]()
+	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if s.Type != "object" {
+		return nil, fmt.Errorf("schema root of %s must be an object, is %q", t, s.Type)
+	}
+	if err := applyTags(t, s, output); err != nil {
+		return nil, fmt.Errorf("%s: %w", t, err)
+	}
+	return json.Marshal(s)
+}
+
+// MustSchema is SchemaFor for package-level tool definitions: a bad tag is a
+// programming error caught by the first test that builds the tool.
+func MustSchema[T any](output bool) json.RawMessage {
+	b, err := SchemaFor[T](output)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func applyTags(t reflect.Type, s *jsonschema.Schema, output bool) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		if s.Items != nil {
+			return applyTags(t.Elem(), s.Items, output)
+		}
+		return nil
+	case reflect.Map:
+		if s.AdditionalProperties != nil {
+			return applyTags(t.Elem(), s.AdditionalProperties, output)
+		}
+		return nil
+	case reflect.Struct:
+	default:
+		return nil
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		if f.Anonymous && f.Tag.Get("json") == "" {
+			if err := applyTags(f.Type, s, output); err != nil {
+				return err
+			}
+			continue
+		}
+		name := strings.Split(f.Tag.Get("json"), ",")[0]
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		ps := s.Properties[name]
+		if ps == nil {
+			continue
+		}
+		if err := applyFieldTag(f, ps); err != nil {
+			return fmt.Errorf("field %s: %w", f.Name, err)
+		}
+		if output {
+			allowNull(f.Type, ps)
+		} else if len(ps.Types) == 2 && ps.Types[0] == "null" {
+			// Inputs: an omitted optional list is simply absent; advertise the plain type.
+			ps.Type, ps.Types = ps.Types[1], nil
+		}
+		if err := applyTags(f.Type, ps, output); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func allowNull(t reflect.Type, s *jsonschema.Schema) {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Map:
+		if s.Type != "" {
+			s.Types = []string{"null", s.Type}
+			s.Type = ""
+		}
+	}
+}
+
+func applyFieldTag(f reflect.StructField, s *jsonschema.Schema) error {
+	tag := f.Tag.Get("mcp")
+	if tag == "" {
+		return nil
+	}
+	target := s
+	// Constraints on a slice field apply to its items, except the array's own.
+	if f.Type.Kind() == reflect.Slice && s.Items != nil {
+		target = s.Items
+	}
+	for _, part := range strings.Split(tag, ";") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(part, "=")
+		if !ok {
+			return fmt.Errorf("mcp tag %q: want key=value", part)
+		}
+		var err error
+		switch k {
+		case "enum":
+			target.Enum = nil
+			for _, e := range strings.Split(v, "|") {
+				target.Enum = append(target.Enum, typed(target, e))
+			}
+		case "min":
+			target.Minimum, err = num(v)
+		case "max":
+			target.Maximum, err = num(v)
+		case "minLength":
+			target.MinLength, err = integer(v)
+		case "maxLength":
+			target.MaxLength, err = integer(v)
+		case "minItems":
+			s.MinItems, err = integer(v)
+		case "maxItems":
+			s.MaxItems, err = integer(v)
+		case "pattern":
+			target.Pattern = v
+		case "format":
+			target.Format = v
+		case "default":
+			if json.Valid([]byte(v)) && (s.Type != "string" || strings.HasPrefix(v, `"`)) {
+				s.Default = json.RawMessage(v)
+			} else {
+				b, _ := json.Marshal(v)
+				s.Default = b
+			}
+		default:
+			return fmt.Errorf("mcp tag: unknown key %q", k)
+		}
+		if err != nil {
+			return fmt.Errorf("mcp tag %q: %w", part, err)
+		}
+	}
+	return nil
+}
+
+// typed turns an enum literal into the schema's type so integer enums stay integers.
+func typed(s *jsonschema.Schema, v string) any {
+	if s.Type == "integer" {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return n
+		}
+	}
+	if s.Type == "number" {
+		if n, err := strconv.ParseFloat(v, 64); err == nil {
+			return n
+		}
+	}
+	return v
+}
+
+func num(v string) (*float64, error) {
+	f, err := strconv.ParseFloat(v, 64)
+	return &f, err
+}
+
+func integer(v string) (*int, error) {
+	n, err := strconv.Atoi(v)
+	return &n, err
+}

@@ -1,0 +1,57 @@
+package toolkit
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+type sampleIn struct {
+	Symbol string   `json:"symbol" jsonschema:"ticker, e.g. NSE:INFY" mcp:"minLength=1;maxLength=40"`
+	Limit  int      `json:"limit,omitempty" jsonschema:"rows to return" mcp:"min=1;max=500;default=50"`
+	Side   string   `json:"side,omitempty" mcp:"enum=BUY|SELL"`
+	Slots  []int    `json:"slots,omitempty" mcp:"min=0;max=12;maxItems=3"`
+	Tags   []string `json:"tags,omitempty"`
+}
+
+type sampleOut struct {
+	Items []string `json:"items"`
+	Count int      `json:"count"`
+}
+
+func TestSchemaForAppliesTags(t *testing.T) {
+	in, err := SchemaFor[sampleIn](false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(in, &m); err != nil {
+		t.Fatal(err)
+	}
+	props := m["properties"].(map[string]any)
+	cases := []struct {
+		path string
+		got  any
+		want any
+	}{
+		{"symbol.minLength", props["symbol"].(map[string]any)["minLength"], 1.0},
+		{"symbol.description", props["symbol"].(map[string]any)["description"], "ticker, e.g. NSE:INFY"},
+		{"limit.maximum", props["limit"].(map[string]any)["maximum"], 500.0},
+		{"limit.default", props["limit"].(map[string]any)["default"], 50.0},
+		{"side.enum.0", props["side"].(map[string]any)["enum"].([]any)[0], "BUY"},
+		{"slots.items.maximum", props["slots"].(map[string]any)["items"].(map[string]any)["maximum"], 12.0},
+		{"slots.maxItems", props["slots"].(map[string]any)["maxItems"], 3.0},
+		{"additionalProperties", m["additionalProperties"], false},
+		{"required", m["required"].([]any)[0], "symbol"},
+	}
+	for _, c := range cases {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", c.path, c.got, c.want)
+		}
+	}
+	t.Logf("%s", in)
+	out, err := SchemaFor[sampleOut](true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s", out)
+}
