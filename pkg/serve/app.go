@@ -1,0 +1,60 @@
+// Package serve is the one way every mcpfleet server runs: flags and env, the
+// MCP server with validation on, tool filtering, logging to stderr with secrets
+// scrubbed, stdio or streamable HTTP with auth, Origin and size checks, and a
+// graceful shutdown. Each server's main.go is one call to Main.
+package serve
+
+import (
+	"context"
+	"flag"
+
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/rs/zerolog"
+
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+)
+
+// App describes one server.
+type App struct {
+	Name         string // binary and MCP server name
+	Version      string
+	DefaultPort  int    // --addr defaults to 127.0.0.1:DefaultPort
+	Instructions string // sent to clients on initialize
+	// Flags adds server-specific flags; their values are read in Register.
+	Flags func(fs *flag.FlagSet)
+	// Register adds tools (r.AddTools), resources and prompts (r.Server). It runs
+	// once per process, after flags are parsed. ctx lives as long as the server.
+	Register func(ctx context.Context, r *Registry) error
+	// Commands are subcommands run instead of serving (e.g. "check-golden").
+	Commands map[string]Command
+}
+
+// Command is a subcommand: it gets the arguments after its name and returns the exit code.
+type Command func(ctx context.Context, args []string) int
+
+// Registry is what Register sees.
+type Registry struct {
+	Server   *server.MCPServer
+	Log      zerolog.Logger
+	ReadOnly bool
+	filter   toolFilter
+	tools    []toolkit.Tool
+	skipped  []string
+}
+
+// AddTools registers tools that pass the filters: read-only mode drops every tool
+// whose readOnlyHint is false; --tools keeps only the named tools or toolsets;
+// --exclude-tools drops them. A dropped tool is neither listed nor callable.
+func (r *Registry) AddTools(ts ...toolkit.Tool) {
+	for _, t := range ts {
+		if !r.filter.keep(t, r.ReadOnly) {
+			r.skipped = append(r.skipped, t.Name())
+			continue
+		}
+		r.tools = append(r.tools, t)
+		r.Server.AddTool(t.Tool, t.Handler)
+	}
+}
+
+// Tools returns the registered tools (after filtering), in registration order.
+func (r *Registry) Tools() []toolkit.Tool { return r.tools }

@@ -1,0 +1,79 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpfleet/mcpfleet/pkg/redact"
+)
+
+// Main runs app with os.Args and exits. It never writes to stdout except the
+// MCP protocol (stdio) and --version.
+func Main(app App) {
+	os.Exit(Run(context.Background(), app, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Run is Main without the exit, for tests.
+func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	redact.RegisterEnv()
+	if len(args) > 0 {
+		if cmd, ok := app.Commands[args[0]]; ok {
+			return cmd(ctx, args[1:])
+		}
+	}
+	o, err := ParseOptions(app, args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, app.Name+":", err)
+		return 2
+	}
+	if o.Version {
+		fmt.Fprintln(stdout, app.Name, app.Version)
+		return 0
+	}
+	logger, err := NewLogger(stderr, o.LogLevel)
+	if err != nil {
+		fmt.Fprintln(stderr, app.Name+":", err)
+		return 2
+	}
+	if o.Transport == "http" {
+		// Check before Register so a refused address fails fast with its reason.
+		if err := checkListen(o.Addr, o.AuthTokens); err != nil {
+			logger.Error().Msg(err.Error())
+			fmt.Fprintln(stderr, app.Name+":", err)
+			return 2
+		}
+	}
+	b, err := Build(ctx, app, o, logger)
+	if err != nil {
+		logger.Error().Err(err).Msg("start-up failed")
+		return 1
+	}
+	switch o.Transport {
+	case "http":
+		err = serveHTTP(ctx, b, b.Log)
+	default:
+		b.Log.Info().Int("tools", len(b.Registry.Tools())).Msg("serving MCP over stdio")
+		stdio := server.NewStdioServer(b.Server)
+		stdio.SetErrorLogger(log.New(redact.Writer{W: stderr}, "", 0))
+		err = stdio.Listen(ctx, stdin, stdout)
+	}
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		b.Log.Error().Err(err).Msg("transport stopped")
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,136 @@
+package serve
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+)
+
+// Options are the flags every server shares. Each has an MCPFLEET_* env fallback.
+type Options struct {
+	Transport    string
+	Addr         string
+	ReadOnly     bool
+	Tools        []string
+	ExcludeTools []string
+	LogLevel     string
+	Version      bool
+	AuthTokens   map[string]string // token -> user, from MCPFLEET_AUTH_TOKENS only (never a flag: argv is visible to other users)
+	AllowOrigins []string          // extra allowed Origins besides loopback ones, MCPFLEET_ALLOWED_ORIGINS
+}
+
+func envOr(key, def string) string {
+	if v, ok := os.LookupEnv(key); ok && v != "" {
+		return v
+	}
+	return def
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ParseOptions parses the common flags plus the app's own from args.
+func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
+	fs := flag.NewFlagSet(app.Name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o Options
+	var tools, exclude string
+	ro, _ := strconv.ParseBool(envOr("MCPFLEET_READ_ONLY", "false"))
+	fs.StringVar(&o.Transport, "transport", envOr("MCPFLEET_TRANSPORT", "stdio"), "stdio or http [MCPFLEET_TRANSPORT]")
+	fs.StringVar(&o.Addr, "addr", envOr("MCPFLEET_ADDR", fmt.Sprintf("127.0.0.1:%d", app.DefaultPort)), "HTTP listen address [MCPFLEET_ADDR]")
+	fs.BoolVar(&o.ReadOnly, "read-only", ro, "hide every tool that changes anything [MCPFLEET_READ_ONLY]")
+	fs.StringVar(&tools, "tools", envOr("MCPFLEET_TOOLS", ""), "comma-separated tools or toolsets to keep [MCPFLEET_TOOLS]")
+	fs.StringVar(&exclude, "exclude-tools", envOr("MCPFLEET_EXCLUDE_TOOLS", ""), "comma-separated tools or toolsets to drop [MCPFLEET_EXCLUDE_TOOLS]")
+	fs.StringVar(&o.LogLevel, "log-level", envOr("MCPFLEET_LOG_LEVEL", "info"), "debug, info, warn or error [MCPFLEET_LOG_LEVEL]")
+	fs.BoolVar(&o.Version, "version", false, "print the version and exit")
+	if app.Flags != nil {
+		app.Flags(fs)
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: %s [flags]", app.Name)
+		for name := range app.Commands {
+			fmt.Fprintf(stderr, " | %s %s ...", app.Name, name)
+		}
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+		fmt.Fprintln(stderr, "  MCPFLEET_AUTH_TOKENS=user=token,... bearer tokens for HTTP (env only)")
+	}
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if o.Transport != "stdio" && o.Transport != "http" {
+		return o, fmt.Errorf("--transport must be stdio or http, not %q", o.Transport)
+	}
+	o.Tools, o.ExcludeTools = splitList(tools), splitList(exclude)
+	tokens, err := parseTokens(os.Getenv("MCPFLEET_AUTH_TOKENS"))
+	if err != nil {
+		return o, err
+	}
+	o.AuthTokens = tokens
+	o.AllowOrigins = splitList(os.Getenv("MCPFLEET_ALLOWED_ORIGINS"))
+	return o, nil
+}
+
+// parseTokens reads "user=token,user2=token2". Errors never quote a token.
+func parseTokens(s string) (map[string]string, error) {
+	out := map[string]string{}
+	for i, pair := range splitList(s) {
+		user, tok, ok := strings.Cut(pair, "=")
+		user, tok = strings.TrimSpace(user), strings.TrimSpace(tok)
+		if !ok || user == "" || tok == "" {
+			return nil, fmt.Errorf("MCPFLEET_AUTH_TOKENS entry %d is not user=token", i+1)
+		}
+		if len(tok) < 16 {
+			return nil, fmt.Errorf("MCPFLEET_AUTH_TOKENS: the token of user %q is shorter than 16 characters", user)
+		}
+		if _, dup := out[tok]; dup {
+			return nil, fmt.Errorf("MCPFLEET_AUTH_TOKENS: user %q reuses another user's token", user)
+		}
+		out[tok] = user
+	}
+	return out, nil
+}
+
+type toolFilter struct{ keepOnly, exclude map[string]bool }
+
+func newToolFilter(o Options) toolFilter {
+	set := func(xs []string) map[string]bool {
+		if len(xs) == 0 {
+			return nil
+		}
+		m := map[string]bool{}
+		for _, x := range xs {
+			m[x] = true
+		}
+		return m
+	}
+	return toolFilter{keepOnly: set(o.Tools), exclude: set(o.ExcludeTools)}
+}
+
+// keep decides one tool. Read-only wins over --tools, as in github-mcp-server.
+func (f toolFilter) keep(t toolkit.Tool, readOnly bool) bool {
+	ro := t.Tool.Annotations.ReadOnlyHint
+	if readOnly && (ro == nil || !*ro) {
+		return false
+	}
+	name := t.Name()
+	if f.exclude[name] || (t.Toolset != "" && f.exclude[t.Toolset]) {
+		return false
+	}
+	if f.keepOnly != nil {
+		return f.keepOnly[name] || (t.Toolset != "" && f.keepOnly[t.Toolset])
+	}
+	return true
+}

@@ -1,0 +1,23 @@
+package serve
+
+import "context"
+
+type userKey struct{}
+
+// LocalUser is the caller on stdio: the process owner, who configured the env.
+const LocalUser = "local"
+
+// WithUser returns ctx carrying the authenticated user id.
+func WithUser(ctx context.Context, user string) context.Context {
+	return context.WithValue(ctx, userKey{}, user)
+}
+
+// UserID is the caller of the current request: the bearer token's user on HTTP,
+// LocalUser on stdio or when no auth is configured. Key per-user state on it,
+// never on the MCP session id (2026-07-28 clients have none).
+func UserID(ctx context.Context) string {
+	if u, ok := ctx.Value(userKey{}).(string); ok && u != "" {
+		return u
+	}
+	return LocalUser
+}
