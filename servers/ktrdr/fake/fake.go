@@ -1,0 +1,245 @@
+// Package fake is a faithful in-memory KTRDR backend for tests and demos.
+//
+// It serves the routes the ktrdr MCP server uses under /api/v1 with the exact
+// bodies of the real FastAPI backend (shapes from kpiteira/ktrdr at 3ba55e75 and
+// HEAD, see ../../shared/reference/chartimg-ktrdr.md part B): flat bodies where
+// the backend is flat, the ApiResponse envelope where it wraps, FastAPI's
+// {"detail": …} errors, both 422 shapes and both data-load routes. Operations
+// progress with the clock (pending → running with percentage and current step →
+// completed or failed) and can be cancelled. Faults (latency, 5xx, 503,
+// malformed JSON, old shapes, missing ids, success:false) are switched through
+// SetFaults or POST /_fake/faults.
+package fake
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+)
+
+// APIPrefix is where the backend mounts its routers.
+const APIPrefix = "/api/v1"
+
+// Version is what GET /health reports.
+const Version = "1.0.7"
+
+// Options configure a fake. The zero value is fine.
+type Options struct {
+	// Now is the clock (default time.Now); operations progress against it.
+	Now func() time.Time
+	// Scripts override how new operations of a type progress (keys: "data_load", "training").
+	Scripts map[string]Script
+	// NoSeed starts with no operations (symbols, strategies and models are still there).
+	NoSeed bool
+}
+
+// Server is the fake backend; it is an http.Handler.
+type Server struct {
+	now func() time.Time
+
+	mu         sync.Mutex
+	ops        map[string]*operation
+	scripts    map[string]Script
+	seq        uint64
+	faults     Faults
+	symbols    []symbolInfo
+	strategies []*strategy
+	models     []model
+	cached     map[string]int // "SYMBOL/tf" → bar count
+	counts     map[string]int // "METHOD /path" → requests
+	inflight   map[string]int
+	maxFlight  map[string]int
+}
+
+// New makes a fake backend with seeded symbols, indicators, strategies, models,
+// cached bars and (unless NoSeed) a few finished operations.
+func New(o Options) *Server {
+	s := &Server{
+		now: o.Now, ops: map[string]*operation{}, scripts: defaultScripts(),
+		symbols: seedSymbols(), strategies: seedStrategies(), models: seedModels(),
+		cached: map[string]int{"AAPL/1h": 500, "AAPL/1d": 250, "MSFT/1d": 250, "EURUSD/1h": 300},
+		counts: map[string]int{}, inflight: map[string]int{}, maxFlight: map[string]int{},
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	for k, v := range o.Scripts {
+		s.scripts[k] = v
+	}
+	if !o.NoSeed {
+		s.seed()
+	}
+	return s
+}
+
+// seed adds finished operations from the past: one completed training, one
+// failed data load and one cancelled data load.
+func (s *Server) seed() {
+	now := s.now()
+	md := func(sym, tf, mode string) opMetadata {
+		m := opMetadata{Symbol: strp(sym), Timeframe: strp(tf), Parameters: map[string]any{}}
+		if mode != "" {
+			m.Mode = strp(mode)
+		}
+		return m
+	}
+	tr := s.newOp("training", md("AAPL", "1h", ""), now.Add(-3*time.Hour))
+	tr.script = Script{Duration: 20 * time.Minute, Steps: 10}
+	tr.summary = trainingSummary(tr.id, "neuro_mean_reversion")
+	tr.completeFn = true
+	dl := s.newOp("data_load", md("MSFT", "1h", "tail"), now.Add(-2*time.Hour))
+	dl.script = Script{Duration: 40 * time.Second, Steps: 5, FailAt: 40, FailMessage: "IB Gateway connection lost during segment 3/5"}
+	cx := s.newOp("data_load", md("EURUSD", "4h", "backfill"), now.Add(-time.Hour))
+	cx.script = Script{Duration: 5 * time.Minute, Steps: 5}
+	cx.endStatus, cx.endedAt, cx.frozenPct, cx.cancelReason = StatusCancelled, cx.created.Add(time.Minute), 20, strp("superseded")
+}
+
+// Start serves the fake on a loopback port; baseURL includes /api/v1.
+func (s *Server) Start() (baseURL string, stop func()) {
+	ts := httptest.NewServer(s)
+	return ts.URL + APIPrefix, ts.Close
+}
+
+// Count is how many requests reached METHOD path (path includes /api/v1).
+func (s *Server) Count(method, path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.counts[method+" "+path]
+}
+
+// MaxInFlight is the largest number of concurrent requests seen on METHOD path.
+func (s *Server) MaxInFlight(method, path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.maxFlight[method+" "+path]
+}
+
+// ResetCounts clears request counters.
+func (s *Server) ResetCounts() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.counts, s.maxFlight = map[string]int{}, map[string]int{}
+}
+
+// SetScript sets how new operations of opType progress.
+func (s *Server) SetScript(opType string, sc Script) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.scripts[opType] = sc
+}
+
+// Finish ends an active operation now: completed, or failed with errMsg if
+// errMsg is not empty. It reports whether the operation existed and was active.
+func (s *Server) Finish(id, errMsg string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o, ok := s.ops[id]
+	if !ok {
+		return false
+	}
+	now := s.now()
+	st := o.state(now)
+	if !isActive(st.Status) {
+		return false
+	}
+	if errMsg != "" {
+		o.endStatus, o.endMessage, o.endedAt, o.frozenPct = StatusFailed, errMsg, now, st.Progress.Percentage
+		return true
+	}
+	// Compress the script so the op completes exactly now and its side effects run.
+	o.script.Pending = 0
+	o.script.FailAt = 0
+	o.script.Duration = now.Sub(o.created)
+	if o.script.Duration <= 0 {
+		o.script.Duration = time.Nanosecond
+		o.created = now.Add(-time.Nanosecond)
+	}
+	o.state(now)
+	return true
+}
+
+// Status reports an operation's status ("" if unknown), for tests.
+func (s *Server) Status(id string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o, ok := s.ops[id]
+	if !ok {
+		return ""
+	}
+	return o.state(s.now()).Status
+}
+
+// ServeHTTP counts the request, applies faults and routes it.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/_fake/") {
+		s.handleControl(w, r)
+		return
+	}
+	key := r.Method + " " + r.URL.Path
+	s.mu.Lock()
+	s.counts[key]++
+	s.inflight[key]++
+	if s.inflight[key] > s.maxFlight[key] {
+		s.maxFlight[key] = s.inflight[key]
+	}
+	f := s.faults
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.inflight[key]--
+		s.mu.Unlock()
+	}()
+
+	path, ok := strings.CutPrefix(r.URL.Path, APIPrefix)
+	if !ok {
+		writeJSON(w, 404, map[string]any{"detail": "Not Found"})
+		return
+	}
+	if f.applies(path) {
+		if f.LatencyMS > 0 {
+			select {
+			case <-time.After(time.Duration(f.LatencyMS) * time.Millisecond):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		if f.Status != 0 {
+			writeFaultStatus(w, f.Status)
+			return
+		}
+		if f.Malformed {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(200)
+			_, _ = w.Write([]byte(`{"success":true,"data":[{"operation_id":"op_`))
+			return
+		}
+	}
+	s.route(w, r, path, f)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	// Python's json does not escape <, > and &; neither do we.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		http.Error(w, err.Error(), 500)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+}
+
+// envelopeError is the body of the backend's exception handlers (ApiResponse with success:false).
+func envelopeError(code, msg string, details any) map[string]any {
+	return map[string]any{"success": false, "data": nil, "error": map[string]any{"code": code, "message": msg, "details": details}}
+}
+
+func detail(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]any{"detail": msg})
+}

@@ -1,0 +1,114 @@
+package fake
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+// Faults switch the fake away from the happy path. The zero value is a healthy
+// backend serving both data-load routes with FastAPI's default 422 shape.
+type Faults struct {
+	// LatencyMS delays every backend answer (the request's context still cancels it).
+	LatencyMS int `json:"latency_ms,omitempty"`
+	// Status answers every backend request with this HTTP status: 500 (envelope
+	// INTERNAL_SERVER_ERROR), 503 (envelope CONNECTION_ERROR), 502/504 (a proxy's
+	// HTML page), or any other code with {"detail": "..."}.
+	Status int `json:"status,omitempty"`
+	// Malformed answers 200 with a truncated JSON body.
+	Malformed bool `json:"malformed,omitempty"`
+	// OldShape answers POST /data/acquire/download with the 3ba55e75 envelope
+	// ({"success","data":{"operation_id",…},"error"}) instead of HEAD's flat body,
+	// and GET /data/{symbol}/{timeframe} ignores `limit` (3ba55e75 had none).
+	OldShape bool `json:"old_shape,omitempty"`
+	// MissingID drops the operation id from data-load and training-start answers.
+	MissingID bool `json:"missing_id,omitempty"`
+	// SuccessFalse answers the POST routes with 200 {"success":false,"error":{…}}.
+	SuccessFalse bool `json:"success_false,omitempty"`
+	// NoWorkers answers POST /trainings/start with HEAD's 503 (no training workers).
+	NoWorkers bool `json:"no_workers,omitempty"`
+	// Validation picks the 422 body: "fastapi" (default, 3ba55e75) or "envelope" (HEAD).
+	Validation string `json:"validation,omitempty"`
+	// DataLoadRoutes picks which data-load routes exist: "both" (default), "load"
+	// (3ba55e75: POST /data/load only) or "acquire" (HEAD: POST /data/acquire/download only).
+	DataLoadRoutes string `json:"data_load_routes,omitempty"`
+	// PathPrefix limits Status, Malformed and LatencyMS to backend paths starting
+	// with it (after /api/v1), e.g. "/operations"; empty means every route.
+	PathPrefix string `json:"path_prefix,omitempty"`
+}
+
+// SetFaults replaces the active faults.
+func (s *Server) SetFaults(f Faults) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = f
+}
+
+// Faults returns the active faults.
+func (s *Server) Faults() Faults {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.faults
+}
+
+// ClearFaults restores the healthy backend.
+func (s *Server) ClearFaults() { s.SetFaults(Faults{}) }
+
+func (f Faults) applies(path string) bool {
+	return f.PathPrefix == "" || strings.HasPrefix(path, f.PathPrefix)
+}
+
+// writeFaultStatus answers with the status fault's body, shaped like the real
+// source of such an answer.
+func writeFaultStatus(w http.ResponseWriter, status int) {
+	switch status {
+	case 500:
+		writeJSON(w, 500, envelopeError("INTERNAL_SERVER_ERROR", "An unexpected error occurred", map[string]any{}))
+	case 503:
+		writeJSON(w, 503, envelopeError("CONNECTION_ERROR", "Failed to connect to IB Gateway", map[string]any{"host": "127.0.0.1", "port": 4002}))
+	case 502, 504:
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte("<html><body><h1>" + http.StatusText(status) + "</h1></body></html>"))
+	default:
+		writeJSON(w, status, map[string]any{"detail": http.StatusText(status)})
+	}
+}
+
+// handleControl serves the test-control routes under /_fake/.
+//
+//	GET    /_fake/faults          the active faults
+//	POST   /_fake/faults          replace them (JSON Faults; {} heals)
+//	DELETE /_fake/faults          heal
+//	POST   /_fake/operations/{id}/finish   end a running op now ({"error": "..."} fails it)
+func (s *Server) handleControl(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimPrefix(r.URL.Path, "/_fake")
+	switch {
+	case path == "/faults" && r.Method == http.MethodGet:
+		writeJSON(w, 200, s.Faults())
+	case path == "/faults" && r.Method == http.MethodPost:
+		var f Faults
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&f); err != nil {
+			writeJSON(w, 400, map[string]any{"detail": "faults body: " + err.Error()})
+			return
+		}
+		s.SetFaults(f)
+		writeJSON(w, 200, f)
+	case path == "/faults" && r.Method == http.MethodDelete:
+		s.ClearFaults()
+		writeJSON(w, 200, Faults{})
+	case strings.HasPrefix(path, "/operations/") && strings.HasSuffix(path, "/finish") && r.Method == http.MethodPost:
+		id := strings.TrimSuffix(strings.TrimPrefix(path, "/operations/"), "/finish")
+		var body struct {
+			Error string `json:"error"`
+		}
+		_ = json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&body)
+		if !s.Finish(id, body.Error) {
+			writeJSON(w, 404, map[string]any{"detail": "Operation not found or not active: " + id})
+			return
+		}
+		writeJSON(w, 200, map[string]any{"operation_id": id})
+	default:
+		writeJSON(w, 404, map[string]any{"detail": "Not Found"})
+	}
+}
