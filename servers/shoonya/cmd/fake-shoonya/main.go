@@ -1,0 +1,64 @@
+// Command fake-shoonya runs the fake Noren (Shoonya) OMS on loopback for
+// demos and manual testing. Every credential it prints is FAKE.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/fake"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:9600", "loopback listen address")
+	seed := flag.Uint64("seed", 1, "random-walk seed")
+	tick := flag.Duration("tick", 100*time.Millisecond, "tick interval per subscribed token (negative: off)")
+	autoApprove := flag.Bool("oauth-auto-approve", false, "OAuth authorize page redirects at once with a code")
+	legacyGone := flag.Bool("legacy-gone", false, "answer 502 on /NorenWClientTP/ (post 2026-04-01 behaviour)")
+	noRateLimit := flag.Bool("no-rate-limit", false, "disable the 20/s, 200/min limiter")
+	verbose := flag.Bool("v", false, "debug logging")
+	flag.Parse()
+
+	log := zerolog.New(zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: time.RFC3339}).With().Timestamp().Logger()
+	if !*verbose {
+		log = log.Level(zerolog.InfoLevel)
+	}
+	if err := fake.CheckLoopback(*addr); err != nil {
+		log.Fatal().Err(err).Msg("refusing to start")
+	}
+	cfg := fake.Config{
+		Seed: *seed, TickInterval: *tick, OAuthAutoApprove: *autoApprove, LegacyGone: *legacyGone,
+		RateLimit: fake.RateLimit{Disabled: *noRateLimit}, Logger: &log,
+	}
+	srv := fake.New(cfg)
+	urls, err := srv.StartAt(*addr)
+	if err != nil {
+		log.Fatal().Err(err).Msg("listen")
+	}
+	demo := fake.DemoAccount()
+	fmt.Fprintf(os.Stderr, `fake-shoonya: a FAKE Noren OMS for tests — nothing here touches a real broker.
+  REST (legacy QuickAuth) %s
+  REST (OAuth, Bearer)    %s
+  WS   (legacy, t:"c")    %s
+  WS   (OAuth, t:"a")     %s
+  OAuth authorize page    %s?client_id=%s&redirect_uri=<loopback url>
+  control (faults etc.)   %s
+FAKE demo account (not a real login):
+  uid=%s password=%s vc=%s api_secret=%s
+  totp_secret=%s (RFC 6238, 6 digits, 30 s)
+  oauth client_id=%s client_secret=%s
+`, urls.LegacyREST, urls.OAuthREST, urls.LegacyWS, urls.OAuthWS, urls.Authorize, demo.ClientID, urls.Control,
+		demo.UID, demo.Password, demo.VendorCode, demo.APISecret, demo.TOTPSecret, demo.ClientID, demo.ClientSecret)
+
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	<-sig
+	log.Info().Msg("shutting down")
+	srv.Close()
+}
