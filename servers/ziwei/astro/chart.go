@@ -1,0 +1,285 @@
+package astro
+
+// Chart is a natal chart (本命盘). It is immutable after NewChart and safe for
+// concurrent use.
+type Chart struct {
+	input     Input
+	solar     Date
+	dayNum    int
+	lunar     LunarDate
+	pillars   [4]GanZhi // year, month, day, hour by iztro's rules
+	monthDays int
+
+	soul, body int // board positions of 命宫 and 身宫
+	five       FiveElementsClass
+	forward    bool // 阳男阴女: decades, 长生 and 博士 run clockwise
+
+	starPos  [NumStars]int8
+	order    [NumStars]StarID // stars grouped by palace, ascending ID within
+	offs     [13]uint8        // order[offs[i]:offs[i+1]] are palace i's stars
+	mutagens [4]StarID        // natal 禄权科忌 by the year stem
+
+	changshengStart, boshiStart, jiangqianStart, suiqianStart, ageStart int8
+}
+
+// NewChart computes the natal chart of the input.
+func NewChart(in Input) (*Chart, error) {
+	solar, err := in.resolve()
+	if err != nil {
+		return nil, err
+	}
+	c := &Chart{input: in, solar: solar}
+	c.build()
+	return c, nil
+}
+
+func (c *Chart) build() {
+	in := &c.input
+	c.dayNum = dayNumber(c.solar.Year, c.solar.Month, c.solar.Day)
+	m, ly := lunarMonthOf(c.dayNum, c.solar.Year)
+	c.lunar = LunarDate{Year: ly, Month: int(m.month), Day: c.dayNum - int(m.firstDay) + 1, Leap: m.leap}
+	c.monthDays = int(m.days)
+	c.pillars = pillars(c.dayNum, c.lunar, in.TimeIndex)
+	year := c.pillars[0]
+
+	// 安命身宫: from 寅 count to the birth month, then back (命) or on (身) by the hour.
+	monthIndex := c.lunar.Month - 1
+	if c.lunar.Leap && in.FixLeap && c.lunar.Day > 15 && in.TimeIndex != 12 {
+		monthIndex++
+	}
+	monthIndex = mod12(monthIndex)
+	hb := int(hourBranch(in.TimeIndex))
+	c.soul = mod12(monthIndex - hb)
+	c.body = mod12(monthIndex + hb)
+	c.five = fiveElementsClass(c.PalaceStem(c.soul), BranchOfBoard(c.soul))
+	c.forward = in.Gender.Yang() == year.Branch.Yang()
+
+	p := placement{
+		year: year, monthIndex: monthIndex, lunarDay: c.lunar.Day, monthDays: c.monthDays,
+		timeIndex: in.TimeIndex, soul: c.soul, body: c.body, five: c.five,
+	}
+	p.place(&c.starPos)
+
+	// Group stars by palace keeping ID order (iztro's push order).
+	var counts [12]uint8
+	for _, pos := range c.starPos {
+		counts[pos]++
+	}
+	for i := 0; i < 12; i++ {
+		c.offs[i+1] = c.offs[i] + counts[i]
+	}
+	next := c.offs
+	for id, pos := range c.starPos {
+		c.order[next[pos]] = StarID(id)
+		next[pos]++
+	}
+	c.mutagens = Mutagens(year.Stem)
+
+	c.changshengStart = int8(bb(changshengStart[c.five]))
+	c.boshiStart = c.starPos[LuCun]
+	c.jiangqianStart = int8(bb(jiangqianPos[branchGroup(year.Branch)]))
+	c.suiqianStart = int8(bb(year.Branch))
+	c.ageStart = int8(bb(agePos[branchGroup(year.Branch)]))
+}
+
+// fiveElementsClass is 定五行局 from the life palace's stem and branch (纳音).
+func fiveElementsClass(s Stem, b Branch) FiveElementsClass {
+	n := int(s)/2 + 1 + (int(b)%6)/2 + 1
+	for n > 5 {
+		n -= 5
+	}
+	return [5]FiveElementsClass{Wood3, Metal4, Water2, Fire6, Earth5}[n-1]
+}
+
+// Input returns the input the chart was built from.
+func (c *Chart) Input() Input { return c.input }
+
+// Gender of the chart owner.
+func (c *Chart) Gender() Gender { return c.input.Gender }
+
+// TimeIndex is the birth hour slot 0-12.
+func (c *Chart) TimeIndex() int { return c.input.TimeIndex }
+
+// SolarDate is the solar birth date.
+func (c *Chart) SolarDate() Date { return c.solar }
+
+// LunarDate is the calendar lunar birth date (the late Rat hour does not move it).
+func (c *Chart) LunarDate() LunarDate { return c.lunar }
+
+// Pillars returns the year, month, day and hour pillars (iztro's rules).
+func (c *Chart) Pillars() [4]GanZhi { return c.pillars }
+
+// SoulIndex is the board position (0 = 寅) of the life palace (命宫).
+func (c *Chart) SoulIndex() int { return c.soul }
+
+// BodyIndex is the board position of the body palace (身宫).
+func (c *Chart) BodyIndex() int { return c.body }
+
+// FiveElementsClass is the chart's bureau (五行局).
+func (c *Chart) FiveElementsClass() FiveElementsClass { return c.five }
+
+// SoulStar is the life ruler (命主), by the life palace's branch.
+func (c *Chart) SoulStar() StarID { return soulRulers[BranchOfBoard(c.soul)] }
+
+// BodyStar is the body ruler (身主), by the year branch.
+func (c *Chart) BodyStar() StarID { return bodyRulers[c.pillars[0].Branch] }
+
+var (
+	soulRulers = [12]StarID{TanLang, JuMen, LuCun, WenQu, LianZhen, WuQu, PoJun, WuQu, LianZhen, WenQu, LuCun, JuMen}
+	bodyRulers = [12]StarID{HuoXing, TianXiang, TianLiang, TianTong, WenChang, TianJi, HuoXing, TianXiang, TianLiang, TianTong, WenChang, TianJi}
+)
+
+// Sign returns the western star sign of the birth date (0 = aries … 11 = pisces).
+func (c *Chart) Sign() int { return signOf(c.solar.Month, c.solar.Day) }
+
+// Zodiac returns the branch whose animal is the birth year's (生肖).
+func (c *Chart) Zodiac() Branch { return c.pillars[0].Branch }
+
+// PalaceStem returns the stem of board position i (五虎遁 from the year stem).
+func (c *Chart) PalaceStem(i int) Stem {
+	return Stem(mod10(int(tigerStem(c.pillars[0].Stem)) + mod12(i)))
+}
+
+// PalaceRole returns the natal role of board position i.
+func (c *Chart) PalaceRole(i int) PalaceRole { return roleAt(c.soul, mod12(i)) }
+
+// PalaceOfRole returns the board position of a natal role.
+func (c *Chart) PalaceOfRole(r PalaceRole) int { return boardOfRole(c.soul, r) }
+
+// IsOriginalPalace reports whether board position i is the 来因宫: the palace
+// (other than 子 and 丑) whose stem is the birth year's stem.
+func (c *Chart) IsOriginalPalace(i int) bool {
+	return i >= 0 && i < 10 && c.PalaceStem(i) == c.pillars[0].Stem
+}
+
+// OriginalPalace returns the board position of the 来因宫.
+func (c *Chart) OriginalPalace() int {
+	for i := 0; i < 10; i++ {
+		if c.IsOriginalPalace(i) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Stars returns the stars in board position i in iztro's order (major, minor,
+// adjective; each in placement order). The slice aliases the chart: do not modify.
+func (c *Chart) Stars(i int) []StarID {
+	i = mod12(i)
+	return c.order[c.offs[i]:c.offs[i+1]:c.offs[i+1]]
+}
+
+// StarPalace returns the board position holding the star.
+func (c *Chart) StarPalace(s StarID) int {
+	if !s.Valid() {
+		return -1
+	}
+	return int(c.starPos[s])
+}
+
+// StarBrightness returns the star's brightness where it sits.
+func (c *Chart) StarBrightness(s StarID) Brightness {
+	if !s.Valid() {
+		return BrightnessNone
+	}
+	return BrightnessAt(s, BranchOfBoard(int(c.starPos[s])))
+}
+
+// StarMutagen returns the natal (birth-year) transformation of the star.
+func (c *Chart) StarMutagen(s StarID) Mutagen {
+	for i, id := range c.mutagens {
+		if id == s {
+			return Mutagen(i + 1)
+		}
+	}
+	return MutagenNone
+}
+
+// NatalMutagens returns the four stars transformed by the birth-year stem (禄权科忌).
+func (c *Chart) NatalMutagens() [4]StarID { return c.mutagens }
+
+// Changsheng12 returns the 长生十二神 index (0 = 长生 … 11 = 养) in board position i.
+func (c *Chart) Changsheng12(i int) int { return c.cycle(int(c.changshengStart), i, c.forward) }
+
+// Boshi12 returns the 博士十二神 index (0 = 博士 … 11 = 官府) in board position i.
+func (c *Chart) Boshi12(i int) int { return c.cycle(int(c.boshiStart), i, c.forward) }
+
+// Jiangqian12 returns the birth year's 将前十二神 index (0 = 将星 … 11 = 亡神) in board position i.
+func (c *Chart) Jiangqian12(i int) int { return c.cycle(int(c.jiangqianStart), i, true) }
+
+// Suiqian12 returns the birth year's 岁前十二神 index (0 = 岁建 … 11 = 病符) in board position i.
+func (c *Chart) Suiqian12(i int) int { return c.cycle(int(c.suiqianStart), i, true) }
+
+func (c *Chart) cycle(start, i int, forward bool) int {
+	if forward {
+		return mod12(i - start)
+	}
+	return mod12(start - i)
+}
+
+// Decade is a 大限: the nominal ages it spans and the palace it runs in.
+type Decade struct {
+	Index    int // board position
+	Order    int // 0 = first decade
+	From, To int // nominal ages (虚岁), inclusive
+	Stem     Stem
+	Branch   Branch
+}
+
+// DecadeAt returns the decade run in board position i.
+func (c *Chart) DecadeAt(i int) Decade {
+	i = mod12(i)
+	k := mod12(c.soul - i)
+	if c.forward {
+		k = mod12(i - c.soul)
+	}
+	from := int(c.five) + 10*k
+	return Decade{Index: i, Order: k, From: from, To: from + 9, Stem: c.PalaceStem(i), Branch: BranchOfBoard(i)}
+}
+
+// DecadeByOrder returns the k-th decade (0 = first, 0-11).
+func (c *Chart) DecadeByOrder(k int) (Decade, bool) {
+	if k < 0 || k > 11 {
+		return Decade{}, false
+	}
+	i := mod12(c.soul - k)
+	if c.forward {
+		i = mod12(c.soul + k)
+	}
+	return c.DecadeAt(i), true
+}
+
+// DecadeByAge returns the decade containing a nominal age; false before the
+// first decade (childhood) or past the last.
+func (c *Chart) DecadeByAge(age int) (Decade, bool) {
+	if age < int(c.five) {
+		return Decade{}, false
+	}
+	return c.DecadeByOrder((age - int(c.five)) / 10)
+}
+
+// AgePalace returns the board position of the 小限 for a nominal age (1-120),
+// or -1 outside that range.
+func (c *Chart) AgePalace(age int) int {
+	if age < 1 || age > 120 {
+		return -1
+	}
+	k := (age - 1) % 12
+	if c.input.Gender == Male {
+		return mod12(int(c.ageStart) + k)
+	}
+	return mod12(int(c.ageStart) - k)
+}
+
+// Ages returns the ten nominal ages whose 小限 is in board position i.
+func (c *Chart) Ages(i int) [10]int {
+	k := mod12(i - int(c.ageStart))
+	if c.input.Gender != Male {
+		k = mod12(int(c.ageStart) - i)
+	}
+	var a [10]int
+	for j := range a {
+		a[j] = k + 1 + 12*j
+	}
+	return a
+}

@@ -1,0 +1,274 @@
+package astro
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Lang is an output language. Names come from iztro 2.6.1's locale tables.
+type Lang uint8
+
+// Supported languages.
+const (
+	ZhCN Lang = iota // simplified Chinese (iztro's default)
+	ZhTW             // traditional Chinese (iztro's zh-TW table, as published)
+	EnUS             // English
+	numLangs
+)
+
+var langCodes = [numLangs]string{"zh-CN", "zh-TW", "en-US"}
+
+// String returns the BCP 47 code, e.g. "zh-CN".
+func (l Lang) String() string {
+	if l < numLangs {
+		return langCodes[l]
+	}
+	return fmt.Sprintf("Lang(%d)", uint8(l))
+}
+
+// Langs lists the supported languages.
+func Langs() []Lang { return []Lang{ZhCN, ZhTW, EnUS} }
+
+// ParseLang accepts zh-CN, zh-TW, en-US (case-insensitive, "_" or "-"), and
+// the short forms zh, zh-hans, zh-hant, en.
+func ParseLang(s string) (Lang, error) {
+	switch strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "_", "-") {
+	case "zh-cn", "zh", "zh-hans", "zh-sg", "cn":
+		return ZhCN, nil
+	case "zh-tw", "zh-hant", "zh-hk", "tw":
+		return ZhTW, nil
+	case "en-us", "en", "en-gb":
+		return EnUS, nil
+	}
+	return 0, &InputError{Field: "language", Message: fmt.Sprintf("unknown language %q: use zh-CN, zh-TW or en-US", s)}
+}
+
+type locale struct {
+	stars       [NumStars]string
+	stems       [10]string
+	branches    [12]string
+	brightness  [7]string
+	mutagens    [4]string
+	roles       [12]string
+	fiveClasses [5]string // 水二 木三 金四 土五 火六
+	changsheng  [12]string
+	boshi       [12]string
+	suiqian     [12]string
+	jiangqian   [12]string
+	zodiac      [12]string
+	signs       [12]string
+	times       [13]string
+	periods     [7]string // decadal childhood turn yearly monthly daily hourly
+	genders     [2]string
+	moving      [5][10]string // scope decadal, yearly, monthly, daily, hourly × 魁钺昌曲禄羊陀马鸾喜
+}
+
+func (l Lang) loc() *locale {
+	if l >= numLangs {
+		l = ZhCN
+	}
+	return &locales[l]
+}
+
+// Name returns the star's name in the language.
+func (s StarID) Name(l Lang) string {
+	if int(s) >= NumStars {
+		return ""
+	}
+	return l.loc().stars[s]
+}
+
+// Name returns the stem's name in the language (甲 / jia).
+func (s Stem) Name(l Lang) string { return l.loc().stems[s%10] }
+
+// Name returns the branch's name in the language (子 / zi).
+func (b Branch) Name(l Lang) string { return l.loc().branches[b%12] }
+
+// Name returns the brightness name (庙 / [+3]); "" for BrightnessNone.
+func (b Brightness) Name(l Lang) string {
+	if b == BrightnessNone || b > BrightXian {
+		return ""
+	}
+	return l.loc().brightness[b-1]
+}
+
+// Name returns the mutagen name (禄 / A); "" for MutagenNone.
+func (m Mutagen) Name(l Lang) string {
+	if m == MutagenNone || m > MutagenJi {
+		return ""
+	}
+	return l.loc().mutagens[m-1]
+}
+
+// Name returns the palace role's name (命宫 / soul).
+func (r PalaceRole) Name(l Lang) string { return l.loc().roles[r%12] }
+
+// Name returns the bureau's name (木三局 / wood 3rd).
+func (f FiveElementsClass) Name(l Lang) string {
+	if f < Water2 || f > Fire6 {
+		return ""
+	}
+	// table order 水二 木三 金四 土五 火六 equals bureau number order
+	return l.loc().fiveClasses[f-Water2]
+}
+
+// Name returns the gender's name (男 / male).
+func (g Gender) Name(l Lang) string { return l.loc().genders[g&1] }
+
+// Name returns the period's name (大限, 童限, 小限, 流年, 流月, 流日, 流时).
+func (p PeriodKind) Name(l Lang) string {
+	if p > PeriodHourly {
+		return ""
+	}
+	return l.loc().periods[p]
+}
+
+// ZodiacName returns the Chinese zodiac animal of a year branch (鼠 / rat).
+func ZodiacName(b Branch, l Lang) string { return l.loc().zodiac[b%12] }
+
+// SignName returns the western star sign name; 0 = aries … 11 = pisces.
+func SignName(sign int, l Lang) string { return l.loc().signs[mod12(sign)] }
+
+// TimeName returns the name of hour slot 0-12 (早子时 … 晚子时).
+func TimeName(timeIndex int, l Lang) string {
+	if timeIndex < 0 || timeIndex > 12 {
+		return ""
+	}
+	return l.loc().times[timeIndex]
+}
+
+// TimeRange returns the clock range of hour slot 0-12, e.g. "23:00~00:00".
+func TimeRange(timeIndex int) string {
+	if timeIndex < 0 || timeIndex > 12 {
+		return ""
+	}
+	return timeRanges[timeIndex]
+}
+
+var timeRanges = [13]string{
+	"00:00~01:00", "01:00~03:00", "03:00~05:00", "05:00~07:00", "07:00~09:00", "09:00~11:00",
+	"11:00~13:00", "13:00~15:00", "15:00~17:00", "17:00~19:00", "19:00~21:00", "21:00~23:00", "23:00~00:00",
+}
+
+// Twelve-god cycles (十二神).
+
+// Changsheng12Name returns the name of the i-th 长生 god (0 = 长生 … 11 = 养).
+func Changsheng12Name(i int, l Lang) string { return l.loc().changsheng[mod12(i)] }
+
+// Boshi12Name returns the name of the i-th 博士 god (0 = 博士 … 11 = 官府).
+func Boshi12Name(i int, l Lang) string { return l.loc().boshi[mod12(i)] }
+
+// Suiqian12Name returns the name of the i-th 岁前 god (0 = 岁建 … 11 = 病符).
+func Suiqian12Name(i int, l Lang) string { return l.loc().suiqian[mod12(i)] }
+
+// Jiangqian12Name returns the name of the i-th 将前 god (0 = 将星 … 11 = 亡神).
+func Jiangqian12Name(i int, l Lang) string { return l.loc().jiangqian[mod12(i)] }
+
+// MovingStarName returns the name of a moving star in a period (e.g. 运魁,
+// 流禄, 月马, 日昌, 时喜; 年解 for MovNianJie). Only the decadal (or childhood),
+// yearly, monthly, daily and hourly periods have moving stars.
+func MovingStarName(m MovingStar, p PeriodKind, l Lang) string {
+	if m == MovNianJie {
+		return l.loc().stars[NianJie]
+	}
+	if m >= numMoving {
+		return ""
+	}
+	scope := -1
+	switch p {
+	case PeriodDecadal, PeriodChildhood:
+		scope = 0
+	case PeriodYearly:
+		scope = 1
+	case PeriodMonthly:
+		scope = 2
+	case PeriodDaily:
+		scope = 3
+	case PeriodHourly:
+		scope = 4
+	}
+	if scope < 0 {
+		return ""
+	}
+	return l.loc().moving[scope][m]
+}
+
+// starIndex maps every star name in every language (and the ID key) to its ID.
+var starIndex = func() map[string]StarID {
+	m := make(map[string]StarID, NumStars*4)
+	for l := Lang(0); l < numLangs; l++ {
+		for id := 0; id < NumStars; id++ {
+			name := locales[l].stars[id]
+			if _, dup := m[name]; !dup {
+				m[name] = StarID(id)
+			}
+			if lower := strings.ToLower(name); lower != name {
+				if _, dup := m[lower]; !dup {
+					m[lower] = StarID(id)
+				}
+			}
+		}
+	}
+	return m
+}()
+
+// StarByName finds a star by its name in any supported language
+// (紫微, 紫微, emperor; case-insensitive for English).
+func StarByName(name string) (StarID, bool) {
+	name = strings.TrimSpace(name)
+	if id, ok := starIndex[name]; ok {
+		return id, true
+	}
+	id, ok := starIndex[strings.ToLower(name)]
+	return id, ok
+}
+
+// StemByName parses a stem in any language (甲 / jia).
+func StemByName(name string) (Stem, bool) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	for l := Lang(0); l < numLangs; l++ {
+		for i, n := range locales[l].stems {
+			if n == name {
+				return Stem(i), true
+			}
+		}
+	}
+	return 0, false
+}
+
+// BranchByName parses a branch in any language (子 / zi; 午 is "woo" in iztro's English).
+func BranchByName(name string) (Branch, bool) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	if name == "wu" { // iztro writes 午 as "woo" to keep it apart from the stem 戊 "wu"
+		return BranchWu, true
+	}
+	for l := Lang(0); l < numLangs; l++ {
+		for i, n := range locales[l].branches {
+			if n == name {
+				return Branch(i), true
+			}
+		}
+	}
+	return 0, false
+}
+
+// RoleByName parses a palace role in any language; "命宫", "命", "soul",
+// "兄弟宫", "兄弟", "siblings" … are accepted (the 宫 suffix is optional).
+func RoleByName(name string) (PalaceRole, bool) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	trimmed := strings.TrimSuffix(strings.TrimSuffix(name, "宫"), "宮")
+	for l := Lang(0); l < numLangs; l++ {
+		for i, n := range locales[l].roles {
+			if n == name || strings.TrimSuffix(strings.TrimSuffix(n, "宫"), "宮") == trimmed {
+				return PalaceRole(i), true
+			}
+		}
+	}
+	switch trimmed {
+	case "奴仆", "交友", "僕役", "奴僕":
+		return Friends, true
+	case "事业", "事業":
+		return Career, true
+	}
+	return 0, false
+}

@@ -1,0 +1,39 @@
+package golden
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// publicGolden is shared/ziwei/golden-public.jsonl.gz, next to the repository
+// root (servers/ziwei/golden → ../../../../shared/ziwei).
+func publicGolden(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "..", "..", "shared", "ziwei", "golden-public.jsonl.gz")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("public golden data not found at %s (expected at <repo>/../shared/ziwei): %v", p, err)
+	}
+	return p
+}
+
+func TestGoldenPublic(t *testing.T) {
+	f, err := os.Open(publicGolden(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out strings.Builder
+	passed, failed, err := Check(f, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed > 0 || passed != 300 {
+		lines := strings.Split(out.String(), "\n")
+		if len(lines) > 60 {
+			lines = append(lines[:50], "…", lines[len(lines)-2])
+		}
+		t.Fatalf("%d passed, %d failed:\n%s", passed, failed, strings.Join(lines, "\n"))
+	}
+}
