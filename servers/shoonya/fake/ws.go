@@ -177,16 +177,17 @@ func (wc *wsConn) handle(data []byte) bool {
 			if f == nil {
 				continue
 			}
+			snap := copyFields(f)
+			snap["t"] = t + "k"
+			// Queue under the lock so the snapshot precedes any tf/df.
 			wc.mu.Lock()
 			if t == "t" {
 				wc.touch[key] = f
 			} else {
 				wc.depth[key] = f
 			}
-			wc.mu.Unlock()
-			snap := copyFields(f)
-			snap["t"] = t + "k"
 			wc.send(snap)
+			wc.mu.Unlock()
 		}
 	case "u", "ud":
 		keys := splitKeys(str("k"))
@@ -198,10 +199,10 @@ func (wc *wsConn) handle(data []byte) bool {
 				delete(wc.depth, key)
 			}
 		}
-		wc.mu.Unlock()
 		if !s.cfg.WSNoUnsubscribeAcks {
 			wc.send(map[string]string{"t": t + "k", "k": str("k")})
 		}
+		wc.mu.Unlock()
 	case "o":
 		wc.mu.Lock()
 		wc.orders = true
@@ -283,10 +284,10 @@ func (h *wsHub) publish(key string) {
 				msgs = append(msgs, d)
 			}
 		}
-		c.mu.Unlock()
-		for _, m := range msgs {
+		for _, m := range msgs { // queued under the lock: ordered against tk/uk
 			c.send(m)
 		}
+		c.mu.Unlock()
 	}
 }
 
