@@ -43,10 +43,10 @@ const (
 // Fault is one switchable failure. Latency adds to any kind.
 type Fault struct {
 	Kind    FaultKind     `json:"kind"`
-	Latency time.Duration `json:"-"`
+	Latency time.Duration `json:"latency_ns,omitempty"`
 	Status  int           `json:"status,omitempty"`
 	Body    string        `json:"body,omitempty"`
-	Hang    time.Duration `json:"-"` // FaultTimeout: give up after this long (0: until client/server gone)
+	Hang    time.Duration `json:"hang_ns,omitempty"` // FaultTimeout: give up after this long (0: until client/server gone)
 	// Times > 0 applies the fault to that many requests, then clears it
 	// ("fail N times then succeed"); 0 applies it until cleared.
 	Times int `json:"times,omitempty"`

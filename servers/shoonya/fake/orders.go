@@ -251,21 +251,17 @@ func (s *Server) matchLocked(o *order) {
 	case "MKT", "SL-MKT":
 		s.fillLocked(o, lp)
 	default:
-		if (o.trantype == "B" && lp <= o.prc) || (o.trantype == "S" && lp >= o.prc) {
-			s.fillLocked(o, math.Min(o.prc, lp)*b2f(o.trantype == "B")+math.Max(o.prc, lp)*b2f(o.trantype == "S"))
-		} else if o.ret == "IOC" {
+		switch {
+		case o.trantype == "B" && lp <= o.prc:
+			s.fillLocked(o, lp) // a crossing buy gets the better (lower) price
+		case o.trantype == "S" && lp >= o.prc:
+			s.fillLocked(o, lp)
+		case o.ret == "IOC":
 			o.cancelqty = o.qty - o.fillshares
 			o.status = StatusCanceled
 			s.record(o, "Canceled")
 		}
 	}
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // fillLocked completes the remaining quantity at px: trade, position, history.

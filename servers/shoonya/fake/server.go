@@ -140,7 +140,6 @@ var routes = map[string]route{
 	"CancelOrder":     {true, (*Server).cancelOrder},
 	"OrderBook":       {true, (*Server).orderBook},
 	"SingleOrdHist":   {true, (*Server).singleOrdHist},
-	"SingleOrdStatus": {true, (*Server).singleOrdHist},
 	"TradeBook":       {true, (*Server).tradeBook},
 	"PositionBook":    {true, (*Server).positionBook},
 	"Holdings":        {true, (*Server).holdings},
@@ -300,6 +299,10 @@ type URLs struct {
 	Authorize  string // .../OAuthlogin/authorize/oauth
 	Control    string // .../_fake/
 }
+
+// URLsFor derives the URLs from a host:port, e.g. when serving Handler()
+// through httptest.NewServer (pass strings.TrimPrefix(ts.URL, "http://")).
+func URLsFor(addr string) URLs { return urlsFor(addr) }
 
 func urlsFor(addr string) URLs {
 	base := "http://" + addr

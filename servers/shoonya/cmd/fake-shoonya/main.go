@@ -25,7 +25,7 @@ func main() {
 	verbose := flag.Bool("v", false, "debug logging")
 	flag.Parse()
 
-	log := zerolog.New(zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: time.RFC3339}).With().Timestamp().Logger()
+	log := zerolog.New(zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: time.RFC3339, NoColor: true}).With().Timestamp().Logger()
 	if !*verbose {
 		log = log.Level(zerolog.InfoLevel)
 	}
