@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pquerna/otp/totp"
 )
 
 func TestQuickAuth(t *testing.T) {
@@ -253,5 +255,32 @@ func TestCheckLoopback(t *testing.T) {
 		if err := CheckLoopback(addr); (err == nil) != ok {
 			t.Errorf("%s: err=%v want ok=%v", addr, err, ok)
 		}
+	}
+}
+
+func TestTOTPSkew(t *testing.T) {
+	base := time.Date(2026, 11, 20, 10, 0, 0, 0, IST)
+	demo := DemoAccount()
+	for _, tc := range []struct {
+		name string
+		skew int
+		age  time.Duration
+		ok   bool
+	}{
+		{"current", 0, 0, true},
+		{"previous step, skew 1", 1, 30 * time.Second, true},
+		{"previous step, no skew", -1, 30 * time.Second, false},
+		{"three steps old", 1, 90 * time.Second, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, u := newTestServer(t, Config{Now: func() time.Time { return base }, TOTPSkew: tc.skew})
+			body := quickAuthBody(t, demo)
+			code, _ := totp.GenerateCode(demo.TOTPSecret, base.Add(-tc.age))
+			body["factor2"] = code
+			_, raw := post(t, u.LegacyREST+"QuickAuth", body, "", "")
+			if got := obj(t, raw)["stat"] == "Ok"; got != tc.ok {
+				t.Fatalf("ok=%v want %v: %s", got, tc.ok, raw)
+			}
+		})
 	}
 }
