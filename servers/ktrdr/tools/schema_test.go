@@ -1,0 +1,36 @@
+package tools
+
+import (
+	"testing"
+
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+)
+
+func TestToolsLintAndSnapshots(t *testing.T) {
+	all := All(nil, Options{})
+	servetest.Lint(t, all)
+	servetest.Snapshot(t, all, "testdata/toolsnaps")
+}
+
+// Read-only mode must hide exactly the three state-changing tools.
+func TestReadOnlyHints(t *testing.T) {
+	writers := map[string]bool{"trigger_data_loading": true, "start_training": true, "cancel_operation": true}
+	all := All(nil, Options{})
+	if len(all) != 16 {
+		t.Fatalf("%d tools, want 16", len(all))
+	}
+	for _, tl := range all {
+		a := tl.Tool.Annotations
+		if *a.ReadOnlyHint == writers[tl.Name()] {
+			t.Errorf("%s: readOnlyHint %v", tl.Name(), *a.ReadOnlyHint)
+		}
+		if !*a.OpenWorldHint {
+			t.Errorf("%s: talks to the backend, openWorldHint must be true", tl.Name())
+		}
+	}
+	for _, tl := range all {
+		if tl.Name() == "cancel_operation" && (!*tl.Tool.Annotations.DestructiveHint || !*tl.Tool.Annotations.IdempotentHint) {
+			t.Error("cancel_operation: destructive and idempotent")
+		}
+	}
+}

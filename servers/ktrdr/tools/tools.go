@@ -1,0 +1,46 @@
+// Package tools defines the ktrdr MCP tools over the KTRDR client. Descriptions
+// follow one pattern, kept dense because every client pays for tools/list:
+// summary; when to use; arguments beyond the schema; what comes back; errors;
+// an example; related tools.
+package tools
+
+import (
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/ktrdr/client"
+)
+
+// Options tune the tools; the zero value is production.
+type Options struct {
+	// PollMin and PollMax bound wait_for_operation's backoff (default 0.5 s → 5 s).
+	PollMin, PollMax time.Duration
+	// APIURL is reported by health_check.
+	APIURL string
+}
+
+// Toolsets.
+const (
+	setOperations = "operations"
+	setData       = "data"
+	setTraining   = "training"
+	setSystem     = "system"
+)
+
+// All returns every ktrdr tool. Read-only mode (serve) drops the three whose
+// readOnlyHint is false: trigger_data_loading, start_training, cancel_operation.
+func All(c *client.Client, o Options) []toolkit.Tool {
+	if o.PollMin <= 0 {
+		o.PollMin = 500 * time.Millisecond
+	}
+	if o.PollMax <= 0 {
+		o.PollMax = 5 * time.Second
+	}
+	p := newPoller(c, o.PollMin, o.PollMax)
+	return []toolkit.Tool{
+		listOperations(c), getOperationStatus(c), cancelOperation(c), getOperationResults(c), waitForOperation(p),
+		triggerDataLoading(c), getMarketData(c), getDataSummary(c), getSymbols(c), getIndicators(c),
+		startTraining(c), getStrategies(c), listTrainedModels(c), getModelPerformance(c), predict(c),
+		healthCheck(c, o.APIURL),
+	}
+}

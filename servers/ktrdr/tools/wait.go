@@ -1,0 +1,163 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/rs/zerolog"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/ktrdr/client"
+)
+
+// poller shares status polls between waiters: at most one GET
+// /operations/{id} is in flight per operation however many callers wait on it;
+// callers arriving while it runs get its answer.
+type poller struct {
+	c        *client.Client
+	group    singleflight.Group
+	min, max time.Duration
+}
+
+func newPoller(c *client.Client, min, max time.Duration) *poller {
+	return &poller{c: c, min: min, max: max}
+}
+
+// pollTimeout bounds one shared poll; it is detached from any one waiter's
+// context so a waiter that leaves does not fail the others.
+const pollTimeout = 30 * time.Second
+
+func (p *poller) poll(ctx context.Context, id string) (client.Operation, error) {
+	ch := p.group.DoChan(id, func() (any, error) {
+		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), pollTimeout)
+		defer cancel()
+		return p.c.GetOperation(pctx, id)
+	})
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return client.Operation{}, r.Err
+		}
+		return r.Val.(client.Operation), nil
+	case <-ctx.Done():
+		return client.Operation{}, ctx.Err()
+	}
+}
+
+type waitIn struct {
+	OperationID    string `json:"operation_id" mcp:"minLength=1;maxLength=200;pattern=^[A-Za-z0-9_.:-]+$"`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"stop waiting after this long (the operation keeps running)" mcp:"min=1;max=600;default=120"`
+}
+
+type waitOut struct {
+	Operation     client.Operation `json:"operation"`
+	Finished      bool             `json:"finished" jsonschema:"status is completed, failed or cancelled"`
+	TimedOut      bool             `json:"timed_out" jsonschema:"the time limit passed first; call again to keep waiting"`
+	Polls         int              `json:"polls"`
+	WaitedSeconds float64          `json:"waited_seconds"`
+}
+
+func waitForOperation(p *poller) toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "wait_for_operation", Title: "Wait for operation", Toolset: setOperations, Hints: toolkit.RemoteRead,
+		Description: `Wait until an operation completes, fails or is cancelled, or timeout_seconds passes; sends progress notifications (percentage, current step) if the request has a progressToken. Cancelling the request stops the wait, not the operation.
+Use after trigger_data_loading or start_training instead of polling get_operation_status.
+Returns operation (full status), finished, timed_out (true: still running, call again), polls, waited_seconds. A failed operation is a result (status failed, error_message), not a tool error.
+Errors: not_found (unknown id), upstream_unavailable (backend unreachable past the time limit).
+Example: {"operation_id":"op_training_20250101_120000_ab12cd34","timeout_seconds":300}
+Related: get_operation_results, cancel_operation.`},
+		func(ctx context.Context, in waitIn) (waitOut, error) {
+			if in.TimeoutSeconds == 0 {
+				in.TimeoutSeconds = 120
+			}
+			return p.wait(ctx, in.OperationID, time.Duration(in.TimeoutSeconds)*time.Second)
+		})
+}
+
+// wait polls with backoff (min → max, ×1.5) until the operation is finished,
+// the limit passes or ctx ends. Transient errors (retryable) keep it polling
+// until the limit; others end it.
+func (p *poller) wait(ctx context.Context, id string, limit time.Duration) (waitOut, error) {
+	start := time.Now()
+	deadline := start.Add(limit)
+	notify := progressNotifier(ctx)
+	interval := p.min
+	var out waitOut
+	var lastErr error
+	for {
+		op, err := p.poll(ctx, id)
+		out.Polls++
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return out, envelope.New(envelope.Timeout, "the wait for %s was cancelled by the client; the operation keeps running", id).WithCause(ctx.Err())
+		case err != nil:
+			var e *envelope.Error
+			if !errors.As(err, &e) || !e.Retryable {
+				return out, err
+			}
+			lastErr = err
+			zerolog.Ctx(ctx).Debug().Str("operation_id", id).Err(err).Msg("poll failed; retrying")
+		default:
+			lastErr = nil
+			out.Operation = op
+			notify(op)
+			if client.Finished(op.Status) {
+				out.Finished = true
+				out.WaitedSeconds = seconds(time.Since(start))
+				return out, nil
+			}
+		}
+		remaining := time.Until(deadline)
+		if remaining <= 0 {
+			if lastErr != nil && out.Operation.OperationID == "" {
+				return out, lastErr
+			}
+			out.TimedOut = true
+			out.WaitedSeconds = seconds(time.Since(start))
+			return out, nil
+		}
+		t := time.NewTimer(min(interval, remaining))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return out, envelope.New(envelope.Timeout, "the wait for %s was cancelled by the client; the operation keeps running", id).WithCause(ctx.Err())
+		case <-t.C:
+		}
+		interval = min(p.max, interval*3/2)
+	}
+}
+
+func seconds(d time.Duration) float64 { return float64(d.Milliseconds()) / 1000 }
+
+// progressNotifier sends notifications/progress for the request's progress
+// token, only when the percentage grows (MCP requires progress to increase).
+func progressNotifier(ctx context.Context) func(client.Operation) {
+	meta := toolkit.Request(ctx).Params.Meta
+	srv := server.ServerFromContext(ctx)
+	if meta == nil || meta.ProgressToken == nil || srv == nil {
+		return func(client.Operation) {}
+	}
+	token := meta.ProgressToken
+	last := -1.0
+	return func(op client.Operation) {
+		pct := op.Progress.Percentage.Float()
+		if op.Status == "completed" {
+			pct = 100
+		}
+		if pct <= last {
+			return
+		}
+		last = pct
+		msg := op.Progress.CurrentStep
+		if msg == "" {
+			msg = op.Status
+		}
+		params := map[string]any{"progressToken": token, "progress": pct, "total": 100, "message": msg}
+		if err := srv.SendNotificationToClient(ctx, "notifications/progress", params); err != nil {
+			zerolog.Ctx(ctx).Debug().Err(err).Msg("progress notification not sent")
+		}
+	}
+}
