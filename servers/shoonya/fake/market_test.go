@@ -30,9 +30,9 @@ func TestSearchAndQuotes(t *testing.T) {
 		t.Fatalf("search no data: %v", m)
 	}
 	// Multi-word option search.
-	exp := expiryCode(nextWeekday(time.Now(), time.Tuesday))
-	m := obj(t, api(t, u, tok, "SearchScrip", map[string]any{"exch": "NFO", "stext": "NIFTY " + exp[:5]}))
-	if m["stat"] != "Ok" {
+	opt, _ := s.Instrument("NFO", firstNiftyOption(s))
+	m := obj(t, api(t, u, tok, "SearchScrip", map[string]any{"exch": "NFO", "stext": "NIFTY " + expiryCode(opt.Expiry)[:5] + " C"}))
+	if vals, _ := m["values"].([]any); m["stat"] != "Ok" || len(vals) == 0 {
 		t.Fatalf("option search: %v", m)
 	}
 

@@ -218,3 +218,20 @@ func TestWebsocketDrop(t *testing.T) {
 		t.Fatalf("%d sockets after DropWebsockets", n)
 	}
 }
+
+func TestWebsocketConfigSwitches(t *testing.T) {
+	s, u := newTestServer(t, Config{WSAckStatus: "Ok", WSOrdersUnasked: true, WSAnswerHeartbeat: true,
+		WSExtraPaths: []string{"/NorenWS/"}})
+	tok := oauthLogin(t, s, u)
+	c := dial(t, "ws"+u.Base[len("http"):]+"/NorenWS/")
+	send(t, c, map[string]string{"t": "a", "uid": "FA12345", "accesstoken": tok})
+	if m := recv(t, c); m["t"] != "ak" || m["s"] != "Ok" {
+		t.Fatalf("ack %v", m)
+	}
+	send(t, c, map[string]string{"t": "h"})
+	recvType(t, c, "h")
+	api(t, u, tok, "PlaceOrder", placeBody("SBIN-EQ", "B", "MKT", 1, "0", "None", "unasked"))
+	if om := recvType(t, c, "om"); om["remarks"] != "unasked" {
+		t.Fatalf("om %v", om)
+	}
+}
