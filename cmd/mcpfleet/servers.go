@@ -1,0 +1,43 @@
+package main
+
+// server is what the CLI knows of each server: enough to find its binary and
+// write client configs. It never imports a server's code.
+type server struct {
+	Name    string
+	Summary string
+	Port    int
+	Env     []envVar // variables a deployment sets; secrets get placeholders
+	Fake    string   // the fake upstream binary for trying it without an account
+}
+
+type envVar struct {
+	Name, Example string
+	Secret        bool
+}
+
+var servers = []server{
+	{Name: "ziwei", Summary: "Zi Wei Dou Shu charts computed natively in Go (matches iztro 2.6.1)", Port: 8701,
+		Env: []envVar{{Name: "ZIWEI_RULES_FILE", Example: "~/.config/mcpfleet/ziwei-rules.json"}}},
+	{Name: "shoonya", Summary: "Shoonya (Finvasia/Noren) broker: login, orders, books, quotes, option chain, candles, live ticks", Port: 8702,
+		Fake: "fake-shoonya",
+		Env: []envVar{{Name: "SHOONYA_AUTH", Example: "oauth"}, {Name: "SHOONYA_USER_ID", Example: "FA12345"},
+			{Name: "SHOONYA_PASSWORD", Secret: true}, {Name: "SHOONYA_TOTP_SECRET", Secret: true},
+			{Name: "SHOONYA_VENDOR_CODE", Example: "FA12345_U"}, {Name: "SHOONYA_API_SECRET", Secret: true},
+			{Name: "SHOONYA_IMEI", Example: "abc1234"}, {Name: "SHOONYA_CLIENT_ID", Example: "FA12345_U"},
+			{Name: "SHOONYA_CLIENT_SECRET", Secret: true}}},
+	{Name: "chartimg", Summary: "chart-img.com: docs, exchanges, symbols, natural language to chart config, validation, chart images", Port: 8703,
+		Fake: "fake-chartimg",
+		Env:  []envVar{{Name: "CHART_IMG_API_KEY", Secret: true}, {Name: "CHART_IMG_PLAN", Example: "BASIC"}}},
+	{Name: "ktrdr", Summary: "KTRDR trading-research backend: operations, data loading, training, models, strategies", Port: 8704,
+		Fake: "fake-ktrdr",
+		Env:  []envVar{{Name: "KTRDR_API_URL", Example: "http://localhost:8000/api/v1"}}},
+}
+
+func findServer(name string) (server, bool) {
+	for _, s := range servers {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return server{}, false
+}
