@@ -1,0 +1,320 @@
+package noren
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
+)
+
+// Era is the login generation: legacy QuickAuth (jKey bodies, /NorenWClientTP/)
+// or OAuth GenAcsTok (Bearer header, /NorenWClientAPI/, mandatory for Shoonya
+// since 2026-04-01).
+type Era string
+
+const (
+	Legacy Era = "legacy"
+	OAuth  Era = "oauth"
+)
+
+// Default hosts per era (reference §2.1).
+const (
+	DefaultLegacyREST = "https://api.shoonya.com/NorenWClientTP/"
+	DefaultLegacyWS   = "wss://api.shoonya.com/NorenWSTP/"
+	DefaultOAuthREST  = "https://api.shoonya.com/NorenWClientAPI/"
+	DefaultOAuthWS    = "wss://api.shoonya.com/NorenWSAPI/"
+	DefaultAuthorize  = "https://trade.shoonya.com/OAuthlogin/authorize/oauth"
+)
+
+// Config is the client's wiring. Empty URLs take the era's defaults.
+type Config struct {
+	Era          Era
+	RESTURL      string
+	WSURL        string
+	AuthorizeURL string
+	Timeout      time.Duration // per read call; 0 → 10s
+	OrderTimeout time.Duration // per order call; 0 → 15s
+	HTTPClient   *http.Client
+	// Limiter throttles calls per account (keyed by uid) on the client side;
+	// Shoonya allows 20 requests/s and 200/min (reference §3.5).
+	Limiter ratelimit.Limiter
+}
+
+// DefaultLimiter is Shoonya's documented budget: 20 requests/s and 200/min.
+func DefaultLimiter() ratelimit.Limiter {
+	return ratelimit.All(ratelimit.NewTokenBucket(20, time.Second, 20), ratelimit.NewSlidingWindow(200, time.Minute))
+}
+
+// Defaults fills empty fields.
+func (c Config) Defaults() Config {
+	if c.Era == "" {
+		c.Era = OAuth
+	}
+	if c.RESTURL == "" {
+		c.RESTURL = map[Era]string{Legacy: DefaultLegacyREST, OAuth: DefaultOAuthREST}[c.Era]
+	}
+	if c.WSURL == "" {
+		c.WSURL = map[Era]string{Legacy: DefaultLegacyWS, OAuth: DefaultOAuthWS}[c.Era]
+	}
+	if c.AuthorizeURL == "" {
+		c.AuthorizeURL = DefaultAuthorize
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = 10 * time.Second
+	}
+	if c.OrderTimeout <= 0 {
+		c.OrderTimeout = 15 * time.Second
+	}
+	return c
+}
+
+// Auth is a logged-in Noren session. Token is a secret: never log it.
+type Auth struct {
+	Era   Era
+	UID   string
+	ActID string
+	Token string
+}
+
+// Client talks to one Noren host.
+type Client struct {
+	cfg Config
+	t   *transport
+}
+
+// New makes a client.
+func New(cfg Config) *Client {
+	cfg = cfg.Defaults()
+	return &Client{cfg: cfg, t: newTransport(cfg.RESTURL, cfg.HTTPClient)}
+}
+
+// Config returns the effective configuration.
+func (c *Client) Config() Config { return c.cfg }
+
+// post sends jdata to route as a, applying the call deadline.
+func (c *Client) post(ctx context.Context, route string, a *Auth, jdata map[string]any, idempotent bool) ([]byte, error) {
+	timeout := c.cfg.Timeout
+	if !idempotent {
+		timeout = c.cfg.OrderTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if c.cfg.Limiter != nil && a != nil {
+		if err := ratelimit.Wait(ctx, c.cfg.Limiter, a.UID); err != nil {
+			var de *ratelimit.DeadlineError
+			if errors.As(err, &de) {
+				return nil, envelope.New(envelope.RateLimited, "%s: Shoonya's budget of 20 requests/s and 200/min for this account is used up; try again later", route).WithRetryAfter(de.RetryAfter)
+			}
+			return nil, envelope.From(err)
+		}
+	}
+	var jkey, bearer string
+	if a != nil {
+		if a.Era == OAuth {
+			bearer = a.Token
+		} else {
+			jkey = a.Token
+		}
+	}
+	body, err := Body(jdata, jkey)
+	if err != nil {
+		return nil, envelope.New(envelope.Internal, "%s: request could not be encoded", route).WithCause(err)
+	}
+	return c.t.do(ctx, request{op: route, body: body, bearer: bearer, idempotent: idempotent})
+}
+
+func (c *Client) object(ctx context.Context, route string, a *Auth, jdata map[string]any, idempotent bool, dst any) error {
+	body, err := c.post(ctx, route, a, jdata, idempotent)
+	if err != nil {
+		return err
+	}
+	return DecodeObject(route, body, dst)
+}
+
+func list[T any](ctx context.Context, c *Client, route string, a *Auth, jdata map[string]any) ([]T, error) {
+	body, err := c.post(ctx, route, a, jdata, true)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeList[T](route, body)
+}
+
+// OrderRequest is PlaceOrder's payload in Noren codes (see package orders for
+// the mapping from human values). Numbers are formatted by the client.
+type OrderRequest struct {
+	TranType  string // B, S
+	Product   string // C, I, M, H, B, F
+	Exch      string
+	TSym      string
+	Qty       int
+	DiscQty   int
+	PriceType string // LMT, MKT, SL-LMT, SL-MKT
+	Price     float64
+	Trigger   float64 // sent only for SL-LMT / SL-MKT
+	Retention string  // DAY, IOC, EOS
+	Remarks   string  // carries the idempotency key
+	AMO       bool
+}
+
+func fnum(f float64) string { return strings.TrimRight(strings.TrimRight(formatFloat(f), "0"), ".") }
+
+func formatFloat(f float64) string {
+	s := strconvFormat(f)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+func isStop(prctyp string) bool { return prctyp == "SL-LMT" || prctyp == "SL-MKT" }
+
+// PlaceOrder sends PlaceOrder once (never retried) and returns norenordno.
+func (c *Client) PlaceOrder(ctx context.Context, a *Auth, o OrderRequest) (string, error) {
+	j := map[string]any{
+		"ordersource": "API", "uid": a.UID, "actid": a.ActID,
+		"trantype": o.TranType, "prd": o.Product, "exch": o.Exch, "tsym": QuoteSymbol(o.TSym),
+		"qty": itoa(o.Qty), "dscqty": itoa(o.DiscQty), "prctyp": o.PriceType,
+		"prc": priceStr(o.PriceType, o.Price), "ret": o.Retention, "remarks": o.Remarks,
+	}
+	if isStop(o.PriceType) {
+		j["trgprc"] = fnum(o.Trigger)
+	}
+	if o.AMO {
+		j["amo"] = "Yes"
+	}
+	var res struct {
+		OrderNo string `json:"norenordno"`
+	}
+	if err := c.object(ctx, "PlaceOrder", a, j, false, &res); err != nil {
+		return "", err
+	}
+	if res.OrderNo == "" {
+		return "", envelope.New(envelope.OutcomeUnknown, "PlaceOrder: Shoonya answered Ok without an order number; check get_order_book before repeating").WithCause(ErrOutcomeUnknown)
+	}
+	return res.OrderNo, nil
+}
+
+func priceStr(prctyp string, p float64) string {
+	if prctyp == "MKT" || prctyp == "SL-MKT" {
+		return "0"
+	}
+	return fnum(p)
+}
+
+// ModifyRequest is ModifyOrder's payload. Qty is the total order quantity.
+type ModifyRequest struct {
+	OrderNo   string
+	Exch      string
+	TSym      string
+	Qty       int
+	PriceType string
+	Price     float64
+	Trigger   float64
+}
+
+// ModifyOrder sends ModifyOrder once and returns the order number (Noren's "result").
+func (c *Client) ModifyOrder(ctx context.Context, a *Auth, m ModifyRequest) (string, error) {
+	j := map[string]any{
+		"ordersource": "API", "uid": a.UID, "actid": a.ActID, "norenordno": m.OrderNo,
+		"exch": m.Exch, "tsym": QuoteSymbol(m.TSym), "qty": itoa(m.Qty), "prctyp": m.PriceType,
+		"prc": priceStr(m.PriceType, m.Price),
+	}
+	if isStop(m.PriceType) {
+		j["trgprc"] = fnum(m.Trigger)
+	}
+	var res struct {
+		Result string `json:"result"`
+	}
+	if err := c.object(ctx, "ModifyOrder", a, j, false, &res); err != nil {
+		return "", err
+	}
+	return res.Result, nil
+}
+
+// CancelOrder sends CancelOrder once.
+func (c *Client) CancelOrder(ctx context.Context, a *Auth, orderNo string) (string, error) {
+	var res struct {
+		Result string `json:"result"`
+	}
+	err := c.object(ctx, "CancelOrder", a, map[string]any{"ordersource": "API", "uid": a.UID, "norenordno": orderNo}, false, &res)
+	return res.Result, err
+}
+
+// OrderBook lists today's orders (empty book → empty list).
+func (c *Client) OrderBook(ctx context.Context, a *Auth) ([]Order, error) {
+	return list[Order](ctx, c, "OrderBook", a, map[string]any{"ordersource": "API", "uid": a.UID})
+}
+
+// TradeBook lists today's fills.
+func (c *Client) TradeBook(ctx context.Context, a *Auth) ([]Trade, error) {
+	return list[Trade](ctx, c, "TradeBook", a, map[string]any{"ordersource": "API", "uid": a.UID, "actid": a.ActID})
+}
+
+// Positions lists net positions.
+func (c *Client) Positions(ctx context.Context, a *Auth) ([]Position, error) {
+	return list[Position](ctx, c, "PositionBook", a, map[string]any{"uid": a.UID, "actid": a.ActID})
+}
+
+// Holdings lists demat holdings for product prd ("C" by default).
+func (c *Client) Holdings(ctx context.Context, a *Auth, prd string) ([]Holding, error) {
+	if prd == "" {
+		prd = "C"
+	}
+	return list[Holding](ctx, c, "Holdings", a, map[string]any{"uid": a.UID, "actid": a.ActID, "prd": prd})
+}
+
+// Limits returns funds and margins.
+func (c *Client) Limits(ctx context.Context, a *Auth) (Limits, error) {
+	var l Limits
+	err := c.object(ctx, "Limits", a, map[string]any{"uid": a.UID, "actid": a.ActID}, true, &l)
+	return l, err
+}
+
+// SearchScrip searches instruments ("no data" → empty list).
+func (c *Client) SearchScrip(ctx context.Context, a *Auth, exch, text string) ([]Scrip, error) {
+	return list[Scrip](ctx, c, "SearchScrip", a, map[string]any{"uid": a.UID, "exch": exch, "stext": text})
+}
+
+// GetQuotes returns one instrument's quote.
+func (c *Client) GetQuotes(ctx context.Context, a *Auth, exch, token string) (Quote, error) {
+	var q Quote
+	err := c.object(ctx, "GetQuotes", a, map[string]any{"uid": a.UID, "exch": exch, "token": token}, true, &q)
+	return q, err
+}
+
+// GetOptionChain returns the option legs around strike (cnt strikes each side).
+func (c *Client) GetOptionChain(ctx context.Context, a *Auth, exch, tsym string, strike float64, cnt int) ([]Scrip, error) {
+	var res struct {
+		Values []Scrip `json:"values"`
+	}
+	err := c.object(ctx, "GetOptionChain", a, map[string]any{
+		"uid": a.UID, "exch": exch, "tsym": tsym, "strprc": formatFloat(strike), "cnt": itoa(cnt),
+	}, true, &res)
+	if IsNoData(err) {
+		return []Scrip{}, nil
+	}
+	return res.Values, err
+}
+
+// TPSeries returns intraday candles between st and et (epoch seconds);
+// interval is minutes: 1, 3, 5, 10, 15, 30, 60, 120 or 240.
+func (c *Client) TPSeries(ctx context.Context, a *Auth, exch, token string, st, et int64, interval string) ([]Candle, error) {
+	j := map[string]any{"ordersource": "API", "uid": a.UID, "exch": exch, "token": token, "st": i64(st), "intrv": interval}
+	if et > 0 {
+		j["et"] = i64(et)
+	}
+	return list[Candle](ctx, c, "TPSeries", a, j)
+}
+
+// EODChartData returns daily candles for sym ("NSE:RELIANCE-EQ") between from and to (epoch s).
+func (c *Client) EODChartData(ctx context.Context, a *Auth, sym string, from, to int64) ([]Candle, error) {
+	body, err := c.post(ctx, "EODChartData", a, map[string]any{"uid": a.UID, "sym": sym, "from": i64(from), "to": i64(to)}, true)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeJSONStrings[Candle]("EODChartData", body)
+}

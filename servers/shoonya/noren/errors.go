@@ -1,0 +1,70 @@
+package noren
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+)
+
+// Sentinels carried as the cause of the envelope errors below, so callers can
+// react (re-login, empty list) without parsing messages.
+var (
+	// ErrSessionExpired marks "Session Expired : Invalid Session Key".
+	ErrSessionExpired = errors.New("noren: session expired")
+	// ErrNoData marks Noren's "no data" answers (an empty book, an unknown quote).
+	ErrNoData = errors.New("noren: no data")
+)
+
+// emsgRule maps a fragment of a Noren emsg onto an envelope error.
+type emsgRule struct {
+	fragment string // matched case-insensitively
+	code     envelope.Code
+	message  string // names the fix; %s-free on purpose (emsg is appended)
+	cause    error
+}
+
+// emsgRules are checked in order; texts are from the reference §2.3 and §10.
+var emsgRules = []emsgRule{
+	{"session expired", envelope.Unauthenticated, "the Shoonya session expired or was invalidated; call connect_shoonya_broker to log in again", ErrSessionExpired},
+	{"invalid session key", envelope.Unauthenticated, "the Shoonya session expired or was invalidated; call connect_shoonya_broker to log in again", ErrSessionExpired},
+	{"no data", envelope.NotFound, "Shoonya has no data for this request", ErrNoData},
+	{"wrong password", envelope.Unauthenticated, "Shoonya rejected the password; check SHOONYA_PASSWORD (or the password argument)", nil},
+	{"password expired", envelope.Unauthenticated, "the Shoonya password expired; change it on the Shoonya web site, then set SHOONYA_PASSWORD", nil},
+	{"change password", envelope.Unauthenticated, "Shoonya requires a password change; change it on the Shoonya web site, then set SHOONYA_PASSWORD", nil},
+	{"invalid otp", envelope.Unauthenticated, "Shoonya rejected the TOTP; check SHOONYA_TOTP_SECRET and the system clock, or pass a fresh 6-digit totp", nil},
+	{"invalid vendor code", envelope.Unauthenticated, "Shoonya rejected the vendor code or API key; check SHOONYA_VENDOR_CODE (usually <user id>_U) and regenerate SHOONYA_API_SECRET if it expired", nil},
+	{"not enabled on", envelope.PermissionDenied, "this Shoonya account is not enabled for API access; enable API access with Finvasia", nil},
+	{"invalid access type", envelope.PermissionDenied, "this Shoonya account is not enabled for API access; enable API access with Finvasia", nil},
+	{"access restricted for api only users", envelope.PermissionDenied, "this Shoonya account is API-only and cannot use the browser login; ask Finvasia to enable web login or use SHOONYA_AUTH=legacy", nil},
+	{"invalid_verifier", envelope.Unauthenticated, "Shoonya rejected the OAuth code (used, expired, or wrong SHOONYA_CLIENT_ID/SHOONYA_CLIENT_SECRET); call connect_shoonya_broker for a fresh authorize URL", nil},
+	{"invalid_ip", envelope.PermissionDenied, "Shoonya refused this machine's IP address; register the static IP on the Shoonya API page and regenerate the API key", nil},
+	{"invalid user", envelope.Unauthenticated, "Shoonya does not know this user id; check SHOONYA_USER_ID", nil},
+	{"order not found", envelope.NotFound, "Shoonya has no open order with this order number; check get_order_book", nil},
+	{"server timeout", envelope.UpstreamUnavailable, "Shoonya timed out; try again shortly", nil},
+	{"too many requests", envelope.RateLimited, "Shoonya's rate limit (20 requests/s, 200/min) was hit; wait and try again", nil},
+	{"trigger price", envelope.InvalidArgument, "Shoonya rejected the trigger price; send trigger_price only for SL and SL-M orders", nil},
+	{"invalid input", envelope.InvalidArgument, "Shoonya rejected the request as invalid; check the arguments", nil},
+}
+
+// EmsgError turns a Not_Ok emsg into an envelope error. The broker's own text
+// is kept in details (it never contains credentials) so the model can read it.
+func EmsgError(op, emsg string) *envelope.Error {
+	low := strings.ToLower(emsg)
+	for _, r := range emsgRules {
+		if strings.Contains(low, r.fragment) {
+			e := envelope.New(r.code, "%s: %s", op, r.message).WithDetail("broker_message", strings.TrimSpace(emsg))
+			if r.cause != nil {
+				e = e.WithCause(r.cause)
+			}
+			return e
+		}
+	}
+	return envelope.New(envelope.UpstreamError, "%s: Shoonya refused the request", op).WithDetail("broker_message", strings.TrimSpace(emsg))
+}
+
+// IsNoData reports whether err is Noren's "no data" answer.
+func IsNoData(err error) bool { return errors.Is(err, ErrNoData) }
+
+// IsSessionExpired reports whether err is Noren's session-expired answer.
+func IsSessionExpired(err error) bool { return errors.Is(err, ErrSessionExpired) }

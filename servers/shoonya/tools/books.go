@@ -1,0 +1,262 @@
+package tools
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/orders"
+)
+
+// NoArgs is the input of tools without parameters.
+type NoArgs struct{}
+
+// OrderView is one order with readable names and real numbers.
+type OrderView struct {
+	OrderID         string  `json:"order_id"`
+	Exchange        string  `json:"exchange"`
+	TradingSymbol   string  `json:"trading_symbol"`
+	Token           string  `json:"token,omitempty"`
+	Side            string  `json:"side" jsonschema:"BUY or SELL"`
+	Quantity        float64 `json:"quantity"`
+	FilledQuantity  float64 `json:"filled_quantity"`
+	CancelledQty    float64 `json:"cancelled_quantity"`
+	OrderType       string  `json:"order_type" jsonschema:"LIMIT, MARKET, SL or SL-M"`
+	Price           float64 `json:"price"`
+	TriggerPrice    float64 `json:"trigger_price,omitempty"`
+	AveragePrice    float64 `json:"average_price"`
+	Product         string  `json:"product"`
+	Validity        string  `json:"validity,omitempty"`
+	Status          string  `json:"status" jsonschema:"PENDING, OPEN, TRIGGER_PENDING, COMPLETE, REJECTED or CANCELED"`
+	RejectReason    string  `json:"reject_reason,omitempty"`
+	IdempotencyKey  string  `json:"idempotency_key,omitempty" jsonschema:"the order's remarks (place_order puts its idempotency key there)"`
+	ExchangeOrderID string  `json:"exchange_order_id,omitempty"`
+	PlacedAt        string  `json:"placed_at,omitempty" jsonschema:"ISO 8601, IST"`
+}
+
+func orderView(o noren.Order) OrderView {
+	return OrderView{
+		OrderID: o.OrderNo, Exchange: o.Exch, TradingSymbol: o.TSym, Token: o.Token,
+		Side: orders.SideName(o.TranType), Quantity: float64(o.Qty), FilledQuantity: float64(o.FillShares),
+		CancelledQty: float64(o.CancelQty), OrderType: orders.OrderTypeName(o.PriceType), Price: float64(o.Price),
+		TriggerPrice: float64(o.Trigger), AveragePrice: float64(o.AvgPrice), Product: orders.ProductName(o.Product),
+		Validity: o.Retention, Status: orders.Status(o.Status), RejectReason: o.RejReason,
+		IdempotencyKey: string(o.Remarks), ExchangeOrderID: o.ExchOrdID, PlacedAt: norenTime(o.NorenTime),
+	}
+}
+
+// OrderBookOut is get_order_book's result.
+type OrderBookOut struct {
+	Orders []OrderView `json:"orders"`
+}
+
+func orderBookTool(d *Deps) toolkit.Tool {
+	return toolkit.New(toolkit.Def{
+		Name: "get_order_book", Title: "Order book", Toolset: "books",
+		Description: "List today's orders with status, fills, average price and reject reason (empty list when none). " +
+			"Use after place_order/modify_order/cancel_order to see the outcome; idempotency_key shows which call made an order. Needs connect_shoonya_broker.",
+		Hints: toolkit.RemoteRead,
+	}, func(ctx context.Context, _ NoArgs) (OrderBookOut, error) {
+		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Order, error) { return d.client().OrderBook(ctx, a) })
+		if err != nil {
+			return OrderBookOut{}, err
+		}
+		out := OrderBookOut{Orders: make([]OrderView, 0, len(list))}
+		for _, o := range list {
+			out.Orders = append(out.Orders, orderView(o))
+		}
+		return out, nil
+	})
+}
+
+// TradeView is one fill.
+type TradeView struct {
+	OrderID       string  `json:"order_id"`
+	FillID        string  `json:"fill_id,omitempty"`
+	Exchange      string  `json:"exchange"`
+	TradingSymbol string  `json:"trading_symbol"`
+	Side          string  `json:"side"`
+	Product       string  `json:"product"`
+	OrderType     string  `json:"order_type"`
+	FillQuantity  float64 `json:"fill_quantity"`
+	FillPrice     float64 `json:"fill_price"`
+	OrderQuantity float64 `json:"order_quantity"`
+	AveragePrice  float64 `json:"average_price"`
+	FilledAt      string  `json:"filled_at,omitempty"`
+	Remarks       string  `json:"remarks,omitempty"`
+}
+
+// TradeBookOut is get_trade_book's result.
+type TradeBookOut struct {
+	Trades []TradeView `json:"trades"`
+}
+
+func tradeBookTool(d *Deps) toolkit.Tool {
+	return toolkit.New(toolkit.Def{
+		Name: "get_trade_book", Title: "Trade book", Toolset: "books",
+		Description: "List today's fills (executed trades) with quantity and price (empty list when none). Use get_order_book for order status. Needs connect_shoonya_broker.",
+		Hints:       toolkit.RemoteRead,
+	}, func(ctx context.Context, _ NoArgs) (TradeBookOut, error) {
+		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Trade, error) { return d.client().TradeBook(ctx, a) })
+		if err != nil {
+			return TradeBookOut{}, err
+		}
+		out := TradeBookOut{Trades: make([]TradeView, 0, len(list))}
+		for _, t := range list {
+			out.Trades = append(out.Trades, TradeView{
+				OrderID: t.OrderNo, FillID: t.FillID, Exchange: t.Exch, TradingSymbol: t.TSym,
+				Side: orders.SideName(t.TranType), Product: orders.ProductName(t.Product), OrderType: orders.OrderTypeName(t.PriceType),
+				FillQuantity: float64(t.FillQty), FillPrice: float64(t.FillPrice), OrderQuantity: float64(t.Qty),
+				AveragePrice: float64(t.AvgPrice), FilledAt: norenTime(t.FillTime), Remarks: string(t.Remarks),
+			})
+		}
+		return out, nil
+	})
+}
+
+// PositionView is one net position.
+type PositionView struct {
+	Exchange         string  `json:"exchange"`
+	TradingSymbol    string  `json:"trading_symbol"`
+	Token            string  `json:"token,omitempty"`
+	Product          string  `json:"product"`
+	NetQuantity      float64 `json:"net_quantity" jsonschema:"positive long, negative short"`
+	AveragePrice     float64 `json:"average_price"`
+	LastPrice        float64 `json:"last_price"`
+	DayBuyQuantity   float64 `json:"day_buy_quantity"`
+	DaySellQuantity  float64 `json:"day_sell_quantity"`
+	DayBuyAverage    float64 `json:"day_buy_average"`
+	DaySellAverage   float64 `json:"day_sell_average"`
+	RealisedPnL      float64 `json:"realised_pnl"`
+	UnrealisedPnL    float64 `json:"unrealised_pnl"`
+	CarryForwardBuy  float64 `json:"carry_forward_buy_quantity"`
+	CarryForwardSell float64 `json:"carry_forward_sell_quantity"`
+}
+
+// PositionsOut is get_positions' result.
+type PositionsOut struct {
+	Positions     []PositionView `json:"positions"`
+	RealisedPnL   float64        `json:"total_realised_pnl"`
+	UnrealisedPnL float64        `json:"total_unrealised_pnl"`
+}
+
+func positionsTool(d *Deps) toolkit.Tool {
+	return toolkit.New(toolkit.Def{
+		Name: "get_positions", Title: "Positions", Toolset: "books",
+		Description: "List net positions (intraday and carried forward) with realised and unrealised P&L and totals (empty list when flat). Holdings in demat are in get_holdings. Needs connect_shoonya_broker.",
+		Hints:       toolkit.RemoteRead,
+	}, func(ctx context.Context, _ NoArgs) (PositionsOut, error) {
+		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Position, error) { return d.client().Positions(ctx, a) })
+		if err != nil {
+			return PositionsOut{}, err
+		}
+		out := PositionsOut{Positions: make([]PositionView, 0, len(list))}
+		for _, p := range list {
+			v := PositionView{
+				Exchange: p.Exch, TradingSymbol: p.TSym, Token: p.Token, Product: orders.ProductName(p.Product),
+				NetQuantity: float64(p.NetQty), AveragePrice: float64(p.NetAvgPrice), LastPrice: float64(p.LastPrice),
+				DayBuyQuantity: float64(p.DayBuyQty), DaySellQuantity: float64(p.DaySellQty),
+				DayBuyAverage: float64(p.DayBuyAvg), DaySellAverage: float64(p.DaySellAvg),
+				RealisedPnL: float64(p.RealisedPnL), UnrealisedPnL: float64(p.UnrealisedMTM),
+				CarryForwardBuy: float64(p.CFBuyQty), CarryForwardSell: float64(p.CFSellQty),
+			}
+			out.RealisedPnL += v.RealisedPnL
+			out.UnrealisedPnL += v.UnrealisedPnL
+			out.Positions = append(out.Positions, v)
+		}
+		return out, nil
+	})
+}
+
+// HoldingView is one demat holding.
+type HoldingView struct {
+	Exchange         string  `json:"exchange"`
+	TradingSymbol    string  `json:"trading_symbol"`
+	Token            string  `json:"token,omitempty"`
+	Quantity         float64 `json:"quantity" jsonschema:"valuation quantity (Noren's formula)"`
+	SellableQuantity float64 `json:"sellable_quantity"`
+	AveragePrice     float64 `json:"average_price"`
+	T1Quantity       float64 `json:"t1_quantity" jsonschema:"bought yesterday, not yet in demat (BTST)"`
+	CollateralQty    float64 `json:"collateral_quantity"`
+	UsedQuantity     float64 `json:"used_quantity"`
+}
+
+// HoldingsOut is get_holdings' result.
+type HoldingsOut struct {
+	Holdings []HoldingView `json:"holdings"`
+}
+
+func holdingsTool(d *Deps) toolkit.Tool {
+	return toolkit.New(toolkit.Def{
+		Name: "get_holdings", Title: "Holdings", Toolset: "books",
+		Description: "List demat holdings with valuation and sellable quantities and average buy price (empty list when none). Intraday and F&O positions are in get_positions. Needs connect_shoonya_broker.",
+		Hints:       toolkit.RemoteRead,
+	}, func(ctx context.Context, _ NoArgs) (HoldingsOut, error) {
+		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Holding, error) { return d.client().Holdings(ctx, a, "C") })
+		if err != nil {
+			return HoldingsOut{}, err
+		}
+		out := HoldingsOut{Holdings: make([]HoldingView, 0, len(list))}
+		for _, h := range list {
+			v := HoldingView{
+				// Reference §4.8 formulas.
+				Quantity:         float64(h.BTSTQty + h.HoldQty + h.BrkColQty + h.UnplgdQty + h.BenQty + max(h.NPOADQty, h.DPQty) - h.UsedQty),
+				SellableQuantity: float64(h.BTSTQty + h.HoldQty + h.UnplgdQty + h.BenQty + h.DPQty - h.UsedQty),
+				AveragePrice:     float64(h.UploadPrc), T1Quantity: float64(h.BTSTQty),
+				CollateralQty: float64(h.ColQty), UsedQuantity: float64(h.UsedQty),
+			}
+			// Prefer the NSE listing when a holding lists several exchanges.
+			for i, s := range h.Scrips {
+				if i == 0 || strings.EqualFold(s.Exch, "NSE") {
+					v.Exchange, v.TradingSymbol, v.Token = s.Exch, s.TSym, s.Token
+				}
+			}
+			out.Holdings = append(out.Holdings, v)
+		}
+		return out, nil
+	})
+}
+
+// LimitsOut is get_limits' result (rupees).
+type LimitsOut struct {
+	Cash            float64 `json:"cash"`
+	Payin           float64 `json:"payin"`
+	Payout          float64 `json:"payout"`
+	Collateral      float64 `json:"collateral"`
+	UnclearedCash   float64 `json:"uncleared_cash"`
+	DayCash         float64 `json:"day_cash"`
+	MarginUsed      float64 `json:"margin_used"`
+	Span            float64 `json:"span"`
+	Exposure        float64 `json:"exposure"`
+	Premium         float64 `json:"premium"`
+	RealisedPnL     float64 `json:"realised_pnl"`
+	UnrealisedMTM   float64 `json:"unrealised_mtm"`
+	Turnover        float64 `json:"turnover"`
+	PendingOrderVal float64 `json:"pending_order_value"`
+	AvailableEstim  float64 `json:"available_estimate" jsonschema:"cash + payin + collateral - payout - margin_used; Noren documents no official 'available' field"`
+}
+
+func limitsTool(d *Deps) toolkit.Tool {
+	return toolkit.New(toolkit.Def{
+		Name: "get_limits", Title: "Funds and margins", Toolset: "books",
+		Description: "Show funds and margins: cash, payin/payout, collateral, margin used (span, exposure, premium), P&L and an estimate of what is available. Use before large orders. Needs connect_shoonya_broker.",
+		Hints:       toolkit.RemoteRead,
+	}, func(ctx context.Context, _ NoArgs) (LimitsOut, error) {
+		l, err := do(ctx, d, func(a *noren.Auth) (noren.Limits, error) { return d.client().Limits(ctx, a) })
+		if err != nil {
+			return LimitsOut{}, err
+		}
+		mtm := l.URMTOM
+		if mtm == 0 {
+			mtm = l.UNMTOM
+		}
+		return LimitsOut{
+			Cash: float64(l.Cash), Payin: float64(l.Payin), Payout: float64(l.Payout), Collateral: float64(l.Collateral),
+			UnclearedCash: float64(l.UnclearedCash), DayCash: float64(l.DayCash), MarginUsed: float64(l.MarginUsed),
+			Span: float64(l.Span), Exposure: float64(l.Expo), Premium: float64(l.Premium), RealisedPnL: float64(l.RPnL),
+			UnrealisedMTM: float64(mtm), Turnover: float64(l.Turnover), PendingOrderVal: float64(l.PendOrdVal),
+			AvailableEstim: float64(l.Cash + l.Payin + l.Collateral - l.Payout - l.MarginUsed),
+		}, nil
+	})
+}

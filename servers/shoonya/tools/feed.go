@@ -1,0 +1,88 @@
+package tools
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/feed"
+)
+
+// FeedIn names instruments as EXCHANGE|token.
+type FeedIn struct {
+	Instruments []string `json:"instruments" jsonschema:"EXCHANGE|token, e.g. NSE|22 (tokens from search_scrip)" mcp:"pattern=^[A-Z]{2,4}\\|[0-9A-Za-z]{1,20}$;minItems=1;maxItems=500"`
+	Depth       bool     `json:"depth,omitempty" jsonschema:"5-level market depth instead of touchline (best bid/ask)"`
+}
+
+// FeedOut is the subscription state after the call.
+type FeedOut struct {
+	ResourceURIs []string    `json:"resource_uris" jsonschema:"read these (or subscribe to them) for live snapshots"`
+	AllURI       string      `json:"all_instruments_uri"`
+	Feed         feed.Status `json:"feed"`
+	Touchline    []string    `json:"touchline_subscriptions"`
+	Depth        []string    `json:"depth_subscriptions"`
+}
+
+func feedOut(c *feed.Conn, keys []string) FeedOut {
+	out := FeedOut{AllURI: feed.AllURI, Feed: c.Status(), ResourceURIs: []string{}}
+	for _, k := range keys {
+		if e, tk, ok := feed.SplitKey(k); ok {
+			out.ResourceURIs = append(out.ResourceURIs, feed.InstrumentURI(e, tk))
+		}
+	}
+	out.Touchline, out.Depth = c.Subscribed()
+	if out.Touchline == nil {
+		out.Touchline = []string{}
+	}
+	if out.Depth == nil {
+		out.Depth = []string{}
+	}
+	return out
+}
+
+func normKeys(in []string) []string {
+	out := make([]string, 0, len(in))
+	for _, k := range in {
+		out = append(out, strings.ToUpper(strings.TrimSpace(k[:strings.IndexByte(k, '|')+1]))+strings.TrimSpace(k[strings.IndexByte(k, '|')+1:]))
+	}
+	return out
+}
+
+func subscribeTool(d *Deps) toolkit.Tool {
+	return toolkit.New(toolkit.Def{
+		Name: "subscribe_market_feeds", Title: "Subscribe to live prices", Toolset: "feed",
+		Description: "Stream live ticks for instruments over the broker websocket into the market_data_feed_resource (shoonya://feed, and shoonya://feed/{exchange}/{token} per instrument). " +
+			"Partial ticks are merged into full snapshots; the socket reconnects and resubscribes by itself after drops. Subscribe to the resource URIs for notifications/resources/updated. " +
+			"Idempotent. Needs connect_shoonya_broker; tokens from search_scrip. Stop with unsubscribe_market_feeds.",
+		Hints: toolkit.Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
+	}, func(ctx context.Context, in FeedIn) (FeedOut, error) {
+		if _, err := d.Sessions.Auth(ctx); err != nil {
+			return FeedOut{}, err
+		}
+		keys := normKeys(in.Instruments)
+		c := d.Hub.Conn(user(ctx))
+		if err := c.Subscribe(ctx, keys, in.Depth); err != nil {
+			return FeedOut{}, envelope.New(envelope.UpstreamUnavailable, "the broker websocket broke while subscribing; the subscription is kept and will be sent on reconnect").WithCause(err)
+		}
+		return feedOut(c, keys), nil
+	})
+}
+
+func unsubscribeTool(d *Deps) toolkit.Tool {
+	return toolkit.New(toolkit.Def{
+		Name: "unsubscribe_market_feeds", Title: "Unsubscribe live prices", Toolset: "feed",
+		Description: "Stop streaming instruments subscribed with subscribe_market_feeds (touchline, or depth when depth=true); their snapshots leave the resource. Idempotent.",
+		Hints:       toolkit.Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
+	}, func(ctx context.Context, in FeedIn) (FeedOut, error) {
+		keys := normKeys(in.Instruments)
+		c, ok := d.Hub.Existing(user(ctx))
+		if !ok {
+			return FeedOut{AllURI: feed.AllURI, ResourceURIs: []string{}, Touchline: []string{}, Depth: []string{}}, nil
+		}
+		if err := c.Unsubscribe(ctx, keys, in.Depth); err != nil {
+			return FeedOut{}, envelope.New(envelope.UpstreamUnavailable, "the broker websocket broke while unsubscribing; the instruments are removed locally and will not be resubscribed").WithCause(err)
+		}
+		return feedOut(c, nil), nil
+	})
+}

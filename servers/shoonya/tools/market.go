@@ -1,0 +1,363 @@
+package tools
+
+import (
+	"context"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
+)
+
+// SearchIn is search_scrip's input.
+type SearchIn struct {
+	Exchange string `json:"exchange" mcp:"enum=NSE|BSE|NFO|BFO|CDS|BCD|MCX|NCX"`
+	Text     string `json:"search_text" jsonschema:"name or symbol words, e.g. RELIANCE, 'NIFTY NOV CE', 'BANKNIFTY 30DEC'" mcp:"minLength=1;maxLength=64"`
+}
+
+// Instrument is one search hit.
+type Instrument struct {
+	Exchange      string  `json:"exchange"`
+	TradingSymbol string  `json:"trading_symbol"`
+	Token         string  `json:"token" jsonschema:"use with get_quotes, get_time_price_series, subscribe_market_feeds"`
+	LotSize       float64 `json:"lot_size,omitempty"`
+	TickSize      float64 `json:"tick_size,omitempty"`
+	Instrument    string  `json:"instrument_type,omitempty"`
+	OptionType    string  `json:"option_type,omitempty"`
+	Strike        float64 `json:"strike,omitempty"`
+}
+
+// SearchOut is search_scrip's result.
+type SearchOut struct {
+	Instruments []Instrument `json:"instruments"`
+}
+
+func scripView(s noren.Scrip) Instrument {
+	optt := s.OptType
+	if optt == "XX" {
+		optt = ""
+	}
+	return Instrument{Exchange: s.Exch, TradingSymbol: s.TSym, Token: s.Token, LotSize: float64(s.LotSize),
+		TickSize: float64(s.TickSize), Instrument: s.InstName, OptionType: optt, Strike: float64(s.Strike)}
+}
+
+func searchScripTool(d *Deps) toolkit.Tool {
+	return toolkit.New(toolkit.Def{
+		Name: "search_scrip", Title: "Search instruments", Toolset: "market",
+		Description: "Find instruments by name on one exchange: trading symbol, token, lot and tick size (empty list when nothing matches). " +
+			"Use first to get the trading_symbol for place_order and the token for get_quotes, get_time_price_series and subscribe_market_feeds. Needs connect_shoonya_broker.",
+		Hints: toolkit.RemoteRead,
+	}, func(ctx context.Context, in SearchIn) (SearchOut, error) {
+		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Scrip, error) {
+			return d.client().SearchScrip(ctx, a, strings.ToUpper(in.Exchange), in.Text)
+		})
+		if err != nil {
+			return SearchOut{}, err
+		}
+		out := SearchOut{Instruments: make([]Instrument, 0, len(list))}
+		for _, s := range list {
+			out.Instruments = append(out.Instruments, scripView(s))
+		}
+		return out, nil
+	})
+}
+
+// QuoteIn is get_quotes' input.
+type QuoteIn struct {
+	Exchange string `json:"exchange" mcp:"enum=NSE|BSE|NFO|BFO|CDS|BCD|MCX|NCX"`
+	Token    string `json:"token" jsonschema:"instrument token from search_scrip (e.g. 22; indices: NSE 26000 Nifty 50, 26009 Bank Nifty)" mcp:"pattern=^[0-9A-Za-z]{1,20}$"`
+}
+
+// Depth is one side's level.
+type Depth struct {
+	Price    float64 `json:"price"`
+	Quantity float64 `json:"quantity"`
+}
+
+// QuoteOut is one instrument's quote.
+type QuoteOut struct {
+	Exchange      string  `json:"exchange"`
+	Token         string  `json:"token"`
+	TradingSymbol string  `json:"trading_symbol"`
+	Name          string  `json:"name,omitempty"`
+	LastPrice     float64 `json:"last_price"`
+	Open          float64 `json:"open"`
+	High          float64 `json:"high"`
+	Low           float64 `json:"low"`
+	Close         float64 `json:"previous_close"`
+	ChangePct     float64 `json:"change_percent"`
+	AveragePrice  float64 `json:"average_price"`
+	Volume        float64 `json:"volume"`
+	OpenInterest  float64 `json:"open_interest"`
+	UpperCircuit  float64 `json:"upper_circuit"`
+	LowerCircuit  float64 `json:"lower_circuit"`
+	LotSize       float64 `json:"lot_size"`
+	TickSize      float64 `json:"tick_size"`
+	LastTradeQty  float64 `json:"last_trade_quantity"`
+	LastTradeTime string  `json:"last_trade_time,omitempty"`
+	Bids          []Depth `json:"bids"`
+	Asks          []Depth `json:"asks"`
+}
+
+func quoteView(q noren.Quote) QuoteOut {
+	out := QuoteOut{Exchange: q.Exch, Token: q.Token, TradingSymbol: q.TSym, Name: q.CName, LastPrice: float64(q.LP),
+		Open: float64(q.Open), High: float64(q.High), Low: float64(q.Low), Close: float64(q.Close),
+		AveragePrice: float64(q.AvgPrice), Volume: float64(q.Volume), OpenInterest: float64(q.OI),
+		UpperCircuit: float64(q.Upper), LowerCircuit: float64(q.Lower), LotSize: float64(q.LotSize),
+		TickSize: float64(q.TickSize), LastTradeQty: float64(q.LTQ), LastTradeTime: q.LTT}
+	if q.Close > 0 && q.LP > 0 {
+		out.ChangePct = math.Round(float64((q.LP-q.Close)/q.Close)*10000) / 100
+	}
+	bp := []noren.Num{q.BP1, q.BP2, q.BP3, q.BP4, q.BP5}
+	bq := []noren.Num{q.BQ1, q.BQ2, q.BQ3, q.BQ4, q.BQ5}
+	sp := []noren.Num{q.SP1, q.SP2, q.SP3, q.SP4, q.SP5}
+	sq := []noren.Num{q.SQ1, q.SQ2, q.SQ3, q.SQ4, q.SQ5}
+	out.Bids, out.Asks = []Depth{}, []Depth{}
+	for i := range 5 {
+		if bp[i] > 0 || bq[i] > 0 {
+			out.Bids = append(out.Bids, Depth{float64(bp[i]), float64(bq[i])})
+		}
+		if sp[i] > 0 || sq[i] > 0 {
+			out.Asks = append(out.Asks, Depth{float64(sp[i]), float64(sq[i])})
+		}
+	}
+	return out
+}
+
+func quotesTool(d *Deps) toolkit.Tool {
+	return toolkit.New(toolkit.Def{
+		Name: "get_quotes", Title: "Quote", Toolset: "market",
+		Description: "Get one instrument's snapshot quote: last price, OHLC, change, volume, OI, circuit limits, 5-level depth. " +
+			"For streaming prices use subscribe_market_feeds. Errors: not_found (unknown token). Needs connect_shoonya_broker; tokens come from search_scrip.",
+		Hints: toolkit.RemoteRead,
+	}, func(ctx context.Context, in QuoteIn) (QuoteOut, error) {
+		q, err := do(ctx, d, func(a *noren.Auth) (noren.Quote, error) {
+			return d.client().GetQuotes(ctx, a, strings.ToUpper(in.Exchange), in.Token)
+		})
+		if err != nil {
+			return QuoteOut{}, err
+		}
+		return quoteView(q), nil
+	})
+}
+
+// ChainIn is get_option_chain's input.
+type ChainIn struct {
+	Exchange      string  `json:"exchange" jsonschema:"derivatives segment" mcp:"enum=NFO|BFO|CDS|BCD|MCX|NCX"`
+	TradingSymbol string  `json:"trading_symbol" jsonschema:"any option or future of the underlying and expiry, e.g. NIFTY25NOV26F or NIFTY25NOV26C25000 (from search_scrip)" mcp:"minLength=1;maxLength=64"`
+	StrikePrice   float64 `json:"strike_price" jsonschema:"centre strike, usually near the underlying's price" mcp:"min=0"`
+	Count         int     `json:"strike_count,omitempty" jsonschema:"strikes on each side of strike_price" mcp:"min=1;max=25;default=5"`
+}
+
+// Leg is one option with its quote.
+type Leg struct {
+	TradingSymbol string  `json:"trading_symbol"`
+	Token         string  `json:"token"`
+	LastPrice     float64 `json:"last_price"`
+	ChangePct     float64 `json:"change_percent"`
+	Volume        float64 `json:"volume"`
+	OpenInterest  float64 `json:"open_interest"`
+	Bid           float64 `json:"bid"`
+	Ask           float64 `json:"ask"`
+	LotSize       float64 `json:"lot_size"`
+	QuoteError    string  `json:"quote_error,omitempty" jsonschema:"set when this leg's quote failed; other fields are then zero"`
+}
+
+// ChainRow is one strike with call and put side by side.
+type ChainRow struct {
+	Strike float64 `json:"strike"`
+	Call   *Leg    `json:"call,omitempty"`
+	Put    *Leg    `json:"put,omitempty"`
+}
+
+// ChainOut is get_option_chain's result.
+type ChainOut struct {
+	Exchange string     `json:"exchange"`
+	Rows     []ChainRow `json:"rows" jsonschema:"ascending by strike"`
+	Legs     int        `json:"legs_quoted"`
+}
+
+func optionChainTool(d *Deps) toolkit.Tool {
+	return toolkit.New(toolkit.Def{
+		Name: "get_option_chain", Title: "Option chain", Toolset: "market",
+		Description: "Option chain around a strike with live quotes: one row per strike, call and put side by side (last price, change, volume, OI, bid/ask). " +
+			"Quotes every leg concurrently within Shoonya's 20 requests/s and 200/min (a 25-strike chain is 100 quotes, so it can take seconds and use half a minute's budget). " +
+			"Needs connect_shoonya_broker; trading_symbol from search_scrip.",
+		Hints: toolkit.RemoteRead,
+	}, func(ctx context.Context, in ChainIn) (ChainOut, error) {
+		cnt := in.Count
+		if cnt == 0 {
+			cnt = 5
+		}
+		exch := strings.ToUpper(in.Exchange)
+		legs, err := do(ctx, d, func(a *noren.Auth) ([]noren.Scrip, error) {
+			return d.client().GetOptionChain(ctx, a, exch, in.TradingSymbol, in.StrikePrice, cnt)
+		})
+		if err != nil {
+			return ChainOut{}, err
+		}
+		quotes := make([]Leg, len(legs))
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, max(1, d.ChainConcurrency))
+		var authErr error
+		var mu sync.Mutex
+		for i, l := range legs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				q, err := do(ctx, d, func(a *noren.Auth) (noren.Quote, error) { return d.client().GetQuotes(ctx, a, l.Exch, l.Token) })
+				leg := Leg{TradingSymbol: l.TSym, Token: l.Token, LotSize: float64(l.LotSize)}
+				if err != nil {
+					e := envelope.From(err)
+					leg.QuoteError = e.Message
+					if e.Code == envelope.Unauthenticated {
+						mu.Lock()
+						authErr = err
+						mu.Unlock()
+					}
+				} else {
+					v := quoteView(q)
+					leg.LastPrice, leg.ChangePct, leg.Volume, leg.OpenInterest = v.LastPrice, v.ChangePct, v.Volume, v.OpenInterest
+					if len(v.Bids) > 0 {
+						leg.Bid = v.Bids[0].Price
+					}
+					if len(v.Asks) > 0 {
+						leg.Ask = v.Asks[0].Price
+					}
+				}
+				quotes[i] = leg
+			}()
+		}
+		wg.Wait()
+		if authErr != nil {
+			return ChainOut{}, authErr
+		}
+		if err := ctx.Err(); err != nil {
+			return ChainOut{}, envelope.From(err)
+		}
+		rows := map[float64]*ChainRow{}
+		for i, l := range legs {
+			r := rows[float64(l.Strike)]
+			if r == nil {
+				r = &ChainRow{Strike: float64(l.Strike)}
+				rows[float64(l.Strike)] = r
+			}
+			leg := quotes[i]
+			switch strings.ToUpper(l.OptType) {
+			case "CE":
+				r.Call = &leg
+			case "PE":
+				r.Put = &leg
+			}
+		}
+		out := ChainOut{Exchange: exch, Rows: make([]ChainRow, 0, len(rows)), Legs: len(legs)}
+		for _, r := range rows {
+			out.Rows = append(out.Rows, *r)
+		}
+		sort.Slice(out.Rows, func(i, j int) bool { return out.Rows[i].Strike < out.Rows[j].Strike })
+		return out, nil
+	})
+}
+
+// SeriesIn is get_time_price_series' input.
+type SeriesIn struct {
+	Exchange      string `json:"exchange" mcp:"enum=NSE|BSE|NFO|BFO|CDS|BCD|MCX|NCX"`
+	Token         string `json:"token" jsonschema:"instrument token from search_scrip" mcp:"pattern=^[0-9A-Za-z]{1,20}$"`
+	TradingSymbol string `json:"trading_symbol,omitempty" jsonschema:"for interval=day (EODChartData wants the symbol); looked up from the token when omitted" mcp:"maxLength=64"`
+	Interval      string `json:"interval,omitempty" jsonschema:"candle minutes, or day" mcp:"enum=1|3|5|10|15|30|60|120|240|day;default=5"`
+	From          string `json:"from" jsonschema:"start, ISO 8601 date or date-time (IST when no zone), e.g. 2026-11-20 or 2026-11-20T09:15:00+05:30" mcp:"minLength=10;maxLength=40"`
+	To            string `json:"to,omitempty" jsonschema:"end, same format; default now" mcp:"maxLength=40"`
+}
+
+// Candle is one normalised candle.
+type Candle struct {
+	Time         string  `json:"time" jsonschema:"candle start, ISO 8601 (IST)"`
+	Open         float64 `json:"open"`
+	High         float64 `json:"high"`
+	Low          float64 `json:"low"`
+	Close        float64 `json:"close"`
+	Volume       float64 `json:"volume"`
+	OpenInterest float64 `json:"open_interest,omitempty"`
+}
+
+// SeriesOut is get_time_price_series' result.
+type SeriesOut struct {
+	Interval string   `json:"interval"`
+	Candles  []Candle `json:"candles" jsonschema:"oldest first"`
+}
+
+func parseWhen(field, s string, def time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return def, nil
+	}
+	for _, l := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02"} {
+		if t, err := time.ParseInLocation(l, s, IST); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, envelope.Invalid(field, "%s must be an ISO 8601 date or date-time like 2026-11-20 or 2026-11-20T09:15:00+05:30", field)
+}
+
+func timePriceSeriesTool(d *Deps) toolkit.Tool {
+	return toolkit.New(toolkit.Def{
+		Name: "get_time_price_series", Title: "Candles", Toolset: "market",
+		Description: "Historical OHLCV candles, oldest first with ISO times: intraday (1-240 minute intervals, TPSeries; Shoonya serves about 30 days) or daily (interval=day, EODChartData). " +
+			"Empty list when there is no data. Needs connect_shoonya_broker; token from search_scrip.",
+		Hints: toolkit.RemoteRead,
+	}, func(ctx context.Context, in SeriesIn) (SeriesOut, error) {
+		iv := defaultStr(in.Interval, "5")
+		from, err := parseWhen("from", in.From, time.Time{})
+		if err != nil {
+			return SeriesOut{}, err
+		}
+		to, err := parseWhen("to", in.To, d.now())
+		if err != nil {
+			return SeriesOut{}, err
+		}
+		if !to.After(from) {
+			return SeriesOut{}, envelope.Invalid("to", "to must be after from")
+		}
+		exch := strings.ToUpper(in.Exchange)
+		raw, err := do(ctx, d, func(a *noren.Auth) ([]noren.Candle, error) {
+			if iv != "day" {
+				return d.client().TPSeries(ctx, a, exch, in.Token, from.Unix(), to.Unix(), iv)
+			}
+			tsym := in.TradingSymbol
+			if tsym == "" {
+				q, err := d.client().GetQuotes(ctx, a, exch, in.Token)
+				if err != nil {
+					return nil, err
+				}
+				tsym = q.TSym
+			}
+			return d.client().EODChartData(ctx, a, exch+":"+tsym, from.Unix(), to.Unix())
+		})
+		if err != nil {
+			return SeriesOut{}, err
+		}
+		out := SeriesOut{Interval: iv, Candles: make([]Candle, 0, len(raw))}
+		for _, c := range raw {
+			if c.Open == 0 && c.High == 0 && c.Low == 0 && c.Close == 0 {
+				continue // Noren pads with all-zero candles (openalgo)
+			}
+			out.Candles = append(out.Candles, Candle{Time: candleTime(c), Open: float64(c.Open), High: float64(c.High),
+				Low: float64(c.Low), Close: float64(c.Close), Volume: float64(c.Volume), OpenInterest: float64(c.OI)})
+		}
+		sort.SliceStable(out.Candles, func(i, j int) bool { return out.Candles[i].Time < out.Candles[j].Time })
+		return out, nil
+	})
+}
+
+func candleTime(c noren.Candle) string {
+	if t, ok := parseNorenTime(string(c.SSBoE)); ok && c.SSBoE != "" {
+		return t.Format(time.RFC3339)
+	}
+	return norenTime(c.Time)
+}

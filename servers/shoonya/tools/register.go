@@ -1,0 +1,74 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/feed"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/orders"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/session"
+)
+
+// Env names of the wiring.
+const (
+	EnvAuth         = "SHOONYA_AUTH"           // oauth (default) or legacy
+	EnvRESTURL      = "SHOONYA_REST_URL"       // REST base, default per era
+	EnvWSURL        = "SHOONYA_WS_URL"         // websocket, default per era
+	EnvAuthorizeURL = "SHOONYA_AUTHORIZE_URL"  // OAuth login page
+	EnvConfirm      = "SHOONYA_CONFIRM_ORDERS" // auto (default), require, off
+)
+
+// Instructions are sent to clients on initialize.
+const Instructions = "Shoonya (Finvasia) broker bridge. Call connect_shoonya_broker first. Orders are real: place_order is idempotent per idempotency_key, " +
+	"enforces pre-trade limits and asks for confirmation where the client supports elicitation. Live prices: subscribe_market_feeds, then read or subscribe to shoonya://feed."
+
+// Config builds the dependencies from the environment.
+func Config() (noren.Config, ConfirmMode, orders.Limits, error) {
+	var cfg noren.Config
+	switch a := strings.ToLower(strings.TrimSpace(os.Getenv(EnvAuth))); a {
+	case "", "oauth":
+		cfg.Era = noren.OAuth
+	case "legacy":
+		cfg.Era = noren.Legacy
+	default:
+		return cfg, "", orders.Limits{}, fmt.Errorf("%s must be oauth or legacy, not %q", EnvAuth, a)
+	}
+	cfg.RESTURL, cfg.WSURL, cfg.AuthorizeURL = os.Getenv(EnvRESTURL), os.Getenv(EnvWSURL), os.Getenv(EnvAuthorizeURL)
+	cfg.Limiter = noren.DefaultLimiter()
+	mode := ConfirmMode(strings.ToLower(strings.TrimSpace(os.Getenv(EnvConfirm))))
+	switch mode {
+	case "":
+		mode = ConfirmAuto
+	case ConfirmAuto, ConfirmRequire, ConfirmOff:
+	default:
+		return cfg, "", orders.Limits{}, fmt.Errorf("%s must be auto, require or off, not %q", EnvConfirm, mode)
+	}
+	lim, err := orders.LimitsFromEnv()
+	return cfg, mode, lim, err
+}
+
+// Register wires the server: client, sessions, safe orders, feed, tools and resources.
+func Register(ctx context.Context, r *serve.Registry) error {
+	cfg, mode, lim, err := Config()
+	if err != nil {
+		return err
+	}
+	client := noren.New(cfg)
+	sessions := session.NewManager(client, session.CredentialsFromEnv())
+	notifier := feed.NewNotifier(feed.ServerSender(r.Server))
+	hub := feed.NewHub(ctx, feed.Options{URL: client.Config().WSURL}, sessions.AuthFor, notifier)
+	sessions.OnLogin = func(user string, _ noren.Auth) { hub.LoggedIn(user) }
+	go notifier.Run(ctx)
+	d := &Deps{Sessions: sessions, Hub: hub, Placer: orders.NewPlacer(), Limits: lim,
+		Pacer: orders.NewPacer(lim.MaxOrdersPerMin), Confirm: mode, ChainConcurrency: 8}
+	r.AddTools(All(d)...)
+	feed.Register(r.Server, hub, notifier)
+	r.Log.Info().Str("auth", string(cfg.Era)).Str("confirm_orders", string(mode)).
+		Int("max_order_qty", lim.MaxQuantity).Float64("max_order_value", lim.MaxOrderValue).
+		Int("max_orders_per_minute", lim.MaxOrdersPerMin).Msg("shoonya configured")
+	return nil
+}
