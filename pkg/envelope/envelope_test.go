@@ -69,7 +69,9 @@ func (texty) Text() string { return "custom" }
 
 type withImage struct{ N int }
 
-func (withImage) ExtraContent() []mcp.Content { return []mcp.Content{mcp.NewImageContent("AAAA", "image/png")} }
+func (withImage) ExtraContent() []mcp.Content {
+	return []mcp.Content{mcp.NewImageContent("AAAA", "image/png")}
+}
 
 func TestOKShape(t *testing.T) {
 	cases := []struct {
