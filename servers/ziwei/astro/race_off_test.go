@@ -1,0 +1,5 @@
+//go:build !race
+
+package astro
+
+const raceEnabled = false
