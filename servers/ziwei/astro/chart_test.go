@@ -183,10 +183,10 @@ func TestHoroscope(t *testing.T) {
 		ti    int
 		field string
 	}{
-		{"1900-03-09", 0, "date"},   // before birth
-		{"2030-02-30", 0, "date"},   // impossible
-		{"2101-01-01", 0, "date"},   // out of range
-		{"2021-03-01", 0, "date"},   // nominal age 122 > 120
+		{"1900-03-09", 0, "date"}, // before birth
+		{"2030-02-30", 0, "date"}, // impossible
+		{"2101-01-01", 0, "date"}, // out of range
+		{"2021-03-01", 0, "date"}, // nominal age 122 > 120
 		{"1950-01-01", 13, "timeIndex"},
 	} {
 		_, err := c.Horoscope(tc.date, tc.ti)
