@@ -17,8 +17,8 @@ import (
 //	enum=a|b|c  min=N  max=N  minLength=N  maxLength=N  minItems=N  maxItems=N
 //	pattern=RE  format=F  default=JSON-or-text
 //
-// Fields without omitempty are required. In output schemas (output=true) slices
-// and maps also accept null, so a nil slice never fails output validation.
+// Fields without omitempty are required. Results pass through fillNils, so a nil
+// slice or map is sent as [] or {} and output schemas need no null type.
 func SchemaFor[T any](output bool) (json.RawMessage, error) {
 	t := reflect.TypeFor[T]()
 	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
@@ -88,10 +88,9 @@ func applyTags(t reflect.Type, s *jsonschema.Schema, output bool) error {
 		if err := applyFieldTag(f, ps); err != nil {
 			return fmt.Errorf("field %s: %w", f.Name, err)
 		}
-		if output {
-			allowNull(f.Type, ps)
-		} else if len(ps.Types) == 2 && ps.Types[0] == "null" {
-			// Inputs: an omitted optional list is simply absent; advertise the plain type.
+		if len(ps.Types) == 2 && ps.Types[0] == "null" {
+			// jsonschema-go marks omitempty slices nullable; an absent list is
+			// simply absent and a present one is [], so advertise the plain type.
 			ps.Type, ps.Types = ps.Types[1], nil
 		}
 		if err := applyTags(f.Type, ps, output); err != nil {
@@ -99,16 +98,6 @@ func applyTags(t reflect.Type, s *jsonschema.Schema, output bool) error {
 		}
 	}
 	return nil
-}
-
-func allowNull(t reflect.Type, s *jsonschema.Schema) {
-	switch t.Kind() {
-	case reflect.Slice, reflect.Map:
-		if s.Type != "" {
-			s.Types = []string{"null", s.Type}
-			s.Type = ""
-		}
-	}
 }
 
 func applyFieldTag(f reflect.StructField, s *jsonschema.Schema) error {

@@ -91,7 +91,7 @@ func wrap[In, Out any](name string, h Handler[In, Out]) server.ToolHandlerFunc {
 			ev.Str("tool", name).Str("code", string(e.Code)).AnErr("cause", e.Cause).Msg(e.Message)
 			return envelope.Fail(e), nil
 		}
-		return envelope.OK(out), nil
+		return envelope.OK(fillNils(out)), nil
 	}
 }
 
