@@ -248,3 +248,27 @@ func TestConcurrentUse(t *testing.T) {
 		<-done
 	}
 }
+
+func TestStarInfo(t *testing.T) {
+	if len(AllStars()) != NumStars {
+		t.Fatal("AllStars")
+	}
+	for _, s := range AllStars() {
+		in := Info(s)
+		if in.ID != s || in.Type != s.Type() || in.HasBrightness != HasBrightness(s) {
+			t.Fatalf("Info(%d) = %+v", s, in)
+		}
+		if (in.Element == ElementNone) != (in.ElementSource == "") {
+			t.Fatalf("Info(%d): element source %q", s, in.ElementSource)
+		}
+		if s.Name(ZhCN) == "" || s.Name(ZhTW) == "" || s.Name(EnUS) == "" {
+			t.Fatalf("star %d lacks a name", s)
+		}
+	}
+	if in := Info(ZiWei); in.Element != ElementEarth || in.YinYang != YinYangYin || in.ElementSource != "iztro" || in.Brightness[0] != BrightWang {
+		t.Errorf("Info(紫微) = %+v", in)
+	}
+	if Info(TaiYang).Element.Name(EnUS) != "fire" || Info(TaiYang).YinYang.Name(ZhTW) != "陽" {
+		t.Error("太阳 names")
+	}
+}

@@ -260,7 +260,6 @@ func renderPeriod(p Period, l Lang) HoroscopeItemJSON {
 	}
 	if p.HasMovingStars() {
 		var stars [12][][2]string
-		pos := movingPositions(p.Stem, p.Branch)
 		var buf [numMoving][2]string
 		k := 0
 		for i := 0; i < 12; i++ {
@@ -269,7 +268,6 @@ func renderPeriod(p Period, l Lang) HoroscopeItemJSON {
 				buf[k] = [2]string{MovingStarName(m, p.Kind, l), m.Type().String()}
 				k++
 			})
-			_ = pos
 			stars[i] = make([][2]string, k-start)
 			copy(stars[i], buf[start:k])
 		}
