@@ -57,12 +57,6 @@ type Client struct {
 	resolved string // the data-load route the probe settled on
 }
 
-// Config configures New.
-type Config struct {
-	// DataLoadRoute is RouteAuto (default), RouteLoadOnly or RouteAcqOnly.
-	DataLoadRoute string
-}
-
 func (c *Client) call(ctx context.Context, r request) ([]byte, error) {
 	body, _, err := c.t.do(ctx, r)
 	return body, err

@@ -208,7 +208,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if f.Status != 0 {
-			writeFaultStatus(w, f.Status)
+			writeFaultStatus(w, f.Status, f)
 			return
 		}
 		if f.Malformed {

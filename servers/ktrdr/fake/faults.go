@@ -13,7 +13,8 @@ type Faults struct {
 	LatencyMS int `json:"latency_ms,omitempty"`
 	// Status answers every backend request with this HTTP status: 500 (envelope
 	// INTERNAL_SERVER_ERROR), 503 (envelope CONNECTION_ERROR), 502/504 (a proxy's
-	// HTML page), or any other code with {"detail": "..."}.
+	// HTML page), 422 (a validation error in the Validation shape), or any other
+	// code with {"detail": "<status text>"}.
 	Status int `json:"status,omitempty"`
 	// Malformed answers 200 with a truncated JSON body.
 	Malformed bool `json:"malformed,omitempty"`
@@ -60,8 +61,11 @@ func (f Faults) applies(path string) bool {
 
 // writeFaultStatus answers with the status fault's body, shaped like the real
 // source of such an answer.
-func writeFaultStatus(w http.ResponseWriter, status int) {
+func writeFaultStatus(w http.ResponseWriter, status int, f Faults) {
 	switch status {
+	case 422:
+		// A backend of another version requiring a field the client does not send.
+		validation(w, f, verr{[]any{"body", "symbol"}, "Field required", "missing", map[string]any{}})
 	case 500:
 		writeJSON(w, 500, envelopeError("INTERNAL_SERVER_ERROR", "An unexpected error occurred", map[string]any{}))
 	case 503:

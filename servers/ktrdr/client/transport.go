@@ -1,0 +1,89 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
+	"github.com/mcpfleet/mcpfleet/pkg/upstream"
+)
+
+// Defaults of the KTRDR MCP configuration (mcp/src/config.py; the base URL is
+// local here because the server runs beside the backend, not in its compose network).
+const (
+	DefaultAPIURL  = "http://localhost:8000/api/v1"
+	DefaultTimeout = 30 * time.Second
+)
+
+// Config configures New.
+type Config struct {
+	// APIURL is the backend base including /api/v1 (KTRDR_API_URL).
+	APIURL string
+	// Timeout bounds each backend call, retries included (KTRDR_TIMEOUT).
+	Timeout time.Duration
+	// DataLoadRoute is RouteAuto (default), RouteLoadOnly or RouteAcqOnly (KTRDR_DATA_LOAD_ROUTE).
+	DataLoadRoute string
+	// Logger gets one debug line per backend attempt.
+	Logger zerolog.Logger
+	// Retries overrides pkg/upstream's default retry count for safe requests (0 = default, <0 = none).
+	Retries int
+}
+
+// New makes a client on pkg/upstream with the detectors for the backend's
+// error shapes: {"success": false, "error": {...}} (exception handlers and
+// HEAD's 422) and FastAPI's {"detail": ...} (HTTPException and 3ba55e75's 422).
+func New(cfg Config) (*Client, error) {
+	if cfg.APIURL == "" {
+		cfg.APIURL = DefaultAPIURL
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	switch cfg.DataLoadRoute {
+	case "":
+		cfg.DataLoadRoute = RouteAuto
+	case RouteAuto, RouteLoadOnly, RouteAcqOnly:
+	default:
+		return nil, fmt.Errorf("KTRDR_DATA_LOAD_ROUTE must be auto, load or acquire, not %q", cfg.DataLoadRoute)
+	}
+	if !strings.HasPrefix(cfg.APIURL, "http://") && !strings.HasPrefix(cfg.APIURL, "https://") {
+		return nil, fmt.Errorf("KTRDR_API_URL must be an http(s) URL such as %s", DefaultAPIURL)
+	}
+	up := upstream.New(upstream.Config{
+		Name: "ktrdr", BaseURL: strings.TrimRight(cfg.APIURL, "/"), URLEnv: "KTRDR_API_URL",
+		Timeout: cfg.Timeout, Retries: cfg.Retries, Logger: cfg.Logger,
+		Headers:   map[string]string{"Content-Type": "application/json"},
+		Detectors: []extract.Detector{extract.SuccessFalse, extract.FastAPI},
+	})
+	return &Client{t: upstreamTransport{up}, route: cfg.DataLoadRoute}, nil
+}
+
+type upstreamTransport struct{ up *upstream.Client }
+
+// bareNotFound is FastAPI's answer for a path no route matches.
+var bareNotFound = []byte(`{"detail":"Not Found"}`)
+
+func (u upstreamTransport) do(ctx context.Context, r request) ([]byte, bool, error) {
+	res, err := u.up.Do(ctx, upstream.Request{Op: r.op, Method: r.method, Path: r.path, Query: r.query, JSON: r.json, Idempotent: r.idempotent})
+	if err == nil {
+		return res.Body, false, nil
+	}
+	if res != nil && res.Status == 404 && bytes.Equal(bytes.TrimSpace(res.Body), bareNotFound) {
+		// No such route: the base URL or the backend version is off, not the thing asked for.
+		e := envelope.New(envelope.UpstreamError, "ktrdr %s: the backend has no route %s %s; check KTRDR_API_URL (it must end in /api/v1) and the backend version",
+			r.op, r.method, r.path).WithDetail("http_status", 404).WithCause(err)
+		return nil, true, e
+	}
+	var e *envelope.Error
+	if !errors.As(err, &e) {
+		return nil, false, envelope.From(err)
+	}
+	return nil, false, err
+}

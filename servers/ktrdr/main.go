@@ -1,0 +1,21 @@
+// Command ktrdr is the MCP server for the KTRDR trading-research backend:
+// operations, data loading, training, models and strategies.
+package main
+
+import (
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/servers/ktrdr/tools"
+)
+
+var version = "dev"
+
+func main() { serve.Main(app(&tools.Config{})) }
+
+func app(cfg *tools.Config) serve.App {
+	return serve.App{
+		Name: "ktrdr", Version: version, DefaultPort: 8704,
+		Instructions: tools.Instructions,
+		Flags:        cfg.Flags,
+		Register:     cfg.Register,
+	}
+}
