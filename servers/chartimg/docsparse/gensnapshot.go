@@ -1,0 +1,485 @@
+//go:build ignore
+
+// gensnapshot renders a Slate-like HTML page of the chart-img docs from the facts
+// below (docs as of Nov 2025: request limits, symbol tables, the v2 advanced-chart
+// body, the 92 indicators with their inputs, the 15 drawings, v3, errors). The
+// result is the embedded offline snapshot and the parser's test pages.
+//
+//	go run gensnapshot.go            # writes snapshot.html and testdata/*.html
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"os"
+	"strings"
+)
+
+// indicators: Name|key;Type;Default;Description|... (no inputs: Name only)
+const indicators = `Accumulation/Distribution
+Accumulative Swing Index|in_0;Float;10;limit move value (Min: 0.1, Max: 100000)
+Advance/Decline|in_0;Integer;10;length (Min: 1, Max: 2000)
+Arnaud Legoux Moving Average|in_0;Integer;9;window size (Min: 0, Max: 5000)|in_1;Float;0.85;offset (Min: -100000, Max: 100000)|in_2;Float;6;sigma (Min: -100000, Max: 100000)
+Aroon|in_0;Integer;14;length (Min: 1, Max: 2000)
+Average Directional Index|in_0;Integer;14;smoothing (Min: -100000, Max: 100000)|in_1;Integer;14;DI length (Min: -100000, Max: 100000)
+Average True Range|in_0;Integer;14;length (Min: 1, Max: 2000)
+Awesome Oscillator
+Balance of Power
+Bollinger Bands|in_0;Integer;20;length (Min: 1, Max: 10000)|in_1;Float;2;mult (Min: 0.001, Max: 50)
+Bollinger Bands %B|in_0;Integer;20;length (Min: 1, Max: 10000)|in_1;Float;2;mult (Min: 0.001, Max: 50)
+Bollinger Bands Width|in_0;Integer;20;length (Min: 1, Max: 10000)|in_1;Float;2;mult (Min: 0.001, Max: 50)
+Chaikin Money Flow|in_0;Integer;20;length (Min: 1, Max: 2000)
+Chaikin Oscillator|in_0;Integer;3;short (Min: 1, Max: 2000)|in_1;Integer;10;long (Min: 1, Max: 2000)
+Chaikin Volatility|periods;Integer;10;periods (Min: 1, Max: 2000)|rocLookback;Integer;10;rate of change lookback (Min: 1, Max: 2000)
+Chande Kroll Stop|in_0;Integer;10;p (Min: 1, Max: 4999)|in_1;Integer;1;x (Min: 1, Max: 1000000)|in_2;Integer;9;q (Min: 1, Max: 1000000)
+Chande Momentum Oscillator|in_0;Integer;9;length (Min: 1, Max: 2000)
+Chop Zone
+Choppiness Index|in_0;Integer;14;length (Min: 1, Max: 1000)
+Commodity Channel Index|in_0;Integer;20;length (Min: 1, Max: 2000)|smoothingLine;String;SMA;smoothing line [SMA, EMA, WMA]|smoothingLength;Integer;20;smoothing length (Min: 1, Max: 10000)
+Connors RSI|in_0;Integer;3;RSI length (Min: 1, Max: 10000)|in_1;Integer;2;up/down length (Min: 1, Max: 10000)|in_2;Integer;100;ROC length (Min: 1, Max: 10000)
+Coppock Curve|in_0;Integer;10;WMA length (Min: -10000, Max: 5000)|in_1;Integer;14;long ROC ength (Min: 1, Max: 4999)|in_2;Integer;11;short ROC length (Min: 1, Max: 4999)
+Detrended Price Oscillator|in_0;Integer;21;period (Min: 1, Max: 100000)|in_1;Boolean;false;is centered
+Directional Movement|in_0;Integer;14;DI length (Min: 1, Max: 2000)|in_1;Integer;14;ADX smoothing (Min: 1, Max: 50)
+Donchian Channels|in_0;Integer;20;length (Min: 1, Max: 2000)
+Double EMA|in_0;Integer;9;length (Min: 1, Max: 10000)
+Ease of Movement|in_0;Integer;10000;divisor (Min: 1, Max: 1000000000)|in_1;Integer;14;length (Min: 1, Max: 2000)
+Elder's Force Index|in_0;Integer;13;length (Min: 1, Max: 2000)
+Envelopes|in_0;Integer;20;length (Min: 1, Max: 2000)|in_1;Float;2;upper percentage (Min: 1, Max: 2000)|in_2;Float;2;lower percentage (Min: 1, Max: 2000)|in_3;String;Simple;method [Simple, Exponential, Weighted]|in_4;String;close;source [open, high, low, close, hl2, hlc3, ohlc4]
+Fisher Transform|in_0;Integer;9;length (Min: 1, Max: 10000)
+Historical Volatility|in_0;Integer;10;length (Min: 1, Max: 100000)
+Hull Moving Average|in_0;Integer;9;length (Min: 1, Max: 10000)
+Ichimoku Cloud|in_0;Integer;9;conversion line periods (Min: 1, Max: 100000)|in_1;Integer;26;base line periods (Min: 1, Max: 100000)|in_2;Integer;52;leading span B (Min: 1, Max: 100000)|in_3;Integer;26;lagging span (Min: 1, Max: 100000)
+Keltner Channels|in_0;Boolean;true;use true range|in_1;Integer;20;length (Min: 1, Max: 2000)|in_2;Integer;1;mult (Min: -100000, Max: 100000)
+Klinger Oscillator
+Know Sure Thing|in_0;Integer;10;roclen1 (Min: 1, Max: 2000)|in_1;Integer;15;roclen2 (Min: 1, Max: 2000)|in_2;Integer;20;roclen3 (Min: 1, Max: 2000)|in_3;Integer;30;roclen4 (Min: 1, Max: 2000)|in_4;Integer;10;smalen1 (Min: 1, Max: 2000)|in_5;Integer;10;smalen2 (Min: 1, Max: 2000)|in_6;Integer;10;smalen3 (Min: 1, Max: 2000)|in_7;Integer;15;smalen4 (Min: 1, Max: 2000)|in_8;Integer;9;siglen (Min: 1, Max: 2000)
+Least Squares Moving Average|in_0;Integer;25;length (Min: 1, Max: 100000)|in_1;Integer;0;offset (Min: -100000, Max: 100000)
+Linear Regression Curve|in_0;Integer;9;length (Min: 1, Max: 2000)
+Linear Regression Slope|periods;Integer;14;length (Min: 2, Max: 100000)
+MA Cross|in_0;Integer;9;short (Min: 1, Max: 2000)|in_1;Integer;26;long (Min: 1, Max: 2000)
+MA with EMA Cross|in_0;Integer;10;MA length (Min: 1, Max: 2000)|in_1;Integer;10;EMA length (Min: 1, Max: 2000)
+MACD|in_0;Integer;12;fast length (Min: 1, Max: 2000)|in_1;Integer;26;slow length (Min: 1, Max: 2000)|in_2;Integer;9;signal length (Min: 1, Max: 50)|in_3;String;close;source [open, high, low, close, hl2, hlc3, ohlc4]
+Majority Rule|rollingPeriod;Integer;14;rolling period (Min: 1, Max: 10000)
+Mass Index|in_0;Integer;10;length (Min: 1, Max: 2000)
+McGinley Dynamic|in_0;Integer;10;length (Min: 1, Max: 2000)
+Momentum|in_0;Integer;10;length (Min: 1, Max: 1000)|in_1;String;close;source [open, high, low, close, hl2, hlc3, ohlc4]
+Money Flow Index|in_0;Integer;14;length (Min: 1, Max: 2000)
+Moving Average|length;Integer;9;length (Min: 1, Max: 10000)|source;String;close;source [open, high, low, close, hl2, hlc3, ohlc4]|offset;Integer;0;offset (Min: -10000, Max: 10000)|smoothingLine;String;SMA;smoothing line [SMA, EMA, WMA]|smoothingLength;Integer;9;smoothing length (Min: 1, Max: 10000)
+Moving Average Adaptive|periods;Integer;10;periods (Min: 2, Max: 10000)
+Moving Average Channel|in_0;Integer;20;upper length (Min: 1, Max: 10000)|in_1;Integer;20;lower length (Min: 1, Max: 10000)|in_2;Integer;0;upper offset (Min: -10000, Max: 10000)|in_3;Integer;0;lower offset (Min: -10000, Max: 10000)
+Moving Average Double|firstPeriods;Integer;14;1st period (Min: 1, Max: 10000)|secondPeriods;Integer;21;2nd period (Min: 1, Max: 10000)|method;String;Simple;method [Simple, Exponential, Weighted]
+Moving Average Exponential|length;Integer;9;length (Min: 1, Max: 10000)|source;String;close;source [open, high, low, close, hl2, hlc3, ohlc4]|offset;Integer;0;offset (Min: -10000, Max: 10000)|smoothingLine;String;SMA;smoothing line [SMA, EMA, WMA]|smoothingLength;Integer;9;smoothing length (Min: 1, Max: 10000)
+Moving Average Hamming|periods;Integer;10;Period (Min: 1, Max: 10000)
+Moving Average Multiple|firstPeriods;Integer;14;1st period (Min: 1, Max: 10000)|secondPeriods;Integer;21;2nd Period (Min: 1, Max: 10000)|thirdPeriods;Integer;35;3rd Period (Min: 1, Max: 10000)|fourthPeriods;Integer;50;4th Period (Min: 1, Max: 10000)|fifthPeriods;Integer;100;5th Period (Min: 1, Max: 10000)|sixthPeriods;Integer;200;6th Period (Min: 1, Max: 10000)|method;String;Simple;method [Simple, Exponential, Weighted]
+Moving Average Triple|firstPeriods;Integer;14;1st period (Min: 1, Max: 10000)|secondPeriods;Integer;21;2nd Period (Min: 1, Max: 10000)|thirdPeriods;Integer;35;3rd Period (Min: 1, Max: 10000)|method;String;Simple;method [Simple, Exponential, Weighted]
+Moving Average Weighted|in_0;Integer;9;length (Min: 1, Max: 2000)|in_1;String;close;source [open, high, low, close, hl2, hlc3, ohlc4]|in_2;Integer;0;offset (Min: -10000, Max: 10000)
+Net Volume
+On Balance Volume|smoothingLine;String;SMA;smoothing line [SMA, EMA, WMA]|smoothingLength;Integer;9;smoothing length (Min: 1, Max: 10000)
+Parabolic SAR|in_0;Float;0.02;start (Min: -100000, Max: 100000)|in_1;Float;0.02;increment (Min: -100000, Max: 100000)|in_2;Float;0.2;maximum (Min: -100000, Max: 100000)
+Price Channel|in_0;Integer;20;length (Min: 1, Max: 2000)|in_1;Integer;0;offset length (Min: 0, Max: 2000)
+Price Oscillator|in_0;Integer;10;shortlen (Min: 1, Max: 2000)|in_1;Integer;21;longlen (Min: 1, Max: 2000)
+Price Volume Trend
+Rate Of Change|in_0;Integer;9;length (Min: 1, Max: 100000)
+Relative Strength Index|length;Integer;14;length (Min: 1, Max: 2000)|smoothingLine;String;SMA;smoothing line [SMA, EMA, WMA]|smoothingLength;Integer;14;smoothing length (Min: 1, Max: 10000)
+Relative Vigor Index|in_0;Integer;10;length (Min: 1, Max: 2000)
+SMI Ergodic Indicator/Oscillator|in_0;Integer;5;shortlen (Min: 1, Max: 2000)|in_1;Integer;20;longlen (Min: 1, Max: 2000)|in_2;Integer;5;siglen (Min: 1, Max: 2000)
+Smoothed Moving Average|in_0;Integer;7;length (Min: 1, Max: 100000)|in_1;String;close;source [open, high, low, close, hl2, hlc3, ohlc4]
+Standard Deviation|periods;Integer;5;periods (Min: 1, Max: 100000)|deviations;Integer;1;deviations (Min: -100000, Max: 100000)
+Standard Error|length;Integer;14;length (Min: 3, Max: 100000)
+Standard Error Bands|periods;Integer;21;period (Min: -100000, Max: 100000)|errors;Float;2;standard errors (Min: -100000, Max: 100000)|method;String;Simple;method [Simple, Exponential, Weighted]|averagePeriods;Integer;3;average periods (Min: 1, Max: 100000)
+Stochastic|in_0;Integer;14;K (Min: 1, Max: 10000)|in_1;Integer;1;D (Min: 1, Max: 10000)|in_2;Integer;3;smooth (Min: 1, Max: 10000)
+Stochastic RSI|in_0;Integer;14;length RSI (Min: 1, Max: 10000)|in_1;Integer;14;length Stoch (Min: 1, Max: 10000)|in_2;Integer;3;smooth K (Min: 1, Max: 10000)|in_3;Integer;3;smooth D (Min: 1, Max: 10000)
+Super Trend|in_0;Integer;10;length (Min: 1, Max: 100)|in_1;Integer;3;factor (Min: 1, Max: 100)
+Trend Strength Index|periods;Integer;9;periods (Min: 2, Max: 100000)
+Triple EMA|in_0;Integer;9;length (Min: 1, Max: 10000)
+TRIX|in_0;Integer;18;length (Min: 1, Max: 2000)
+True Strength Index|in_0;Integer;25;long (Min: 1, Max: 4999)|in_1;Integer;13;short (Min: 1, Max: 4999)|in_2;Integer;13;siglen (Min: 1, Max: 4999)
+Ultimate Oscillator|in_0;Integer;7;length7 (Min: 1, Max: 100000)|in_1;Integer;14;length14 (Min: 1, Max: 100000)|in_2;Integer;28;length28 (Min: 1, Max: 100000)
+Volatility Close-to-Close|periods;Integer;10;periods (Min: 2, Max: 100000)|daysPerYear;Integer;252;days per year (Min: 1, Max: 366)
+Volatility Index|periods;Integer;10;periods (Min: 2, Max: 10000)|atrMult;Float;3;ATR mul (Min: -10000, Max: 10000)|method;String;Wilder Smoothing;method [Exponential, Wilder Smoothing]
+Volatility O-H-L-C|periods;Integer;10;periods (Min: 1, Max: 100000)|marketClosedPercentage;Float;0;market closed percentage (Min: 0, Max: 0.999)|daysPerYear;Integer;252;day per year (Min: 1, Max: 100000)
+Volatility Zero Trend Close-to-Close|periods;Integer;10;periods (Min: 1, Max: 10000)|daysPerYear;Integer;252;day per year (Min: 1, Max: 100000)
+Volume
+Volume Oscillator|in_0;Integer;5;shortlen (Min: 1, Max: 4999)|in_1;Integer;10;longlen (Min: 1, Max: 4999)
+Volume Profile Visible Range|rows;Integer;24;row size (Min: 1, Max: 1000000)|volume;String;Up/Down;volume [Up/Down, Total, Delta]|vaVolume;Integer;70;value area volume (Min: 0, Max: 100)
+Vortex Indicator|in_0;Integer;14;period (Min: 2, Max: 100000)
+VWAP
+VWMA|in_0;Integer;20;length (Min: 1, Max: 10000)
+Williams %R|in_0;Integer;14;length (Min: 1, Max: 2000)
+Williams Alligator|in_0;Integer;21;jaw length (Min: 1, Max: 2000)|in_1;Integer;13;teeth length (Min: 1, Max: 2000)|in_2;Integer;8;lips length (Min: 1, Max: 2000)|in_3;Integer;8;jaw offset (Min: 1, Max: 2000)|in_4;Integer;5;teeth offset (Min: 1, Max: 2000)|in_5;Integer;3;lips offset (Min: 1, Max: 2000)
+Williams Fractal|in_0;Integer;2;periods (Min: 2, Max: 100000)
+Zig Zag|in_0;Float;5;deviation (Min: 0.001, Max: 100)|in_1;Integer;10;depth (Min: 2, Max: 1000)`
+
+// drawings: Name|key;Type;Required;Description|...
+const drawings = `Order Line|text;String;Yes;order line text|quantity;String;Yes;order line quantity|price;Float;No;order line price point
+Trend Line|startDatetime;DateTime (ISO8601);Yes;left x-axis start position|startPrice;Float;Yes;left y-axis start position|endDatetime;DateTime (ISO8601);Yes;right x-axis end position|endPrice;Float;Yes;right y-axis end position|text;String;No;label text
+Horizontal Line|price;Float;Yes;horizontal line by price|text;String;No;horizontal line text label
+Vertical Line|datetime;DateTime (ISO8601);Yes;vertical line by datetime|text;String;No;vertical line text label
+Long Position|startDatetime;DateTime (ISO8601);Yes;position area start (based on chart interval)|entryPrice;Float;Yes;long entry price|targetPrice;Float;Yes;long take-profit target price|stopPrice;Float;Yes;long stop-loss price|endDatetime;DateTime (ISO8601);No;positon area end (based on chart interval)
+Short Position|startDatetime;DateTime (ISO8601);Yes;position area start (based on chart interval)|entryPrice;Float;Yes;short entry price|targetPrice;Float;Yes;short take-profit target price|stopPrice;Float;Yes;short stop-loss price|endDatetime;DateTime (ISO8601);No;positon area end (based on chart interval)
+Fib Retracement|startDatetime;DateTime (ISO8601);Yes;start position x-axis|startPrice;Float;Yes;start position y-axis|endDatetime;DateTime (ISO8601);Yes;end position x-axis|endPrice;Float;Yes;end position y-axis
+Date Range|startDatetime;DateTime (ISO8601);Yes;range start position x-axis|startPrice;Float;Yes;range start position y-axis|endDatetime;DateTime (ISO8601);Yes;range end position x-axis|endPrice;Float;Yes;range end position y-axis
+Date Price Range|startDatetime;DateTime (ISO8601);Yes;range start position x-axis|startPrice;Float;Yes;range start position y-axis|endDatetime;DateTime (ISO8601);Yes;range end position x-axis|endPrice;Float;Yes;range end position y-axis
+Rectangle|startDatetime;DateTime (ISO8601);Yes;left x-axis start position|startPrice;Float;Yes;left y-axis start position|endDatetime;DateTime (ISO8601);Yes;right x-axis end position|endPrice;Float;Yes;right y-axis end position|text;String;No;label text
+Arrow Marker|startDatetime;DateTime (ISO8601);Yes;tail of the arrow x-axis|startPrice;Float;Yes;tail of the arrow y-axis|endDatetime;DateTime (ISO8601);Yes;head of the arrow x-axis|endPrice;Float;Yes;head of the arrow y-axis|text;String;No;label text
+Arrow Mark Up|datetime;DateTime (ISO8601);Yes;arrow head x-axis|price;Float;Yes;arrow head y-axis|text;String;No;label text
+Arrow Mark Down|datetime;DateTime (ISO8601);Yes;arrow head x-axis|price;Float;Yes;arrow head y-axis|text;String;No;label text
+Text|datetime;DateTime (ISO8601);Yes;text x-axis start position|price;Float;Yes;text y-axis start position|text;String;Yes;text content
+Callout|startDatetime;DateTime (ISO8601);Yes;pin x-axis start position|startPrice;Float;Yes;pin y-axis start position|endDatetime;DateTime (ISO8601);Yes;text x-axis center position|endPrice;Float;Yes;text y-axis center position|text;String;Yes;text content`
+
+// symbol tables: category then rows Name;Country;v2;Example (a subset of each table).
+const symbols = `#Crypto Currency
+Binance;;✔️;BINANCE:BTCUSDT
+Binance US;;✔️;BINANCEUS:BTCUSD
+Bitfinex;;✔️;BITFINEX:BTCUSD
+Bitstamp;;✔️;BITSTAMP:BTCUSD
+Bybit;;✔️;BYBIT:BTCUSDT.P
+Coinbase;;✔️;COINBASE:BTCUSD
+Gemini;;✔️;GEMINI:BTCUSD
+Kraken;;✔️;KRAKEN:BTCUSD
+KuCoin;;✔️;KUCOIN:BTCUSDT
+OKX;;✔️;OKX:BTCUSDT.P
+CRYPTOCAP;;✔️;CRYPTOCAP:TOTAL
+#Forex & CFD
+FXCM;;✔️;FX:EURUSD
+OANDA;;✔️;OANDA:EURUSD
+Pepperstone;;✔️;PEPPERSTONE:EURUSD
+FOREX.com;;✔️;FOREXCOM:EURUSD
+CAPITALCOM;;✔️;CAPITALCOM:EURUSD
+#Stocks - North America
+NASDAQ;US;✔️;NASDAQ:AAPL
+NYSE;US;✔️;NYSE:BABA
+NYSE Arca;US;✔️;AMEX:SPY
+OTC;US;✔️;OTC:GBTC
+TSX;CA;Delayed;TSX:SHOP
+#Stocks - Europe
+XETR;DE;Delayed;XETR:ADS
+LSE;GB;Delayed;LSE:RR.
+EURONEXT PARIS;FR;Delayed;EURONEXT:TTE
+#Stocks - Asia / Pacific
+ASX;AU;Delayed;ASX:PLS
+HKEX;HK;Delayed;HKEX:9988
+NSE;IN;✔️;NSE:HDFCBANK
+BSE;IN;Delayed;BSE:BANKBARODA
+TSE;JP;Delayed;TSE:1489
+#Futures - North America
+CME;US;✔️;CME:BTC1!
+CME_MINI;US;✔️;CME_MINI:ES1!
+COMEX;US;✔️;COMEX:GC1!
+NYMEX;US;✔️;NYMEX:CL1!
+CBOT;US;✔️;CBOT:ZN1!
+#Indices - North America
+SP;US;✔️;SP:SPX
+DJ;US;✔️;DJ:DJI
+CBOE;US;Delayed;CBOE:VIX
+TVC;US;✔️;TVC:DXY
+RUSSELL;US;✔️;RUSSELL:RUT
+#Bonds - North America
+TVC;US;✔️;TVC:US10Y`
+
+type input struct{ key, typ, def, desc string }
+
+func parseLine(line string) (string, []input) {
+	parts := strings.Split(line, "|")
+	var ins []input
+	for _, p := range parts[1:] {
+		f := strings.SplitN(p, ";", 4)
+		ins = append(ins, input{f[0], f[1], f[2], f[3]})
+	}
+	return parts[0], ins
+}
+
+func slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}
+
+type page struct {
+	b     strings.Builder
+	seen  map[string]int
+	older bool // the 2023 layout: no Burst column, BASIC daily 100, no ENTERPRISE
+}
+
+// id gives Slate's header ids: the slug, with -2, -3… for repeats.
+func (p *page) id(text string) string {
+	s := slug(text)
+	p.seen[s]++
+	if n := p.seen[s]; n > 1 {
+		return fmt.Sprintf("%s-%d", s, n)
+	}
+	return s
+}
+
+func (p *page) h(level int, text string) {
+	fmt.Fprintf(&p.b, "<h%d id=\"%s\">%s</h%d>\n", level, p.id(text), html.EscapeString(text), level)
+}
+func (p *page) hid(level int, id, text string) {
+	fmt.Fprintf(&p.b, "<h%d id=\"%s\">%s</h%d>\n", level, id, text, level)
+}
+func (p *page) para(text string) { fmt.Fprintf(&p.b, "<p>%s</p>\n", html.EscapeString(text)) }
+func (p *page) code(lang, body string) {
+	fmt.Fprintf(&p.b, "<blockquote>\n<p>Request Example:</p>\n</blockquote>\n<pre class=\"highlight %s tab-%s\"><code>%s</code></pre>\n", lang, lang, html.EscapeString(body))
+}
+func (p *page) table(head []string, rows [][]string) {
+	p.b.WriteString("<table><thead>\n<tr>\n")
+	for _, h := range head {
+		fmt.Fprintf(&p.b, "<th>%s</th>\n", html.EscapeString(h))
+	}
+	p.b.WriteString("</tr>\n</thead><tbody>\n")
+	for _, r := range rows {
+		p.b.WriteString("<tr>\n")
+		for _, c := range r {
+			fmt.Fprintf(&p.b, "<td>%s</td>\n", html.EscapeString(c))
+		}
+		p.b.WriteString("</tr>\n")
+	}
+	p.b.WriteString("</tbody></table>\n")
+}
+
+func jsonValue(typ, def string) any {
+	switch typ {
+	case "Integer", "Float":
+		var f float64
+		fmt.Sscan(def, &f)
+		return f
+	case "Boolean":
+		return def == "true"
+	}
+	return def
+}
+
+func pretty(v any) string {
+	b, _ := json.MarshalIndent(v, "", "  ")
+	return string(b)
+}
+
+func build(older bool) string {
+	p := &page{seen: map[string]int{}, older: older}
+	p.b.WriteString(`<!doctype html>
+<html><head><meta charset="utf-8"><title>CHART-IMG API Documentation</title></head>
+<body class="index" data-languages="[&quot;shell&quot;,&quot;javascript&quot;]">
+<div class="toc-wrapper"><ul id="toc" class="toc-list-h1"><li><a href="#introduction" class="toc-h1">Introduction 👋</a></li></ul></div>
+<div class="page-wrapper"><div class="dark-box"></div><div class="content">
+`)
+	p.h(1, "Introduction 👋")
+	p.para("Welcome to CHART-IMG developer REST API documentation.")
+	p.h(1, "Recent Changes 🕑")
+	if !older {
+		p.h(2, "Nov 26, 2025")
+		p.b.WriteString("<ul><li>Added API v2 intervals 2m, 8h, 2D, and 3D support.</li></ul>\n")
+		p.h(2, "Sept 22, 2025")
+		p.b.WriteString("<ul><li>Updated Snapshot v2 Advanced Chart override with showVertGrid and showHorzGrid support.</li></ul>\n")
+	}
+	p.h(2, "Jan 03, 2025")
+	p.b.WriteString("<ul><li>Added API v2 custom symbol formula support. eg. (NASDAQ:MARA+NASDAQ:RIOT+NASDAQ:WULF/NASDAQ:MSTR)/10</li></ul>\n")
+	p.h(1, "Base API Endpoint 🔗")
+	p.para("https://api.chart-img.com")
+	p.h(1, "Authentication 🔒")
+	p.para("Header x-api-key: YOUR_API_KEY")
+	p.h(1, "Request Limit ⚠️")
+	p.h(2, "Rate Limit")
+	if older {
+		p.table([]string{"Plan", "req/sec", "Daily max"}, [][]string{
+			{"BASIC", "1", "100"}, {"PRO", "10", "500"}, {"MEGA", "15", "1,000"}, {"ULTRA", "35", "3,000"}})
+	} else {
+		p.table([]string{"Plan", "req/sec", "Burst", "Daily max"}, [][]string{
+			{"BASIC", "1", "3", "50"}, {"PRO", "10", "15", "500"}, {"MEGA", "15", "25", "1,000"},
+			{"ULTRA", "35", "50", "3,000"}, {"ENTERPRISE", "35+", "50+", "5,000+"}})
+	}
+	plans := [][]string{{"BASIC", "800", "600", "Yes", "No"}, {"PRO", "1920", "1080", "No", "No"},
+		{"MEGA", "1920", "1600", "No", "No"}, {"ULTRA", "2048", "1920", "No", "Yes"}, {"ENTERPRISE", "2048", "1920", "No", "Yes"}}
+	storage := [][]string{{"BASIC", "14"}, {"PRO", "30"}, {"MEGA", "60"}, {"ULTRA", "90"}, {"ENTERPRISE", "120"}}
+	params := [][]string{{"BASIC", "3"}, {"PRO", "5"}, {"MEGA", "10"}, {"ULTRA", "25"}, {"ENTERPRISE", "50"}}
+	if older {
+		plans, storage, params = plans[:4], storage[:4], params[:4]
+	}
+	p.h(2, "Resolution Limit")
+	p.table([]string{"Plan", "Max width", "Max height", "Watermark", "Custom Watermark"}, plans)
+	p.h(2, "Storage Limit")
+	p.table([]string{"Plan", "Expire days"}, storage)
+	p.h(2, "Parameter Limit")
+	p.para("Starting API v2, the maximum number of parameter objects per request for studies and drawings will depend on your plan.")
+	p.table([]string{"Plan", "Max studies[] + drawings[]"}, params)
+
+	p.h(1, "TradingView Symbols")
+	var rows [][]string
+	cat := ""
+	flush := func() {
+		if cat == "" {
+			return
+		}
+		p.h(2, cat)
+		if strings.HasPrefix(cat, "Crypto") || strings.HasPrefix(cat, "Forex") {
+			var r2 [][]string
+			for _, r := range rows {
+				r2 = append(r2, []string{r[0], r[2], r[3]})
+			}
+			p.table([]string{"Name", "API v1/v2", "Example"}, r2)
+		} else {
+			var r2 [][]string
+			for _, r := range rows {
+				r2 = append(r2, []string{r[0], r[1], "Limited", r[2], r[3]})
+			}
+			p.table([]string{"Name", "Country", "API v1", "API v2", "Example"}, r2)
+		}
+		p.para("Last updated: 2024-02-16")
+		rows = nil
+	}
+	for _, line := range strings.Split(symbols, "\n") {
+		if strings.HasPrefix(line, "#") {
+			flush()
+			cat = line[1:]
+			continue
+		}
+		rows = append(rows, strings.Split(line, ";"))
+	}
+	flush()
+
+	p.h(1, "TradingView Snapshot v2")
+	p.hid(2, "advanced-chart-nbsp", "Advanced Chart&nbsp;")
+	p.seen["advanced-chart"]++
+	p.para("This endpoint captures TradingView advanced chart image.")
+	p.code("json", pretty(map[string]any{"theme": "dark", "interval": "1W", "symbol": "NASDAQ:MSFT",
+		"override": map[string]any{"showStudyLastValue": false},
+		"studies":  []any{map[string]any{"name": "Volume", "forceOverlay": true}, map[string]any{"name": "MACD", "override": map[string]any{"Signal.linewidth": 2, "Signal.color": "rgb(255,65,129)"}}}}))
+	p.code("json", pretty(map[string]any{"symbol": "BINANCE:ETHUSDT", "interval": "4h", "range": map[string]any{"from": "2023-01-20T00:00:00.000Z", "to": "2023-02-12T00:00:00.000Z"}}))
+	p.h(3, "HTTP Request")
+	p.b.WriteString("<p><code>POST /v2/tradingview/advanced-chart</code></p>\n")
+	p.h(3, "Request Body (Optional)")
+	intervals := "1m, 3m, 5m, 15m, 30m, 45m, 1h, 2h, 3h, 4h, 6h, 8h, 12h, 1D, 2D, 3D, 1W, 1M, 3M, 6M, 1Y"
+	if older {
+		intervals = "1m, 3m, 5m, 15m, 30m, 45m, 1h, 2h, 3h, 4h, 1D, 1W, 1M, 3M, 6M, 1Y"
+	}
+	p.table([]string{"Parameter", "Type", "Default", "Description"}, [][]string{
+		{"symbol", "String", "BINANCE:BTCUSDT", "set tradingview symbol EXCHANGE:SYMBOL"},
+		{"interval", "String", "1D", "set chart interval* [" + intervals + "] exchange dependent"},
+		{"width", "Integer", "800", "set chart image width in pixels (Min: 400)"},
+		{"height", "Integer", "600", "set chart image height in pixels (Min: 300)"},
+		{"style", "String", "candle", "set chart style [bar, candle, line, area, heikinAshi, hollowCandle, baseline, hiLo, column]"},
+		{"theme", "String", "light", "set chart theme color [light, dark]"},
+		{"scale", "String", "regular", "set price scale [regular, percent, indexedTo100, logarithmic]"},
+		{"session", "String", "regular", "set chart session [regular, extended]"},
+		{"timezone", "String", "Etc/UTC", "set chart timezone"},
+		{"format", "String", "png", "set chart image format [png, jpeg]"},
+		{"range", "String / Object", "-", "set chart range [1D, 5D, 1M, 3M, 6M, 1Y, 5Y, ALL, DTD, WTD, MTD, YTD] or {from, to} override interval"},
+		{"override", "Object", "-", "set chart override"},
+		{"studies", "Object[]", "-", "set chart indicators"},
+		{"drawings", "Object[]", "-", "set chart drawings"},
+		{"shiftLeft", "Integer", "-", "shift chart to the left (Min: 1, Max: 1000)"},
+		{"shiftRight", "Integer", "-", "shift chart to the right (Min: 1, Max: 1000)"},
+		{"watermark", "String", "-", "set custom watermark for ULTRA and ENTERPRISE plans"},
+		{"watermarkSize", "Integer", "16", "set watermark text size [16, 32, 64, 128]"},
+		{"watermarkOpacity", "Float", "1.0", "set watermark text opacity (Min: 0.1, Max: 1.0)"},
+	})
+	p.para("If default values are the same, there is no need to include them in the request.")
+	p.h(2, "Advanced Chart To Storage")
+	p.b.WriteString("<p><code>POST /v2/tradingview/advanced-chart/storage</code></p>\n")
+	p.h(3, "Response Body Data")
+	p.table([]string{"Parameter", "Type", "Description"}, [][]string{
+		{"url", "String", "url of the public chart image"}, {"size", "Integer", "size of the image in bytes"},
+		{"etag", "String", "the etag associated with the image upload"}, {"expire", "String", "when the image will be deleted"}})
+
+	p.h(1, "TradingView Chart Styles")
+	for _, s := range []string{"Bar", "Candle", "Line", "Area", "Heikin Ashi", "Hollow Candle", "Baseline", "Hi-Lo"} {
+		p.h(2, s)
+		p.h(3, "Parameter style")
+		p.table([]string{"Parameter", "Type", "Default", "Description"}, [][]string{{"x.color", "Color", "rgb(41,98,255)", "■"}})
+	}
+
+	p.h(1, "TradingView Chart Indicators")
+	p.para("TradingView Chart Indicators are intended for use with version 2 Advanced Chart endpoints.")
+	for _, line := range strings.Split(indicators, "\n") {
+		name, ins := parseLine(line)
+		p.h(2, name)
+		st := map[string]any{"name": name}
+		if len(ins) > 0 {
+			in := map[string]any{}
+			for _, i := range ins {
+				in[i.key] = jsonValue(i.typ, i.def)
+			}
+			st["input"] = in
+		}
+		st["override"] = map[string]any{"Plot.linewidth": 1}
+		p.code("json", pretty(map[string]any{"height": 300, "theme": "dark", "studies": []any{st}}))
+		if len(ins) > 0 {
+			p.h(4, "Parameter input")
+			var r [][]string
+			for _, i := range ins {
+				r = append(r, []string{i.key, i.typ, i.def, i.desc})
+			}
+			p.table([]string{"Parameter", "Type", "Default", "Description"}, r)
+		}
+		p.h(4, "Parameter override")
+		p.table([]string{"Parameter", "Type", "Default", "Description"}, [][]string{
+			{"Plot.linewidth", "Integer", "1", "(Min: 1, Max: 10)"}, {"Plot.color", "Color", "rgb(33,150,243)", "■"}})
+		p.para("If default values are the same, there is no need to include them in the request.")
+	}
+
+	p.h(1, "TradingView Chart Drawings")
+	for _, line := range strings.Split(drawings, "\n") {
+		name, ins := parseLine(line)
+		if older && name == "Trend Line" {
+			continue // added Jan 2025
+		}
+		p.h(2, name)
+		in := map[string]any{}
+		for _, i := range ins {
+			if i.def == "Yes" {
+				switch i.typ {
+				case "Float":
+					in[i.key] = 20000.0
+				case "String":
+					in[i.key] = "EXAMPLE"
+				default:
+					in[i.key] = "2023-01-09T00:00:00.000Z"
+				}
+			}
+		}
+		p.code("json", pretty(map[string]any{"height": 400, "theme": "dark", "drawings": []any{map[string]any{"name": name, "input": in}}}))
+		p.h(4, "Parameter input")
+		var r [][]string
+		for _, i := range ins {
+			r = append(r, []string{i.key, i.typ, i.def, i.desc})
+		}
+		p.table([]string{"Parameter", "Type", "Required", "Description"}, r)
+		p.h(4, "Parameter zOrder")
+		p.table([]string{"Parameter", "Type", "Required", "Description"}, [][]string{{"zOrder", "String", "No", "ensure that the drawing is placed on top or bottom of others [top, bottom]"}})
+	}
+
+	p.h(1, "TradingView Snapshot v3")
+	p.h(2, "Exchange List")
+	p.b.WriteString("<p><code>GET /v3/tradingview/exchange/list</code></p>\n")
+	p.h(2, "Exchange Symbols")
+	p.b.WriteString("<p><code>GET /v3/tradingview/exchange/&lt;EXCHANGE_ID&gt;</code></p>\n")
+	p.h(1, "Errors")
+	p.table([]string{"Status", "Type", "Description"}, [][]string{
+		{"400", "Bad Request", "invalid JSON format in the request body"}, {"403", "Forbidden", "Could not authenticate the API key"},
+		{"404", "Not Found", "Could not find the resource"}, {"409", "Conflict", "session disconnect"},
+		{"422", "Not Acceptable", "invalid body parameters"}, {"429", "Too Many Request", "Exceed the usage limit or the rate limit"},
+		{"500", "Server Error", "Could not process the request"}, {"504", "Process Timeout", "timeout error"}})
+	p.b.WriteString("</div></div>\n</body></html>\n")
+	return p.b.String()
+}
+
+func main() {
+	cur := build(false)
+	must(os.WriteFile("snapshot.html", []byte(cur), 0o644))
+	must(os.WriteFile("testdata/docs-2025-11.html", []byte(cur), 0o644))
+	must(os.WriteFile("testdata/docs-2023.html", []byte(build(true)), 0o644))
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}

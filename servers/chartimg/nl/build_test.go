@@ -1,0 +1,345 @@
+package nl
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/docsparse"
+)
+
+// study renders a study as Name{k=v,...} for compact expectations.
+func study(name string, input map[string]any) string {
+	if len(input) == 0 {
+		return name
+	}
+	keys := make([]string, 0, len(input))
+	for k := range input {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%v", k, input[k])
+	}
+	return name + "{" + strings.Join(parts, ",") + "}"
+}
+
+type want struct {
+	symbol, interval, rng, theme, style string
+	studies                             []string
+	size                                string // WxH
+	warn                                string // substring of some warning; "" means no warnings
+	anyWarn                             bool   // warnings allowed without checking
+}
+
+const (
+	RSI  = "Relative Strength Index"
+	MA   = "Moving Average"
+	EMA  = "Moving Average Exponential"
+	BB   = "Bollinger Bands"
+	MACD = "MACD"
+)
+
+var cases = []struct {
+	text string
+	w    want
+}{
+	// symbols
+	{"Bitcoin chart", want{symbol: "BINANCE:BTCUSDT"}},
+	{"show me BTC", want{symbol: "BINANCE:BTCUSDT"}},
+	{"ethereum price", want{symbol: "BINANCE:ETHUSDT"}},
+	{"ETH", want{symbol: "BINANCE:ETHUSDT"}},
+	{"Apple stock", want{symbol: "NASDAQ:AAPL"}},
+	{"AAPL", want{symbol: "NASDAQ:AAPL"}},
+	{"EUR/USD", want{symbol: "FX:EURUSD"}},
+	{"eurusd forex chart", want{symbol: "FX:EURUSD"}},
+	{"gbp/jpy", want{symbol: "FX:GBPJPY"}},
+	{"NYSE:BABA please", want{symbol: "NYSE:BABA"}},
+	{"binance:solusdt", want{symbol: "BINANCE:SOLUSDT"}},
+	{"solana", want{symbol: "BINANCE:SOLUSDT"}},
+	{"Dogecoin", want{symbol: "BINANCE:DOGEUSDT"}},
+	{"the S&P 500", want{symbol: "SP:SPX"}},
+	{"gold", want{symbol: "OANDA:XAUUSD"}},
+	{"crude oil", want{symbol: "TVC:USOIL"}},
+	{"Tesla", want{symbol: "NASDAQ:TSLA"}},
+	{"nvidia shares", want{symbol: "NASDAQ:NVDA"}},
+	{"Microsoft", want{symbol: "NASDAQ:MSFT"}},
+	{"dow jones", want{symbol: "DJ:DJI"}},
+	{"nasdaq 100", want{symbol: "NASDAQ:NDX"}},
+	{"bitcoin on coinbase", want{symbol: "COINBASE:BTCUSD"}},
+	{"ETH on Kraken", want{symbol: "KRAKEN:ETHUSD"}},
+	{"BTC/USDT", want{symbol: "BINANCE:BTCUSDT"}},
+	{"solusdt", want{symbol: "BINANCE:SOLUSDT"}},
+	{"XRP", want{symbol: "BINANCE:XRPUSDT"}},
+	{"JPMorgan", want{symbol: "NYSE:JPM"}},
+	{"chart ZZZZ", want{warn: "ticker ZZZZ has no known exchange"}},
+	{"a nice chart", want{warn: "no symbol recognised"}},
+	{"bitcoin vs ethereum", want{symbol: "BINANCE:BTCUSDT", warn: "one symbol per chart"}},
+
+	// ranges
+	{"BTC today", want{symbol: "BINANCE:BTCUSDT", rng: "1D", interval: "15m"}},
+	{"BTC last 24 hours", want{symbol: "BINANCE:BTCUSDT", rng: "1D", interval: "15m"}},
+	{"BTC past 1 day", want{symbol: "BINANCE:BTCUSDT", rng: "1D", interval: "15m"}},
+	{"BTC this week", want{symbol: "BINANCE:BTCUSDT", rng: "WTD", interval: "30m"}},
+	{"BTC last week", want{symbol: "BINANCE:BTCUSDT", rng: "5D", interval: "1h"}},
+	{"BTC over the past 5 days", want{symbol: "BINANCE:BTCUSDT", rng: "5D", interval: "1h"}},
+	{"BTC past month", want{symbol: "BINANCE:BTCUSDT", rng: "1M", interval: "4h"}},
+	{"BTC last 30 days", want{symbol: "BINANCE:BTCUSDT", rng: "1M", interval: "4h"}},
+	{"AAPL last quarter", want{symbol: "NASDAQ:AAPL", rng: "3M", interval: "1D"}},
+	{"AAPL past 90 days", want{symbol: "NASDAQ:AAPL", rng: "3M", interval: "1D"}},
+	{"AAPL over the last three months", want{symbol: "NASDAQ:AAPL", rng: "3M", interval: "1D"}},
+	{"AAPL 6 months", want{symbol: "NASDAQ:AAPL", rng: "6M", interval: "1D"}},
+	{"AAPL past six months", want{symbol: "NASDAQ:AAPL", rng: "6M", interval: "1D"}},
+	{"AAPL last year", want{symbol: "NASDAQ:AAPL", rng: "1Y", interval: "1D"}},
+	{"AAPL past 12 months", want{symbol: "NASDAQ:AAPL", rng: "1Y", interval: "1D"}},
+	{"AAPL 5 years", want{symbol: "NASDAQ:AAPL", rng: "5Y", interval: "1W"}},
+	{"AAPL over the last five years", want{symbol: "NASDAQ:AAPL", rng: "5Y", interval: "1W"}},
+	{"bitcoin all time", want{symbol: "BINANCE:BTCUSDT", rng: "ALL", interval: "1M"}},
+	{"bitcoin year to date", want{symbol: "BINANCE:BTCUSDT", rng: "YTD", interval: "1D"}},
+	{"bitcoin YTD", want{symbol: "BINANCE:BTCUSDT", rng: "YTD", interval: "1D"}},
+	{"bitcoin month-to-date", want{symbol: "BINANCE:BTCUSDT", rng: "MTD", interval: "1h"}},
+	{"bitcoin week to date", want{symbol: "BINANCE:BTCUSDT", rng: "WTD", interval: "30m"}},
+	{"bitcoin day to date", want{symbol: "BINANCE:BTCUSDT", rng: "DTD", interval: "5m"}},
+	{"bitcoin last 2 weeks", want{symbol: "BINANCE:BTCUSDT", rng: "1M", interval: "4h", warn: "smallest range that covers it"}},
+	{"bitcoin past 10 days", want{symbol: "BINANCE:BTCUSDT", rng: "1M", interval: "4h", warn: "smallest range"}},
+	{"bitcoin last 2 years", want{symbol: "BINANCE:BTCUSDT", rng: "5Y", interval: "1W", warn: "smallest range"}},
+	{"bitcoin over the past 10 years", want{symbol: "BINANCE:BTCUSDT", rng: "ALL", interval: "1M", warn: "smallest range"}},
+	{"bitcoin past 4 months", want{symbol: "BINANCE:BTCUSDT", rng: "6M", interval: "1D", warn: "smallest range"}},
+
+	// intervals
+	{"BTC 15 minute chart", want{symbol: "BINANCE:BTCUSDT", interval: "15m"}},
+	{"BTC 15m", want{symbol: "BINANCE:BTCUSDT", interval: "15m"}},
+	{"BTC on the 4 hour", want{symbol: "BINANCE:BTCUSDT", interval: "4h"}},
+	{"BTC 4h candles", want{symbol: "BINANCE:BTCUSDT", interval: "4h"}},
+	{"BTC four-hour chart", want{symbol: "BINANCE:BTCUSDT", interval: "4h"}},
+	{"BTC hourly", want{symbol: "BINANCE:BTCUSDT", interval: "1h"}},
+	{"BTC daily", want{symbol: "BINANCE:BTCUSDT", interval: "1D"}},
+	{"BTC weekly chart", want{symbol: "BINANCE:BTCUSDT", interval: "1W"}},
+	{"BTC monthly candles", want{symbol: "BINANCE:BTCUSDT", interval: "1M"}},
+	{"BTC 1 minute", want{symbol: "BINANCE:BTCUSDT", interval: "1m"}},
+	{"BTC 30-minute candles over the last 5 days", want{symbol: "BINANCE:BTCUSDT", interval: "30m", rng: "5D"}},
+	{"BTC 10 minute chart", want{symbol: "BINANCE:BTCUSDT", interval: "15m", warn: "not a supported interval"}},
+	{"BTC 60 minute bars", want{symbol: "BINANCE:BTCUSDT", interval: "1h"}},
+	{"BTC 1D", want{symbol: "BINANCE:BTCUSDT", interval: "1D"}},
+	{"ETH 2 hour candles past week", want{symbol: "BINANCE:ETHUSDT", interval: "2h", rng: "5D"}},
+
+	// indicators
+	{"BTC with RSI", want{symbol: "BINANCE:BTCUSDT", studies: []string{RSI}}},
+	{"BTC with RSI 21", want{symbol: "BINANCE:BTCUSDT", studies: []string{RSI + "{length=21}"}}},
+	{"BTC RSI(7)", want{symbol: "BINANCE:BTCUSDT", studies: []string{RSI + "{length=7}"}}},
+	{"BTC 14-period RSI", want{symbol: "BINANCE:BTCUSDT", studies: []string{RSI + "{length=14}"}}},
+	{"BTC relative strength index with a length of 10", want{symbol: "BINANCE:BTCUSDT", studies: []string{RSI + "{length=10}"}}},
+	{"ETH with MACD", want{symbol: "BINANCE:ETHUSDT", studies: []string{MACD}}},
+	{"ETH MACD 12 26 9", want{symbol: "BINANCE:ETHUSDT", studies: []string{MACD + "{in_0=12,in_1=26,in_2=9}"}}},
+	{"ETH MACD(8, 21, 5)", want{symbol: "BINANCE:ETHUSDT", studies: []string{MACD + "{in_0=8,in_1=21,in_2=5}"}}},
+	{"ETH MACD with fast 10 slow 30 signal 7", want{symbol: "BINANCE:ETHUSDT", studies: []string{MACD + "{in_0=10,in_1=30,in_2=7}"}}},
+	{"AAPL bollinger bands", want{symbol: "NASDAQ:AAPL", studies: []string{BB}}},
+	{"AAPL Bollinger Bands 20 2", want{symbol: "NASDAQ:AAPL", studies: []string{BB + "{in_0=20,in_1=2}"}}},
+	{"AAPL bollinger bands with 2.5 standard deviations", want{symbol: "NASDAQ:AAPL", studies: []string{BB + "{in_1=2.5}"}}},
+	{"AAPL BB length 30 multiplier 3", want{symbol: "NASDAQ:AAPL", studies: []string{BB + "{in_0=30,in_1=3}"}}},
+	{"AAPL 50-day MA", want{symbol: "NASDAQ:AAPL", studies: []string{MA + "{length=50}"}}},
+	{"AAPL fifty-day moving average", want{symbol: "NASDAQ:AAPL", studies: []string{MA + "{length=50}"}}},
+	{"AAPL 20 EMA", want{symbol: "NASDAQ:AAPL", studies: []string{EMA + "{length=20}"}}},
+	{"AAPL with 50 and 200 day moving averages", want{symbol: "NASDAQ:AAPL", studies: []string{MA + "{length=50}", MA + "{length=200}"}}},
+	{"AAPL 50-day and 200-day SMAs", want{symbol: "NASDAQ:AAPL", studies: []string{MA + "{length=50}", MA + "{length=200}"}}},
+	{"AAPL EMA 9, 21 and 55", want{symbol: "NASDAQ:AAPL", studies: []string{EMA + "{length=9}", EMA + "{length=21}", EMA + "{length=55}"}}},
+	{"AAPL 20 EMA and 50 SMA", want{symbol: "NASDAQ:AAPL", studies: []string{EMA + "{length=20}", MA + "{length=50}"}}},
+	{"AAPL two hundred day simple moving average", want{symbol: "NASDAQ:AAPL", studies: []string{MA + "{length=200}"}}},
+	{"AAPL with volume", want{symbol: "NASDAQ:AAPL", studies: []string{"Volume"}}},
+	{"AAPL VWAP", want{symbol: "NASDAQ:AAPL", studies: []string{"VWAP"}}},
+	{"BTC stochastic", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Stochastic"}}},
+	{"BTC stoch 14 3 3", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Stochastic{in_0=14,in_1=3,in_2=3}"}}},
+	{"BTC stochastic RSI", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Stochastic RSI"}}},
+	{"BTC ATR", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Average True Range"}}},
+	{"BTC average true range 10", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Average True Range{in_0=10}"}}},
+	{"BTC ichimoku", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Ichimoku Cloud"}}},
+	{"BTC supertrend 10 3", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Super Trend{in_0=10,in_1=3}"}}},
+	{"BTC OBV and MFI", want{symbol: "BINANCE:BTCUSDT", studies: []string{"On Balance Volume", "Money Flow Index"}}},
+	{"BTC parabolic SAR", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Parabolic SAR"}}},
+	{"BTC williams %r", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Williams %R"}}},
+	{"BTC ADX and CCI", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Average Directional Index", "Commodity Channel Index"}}},
+	{"BTC with Donchian channels and Keltner channels", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Donchian Channels", "Keltner Channels"}}},
+	{"BTC golden cross", want{symbol: "BINANCE:BTCUSDT", studies: []string{"MA Cross{in_0=50,in_1=200}"}}},
+	{"BTC Hull moving average 21", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Hull Moving Average{in_0=21}"}}},
+	{"BTC with pivot points", want{symbol: "BINANCE:BTCUSDT", warn: "not a documented"}},
+	{"BTC RSI 5000", want{symbol: "BINANCE:BTCUSDT", studies: []string{RSI}, warn: "outside the documented"}},
+	{"BTC with the foo indicator", want{symbol: "BINANCE:BTCUSDT", warn: "not in the documented indicator list"}},
+	{"BTC RSI and MACD and volume", want{symbol: "BINANCE:BTCUSDT", studies: []string{RSI, MACD, "Volume"}}},
+
+	// theme, style, size
+	{"BTC dark mode", want{symbol: "BINANCE:BTCUSDT", theme: "dark"}},
+	{"BTC in dark theme", want{symbol: "BINANCE:BTCUSDT", theme: "dark"}},
+	{"BTC light", want{symbol: "BINANCE:BTCUSDT", theme: "light"}},
+	{"BTC line chart", want{symbol: "BINANCE:BTCUSDT", style: "line"}},
+	{"BTC as a bar chart", want{symbol: "BINANCE:BTCUSDT", style: "bar"}},
+	{"BTC area chart", want{symbol: "BINANCE:BTCUSDT", style: "area"}},
+	{"BTC heikin ashi", want{symbol: "BINANCE:BTCUSDT", style: "heikinAshi"}},
+	{"BTC Heiken-Ashi candles", want{symbol: "BINANCE:BTCUSDT", style: "heikinAshi"}},
+	{"BTC hollow candles", want{symbol: "BINANCE:BTCUSDT", style: "hollowCandle"}},
+	{"BTC baseline", want{symbol: "BINANCE:BTCUSDT", style: "baseline"}},
+	{"BTC hi-lo chart", want{symbol: "BINANCE:BTCUSDT", style: "hiLo"}},
+	{"BTC column chart", want{symbol: "BINANCE:BTCUSDT", style: "column"}},
+	{"BTC candlestick chart", want{symbol: "BINANCE:BTCUSDT", style: "candle"}},
+	{"BTC 1280x720", want{symbol: "BINANCE:BTCUSDT", size: "1280x720"}},
+	{"BTC 1920 by 1080", want{symbol: "BINANCE:BTCUSDT", size: "1920x1080"}},
+	{"BTC in 1080p", want{symbol: "BINANCE:BTCUSDT", size: "1920x1080"}},
+	{"BTC 5000x5000", want{symbol: "BINANCE:BTCUSDT", size: "2048x1920", warn: "above every plan"}},
+
+	// combined
+	{"Show me Bitcoin with RSI and MACD for the last 3 months in dark mode",
+		want{symbol: "BINANCE:BTCUSDT", rng: "3M", interval: "1D", theme: "dark", studies: []string{RSI, MACD}}},
+	{"Tesla daily candles with the 20 and 50 EMA over the past 6 months, light theme",
+		want{symbol: "NASDAQ:TSLA", rng: "6M", interval: "1D", theme: "light", studies: []string{EMA + "{length=20}", EMA + "{length=50}"}}},
+	{"ETH 4h heikin ashi with bollinger bands (20, 2.5) and RSI 21 past 30 days",
+		want{symbol: "BINANCE:ETHUSDT", rng: "1M", interval: "4h", style: "heikinAshi", studies: []string{BB + "{in_0=20,in_1=2.5}", RSI + "{length=21}"}}},
+	{"EUR/USD 1 hour chart with Ichimoku Cloud last week dark",
+		want{symbol: "FX:EURUSD", rng: "5D", interval: "1h", theme: "dark", studies: []string{"Ichimoku Cloud"}}},
+	{"nvidia weekly line chart 5 years with volume",
+		want{symbol: "NASDAQ:NVDA", rng: "5Y", interval: "1W", style: "line", studies: []string{"Volume"}}},
+	{"SOL 15 min with VWAP today",
+		want{symbol: "BINANCE:SOLUSDT", rng: "1D", interval: "15m", studies: []string{"VWAP"}}},
+	{"gold 200 week moving average",
+		want{symbol: "OANDA:XAUUSD", interval: "1W", studies: []string{MA + "{length=200}"}}},
+	{"BTC horizontal line at 65000", want{symbol: "BINANCE:BTCUSDT"}},
+}
+
+func check(t *testing.T, b *Builder, text string, w want) {
+	t.Helper()
+	r := b.Build(Request{Text: text})
+	c := r.Config
+	errs := []string{}
+	eq := func(name, got, want string) {
+		if want != "" && got != want {
+			errs = append(errs, fmt.Sprintf("%s = %q, want %q", name, got, want))
+		}
+	}
+	rng, _ := c.Range.(string)
+	eq("symbol", c.Symbol, w.symbol)
+	eq("interval", c.Interval, w.interval)
+	eq("range", rng, w.rng)
+	eq("theme", c.Theme, w.theme)
+	eq("style", c.Style, w.style)
+	eq("size", fmt.Sprintf("%dx%d", c.Width, c.Height), w.size)
+	if w.studies != nil || len(c.Studies) > 0 {
+		var got []string
+		for _, s := range c.Studies {
+			got = append(got, study(s.Name, s.Input))
+		}
+		if strings.Join(got, " | ") != strings.Join(w.studies, " | ") {
+			errs = append(errs, fmt.Sprintf("studies = %v, want %v", got, w.studies))
+		}
+	}
+	switch {
+	case w.warn != "":
+		found := false
+		for _, x := range r.Warnings {
+			found = found || strings.Contains(x, w.warn)
+		}
+		if !found {
+			errs = append(errs, fmt.Sprintf("warnings %q lack %q", r.Warnings, w.warn))
+		}
+	case !w.anyWarn && len(r.Warnings) > 0:
+		errs = append(errs, fmt.Sprintf("unexpected warnings %q", r.Warnings))
+	}
+	if len(errs) > 0 {
+		t.Errorf("%q:\n  %s\n  reasoning: %q", text, strings.Join(errs, "\n  "), r.Reasoning)
+	}
+}
+
+func TestConstructTable(t *testing.T) {
+	b := New(docsparse.Snapshot())
+	if len(cases) < 80 {
+		t.Fatalf("only %d cases", len(cases))
+	}
+	for _, tc := range cases {
+		check(t, b, tc.text, tc.w)
+	}
+	t.Logf("%d natural-language cases", len(cases))
+}
+
+func TestDefaults(t *testing.T) {
+	b := New(docsparse.Snapshot())
+	r := b.Build(Request{Text: "bitcoin"})
+	c := r.Config
+	if c.Interval != "1D" || c.Range != nil || c.Theme != "light" || c.Style != "candle" || c.Width != 800 || c.Height != 600 {
+		t.Errorf("defaults = %+v", c)
+	}
+	if len(r.Reasoning) == 0 {
+		t.Error("no reasoning")
+	}
+}
+
+func TestPreferencesOverrideText(t *testing.T) {
+	b := New(docsparse.Snapshot())
+	r := b.Build(Request{Text: "BTC 4h dark last week 1920x1080",
+		Prefs: Preferences{Theme: "light", Interval: "1D", Range: "3M", Resolution: "1024x768"}})
+	c := r.Config
+	if c.Theme != "light" || c.Interval != "1D" || c.Range != "3M" || c.Width != 1024 || c.Height != 768 {
+		t.Errorf("preferences not applied: %+v", c)
+	}
+}
+
+func TestSymbolAndExchangeArguments(t *testing.T) {
+	b := New(docsparse.Snapshot())
+	for _, tc := range []struct{ text, symbol, exchange, want, warn string }{
+		{"chart with RSI", "NASDAQ:AMD", "", "NASDAQ:AMD", ""},
+		{"bitcoin", "ETH", "", "BINANCE:ETHUSDT", ""},
+		{"chart of PLTRX", "", "NYSE", "NYSE:PLTRX", ""},
+		{"chart", "SHOP", "TSX", "TSX:SHOP", ""},
+		{"bitcoin", "", "KRAKEN", "KRAKEN:BTCUSD", ""},
+		{"chart", "WEIRD", "", "", "no known exchange"},
+	} {
+		r := b.Build(Request{Text: tc.text, Symbol: tc.symbol, Exchange: tc.exchange})
+		if r.Config.Symbol != tc.want {
+			t.Errorf("%+v: symbol = %q (%q)", tc, r.Config.Symbol, r.Warnings)
+		}
+		if tc.warn != "" && !strings.Contains(strings.Join(r.Warnings, ";"), tc.warn) {
+			t.Errorf("%+v: warnings %q", tc, r.Warnings)
+		}
+	}
+}
+
+func TestDrawingsFromText(t *testing.T) {
+	b := New(docsparse.Snapshot())
+	r := b.Build(Request{Text: "BTC with support at 60k and resistance at 72,500"})
+	if len(r.Config.Drawings) != 2 || r.Config.Drawings[0].Input["price"] != 60000.0 || r.Config.Drawings[1].Input["price"] != 72500.0 {
+		t.Errorf("drawings = %+v", r.Config.Drawings)
+	}
+}
+
+func TestBarsWarning(t *testing.T) {
+	b := New(docsparse.Snapshot())
+	r := b.Build(Request{Text: "BTC 1 minute candles over the past year"})
+	if r.Config.Interval != "1m" || r.Config.Range != "1Y" || !strings.Contains(strings.Join(r.Warnings, ";"), "bars") {
+		t.Errorf("got %+v %q", r.Config, r.Warnings)
+	}
+}
+
+func BenchmarkConstructChartConfig(b *testing.B) {
+	bl := New(docsparse.Snapshot())
+	req := Request{Text: "Show me Tesla daily candles with the 20 and 50 EMA, RSI 14 and Bollinger Bands (20, 2.5) over the past 6 months in dark mode at 1280x720"}
+	b.ReportAllocs()
+	for b.Loop() {
+		bl.Build(req)
+	}
+}
+
+func FuzzConstruct(f *testing.F) {
+	for _, tc := range cases {
+		f.Add(tc.text, "", "")
+	}
+	f.Add("RSI:14 NASDAQ:AAPL 9/21 ema 1920x1080 (((", "btc", "KRAKEN")
+	b := New(docsparse.Snapshot())
+	f.Fuzz(func(t *testing.T, text, symbol, exchange string) {
+		r := b.Build(Request{Text: text, Symbol: symbol, Exchange: exchange})
+		c := r.Config
+		if c.Width < 400 || c.Height < 300 || c.Width > 2048 || c.Height > 1920 {
+			t.Fatalf("size %dx%d out of bounds", c.Width, c.Height)
+		}
+		if c.Interval == "" {
+			t.Fatal("no interval")
+		}
+	})
+}
