@@ -1,11 +1,3 @@
-// Package astro computes Zi Wei Dou Shu (紫微斗数) charts natively in Go,
-// reproducing the JavaScript reference engine iztro 2.6.1 with its default
-// settings (yearDivide/horoscopeDivide/ageDivide "normal", dayDivide "forward",
-// algorithm "default", heaven chart).
-//
-// Everything inside a Chart or Horoscope is held as small integer IDs (stems,
-// branches, star IDs, palace roles, brightness and mutagen enums); names are
-// produced only when rendering, in one of the languages zh-CN, zh-TW or en-US.
 package astro
 
 // Stem is a heavenly stem (天干), 0 = 甲 … 9 = 癸.
