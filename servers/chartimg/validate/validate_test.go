@@ -1,0 +1,142 @@
+package validate
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/docsparse"
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/nl"
+)
+
+func newValidator() *Validator {
+	d := docsparse.Snapshot()
+	return New(d, nl.New(d))
+}
+
+func TestValidate(t *testing.T) {
+	v := newValidator()
+	cases := []struct {
+		name, plan, cfg string
+		valid           bool
+		field, msg      string // an issue that must be present
+	}{
+		{"minimal ok", "BASIC", `{"symbol":"BINANCE:BTCUSDT"}`, true, "", ""},
+		{"full ok", "PRO", `{"symbol":"NASDAQ:AAPL","interval":"4h","range":"3M","width":1280,"height":720,"style":"heikinAshi","theme":"dark",
+			"studies":[{"name":"Relative Strength Index","input":{"length":21,"smoothingLine":"EMA"}},{"name":"Bollinger Bands","input":{"in_0":20,"in_1":2.5}},{"name":"Volume","forceOverlay":true}],
+			"drawings":[{"name":"Horizontal Line","input":{"price":180}}]}`, true, "", ""},
+		{"formula symbol", "BASIC", `{"symbol":"(NASDAQ:MARA+NASDAQ:RIOT)/10"}`, true, "", ""},
+		{"missing symbol is a warning", "BASIC", `{}`, true, "symbol", "missing"},
+		{"symbol without exchange", "BASIC", `{"symbol":"AAPL"}`, false, "symbol", "lacks the exchange"},
+		{"lower-case symbol", "BASIC", `{"symbol":"binance:btcusdt"}`, false, "symbol", "upper case"},
+		{"bad interval", "BASIC", `{"symbol":"FX:EURUSD","interval":"10m"}`, false, "interval", "not supported"},
+		{"interval case", "BASIC", `{"symbol":"FX:EURUSD","interval":"1d"}`, false, "interval", "use \"1D\""},
+		{"7D range", "BASIC", `{"symbol":"FX:EURUSD","range":"7D"}`, false, "range", "not supported"},
+		{"range object ok", "BASIC", `{"symbol":"FX:EURUSD","range":{"from":"2024-01-01T00:00:00Z","to":"2024-02-01T00:00:00Z"}}`, true, "", ""},
+		{"range object reversed", "BASIC", `{"symbol":"FX:EURUSD","range":{"from":"2024-03-01T00:00:00Z","to":"2024-02-01T00:00:00Z"}}`, false, "range", "before"},
+		{"range object half", "BASIC", `{"symbol":"FX:EURUSD","range":{"from":"2024-03-01T00:00:00Z"}}`, false, "range", "both from and to"},
+		{"style", "BASIC", `{"symbol":"FX:EURUSD","style":"heikin ashi"}`, false, "style", "not supported"},
+		{"theme case", "BASIC", `{"symbol":"FX:EURUSD","theme":"Dark"}`, false, "theme", "use \"dark\""},
+		{"timezone", "BASIC", `{"symbol":"FX:EURUSD","timezone":"Mars/Olympus"}`, false, "timezone", "IANA"},
+		{"timezone ok", "BASIC", `{"symbol":"FX:EURUSD","timezone":"America/New_York"}`, true, "", ""},
+		{"too small", "BASIC", `{"symbol":"FX:EURUSD","width":300}`, false, "width", "below the minimum"},
+		{"resolution over BASIC", "BASIC", `{"symbol":"FX:EURUSD","width":1920,"height":1080}`, false, "width", "Exceed Max Usage Resolution Limit (800x600)"},
+		{"resolution fine on PRO", "PRO", `{"symbol":"FX:EURUSD","width":1920,"height":1080}`, true, "", ""},
+		{"combined limit", "BASIC", `{"symbol":"FX:EURUSD","studies":[{"name":"Volume"},{"name":"VWAP"},{"name":"MACD"}],"drawings":[{"name":"Horizontal Line","input":{"price":1}}]}`, false, "studies", "combined limit of 3"},
+		{"tv-basicstudies name", "BASIC", `{"symbol":"FX:EURUSD","studies":[{"name":"BollingerBands@tv-basicstudies"}]}`, false, "studies[0].name", "use \"Bollinger Bands\""},
+		{"short name", "BASIC", `{"symbol":"FX:EURUSD","studies":[{"name":"RSI"}]}`, false, "studies[0].name", "Relative Strength Index"},
+		{"name case", "BASIC", `{"symbol":"FX:EURUSD","studies":[{"name":"bollinger bands"}]}`, false, "studies[0].name", "exactly"},
+		{"unknown study", "BASIC", `{"symbol":"FX:EURUSD","studies":[{"name":"Pivot Points Standard"}]}`, false, "studies[0].name", "not in the documented"},
+		{"inputs plural", "BASIC", `{"symbol":"FX:EURUSD","studies":[{"name":"MACD","inputs":{"in_0":12}}]}`, false, "studies[0].inputs", "input (singular)"},
+		{"unknown input key", "BASIC", `{"symbol":"FX:EURUSD","studies":[{"name":"Relative Strength Index","input":{"in_0":14}}]}`, false, "studies[0].input.in_0", "length"},
+		{"input range", "BASIC", `{"symbol":"FX:EURUSD","studies":[{"name":"Bollinger Bands","input":{"in_1":99}}]}`, false, "studies[0].input.in_1", "outside"},
+		{"input integer", "BASIC", `{"symbol":"FX:EURUSD","studies":[{"name":"Bollinger Bands","input":{"in_0":20.5}}]}`, false, "studies[0].input.in_0", "whole number"},
+		{"input option", "BASIC", `{"symbol":"FX:EURUSD","studies":[{"name":"MACD","input":{"in_3":"median"}}]}`, false, "studies[0].input.in_3", "not one of"},
+		{"drawing missing input", "BASIC", `{"symbol":"FX:EURUSD","drawings":[{"name":"Trend Line","input":{"startPrice":1}}]}`, false, "drawings[0].input.startDatetime", "needs input"},
+		{"drawing bad name", "BASIC", `{"symbol":"FX:EURUSD","drawings":[{"name":"Circle","input":{}}]}`, false, "drawings[0].name", "not documented"},
+		{"indicators key", "BASIC", `{"symbol":"FX:EURUSD","indicators":[]}`, false, "indicators", "use studies"},
+		{"watermark on BASIC", "BASIC", `{"symbol":"FX:EURUSD","watermark":"mine"}`, false, "watermark", "ULTRA"},
+		{"watermark on ULTRA", "ULTRA", `{"symbol":"FX:EURUSD","watermark":"mine","watermarkSize":32}`, true, "", ""},
+		{"too many bars", "BASIC", `{"symbol":"FX:EURUSD","interval":"1m","range":"1Y"}`, true, "range", "bars"},
+		{"shift", "BASIC", `{"symbol":"FX:EURUSD","shiftLeft":0}`, false, "shiftLeft", "1..1000"},
+		{"override", "BASIC", `{"symbol":"FX:EURUSD","override":{"showLegend":"yes"}}`, false, "override.showLegend", "true or false"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var cfg map[string]any
+			if err := json.Unmarshal([]byte(tc.cfg), &cfg); err != nil {
+				t.Fatal(err)
+			}
+			plan, _ := v.Plan(tc.plan)
+			res := v.Validate(cfg, plan)
+			if res.Valid != tc.valid {
+				t.Errorf("valid = %v, want %v; errors %+v", res.Valid, tc.valid, res.Errors)
+			}
+			if tc.field == "" {
+				if len(res.Errors) > 0 {
+					t.Errorf("unexpected issues %+v", res.Errors)
+				}
+				return
+			}
+			for _, e := range res.Errors {
+				if e.Field == tc.field && strings.Contains(e.Message, tc.msg) {
+					return
+				}
+			}
+			t.Errorf("no issue on %s containing %q: %+v", tc.field, tc.msg, res.Errors)
+		})
+	}
+}
+
+func TestRateLimitCheck(t *testing.T) {
+	v := newValidator()
+	plan, _ := v.Plan("MEGA")
+	res := v.Validate(map[string]any{"symbol": "FX:EURUSD", "width": 2000.0, "height": 1000.0}, plan)
+	c := res.RateLimitCheck
+	if c.Plan != "MEGA" || c.WithinLimits || c.Resolution.Pass || !c.Parameters.Pass || c.DailyMax != 1000 || c.RequestsPerSecond != 15 {
+		t.Errorf("rateLimitCheck = %+v", c)
+	}
+	if !strings.Contains(strings.Join(res.Suggestions, ";"), "ULTRA") {
+		t.Errorf("suggestions = %q", res.Suggestions)
+	}
+}
+
+// Every config the NL builder makes validates on the plan it says it needs.
+func TestBuilderOutputValidates(t *testing.T) {
+	d := docsparse.Snapshot()
+	b := nl.New(d)
+	v := New(d, b)
+	for _, text := range []string{"AAPL 50 and 200 day moving averages with RSI 21 last year dark", "BTC 4h bollinger bands (20, 2.5) past week 1280x720",
+		"EUR/USD 15m ichimoku today", "ETH MACD 12 26 9 and stoch 14 3 3 heikin ashi 6 months"} {
+		r := b.Build(nl.Request{Text: text})
+		raw, _ := json.Marshal(r.Config)
+		var cfg map[string]any
+		_ = json.Unmarshal(raw, &cfg)
+		plan, _ := chart.SmallestPlanFor(r.Config.Width, r.Config.Height, len(r.Config.Studies)+len(r.Config.Drawings))
+		plan, _ = v.Plan(plan.Name)
+		if res := v.Validate(cfg, plan); !res.Valid {
+			t.Errorf("%q → %s invalid: %+v", text, raw, res.Errors)
+		}
+	}
+}
+
+func FuzzValidate(f *testing.F) {
+	f.Add(`{"symbol":"NASDAQ:AAPL","studies":[{"name":"MACD","input":{"in_0":1e308}}],"range":{"from":1}}`)
+	f.Add(`{"drawings":[{"name":"Trend Line","input":{"startDatetime":null}}],"width":-1,"override":{"mainPaneHeight":"x"}}`)
+	f.Add(`{"interval":"","range":"","symbol":"::","watermarkSize":null,"studies":null}`)
+	v := newValidator()
+	plan, _ := v.Plan("BASIC")
+	f.Fuzz(func(t *testing.T, raw string) {
+		var cfg map[string]any
+		if json.Unmarshal([]byte(raw), &cfg) != nil {
+			return
+		}
+		res := v.Validate(cfg, plan)
+		for _, e := range res.Errors {
+			if e.Severity == "error" && res.Valid {
+				t.Fatal("valid with errors")
+			}
+		}
+	})
+}
