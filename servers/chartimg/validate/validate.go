@@ -70,7 +70,9 @@ func (r *run) err(field, f string, a ...any) {
 func (r *run) warn(field, f string, a ...any) {
 	r.res.Errors = append(r.res.Errors, Issue{field, fmt.Sprintf(f, a...), "warning"})
 }
-func (r *run) suggest(f string, a ...any) { r.res.Suggestions = append(r.res.Suggestions, fmt.Sprintf(f, a...)) }
+func (r *run) suggest(f string, a ...any) {
+	r.res.Suggestions = append(r.res.Suggestions, fmt.Sprintf(f, a...))
+}
 
 // Plan resolves a plan name against the docs' limits (falling back to the built-in table).
 func (v *Validator) Plan(name string) (chart.Plan, bool) {
