@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -60,9 +61,9 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 		return err
 	}
 	o := c.Options
-	o.APIURL = c.APIURL
+	o.APIURL = redactURL(c.APIURL)
 	r.AddTools(All(cl, o)...)
-	r.Log.Info().Str("api_url", c.APIURL).Str("data_load_route", c.DataLoadRoute).Bool("read_only", r.ReadOnly).Msg("ktrdr configured")
+	r.Log.Info().Str("api_url", o.APIURL).Str("data_load_route", c.DataLoadRoute).Bool("read_only", r.ReadOnly).Msg("ktrdr configured")
 	return nil
 }
 
@@ -82,6 +83,17 @@ func parseTimeout(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("timeout %s: must be between 1s and 10m", d)
 	}
 	return d, nil
+}
+
+// redactURL hides a password in the base URL (http://user:pass@host) for
+// results and logs.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	u.RawQuery = ""
+	return u.Redacted()
 }
 
 func envOr(key, def string) string {
