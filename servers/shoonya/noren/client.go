@@ -36,7 +36,7 @@ type Config struct {
 	RESTURL      string
 	WSURL        string
 	AuthorizeURL string
-	Timeout      time.Duration // per read call; 0 → 10s
+	Timeout      time.Duration // per read call (retries included); 0 → 10s
 	OrderTimeout time.Duration // per order call; 0 → 15s
 	HTTPClient   *http.Client
 	// Limiter throttles calls per account (keyed by uid) on the client side;
@@ -132,7 +132,12 @@ func (c *Client) object(ctx context.Context, route string, a *Auth, jdata map[st
 	if err != nil {
 		return err
 	}
-	return DecodeObject(route, body, dst)
+	err = DecodeObject(route, body, dst)
+	if !idempotent && errors.Is(err, ErrUnreadable) {
+		// The write arrived (an answer came back) but its outcome cannot be read.
+		return outcomeUnknown(route, err)
+	}
+	return err
 }
 
 func list[T any](ctx context.Context, c *Client, route string, a *Auth, jdata map[string]any) ([]T, error) {

@@ -3,6 +3,7 @@ package noren
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
@@ -10,8 +11,12 @@ import (
 
 // unreadable is the error for a body that is not the JSON Noren promised.
 func unreadable(op string, err error) *envelope.Error {
-	return envelope.New(envelope.UpstreamError, "%s: Shoonya sent an unreadable answer; try again, and report it if it persists", op).WithCause(err)
+	return envelope.New(envelope.UpstreamError, "%s: Shoonya sent an unreadable answer; try again, and report it if it persists", op).
+		WithRetryable(true).WithCause(fmt.Errorf("%w: %w", ErrUnreadable, err))
 }
+
+// ErrUnreadable marks a body that is not the JSON Noren promised.
+var ErrUnreadable = errors.New("noren: unreadable answer")
 
 func firstByte(body []byte) byte {
 	b := bytes.TrimLeft(body, " \t\r\n")

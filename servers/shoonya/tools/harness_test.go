@@ -26,6 +26,7 @@ type env struct {
 	urls fake.URLs
 	era  noren.Era
 	conn *servetest.Conn
+	uid  string
 }
 
 type envOpt struct {
@@ -33,6 +34,7 @@ type envOpt struct {
 	args    []string
 	clients []client.ClientOption
 	extra   map[string]string
+	account *fake.Account // default fake.DemoAccount()
 }
 
 // newEnv starts a fake, points SHOONYA_* at it, builds the server and connects.
@@ -41,13 +43,17 @@ func newEnv(t testing.TB, era noren.Era, o envOpt) *env {
 	if o.cfg.TickInterval == 0 {
 		o.cfg.TickInterval = 50 * time.Millisecond
 	}
+	acct := fake.DemoAccount()
+	if o.account != nil {
+		acct = *o.account
+		o.cfg.Accounts = []fake.Account{acct}
+	}
 	f := fake.New(o.cfg)
 	urls, err := f.Start()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(f.Close)
-	acct := fake.DemoAccount()
 	t.Setenv("SHOONYA_AUTH", string(era))
 	t.Setenv("SHOONYA_USER_ID", acct.UID)
 	t.Setenv("SHOONYA_PASSWORD", acct.Password)
@@ -70,7 +76,7 @@ func newEnv(t testing.TB, era noren.Era, o envOpt) *env {
 		t.Setenv(k, v)
 	}
 	c := servetest.NewWithOptions(t, app(), o.clients, o.args...)
-	return &env{t: t, fake: f, urls: urls, era: era, conn: c}
+	return &env{t: t, fake: f, urls: urls, era: era, conn: c, uid: acct.UID}
 }
 
 // connect logs in through the tool (OAuth: authorize URL, then a fake-issued code).
@@ -82,7 +88,7 @@ func (e *env) connect() {
 		if out.Status != "authorization_required" || out.AuthorizeURL == "" {
 			e.t.Fatalf("oauth connect: %+v", out)
 		}
-		code, err := e.fake.IssueAuthCode(fake.DemoAccount().UID)
+		code, err := e.fake.IssueAuthCode(e.uid)
 		if err != nil {
 			e.t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/feed"
@@ -20,6 +21,8 @@ const (
 	EnvWSURL        = "SHOONYA_WS_URL"         // websocket, default per era
 	EnvAuthorizeURL = "SHOONYA_AUTHORIZE_URL"  // OAuth login page
 	EnvConfirm      = "SHOONYA_CONFIRM_ORDERS" // auto (default), require, off
+	EnvTimeout      = "SHOONYA_TIMEOUT"        // per read call, Go duration; default 10s
+	EnvOrderTimeout = "SHOONYA_ORDER_TIMEOUT"  // per order call; default 15s
 )
 
 // Instructions are sent to clients on initialize.
@@ -39,6 +42,18 @@ func Config() (noren.Config, ConfirmMode, orders.Limits, error) {
 	}
 	cfg.RESTURL, cfg.WSURL, cfg.AuthorizeURL = os.Getenv(EnvRESTURL), os.Getenv(EnvWSURL), os.Getenv(EnvAuthorizeURL)
 	cfg.Limiter = noren.DefaultLimiter()
+	for _, x := range []struct {
+		env string
+		dst *time.Duration
+	}{{EnvTimeout, &cfg.Timeout}, {EnvOrderTimeout, &cfg.OrderTimeout}} {
+		if v := strings.TrimSpace(os.Getenv(x.env)); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				return cfg, "", orders.Limits{}, fmt.Errorf("%s must be a positive duration like 10s, not %q", x.env, v)
+			}
+			*x.dst = d
+		}
+	}
 	mode := ConfirmMode(strings.ToLower(strings.TrimSpace(os.Getenv(EnvConfirm))))
 	switch mode {
 	case "":

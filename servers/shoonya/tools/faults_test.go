@@ -1,0 +1,209 @@
+package tools_test
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/fake"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/tools"
+)
+
+var fastTimeouts = map[string]string{"SHOONYA_TIMEOUT": "700ms", "SHOONYA_ORDER_TIMEOUT": "900ms", "SHOONYA_MAX_ORDERS_PER_MINUTE": "0"}
+
+// toolCase is one tool with valid arguments and the Noren route it calls.
+type toolCase struct {
+	tool  string
+	route string
+	args  func(e *env) map[string]any
+	write bool
+}
+
+func readCase(tool, route string, args map[string]any) toolCase {
+	return toolCase{tool: tool, route: route, args: func(*env) map[string]any { return args }}
+}
+
+func toolCases() []toolCase {
+	return []toolCase{
+		readCase("get_order_book", "OrderBook", nil),
+		readCase("get_trade_book", "TradeBook", nil),
+		readCase("get_positions", "PositionBook", nil),
+		readCase("get_holdings", "Holdings", nil),
+		readCase("get_limits", "Limits", nil),
+		readCase("search_scrip", "SearchScrip", map[string]any{"exchange": "NSE", "search_text": "INFY"}),
+		readCase("get_quotes", "GetQuotes", map[string]any{"exchange": "NSE", "token": "1594"}),
+		readCase("get_option_chain", "GetOptionChain", map[string]any{"exchange": "NFO", "trading_symbol": "NIFTY", "strike_price": 25000, "strike_count": 1}),
+		readCase("get_time_price_series", "TPSeries", map[string]any{"exchange": "NSE", "token": "1594", "interval": "5",
+			"from": time.Now().In(tools.IST).Add(-24 * time.Hour).Format("2006-01-02")}),
+		{tool: "modify_order", route: "ModifyOrder", write: true, args: func(e *env) map[string]any {
+			return map[string]any{"order_id": e.openOrder(), "exchange": "NSE", "trading_symbol": "INFY-EQ", "quantity": 2, "order_type": "LIMIT", "price": 1400}
+		}},
+		{tool: "cancel_order", route: "CancelOrder", write: true, args: func(e *env) map[string]any {
+			return map[string]any{"order_id": e.openOrder()}
+		}},
+	}
+}
+
+var orderSeq int
+
+// openOrder places an open LIMIT order (below the market) without faults.
+func (e *env) openOrder() string {
+	e.t.Helper()
+	orderSeq++
+	res := e.call("place_order", map[string]any{"exchange": "NSE", "trading_symbol": "INFY-EQ", "side": "BUY", "quantity": 1,
+		"order_type": "LIMIT", "price": 1400, "idempotency_key": fmt.Sprintf("open-%d", orderSeq)})
+	return servetest.Decode[tools.PlaceOut](e.t, res).OrderID
+}
+
+type faultCase struct {
+	name  string
+	fault fake.Fault
+	read  []envelope.Code // acceptable codes for reads; nil = success
+	write []envelope.Code // for modify/cancel
+}
+
+func faultCases() []faultCase {
+	return []faultCase{
+		{"latency", fake.Fault{Kind: fake.FaultLatency, Latency: 150 * time.Millisecond}, nil, nil},
+		{"timeout_after_accept", fake.Fault{Kind: fake.FaultTimeout}, []envelope.Code{envelope.Timeout}, []envelope.Code{envelope.OutcomeUnknown}},
+		{"connection_closed", fake.Fault{Kind: fake.FaultCloseConn}, []envelope.Code{envelope.UpstreamUnavailable, envelope.UpstreamError, envelope.Timeout}, []envelope.Code{envelope.OutcomeUnknown}},
+		{"http_502", fake.Fault{Kind: fake.FaultStatus, Status: 502}, []envelope.Code{envelope.UpstreamUnavailable}, []envelope.Code{envelope.OutcomeUnknown}},
+		{"http_500", fake.Fault{Kind: fake.FaultStatus, Status: 500}, []envelope.Code{envelope.UpstreamError}, []envelope.Code{envelope.OutcomeUnknown}},
+		{"malformed_json", fake.Fault{Kind: fake.FaultMalformed}, []envelope.Code{envelope.UpstreamError}, []envelope.Code{envelope.OutcomeUnknown}},
+		{"truncated_body", fake.Fault{Kind: fake.FaultTruncated}, []envelope.Code{envelope.UpstreamError, envelope.Timeout}, []envelope.Code{envelope.OutcomeUnknown}},
+		{"rate_limited", fake.Fault{Kind: fake.FaultRateLimit}, []envelope.Code{envelope.RateLimited}, []envelope.Code{envelope.RateLimited}},
+		{"session_expired", fake.Fault{Kind: fake.FaultSessionExpired}, []envelope.Code{envelope.Unauthenticated}, []envelope.Code{envelope.Unauthenticated}},
+	}
+}
+
+func codeIn(c envelope.Code, set []envelope.Code) bool {
+	for _, s := range set {
+		if s == c {
+			return true
+		}
+	}
+	return false
+}
+
+// TestFaultMatrix: every fault on every tool gives a clear envelope error
+// (or success where the fault is harmless) within the deadline.
+func TestFaultMatrix(t *testing.T) {
+	e := newEnv(t, noren.OAuth, envOpt{extra: fastTimeouts, cfg: fake.Config{RateLimit: fake.RateLimit{Disabled: true}}})
+	e.connect()
+	for _, tc := range toolCases() {
+		for _, fc := range faultCases() {
+			t.Run(tc.tool+"/"+fc.name, func(t *testing.T) {
+				e.t = t
+				args := tc.args(e)
+				e.fake.SetFault(tc.route, fc.fault)
+				defer e.fake.ClearFaults()
+				res := e.callWithin(4*time.Second, tc.tool, args)
+				want := fc.read
+				if tc.write {
+					want = fc.write
+				}
+				if want == nil {
+					if res.IsError {
+						t.Fatalf("want success, got %s", servetest.Text(res))
+					}
+					return
+				}
+				body := servetest.ErrorBody(t, res)
+				if !codeIn(body.Code, want) || body.Message == "" {
+					t.Fatalf("want one of %v, got %+v", want, body)
+				}
+				if body.Code == envelope.Unauthenticated && e.era == noren.OAuth {
+					e.connect() // the fake expired our session for real
+				}
+			})
+		}
+	}
+}
+
+// TestPlaceOrderFaultsOneOrderPerKey: under every fault, and then MCP-side
+// re-sends of the same call (sequential and concurrent), the fake's ledger
+// holds at most one order per key, and exactly one once the fault clears.
+func TestPlaceOrderFaultsOneOrderPerKey(t *testing.T) {
+	for _, era := range eras {
+		t.Run(string(era), func(t *testing.T) {
+			e := newEnv(t, era, envOpt{extra: fastTimeouts, cfg: fake.Config{RateLimit: fake.RateLimit{Disabled: true}}})
+			e.connect()
+			for i, fc := range faultCases() {
+				t.Run(fc.name, func(t *testing.T) {
+					e.t = t
+					key := fmt.Sprintf("k-%s-%d", era, i)
+					args := map[string]any{"exchange": "NSE", "trading_symbol": "SBIN-EQ", "side": "BUY", "quantity": 1,
+						"order_type": "LIMIT", "price": 700, "idempotency_key": key}
+					e.fake.SetFault("PlaceOrder", fc.fault)
+					res := e.callWithin(6*time.Second, "place_order", args)
+					e.fake.ClearFaults()
+					if res.IsError {
+						body := servetest.ErrorBody(t, res)
+						if !codeIn(body.Code, []envelope.Code{envelope.OutcomeUnknown, envelope.RateLimited, envelope.Unauthenticated}) {
+							t.Fatalf("unexpected error %+v", body)
+						}
+						if body.Code == envelope.Unauthenticated {
+							e.connect()
+						}
+					} else if out := servetest.Decode[tools.PlaceOut](t, res); out.OrderID == "" {
+						t.Fatalf("no order id: %+v", out)
+					}
+					if n := e.fake.OrdersWithRemarks(key); n > 1 {
+						t.Fatalf("ledger holds %d orders for key %s after the fault", n, key)
+					}
+					// The MCP client re-sends: once, then five at once.
+					e.call("place_order", args)
+					var wg sync.WaitGroup
+					for range 5 {
+						wg.Add(1)
+						go func() { defer wg.Done(); _, _ = e.conn.CallCtx(t.Context(), "place_order", args) }()
+					}
+					wg.Wait()
+					if n := e.fake.OrdersWithRemarks(key); n != 1 {
+						t.Fatalf("ledger holds %d orders for key %s, want exactly 1", n, key)
+					}
+				})
+			}
+		})
+	}
+}
+
+// TestSessionExpiryRelogin: legacy logs in again by itself (TOTP from env);
+// OAuth cannot and says how to reconnect.
+func TestSessionExpiryRelogin(t *testing.T) {
+	for _, era := range eras {
+		t.Run(string(era), func(t *testing.T) {
+			e := newEnv(t, era, envOpt{})
+			e.connect()
+			e.fake.ExpireSessions()
+			res := e.call("get_limits", nil)
+			if era == noren.Legacy {
+				if res.IsError {
+					t.Fatalf("legacy should re-login: %s", servetest.Text(res))
+				}
+				return
+			}
+			body := servetest.ErrorBody(t, res)
+			if body.Code != envelope.Unauthenticated || !contains(body.Message, "connect_shoonya_broker") {
+				t.Fatalf("oauth expiry: %+v", body)
+			}
+		})
+	}
+}
+
+func contains(s, sub string) bool {
+	return len(sub) == 0 || (len(s) >= len(sub) && indexOf(s, sub) >= 0)
+}
+
+func indexOf(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}
