@@ -140,7 +140,7 @@ func (c *Client) CancelOperation(ctx context.Context, id, reason string) (Cancel
 func (c *Client) OperationResults(ctx context.Context, id string) (Results, error) {
 	body, err := c.call(ctx, request{op: "get results of " + id, method: "GET", path: opPath(id) + "/results"})
 	if err != nil {
-		err = withHint(err, "it has no results yet; wait_for_operation waits for it to finish", envelope.Conflict)
+		err = withHint(err, "results exist only once it has completed or failed (wait_for_operation, get_operation_status)", envelope.Conflict)
 		return Results{}, withHint(err, "check the id with list_operations", envelope.NotFound)
 	}
 	return ParseResults(body, id)
