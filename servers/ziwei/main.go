@@ -1,0 +1,78 @@
+// Command ziwei is the Zi Wei Dou Shu MCP server: charts computed natively in
+// Go (reference engine iztro 2.6.1), stateless chart_ids, 格局 patterns and
+// user rules. `ziwei check-golden FILE` checks the engine against golden data.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/golden"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/tools"
+)
+
+var version = "dev"
+
+const instructions = "Zi Wei Dou Shu (紫微斗数) charts, computed like iztro 2.6.1. Call initialize_chart with birthDate (YYYY-MM-DD), birthTimeIndex (0-12) or birthTime (HH:MM), and gender; " +
+	"it returns a chart_id that every other tool accepts instead of the birth fields (stateless). Natal: get_palace_info, get_stars_in_palace, get_natal_sihua, get_sanfang_sizheng, get_jia_gong_info. " +
+	"Timing: get_decade_info, get_annual_info, get_monthly_info, get_daily_info, get_hourly_info, get_palace_stem_sihua (飞化). Patterns: query_astrological_pattern; user rules: store_star_combination_meaning. " +
+	"Board: resource ziwei://chart/{chart_id}. Names in zh-CN (default), zh-TW or en-US via language."
+
+func main() { serve.Main(newApp()) }
+
+func newApp() serve.App {
+	var rulesFile string
+	return serve.App{
+		Name: "ziwei", Version: version, DefaultPort: 8701, Instructions: instructions,
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&rulesFile, "rules-file", defaultRulesFile(), "JSON file for stored star-combination rules [ZIWEI_RULES_FILE]")
+		},
+		Register: func(ctx context.Context, r *serve.Registry) error {
+			return tools.New(rulesFile).Register(ctx, r)
+		},
+		Commands: map[string]serve.Command{"check-golden": func(ctx context.Context, args []string) int {
+			return checkGolden(args, os.Stdout, os.Stderr)
+		}},
+	}
+}
+
+// defaultRulesFile is $ZIWEI_RULES_FILE, else <user config dir>/mcpfleet/ziwei-rules.json.
+func defaultRulesFile() string {
+	if p := os.Getenv("ZIWEI_RULES_FILE"); p != "" {
+		return p
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "mcpfleet", "ziwei-rules.json")
+}
+
+// checkGolden runs golden.Check on FILE (plain or .gz JSON Lines): every
+// mismatch, then "N passed, M failed"; exit 1 on any failure, 2 on bad usage.
+func checkGolden(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "usage: ziwei check-golden FILE   (golden JSON Lines, plain or .gz)")
+		return 2
+	}
+	f, err := os.Open(args[0])
+	if err != nil {
+		fmt.Fprintln(stderr, "ziwei check-golden:", err)
+		return 2
+	}
+	defer f.Close()
+	_, failed, err := golden.Check(f, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "ziwei check-golden:", err)
+		return 1
+	}
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}

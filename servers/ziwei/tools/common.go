@@ -1,0 +1,227 @@
+// Package tools is the ziwei server's MCP surface: the chart tools, the
+// pattern and rule tools, the chart board and star resources and the
+// read_chart prompt. Every tool is stateless: a chart is rebuilt (in
+// microseconds) from a chart_id or the birth fields on each call.
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/birth"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/chartid"
+)
+
+// Birth is the chart selector every chart tool embeds: a chart_id, or the
+// birth fields with the seed's names.
+type Birth struct {
+	ChartID        string   `json:"chart_id,omitempty" jsonschema:"chart_id from initialize_chart; or give the birth fields instead (not both)"`
+	BirthDate      string   `json:"birthDate,omitempty" jsonschema:"birth date YYYY-MM-DD, 1900-2100; solar unless isLunar"`
+	BirthTimeIndex *int     `json:"birthTimeIndex,omitempty" jsonschema:"hour slot: 0 00:00-01:00 (early Rat), 1 01-03, 2 03-05 … 11 21-23, 12 23:00-24:00 (late Rat); or use birthTime" mcp:"min=0;max=12"`
+	BirthTime      string   `json:"birthTime,omitempty" jsonschema:"clock time HH:MM (UTC+8 standard time), instead of birthTimeIndex"`
+	Longitude      *float64 `json:"longitude,omitempty" jsonschema:"birth longitude in degrees east, with birthTime: true solar time = clock + 4 min/degree from 120°E + equation of time" mcp:"min=-180;max=180"`
+	Gender         string   `json:"gender,omitempty" jsonschema:"男 or 女 (male/female accepted)"`
+	IsLunar        bool     `json:"isLunar,omitempty" jsonschema:"birthDate is a lunar date"`
+	IsLeapMonth    bool     `json:"isLeapMonth,omitempty" jsonschema:"lunar date is in the leap month (ignored if that year has none)"`
+	FixLeap        *bool    `json:"fixLeap,omitempty" jsonschema:"leap month: days 16+ count as the next month" mcp:"default=true"`
+	Language       string   `json:"language,omitempty" jsonschema:"names in the result" mcp:"enum=zh-CN|zh-TW|en-US;default=zh-CN"`
+}
+
+// chartCtx is a resolved chart with the call's language.
+type chartCtx struct {
+	chart *astro.Chart
+	id    string
+	spec  birth.Spec
+	res   birth.Resolution
+	lang  astro.Lang
+}
+
+func (b Birth) fields() birth.Fields {
+	return birth.Fields{BirthDate: b.BirthDate, BirthTimeIndex: b.BirthTimeIndex, BirthTime: b.BirthTime,
+		Longitude: b.Longitude, Gender: b.Gender, IsLunar: b.IsLunar, IsLeapMonth: b.IsLeapMonth, FixLeap: b.FixLeap}
+}
+
+func parseLang(s string) (astro.Lang, error) {
+	if s == "" {
+		return astro.ZhCN, nil
+	}
+	l, err := astro.ParseLang(s)
+	if err != nil {
+		return 0, envelope.Invalid("language", "unknown language %q: use zh-CN, zh-TW or en-US", clip(s))
+	}
+	return l, nil
+}
+
+// load resolves the chart selector.
+func (b Birth) load() (*chartCtx, error) {
+	lang, err := parseLang(b.Language)
+	if err != nil {
+		return nil, err
+	}
+	f := b.fields()
+	var spec birth.Spec
+	switch {
+	case b.ChartID != "" && !f.Empty():
+		return nil, envelope.Invalid("chart_id", "give either chart_id or the birth fields, not both")
+	case b.ChartID != "":
+		spec, err = chartid.Decode(b.ChartID)
+		if err != nil {
+			return nil, mapErr(err)
+		}
+	case f.Empty():
+		return nil, envelope.Invalid("chart_id", "no chart given: pass chart_id (from initialize_chart) or the birth fields birthDate, birthTimeIndex or birthTime, and gender")
+	default:
+		spec, err = f.Spec()
+		if err != nil {
+			return nil, mapErr(err)
+		}
+	}
+	c, res, err := spec.Chart()
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	id, err := chartid.Encode(spec)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return &chartCtx{chart: c, id: id, spec: spec, res: res, lang: lang}, nil
+}
+
+// mapErr turns input errors from the birth, chartid and astro packages into
+// invalid_argument envelopes naming the field.
+func mapErr(err error) error {
+	var be *birth.Error
+	var ce *chartid.Error
+	var ae *astro.InputError
+	switch {
+	case errors.As(err, &be):
+		return envelope.Invalid(be.Field, "%s", be.Message)
+	case errors.As(err, &ce):
+		return envelope.Invalid("chart_id", "%s", ce.Error())
+	case errors.As(err, &ae):
+		f := ae.Field
+		if f == "date" {
+			f = "targetDate"
+		} else if f == "timeIndex" {
+			f = "targetTimeIndex"
+		}
+		return envelope.Invalid(f, "%s", ae.Message)
+	}
+	return err
+}
+
+func clip(s string) string {
+	if r := []rune(s); len(r) > 32 {
+		return string(r[:32]) + "…"
+	}
+	return s
+}
+
+// PalaceRef names a palace on the board.
+type PalaceRef struct {
+	Index  int    `json:"index" jsonschema:"board position: 0 寅, 1 卯 … 10 子, 11 丑"`
+	Name   string `json:"name" jsonschema:"natal role"`
+	Stem   string `json:"stem"`
+	Branch string `json:"branch"`
+}
+
+func (cc *chartCtx) ref(i int) PalaceRef {
+	c, l := cc.chart, cc.lang
+	return PalaceRef{Index: i, Name: c.PalaceRole(i).Name(l), Stem: c.PalaceStem(i).Name(l), Branch: astro.BranchOfBoard(i).Name(l)}
+}
+
+// Star is a star as it sits in the natal chart.
+type Star struct {
+	Name       string `json:"name"`
+	Type       string `json:"type" jsonschema:"major, soft, tough, lucun, tianma, adjective, flower or helper"`
+	Brightness string `json:"brightness,omitempty" jsonschema:"庙 旺 得 利 平 不 陷 ([+3]…[-3] in en-US)"`
+	Mutagen    string `json:"mutagen,omitempty" jsonschema:"natal 四化: 禄 权 科 忌 (A B C D in en-US)"`
+}
+
+func (cc *chartCtx) star(s astro.StarID) Star {
+	return Star{Name: s.Name(cc.lang), Type: s.Type().String(), Brightness: cc.chart.StarBrightness(s).Name(cc.lang), Mutagen: cc.chart.StarMutagen(s).Name(cc.lang)}
+}
+
+// stars lists the stars of palace i; adjectives only when withAdj.
+func (cc *chartCtx) stars(i int, withAdj bool) []Star {
+	var out []Star
+	for _, s := range cc.chart.Stars(i) {
+		if !withAdj && s.Group() == astro.GroupAdjective {
+			continue
+		}
+		out = append(out, cc.star(s))
+	}
+	return out
+}
+
+// PalaceBrief is a palace with its major and minor stars.
+type PalaceBrief struct {
+	PalaceRef
+	Stars []Star `json:"stars" jsonschema:"major and minor stars (no adjective stars)"`
+}
+
+func (cc *chartCtx) brief(i int) PalaceBrief {
+	return PalaceBrief{PalaceRef: cc.ref(i), Stars: cc.stars(i, false)}
+}
+
+// palace parses a palace identifier: a natal role (命宫, 财帛, wealth; 宫
+// optional), 身宫/body, or a branch (子…亥, zi…).
+func (cc *chartCtx) palace(field, s string) (int, error) {
+	return parsePalaceFor(field, s, cc.chart.PalaceOfRole, cc.chart.BodyIndex())
+}
+
+func parsePalaceFor(field, s string, ofRole func(astro.PalaceRole) int, body int) (int, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, envelope.Invalid(field, "%s is required: a palace role (命宫, 财帛, wealth…) or a branch (子…亥)", field)
+	}
+	switch strings.ToLower(t) {
+	case "身宫", "身宮", "body":
+		if body >= 0 {
+			return body, nil
+		}
+	}
+	if r, ok := astro.RoleByName(t); ok {
+		return ofRole(r), nil
+	}
+	if b, ok := astro.BranchByName(t); ok {
+		return b.BoardIndex(), nil
+	}
+	return 0, envelope.Invalid(field, "unknown palace %q: use a role (命宫 兄弟 夫妻 子女 财帛 疾厄 迁移 仆役 官禄 田宅 福德 父母, or soul, siblings… in English) or a branch (子 丑 … 亥)", clip(s))
+}
+
+// periodRoleName names a role at a period level: 大限财帛, 流年命宫, decadal wealth.
+func periodRoleName(k astro.PeriodKind, r astro.PalaceRole, l astro.Lang) string {
+	if l == astro.EnUS {
+		return k.Name(l) + " " + r.Name(l)
+	}
+	return k.Name(l) + r.Name(l)
+}
+
+// Mutagen item of a 四化 list.
+type SihuaItem struct {
+	Mutagen      string    `json:"mutagen" jsonschema:"禄 权 科 忌 (A B C D)"`
+	Star         string    `json:"star"`
+	Palace       PalaceRef `json:"palace" jsonschema:"natal palace where the star sits"`
+	PeriodPalace string    `json:"periodPalace,omitempty" jsonschema:"the same palace's role in the period"`
+}
+
+func (cc *chartCtx) sihua(stem astro.Stem, period *astro.Period) []SihuaItem {
+	out := make([]SihuaItem, 0, 4)
+	for k, s := range astro.Mutagens(stem) {
+		pos := cc.chart.StarPalace(s)
+		it := SihuaItem{Mutagen: astro.Mutagen(k + 1).Name(cc.lang), Star: s.Name(cc.lang), Palace: cc.ref(pos)}
+		if period != nil {
+			it.PeriodPalace = periodRoleName(period.Kind, period.PalaceRole(pos), cc.lang)
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+func errf(field, format string, args ...any) error { return envelope.Invalid(field, format, args...) }
+
+var _ = fmt.Sprintf

@@ -1,0 +1,320 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/patterns"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/rules"
+)
+
+// PatternHit is a catalogue pattern found in a chart.
+type PatternHit struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Meaning string `json:"meaning"`
+}
+
+// RuleHit is a stored user rule that matches the chart.
+type RuleHit struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Meaning string `json:"meaning"`
+}
+
+func (cc *chartCtx) ruleCtx() *rules.Context { return &rules.Context{Chart: cc.chart} }
+
+func (cc *chartCtx) patternsFound() []PatternHit {
+	out := []PatternHit{}
+	for _, p := range patterns.Found(cc.ruleCtx()) {
+		out = append(out, PatternHit{ID: p.ID, Name: p.LocalName(cc.lang), Meaning: p.LocalMeaning(cc.lang)})
+	}
+	return out
+}
+
+// storedHits evaluates the caller's stored rules; a store problem is reported
+// as a note, never as a failure of the chart tool.
+func (t *Tools) storedHits(ctx context.Context, rc *rules.Context) ([]RuleHit, string) {
+	out := []RuleHit{}
+	if t.store == nil || t.store.Path() == "" {
+		return out, ""
+	}
+	list, err := t.store.List(serve.UserID(ctx))
+	if err != nil {
+		return out, "stored rules were not evaluated: " + err.Error()
+	}
+	for _, r := range list {
+		if r.Compiled.Match(rc) {
+			out = append(out, RuleHit{ID: r.ID, Name: r.Name, Meaning: r.Meaning})
+		}
+	}
+	return out, ""
+}
+
+// ---- initialize_chart
+
+type InitOut struct {
+	Basics
+	Patterns     []PatternHit `json:"patterns" jsonschema:"classic 格局 found (catalogue: query_astrological_pattern)"`
+	MatchedRules []RuleHit    `json:"matchedRules" jsonschema:"your stored rules (store_star_combination_meaning) that match"`
+	Board        string       `json:"board" jsonschema:"resource URI of the text board of the whole chart"`
+	Note         string       `json:"note,omitempty"`
+}
+
+func (t *Tools) initializeChart() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "initialize_chart", Title: "Initialize a chart", Toolset: "natal", Hints: toolkit.LocalRead,
+		Description: "Start here: build a natal chart from birth data and get its chart_id (stateless; pass it to every other tool), the basics, the classic patterns (格局) found and your stored rules that match. " +
+			"Birth fields: birthDate YYYY-MM-DD (solar, or lunar with isLunar/isLeapMonth), birthTimeIndex 0-12 or birthTime HH:MM (+ longitude for true solar time), gender 男/女. " +
+			"Errors: invalid_argument naming the field (impossible date, year outside 1900-2100, time, gender). Related: get_palace_info, resource ziwei://chart/{chart_id}."},
+		func(ctx context.Context, in BasicsIn) (InitOut, error) {
+			cc, err := in.load()
+			if err != nil {
+				return InitOut{}, err
+			}
+			hits, note := t.storedHits(ctx, cc.ruleCtx())
+			return InitOut{Basics: cc.basics(), Patterns: cc.patternsFound(), MatchedRules: hits, Board: boardURI(cc.id, cc.lang), Note: note}, nil
+		})
+}
+
+// ---- query_astrological_pattern
+
+type PatternQueryIn struct {
+	Birth
+	Pattern        string `json:"pattern,omitempty" jsonschema:"pattern name (紫府同宫, 君臣庆会, English name or id); omit for all"`
+	IncludeMissing bool   `json:"includeMissing,omitempty" jsonschema:"with no pattern named: also list the patterns not present"`
+}
+
+type PatternResult struct {
+	ID         string        `json:"id"`
+	Name       string        `json:"name"`
+	Meaning    string        `json:"meaning"`
+	Source     string        `json:"source"`
+	Matched    bool          `json:"matched"`
+	Conditions []rules.Check `json:"conditions" jsonschema:"each condition checked, whether it held and where"`
+	Rule       any           `json:"rule" jsonschema:"the declarative rule (same language as store_star_combination_meaning)"`
+}
+
+type PatternQueryOut struct {
+	ChartID  string          `json:"chart_id"`
+	Patterns []PatternResult `json:"patterns"`
+	Total    int             `json:"catalogueSize"`
+}
+
+func explainPattern(p *patterns.Pattern, rc *rules.Context, l astro.Lang) PatternResult {
+	ok, checks := p.Rule.Explain(rc, l)
+	var rule any
+	_ = json.Unmarshal(p.RuleJSON, &rule)
+	return PatternResult{ID: p.ID, Name: p.LocalName(l), Meaning: p.LocalMeaning(l), Source: p.Source, Matched: ok, Conditions: checks, Rule: rule}
+}
+
+func queryPattern() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "query_astrological_pattern", Title: "Explain patterns (格局)", Toolset: "patterns", Hints: toolkit.LocalRead,
+		Description: "Checks the classic 格局 catalogue (60+ declarative rules, sources in docs) against a chart and explains each condition: what was required, whether it held, where the stars were. Name one pattern, or omit for all present (includeMissing for all)." + chartSel +
+			" Related: initialize_chart, query_star_combination_meaning."},
+		func(ctx context.Context, in PatternQueryIn) (PatternQueryOut, error) {
+			cc, err := in.load()
+			if err != nil {
+				return PatternQueryOut{}, err
+			}
+			rc := cc.ruleCtx()
+			out := PatternQueryOut{ChartID: cc.id, Patterns: []PatternResult{}, Total: len(patterns.All())}
+			if in.Pattern != "" {
+				p, ok := patterns.Find(in.Pattern)
+				if !ok {
+					return out, envelope.Invalid("pattern", "unknown pattern %q: omit pattern with includeMissing true to list the catalogue", clip(in.Pattern))
+				}
+				out.Patterns = append(out.Patterns, explainPattern(p, rc, cc.lang))
+				return out, nil
+			}
+			for _, p := range patterns.All() {
+				if in.IncludeMissing || p.Rule.Match(rc) {
+					out.Patterns = append(out.Patterns, explainPattern(p, rc, cc.lang))
+				}
+			}
+			return out, nil
+		})
+}
+
+// ---- query_star_combination_meaning
+
+type CombinationQueryIn struct {
+	Birth
+	Stars      []string `json:"stars,omitempty" jsonschema:"only rules and patterns naming all these stars (any language)" mcp:"maxItems=5"`
+	Name       string   `json:"name,omitempty" jsonschema:"only the stored rule with this name"`
+	TargetDate string   `json:"targetDate,omitempty" jsonschema:"YYYY-MM-DD: evaluate decade/annual conditions for the periods running then"`
+	Catalogue  bool     `json:"includeCatalogue,omitempty" jsonschema:"also search the pattern catalogue"`
+}
+
+type CombinationResult struct {
+	ID         string        `json:"id"`
+	Name       string        `json:"name"`
+	Meaning    string        `json:"meaning"`
+	Origin     string        `json:"origin" jsonschema:"stored (your rule) or catalogue"`
+	Matched    *bool         `json:"matched,omitempty" jsonschema:"present when a chart was given"`
+	Conditions []rules.Check `json:"conditions"`
+	Rule       any           `json:"rule"`
+}
+
+type CombinationQueryOut struct {
+	ChartID string              `json:"chart_id,omitempty"`
+	Results []CombinationResult `json:"results"`
+	Note    string              `json:"note,omitempty"`
+}
+
+func namesAll(r *rules.Rule, want []astro.StarID) bool {
+	have := r.Stars()
+	for _, w := range want {
+		found := false
+		for _, h := range have {
+			if h == w {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *Tools) queryCombination() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "query_star_combination_meaning", Title: "Query star-combination meanings", Toolset: "patterns", Hints: toolkit.LocalRead,
+		Description: "Your stored star-combination rules (store_star_combination_meaning), optionally with the pattern catalogue, filtered by stars or name; with a chart (chart_id or birth fields) each is evaluated and explained, and targetDate enables decade/annual conditions. Related: store_star_combination_meaning, query_astrological_pattern."},
+		func(ctx context.Context, in CombinationQueryIn) (CombinationQueryOut, error) {
+			out := CombinationQueryOut{Results: []CombinationResult{}}
+			lang, err := parseLang(in.Language)
+			if err != nil {
+				return out, err
+			}
+			var want []astro.StarID
+			for i, s := range in.Stars {
+				id, ok := astro.StarByName(s)
+				if !ok {
+					return out, envelope.Invalid("stars", "unknown star %q at stars[%d]: use names from ziwei://stars", clip(s), i)
+				}
+				want = append(want, id)
+			}
+			var rc *rules.Context
+			if in.ChartID != "" || !in.Birth.fields().Empty() {
+				cc, err := in.load()
+				if err != nil {
+					return out, err
+				}
+				out.ChartID = cc.id
+				rc = cc.ruleCtx()
+				if in.TargetDate != "" {
+					h, err := cc.target(TargetIn{TargetDate: in.TargetDate})
+					if err != nil {
+						return out, err
+					}
+					d, y := h.Decadal, h.Yearly
+					rc.Decade, rc.Yearly = &d, &y
+				}
+			} else if in.TargetDate != "" {
+				return out, envelope.Invalid("targetDate", "targetDate needs a chart: pass chart_id or the birth fields")
+			}
+			add := func(id, name, meaning, origin string, r *rules.Rule, raw json.RawMessage) {
+				res := CombinationResult{ID: id, Name: name, Meaning: meaning, Origin: origin, Conditions: []rules.Check{}}
+				_ = json.Unmarshal(raw, &res.Rule)
+				if rc != nil {
+					ok, checks := r.Explain(rc, lang)
+					res.Matched, res.Conditions = &ok, checks
+				}
+				out.Results = append(out.Results, res)
+			}
+			if t.store != nil && t.store.Path() != "" {
+				list, err := t.store.List(serve.UserID(ctx))
+				if err != nil {
+					out.Note = "stored rules could not be read: " + err.Error()
+				}
+				for _, r := range list {
+					if (in.Name == "" || r.Name == in.Name) && namesAll(r.Compiled, want) {
+						add(r.ID, r.Name, r.Meaning, "stored", r.Compiled, r.Rule)
+					}
+				}
+			} else {
+				out.Note = "no rules file configured; only the catalogue can be searched"
+			}
+			if in.Catalogue {
+				for _, p := range patterns.All() {
+					if (in.Name == "" || in.Name == p.Name || in.Name == p.NameTW || in.Name == p.NameEn) && namesAll(p.Rule, want) {
+						add(p.ID, p.LocalName(lang), p.LocalMeaning(lang), "catalogue", p.Rule, p.RuleJSON)
+					}
+				}
+			}
+			return out, nil
+		})
+}
+
+// ---- store_star_combination_meaning
+
+type StoreIn struct {
+	Name    string         `json:"name" jsonschema:"name of the combination; storing the same name again replaces it" mcp:"minLength=1;maxLength=80"`
+	Meaning string         `json:"meaning" jsonschema:"its interpretation" mcp:"minLength=1;maxLength=2000"`
+	Rule    map[string]any `json:"rule" jsonschema:"declarative JSON rule, e.g. {\"all\":[{\"stars\":[\"紫微\",\"天府\"],\"in\":\"命宫\"},{\"mutagens\":[\"禄\"],\"in\":\"命宫\",\"scope\":\"sanfang\"}]}. Shapes: {all|any:[rules]}, {not:rule}, {stars:[..],in,scope?,min?,brightness?|minBrightness?|maxBrightness?,mutagen?,level?}, {mutagens:[禄权科忌],level?,in,scope?,min?}, {count:[stars or groups major|soft|tough…],in,scope?,min?,max?}, {palace,branch:[..]}, {same:[palace,palace]}. in: role (命宫, 财帛), 身宫, branch, @STAR, 大限命宫/流年命宫. scope: palace|sanfang|sanhe|opposite|flank. level: natal|decade|annual. Limits: 8 KiB, depth 6, 64 conditions"`
+	ChartID string         `json:"chart_id,omitempty" jsonschema:"optional: also say whether the rule matches this chart"`
+}
+
+type StoreOut struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Replaced bool   `json:"replaced" jsonschema:"a rule with this name existed and was replaced"`
+	Count    int    `json:"count" jsonschema:"your stored rules now"`
+	Matches  *bool  `json:"matchesChart,omitempty"`
+}
+
+func (t *Tools) storeCombination() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "store_star_combination_meaning", Title: "Store a star-combination meaning", Toolset: "patterns", Hints: toolkit.LocalWrite,
+		Description: "Saves a named declarative rule (JSON predicate over stars, palaces, brightness and 四化 — never code) with its meaning to the local rules file; initialize_chart and query_star_combination_meaning then evaluate it on every chart. Same name replaces. Errors: invalid_argument with the JSON path of a bad rule part. Related: query_star_combination_meaning."},
+		func(ctx context.Context, in StoreIn) (StoreOut, error) {
+			if t.store == nil || t.store.Path() == "" {
+				return StoreOut{}, envelope.New(envelope.PermissionDenied, "no rules file configured: start the server with --rules-file or set ZIWEI_RULES_FILE")
+			}
+			raw, err := json.Marshal(in.Rule)
+			if err != nil || in.Rule == nil {
+				return StoreOut{}, envelope.Invalid("rule", "rule must be a JSON object, e.g. {\"stars\":[\"紫微\"],\"in\":\"命宫\"}")
+			}
+			compiled, err := rules.Parse(raw)
+			if err != nil {
+				return StoreOut{}, ruleErr(err)
+			}
+			var matches *bool
+			if in.ChartID != "" {
+				cc, err := Birth{ChartID: in.ChartID}.load()
+				if err != nil {
+					return StoreOut{}, err
+				}
+				m := compiled.Match(cc.ruleCtx())
+				matches = &m
+			}
+			owner := serve.UserID(ctx)
+			st, replaced, err := t.store.Put(owner, in.Name, in.Meaning, raw, time.Now())
+			if err != nil {
+				return StoreOut{}, ruleErr(err)
+			}
+			list, _ := t.store.List(owner)
+			return StoreOut{ID: st.ID, Name: st.Name, Replaced: replaced, Count: len(list), Matches: matches}, nil
+		})
+}
+
+func ruleErr(err error) error {
+	if re, ok := err.(*rules.Error); ok {
+		field := "rule"
+		switch re.Path {
+		case "name", "meaning":
+			field = re.Path
+		}
+		e := envelope.Invalid(field, "%s", re.Error())
+		if re.Path != "" && field == "rule" {
+			e = e.WithDetail("path", re.Path)
+		}
+		return e
+	}
+	return envelope.New(envelope.Internal, "the rules file could not be written; the server log has details").WithCause(err)
+}

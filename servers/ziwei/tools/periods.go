@@ -1,0 +1,457 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
+)
+
+// Overlap maps one period palace onto the natal board.
+type Overlap struct {
+	Index        int      `json:"index" jsonschema:"board position 0 寅 … 11 丑"`
+	PeriodPalace string   `json:"periodPalace" jsonschema:"role in the period, e.g. 大限财帛"`
+	NatalPalace  string   `json:"natalPalace"`
+	Stem         string   `json:"stem"`
+	Branch       string   `json:"branch"`
+	MajorStars   []string `json:"majorStars"`
+}
+
+func (cc *chartCtx) overlaps(p astro.Period) []Overlap {
+	out := make([]Overlap, 12)
+	for r := astro.PalaceRole(0); r < 12; r++ {
+		i := p.PalaceOfRole(r)
+		o := Overlap{Index: i, PeriodPalace: periodRoleName(p.Kind, r, cc.lang), NatalPalace: cc.chart.PalaceRole(i).Name(cc.lang),
+			Stem: cc.chart.PalaceStem(i).Name(cc.lang), Branch: astro.BranchOfBoard(i).Name(cc.lang), MajorStars: []string{}}
+		for _, s := range cc.chart.Stars(i) {
+			if s.Group() == astro.GroupMajor {
+				o.MajorStars = append(o.MajorStars, s.Name(cc.lang))
+			}
+		}
+		out[r] = o
+	}
+	return out
+}
+
+// MovingStar is a period's moving star (流耀).
+type MovingStar struct {
+	Name   string    `json:"name" jsonschema:"e.g. 运禄, 流羊, 月马"`
+	Type   string    `json:"type"`
+	Palace PalaceRef `json:"palace"`
+}
+
+func (cc *chartCtx) moving(p astro.Period) []MovingStar {
+	out := []MovingStar{}
+	if !p.HasMovingStars() {
+		return out
+	}
+	all := p.MovingStars()
+	for i := 0; i < 12; i++ {
+		for _, m := range all[i] {
+			out = append(out, MovingStar{Name: astro.MovingStarName(m, p.Kind, cc.lang), Type: m.Type().String(), Palace: cc.ref(i)})
+		}
+	}
+	return out
+}
+
+// ---- decades
+
+// childhoodRoles: before the first decade, age 1 runs in 命宫, 2 财帛, 3 疾厄,
+// 4 夫妻, 5 福德, 6 官禄 (iztro's 童限).
+var childhoodRoles = [6]astro.PalaceRole{astro.Soul, astro.Wealth, astro.Health, astro.Spouse, astro.Spirit, astro.Career}
+
+type DecadeSel struct {
+	Age         *int `json:"age,omitempty" jsonschema:"nominal age (虚岁), 1-120; or decadeIndex" mcp:"min=1;max=120"`
+	DecadeIndex *int `json:"decadeIndex,omitempty" jsonschema:"1 = first decade … 12; or age" mcp:"min=1;max=12"`
+}
+
+type decadeSpan struct {
+	period    astro.Period
+	order     int // 1-12; 0 = childhood
+	from, to  int
+	childhood bool
+}
+
+func (cc *chartCtx) decade(sel DecadeSel) (decadeSpan, error) {
+	c := cc.chart
+	switch {
+	case sel.Age != nil && sel.DecadeIndex != nil:
+		return decadeSpan{}, envelope.Invalid("age", "give either age or decadeIndex, not both")
+	case sel.DecadeIndex != nil:
+		d, ok := c.DecadeByOrder(*sel.DecadeIndex - 1)
+		if !ok {
+			return decadeSpan{}, envelope.Invalid("decadeIndex", "decadeIndex %d is out of range: use 1 (first decade) to 12", *sel.DecadeIndex)
+		}
+		return decadeSpan{period: astro.Period{Kind: astro.PeriodDecadal, Index: d.Index, Stem: d.Stem, Branch: d.Branch}, order: d.Order + 1, from: d.From, to: d.To}, nil
+	case sel.Age != nil:
+		age := *sel.Age
+		if age < 1 || age > astro.MaxNominalAge {
+			return decadeSpan{}, envelope.Invalid("age", "age %d is out of range: use a nominal age (虚岁) 1-%d", age, astro.MaxNominalAge)
+		}
+		if d, ok := c.DecadeByAge(age); ok {
+			return decadeSpan{period: astro.Period{Kind: astro.PeriodDecadal, Index: d.Index, Stem: d.Stem, Branch: d.Branch}, order: d.Order + 1, from: d.From, to: d.To}, nil
+		}
+		if age <= len(childhoodRoles) {
+			i := c.PalaceOfRole(childhoodRoles[age-1])
+			return decadeSpan{period: astro.Period{Kind: astro.PeriodChildhood, Index: i, Stem: c.PalaceStem(i), Branch: astro.BranchOfBoard(i)}, from: age, to: age, childhood: true}, nil
+		}
+		return decadeSpan{}, envelope.Invalid("age", "age %d is past the last decade: use an age up to %d", age, int(c.FiveElementsClass())+119)
+	}
+	return decadeSpan{}, envelope.Invalid("age", "say which decade: give age (虚岁) or decadeIndex (1-12)")
+}
+
+type DecadeSummary struct {
+	DecadeIndex int       `json:"decadeIndex" jsonschema:"1-12; 0 for the childhood period (童限)"`
+	Childhood   bool      `json:"childhood,omitempty" jsonschema:"童限: before the first decade; one palace per age"`
+	From        int       `json:"from" jsonschema:"first nominal age"`
+	To          int       `json:"to" jsonschema:"last nominal age"`
+	Palace      PalaceRef `json:"palace" jsonschema:"natal palace the decade runs in (its 命宫)"`
+}
+
+func (cc *chartCtx) decadeSummary(d decadeSpan) DecadeSummary {
+	return DecadeSummary{DecadeIndex: d.order, Childhood: d.childhood, From: d.from, To: d.to, Palace: cc.ref(d.period.Index)}
+}
+
+type DecadeIn struct {
+	Birth
+	DecadeSel
+}
+
+type DecadeInfoOut struct {
+	ChartID string          `json:"chart_id"`
+	Decade  DecadeSummary   `json:"decade"`
+	Stem    string          `json:"stem" jsonschema:"the decade's stem (its palace's stem): gives the decade 四化"`
+	Palaces []Overlap       `json:"palaces" jsonschema:"the 12 decade palaces on the natal board"`
+	All     []DecadeSummary `json:"allDecades" jsonschema:"the 12 decades of this chart"`
+}
+
+func getDecadeInfo() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_decade_info", Title: "Decade (大限) info", Toolset: "periods", Hints: toolkit.LocalRead,
+		Description: "A 大限 by nominal age or decade index: its ages, palace, stem and the 12 decade palaces on the natal board, plus the list of all decades. Ages before the first decade give the 童限 palace." + chartSel +
+			" Related: get_decade_sihua, get_decade_overlapping_palaces, get_annual_info."},
+		func(ctx context.Context, in DecadeIn) (DecadeInfoOut, error) {
+			cc, err := in.load()
+			if err != nil {
+				return DecadeInfoOut{}, err
+			}
+			d, err := cc.decade(in.DecadeSel)
+			if err != nil {
+				return DecadeInfoOut{}, err
+			}
+			out := DecadeInfoOut{ChartID: cc.id, Decade: cc.decadeSummary(d), Stem: d.period.Stem.Name(cc.lang), Palaces: cc.overlaps(d.period)}
+			for k := 1; k <= 12; k++ {
+				ds, _ := cc.decade(DecadeSel{DecadeIndex: &k})
+				out.All = append(out.All, cc.decadeSummary(ds))
+			}
+			return out, nil
+		})
+}
+
+type DecadeSihuaIn struct {
+	Birth
+	DecadeSel
+	Stem string `json:"stem,omitempty" jsonschema:"a decade palace stem (甲…癸) instead of age/decadeIndex"`
+}
+
+type PeriodSihuaOut struct {
+	ChartID string         `json:"chart_id"`
+	Level   string         `json:"level"`
+	Stem    string         `json:"stem"`
+	Decade  *DecadeSummary `json:"decade,omitempty"`
+	Year    int            `json:"year,omitempty"`
+	Items   []SihuaItem    `json:"items" jsonschema:"禄 权 科 忌 in order"`
+}
+
+func getDecadeSihua() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_decade_sihua", Title: "Decade 四化", Toolset: "periods", Hints: toolkit.LocalRead,
+		Description: "The 大限 四化 (by the decade palace's stem): each transformed star, the natal palace it sits in and that palace's decade role. Choose the decade by age or decadeIndex, or pass a stem." + chartSel +
+			" Related: get_natal_sihua, get_annual_sihua, get_palace_stem_sihua."},
+		func(ctx context.Context, in DecadeSihuaIn) (PeriodSihuaOut, error) {
+			cc, err := in.load()
+			if err != nil {
+				return PeriodSihuaOut{}, err
+			}
+			if in.Stem != "" {
+				if in.Age != nil || in.DecadeIndex != nil {
+					return PeriodSihuaOut{}, envelope.Invalid("stem", "give stem or age/decadeIndex, not both")
+				}
+				s, ok := astro.StemByName(in.Stem)
+				if !ok {
+					return PeriodSihuaOut{}, envelope.Invalid("stem", "unknown stem %q: use 甲 乙 丙 丁 戊 己 庚 辛 壬 癸 (or jia, yi…)", clip(in.Stem))
+				}
+				return PeriodSihuaOut{ChartID: cc.id, Level: "decade", Stem: s.Name(cc.lang), Items: cc.sihua(s, nil)}, nil
+			}
+			d, err := cc.decade(in.DecadeSel)
+			if err != nil {
+				return PeriodSihuaOut{}, err
+			}
+			sum := cc.decadeSummary(d)
+			return PeriodSihuaOut{ChartID: cc.id, Level: "decade", Stem: d.period.Stem.Name(cc.lang), Decade: &sum, Items: cc.sihua(d.period.Stem, &d.period)}, nil
+		})
+}
+
+type DecadeOverlapOut struct {
+	ChartID string        `json:"chart_id"`
+	Decade  DecadeSummary `json:"decade"`
+	Palaces []Overlap     `json:"palaces" jsonschema:"decade role → natal palace, 12 entries from the decade 命宫"`
+}
+
+func getDecadeOverlappingPalaces() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_decade_overlapping_palaces", Title: "Decade ↔ natal palaces", Toolset: "periods", Hints: toolkit.LocalRead,
+		Description: "Which natal palace each decade palace falls on (大限命宫 = natal X …), with major stars. Choose the decade by age or decadeIndex." + chartSel +
+			" Related: get_decade_info, get_annual_overlapping_palaces."},
+		func(ctx context.Context, in DecadeIn) (DecadeOverlapOut, error) {
+			cc, err := in.load()
+			if err != nil {
+				return DecadeOverlapOut{}, err
+			}
+			d, err := cc.decade(in.DecadeSel)
+			if err != nil {
+				return DecadeOverlapOut{}, err
+			}
+			return DecadeOverlapOut{ChartID: cc.id, Decade: cc.decadeSummary(d), Palaces: cc.overlaps(d.period)}, nil
+		})
+}
+
+// ---- annual
+
+type YearSel struct {
+	Year int `json:"year" jsonschema:"lunar year of the 流年 (the year starting at Chinese New Year), on or after the birth year" mcp:"min=1900;max=2100"`
+}
+
+// annual computes the horoscope for a lunar year: at 1 July (always inside
+// lunar year Y), or at the birth date when the birth is later that year.
+func (cc *chartCtx) annual(year int) (*astro.Horoscope, error) {
+	c := cc.chart
+	if year < c.LunarDate().Year {
+		return nil, envelope.Invalid("year", "year %d is before the birth (lunar year %d): use %d or later", year, c.LunarDate().Year, c.LunarDate().Year)
+	}
+	if year > astro.MaxYear {
+		return nil, envelope.Invalid("year", "year %d is outside the supported range %d-%d", year, astro.MinYear, astro.MaxYear)
+	}
+	if age := year - c.LunarDate().Year + 1; age > astro.MaxNominalAge {
+		return nil, envelope.Invalid("year", "year %d gives nominal age %d: horoscopes cover ages 1-%d, so use %d at the latest", year, age, astro.MaxNominalAge, c.LunarDate().Year+astro.MaxNominalAge-1)
+	}
+	d := astro.Date{Year: year, Month: 7, Day: 1}
+	if sd := c.SolarDate(); sd.Year == year && (sd.Month > 7 || sd.Month == 7 && sd.Day > 1) {
+		d = sd
+	}
+	h, err := c.HoroscopeAt(d, 6)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return h, nil
+}
+
+type PeriodRef struct {
+	Name   string    `json:"name" jsonschema:"大限 or 童限"`
+	From   int       `json:"from"`
+	To     int       `json:"to"`
+	Palace PalaceRef `json:"palace"`
+}
+
+type AnnualIn struct {
+	Birth
+	YearSel
+}
+
+type AnnualInfoOut struct {
+	ChartID      string       `json:"chart_id"`
+	Year         int          `json:"year"`
+	Stem         string       `json:"stem"`
+	Branch       string       `json:"branch"`
+	NominalAge   int          `json:"nominalAge" jsonschema:"虚岁 in that year"`
+	LifePalace   PalaceRef    `json:"lifePalace" jsonschema:"natal palace holding the 流年命宫 (on the year branch)"`
+	TaisuiPalace PalaceRef    `json:"taisuiPalace" jsonschema:"太岁: the natal palace on the year branch"`
+	SmallLimit   PalaceRef    `json:"smallLimit" jsonschema:"小限 palace for that age"`
+	Decade       PeriodRef    `json:"decade" jsonschema:"the decade (or 童限) running that year"`
+	Palaces      []Overlap    `json:"palaces" jsonschema:"the 12 流年 palaces on the natal board"`
+	Sihua        []SihuaItem  `json:"sihua" jsonschema:"流年四化 by the year stem"`
+	MovingStars  []MovingStar `json:"movingStars" jsonschema:"流耀 of the year"`
+}
+
+func (cc *chartCtx) decadeRef(h *astro.Horoscope) PeriodRef {
+	p := h.Decadal
+	r := PeriodRef{Name: p.Kind.Name(cc.lang), Palace: cc.ref(p.Index)}
+	if p.Kind == astro.PeriodChildhood {
+		r.From, r.To = h.NominalAge(), h.NominalAge()
+	} else {
+		d := cc.chart.DecadeAt(p.Index)
+		r.From, r.To = d.From, d.To
+	}
+	return r
+}
+
+func getAnnualInfo() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_annual_info", Title: "Year (流年) info", Toolset: "periods", Hints: toolkit.LocalRead,
+		Description: "The 流年 of a lunar year: stem-branch, nominal age, 流年命宫 and 太岁 palace, 小限, the decade running, the 12 year palaces, 流年四化 and moving stars." + chartSel +
+			" Related: get_annual_sihua, get_annual_overlapping_palaces, get_monthly_info."},
+		func(ctx context.Context, in AnnualIn) (AnnualInfoOut, error) {
+			cc, err := in.load()
+			if err != nil {
+				return AnnualInfoOut{}, err
+			}
+			h, err := cc.annual(in.Year)
+			if err != nil {
+				return AnnualInfoOut{}, err
+			}
+			y := h.Yearly
+			return AnnualInfoOut{ChartID: cc.id, Year: in.Year, Stem: y.Stem.Name(cc.lang), Branch: y.Branch.Name(cc.lang), NominalAge: h.NominalAge(),
+				LifePalace: cc.ref(y.Index), TaisuiPalace: cc.ref(y.Branch.BoardIndex()), SmallLimit: cc.ref(h.Age.Index),
+				Decade: cc.decadeRef(h), Palaces: cc.overlaps(y), Sihua: cc.sihua(y.Stem, &y), MovingStars: cc.moving(y)}, nil
+		})
+}
+
+type AnnualSihuaIn struct {
+	Birth
+	Year int    `json:"year,omitempty" jsonschema:"lunar year; or stem" mcp:"min=1900;max=2100"`
+	Stem string `json:"stem,omitempty" jsonschema:"a year stem (甲…癸) instead of year"`
+}
+
+func getAnnualSihua() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_annual_sihua", Title: "Year 四化", Toolset: "periods", Hints: toolkit.LocalRead,
+		Description: "The 流年 四化 (by the year stem): each transformed star, the natal palace it sits in and that palace's year role. Give year, or a stem." + chartSel +
+			" Related: get_annual_info, get_decade_sihua, get_natal_sihua."},
+		func(ctx context.Context, in AnnualSihuaIn) (PeriodSihuaOut, error) {
+			cc, err := in.load()
+			if err != nil {
+				return PeriodSihuaOut{}, err
+			}
+			switch {
+			case in.Stem != "" && in.Year != 0:
+				return PeriodSihuaOut{}, envelope.Invalid("stem", "give year or stem, not both")
+			case in.Stem != "":
+				s, ok := astro.StemByName(in.Stem)
+				if !ok {
+					return PeriodSihuaOut{}, envelope.Invalid("stem", "unknown stem %q: use 甲 乙 丙 丁 戊 己 庚 辛 壬 癸 (or jia, yi…)", clip(in.Stem))
+				}
+				return PeriodSihuaOut{ChartID: cc.id, Level: "annual", Stem: s.Name(cc.lang), Items: cc.sihua(s, nil)}, nil
+			case in.Year == 0:
+				return PeriodSihuaOut{}, envelope.Invalid("year", "say which year: give year (e.g. 2026) or a year stem")
+			}
+			h, err := cc.annual(in.Year)
+			if err != nil {
+				return PeriodSihuaOut{}, err
+			}
+			y := h.Yearly
+			return PeriodSihuaOut{ChartID: cc.id, Level: "annual", Stem: y.Stem.Name(cc.lang), Year: in.Year, Items: cc.sihua(y.Stem, &y)}, nil
+		})
+}
+
+type AnnualDecadeOverlap struct {
+	Index        int    `json:"index"`
+	AnnualPalace string `json:"annualPalace"`
+	DecadePalace string `json:"decadePalace"`
+	NatalPalace  string `json:"natalPalace"`
+	Stem         string `json:"stem"`
+	Branch       string `json:"branch"`
+}
+
+type AnnualOverlapOut struct {
+	ChartID        string                `json:"chart_id"`
+	Year           int                   `json:"year"`
+	Decade         PeriodRef             `json:"decade"`
+	AnnualToNatal  []Overlap             `json:"annualToNatal" jsonschema:"流年 role → natal palace"`
+	AnnualToDecade []AnnualDecadeOverlap `json:"annualToDecade" jsonschema:"流年 role → 大限 role (and natal role) of the same board palace"`
+}
+
+func getAnnualOverlappingPalaces() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_annual_overlapping_palaces", Title: "Year ↔ decade ↔ natal palaces", Toolset: "periods", Hints: toolkit.LocalRead,
+		Description: "For a lunar year: which natal palace and which decade palace each 流年 palace falls on (流年命宫 = 大限X = natal Y …)." + chartSel +
+			" Related: get_annual_info, get_decade_overlapping_palaces."},
+		func(ctx context.Context, in AnnualIn) (AnnualOverlapOut, error) {
+			cc, err := in.load()
+			if err != nil {
+				return AnnualOverlapOut{}, err
+			}
+			h, err := cc.annual(in.Year)
+			if err != nil {
+				return AnnualOverlapOut{}, err
+			}
+			y, d := h.Yearly, h.Decadal
+			out := AnnualOverlapOut{ChartID: cc.id, Year: in.Year, Decade: cc.decadeRef(h), AnnualToNatal: cc.overlaps(y)}
+			for r := astro.PalaceRole(0); r < 12; r++ {
+				i := y.PalaceOfRole(r)
+				out.AnnualToDecade = append(out.AnnualToDecade, AnnualDecadeOverlap{Index: i,
+					AnnualPalace: periodRoleName(y.Kind, r, cc.lang), DecadePalace: periodRoleName(d.Kind, d.PalaceRole(i), cc.lang),
+					NatalPalace: cc.chart.PalaceRole(i).Name(cc.lang), Stem: cc.chart.PalaceStem(i).Name(cc.lang), Branch: astro.BranchOfBoard(i).Name(cc.lang)})
+			}
+			return out, nil
+		})
+}
+
+// ---- monthly, daily, hourly
+
+type TargetIn struct {
+	Birth
+	TargetDate      string `json:"targetDate" jsonschema:"solar date YYYY-MM-DD of the period, on or after the birth"`
+	TargetTimeIndex *int   `json:"targetTimeIndex,omitempty" jsonschema:"hour slot 0-12 of the target (default 6, 11:00-13:00)" mcp:"min=0;max=12"`
+}
+
+type PeriodOut struct {
+	ChartID     string       `json:"chart_id"`
+	Period      string       `json:"period" jsonschema:"流月, 流日 or 流时"`
+	TargetDate  string       `json:"targetDate"`
+	LunarDate   string       `json:"lunarDate"`
+	TimeIndex   int          `json:"timeIndex"`
+	NominalAge  int          `json:"nominalAge"`
+	Stem        string       `json:"stem" jsonschema:"the period's own stem (month, day or hour pillar)"`
+	Branch      string       `json:"branch"`
+	LifePalace  PalaceRef    `json:"lifePalace" jsonschema:"natal palace holding the period's 命宫"`
+	Palaces     []Overlap    `json:"palaces"`
+	Sihua       []SihuaItem  `json:"sihua" jsonschema:"the period's 四化 by its stem"`
+	MovingStars []MovingStar `json:"movingStars"`
+}
+
+func (cc *chartCtx) target(in TargetIn) (*astro.Horoscope, error) {
+	d, err := astro.ParseSolarDate(in.TargetDate)
+	if err != nil {
+		if ie, ok := err.(*astro.InputError); ok {
+			return nil, envelope.Invalid("targetDate", "%s", ie.Message)
+		}
+		return nil, err
+	}
+	ti := 6
+	if in.TargetTimeIndex != nil {
+		ti = *in.TargetTimeIndex
+	}
+	h, err := cc.chart.HoroscopeAt(d, ti)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return h, nil
+}
+
+func periodTool(name, title, what string, pick func(*astro.Horoscope) astro.Period) toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: name, Title: title, Toolset: "periods", Hints: toolkit.LocalRead,
+		Description: fmt.Sprintf("The %s at a target date: its stem-branch, 命宫 on the natal board, 12 palaces, 四化 and moving stars.", what) + chartSel +
+			" Related: get_annual_info, get_monthly_info, get_daily_info, get_hourly_info."},
+		func(ctx context.Context, in TargetIn) (PeriodOut, error) {
+			cc, err := in.load()
+			if err != nil {
+				return PeriodOut{}, err
+			}
+			h, err := cc.target(in)
+			if err != nil {
+				return PeriodOut{}, err
+			}
+			p := pick(h)
+			return PeriodOut{ChartID: cc.id, Period: p.Kind.Name(cc.lang), TargetDate: h.SolarDate().String(), LunarDate: h.LunarDate().ChineseString(),
+				TimeIndex: h.TimeIndex(), NominalAge: h.NominalAge(), Stem: p.Stem.Name(cc.lang), Branch: p.Branch.Name(cc.lang),
+				LifePalace: cc.ref(p.Index), Palaces: cc.overlaps(p), Sihua: cc.sihua(p.Stem, &p), MovingStars: cc.moving(p)}, nil
+		})
+}
+
+func getMonthlyInfo() toolkit.Tool {
+	return periodTool("get_monthly_info", "Month (流月) info", "流月 (lunar month containing targetDate)", func(h *astro.Horoscope) astro.Period { return h.Monthly })
+}
+
+func getDailyInfo() toolkit.Tool {
+	return periodTool("get_daily_info", "Day (流日) info", "流日", func(h *astro.Horoscope) astro.Period { return h.Daily })
+}
+
+func getHourlyInfo() toolkit.Tool {
+	return periodTool("get_hourly_info", "Hour (流时) info", "流时 (targetTimeIndex)", func(h *astro.Horoscope) astro.Period { return h.Hourly })
+}

@@ -1,0 +1,170 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/board"
+)
+
+func boardURI(id string, l astro.Lang) string {
+	u := "ziwei://chart/" + id
+	if l != astro.ZhCN {
+		u += "?language=" + l.String()
+	}
+	return u
+}
+
+// boardText is the text board with the basics in the centre.
+func (cc *chartCtx) boardText() string {
+	b := cc.basics()
+	en := cc.lang == astro.EnUS
+	lines := []string{
+		"chart_id " + cc.id,
+		b.Gender + " " + b.SolarDate + " " + b.Time,
+		b.LunarDate,
+		b.ChineseDate,
+	}
+	if en {
+		lines = append(lines, "bureau "+b.FiveElementsClass, "soul ruler "+b.Soul+", body ruler "+b.Body, "zodiac "+b.Zodiac+", "+b.Sign)
+	} else {
+		lines = append(lines, "五行局 "+b.FiveElementsClass, "命主 "+b.Soul+"  身主 "+b.Body, "生肖 "+b.Zodiac+"  "+b.Sign)
+	}
+	if b.BirthTime.TrueSolarTime != "" {
+		lines = append(lines, "true solar time "+b.BirthTime.TrueSolarTime)
+	}
+	return board.Render(cc.chart, cc.lang, lines)
+}
+
+func resourceArg(req mcp.ReadResourceRequest, name string) string {
+	switch v := req.Params.Arguments[name].(type) {
+	case []string:
+		if len(v) > 0 {
+			return v[0]
+		}
+	case string:
+		return v
+	}
+	return ""
+}
+
+func addResources(r *serve.Registry) {
+	r.Server.AddResourceTemplate(
+		mcp.NewResourceTemplate("ziwei://chart/{chart_id}{?language}", "Chart board",
+			mcp.WithTemplateDescription("The whole natal chart as the 4×4 text board people read (palaces around the edge, basics in the centre). chart_id from initialize_chart; language zh-CN (default), zh-TW or en-US."),
+			mcp.WithTemplateMIMEType("text/plain")),
+		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			id := resourceArg(req, "chart_id")
+			lang := resourceArg(req, "language")
+			if id == "" { // some clients do not pass template arguments: read them from the URI
+				u, err := url.Parse(req.Params.URI)
+				if err == nil {
+					id = strings.TrimPrefix(u.Path, "/")
+					if id == "" {
+						id = u.Opaque
+					}
+					lang = u.Query().Get("language")
+				}
+			}
+			cc, err := Birth{ChartID: id, Language: lang}.load()
+			if err != nil {
+				return nil, err
+			}
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: cc.boardText()}}, nil
+		})
+
+	r.Server.AddResource(
+		mcp.NewResource("ziwei://stars", "Star reference",
+			mcp.WithResourceDescription("All 66 natal stars: names in zh-CN, zh-TW and en-US, type, five element, yin/yang and brightness on the 12 branches (iztro 2.6.1)."),
+			mcp.WithMIMEType("application/json")),
+		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			type entry struct {
+				ZhCN string `json:"zh-CN"`
+				ZhTW string `json:"zh-TW"`
+				EnUS string `json:"en-US"`
+				StarAttrOut
+			}
+			list := make([]entry, 0, astro.NumStars)
+			for id := 0; id < astro.NumStars; id++ {
+				s := astro.StarID(id)
+				list = append(list, entry{ZhCN: s.Name(astro.ZhCN), ZhTW: s.Name(astro.ZhTW), EnUS: s.Name(astro.EnUS), StarAttrOut: starAttributes(s, astro.ZhCN)})
+			}
+			b, _ := json.Marshal(list)
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "application/json", Text: string(b)}}, nil
+		})
+
+	r.Server.AddResourceTemplate(
+		mcp.NewResourceTemplate("ziwei://stars/{name}", "One star",
+			mcp.WithTemplateDescription("Reference data for one star by name in any language (紫微, 紫微, emperor): as get_star_attributes, in zh-CN, zh-TW and en-US."),
+			mcp.WithTemplateMIMEType("application/json")),
+		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			name := resourceArg(req, "name")
+			if name == "" {
+				name = req.Params.URI[strings.LastIndex(req.Params.URI, "/")+1:]
+			}
+			if un, err := url.PathUnescape(name); err == nil {
+				name = un
+			}
+			id, ok := astro.StarByName(name)
+			if !ok {
+				return nil, fmt.Errorf("unknown star %q: read ziwei://stars for the 66 names", clip(name))
+			}
+			out := map[string]StarAttrOut{}
+			for _, l := range astro.Langs() {
+				out[l.String()] = starAttributes(id, l)
+			}
+			b, _ := json.Marshal(out)
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "application/json", Text: string(b)}}, nil
+		})
+}
+
+func addPrompts(r *serve.Registry) {
+	r.Server.AddPrompt(mcp.NewPrompt("read_chart",
+		mcp.WithPromptDescription("Read a Zi Wei Dou Shu chart: the board, the patterns found and a reading plan, optionally focused on one area."),
+		mcp.WithArgument("chart_id", mcp.ArgumentDescription("chart_id from initialize_chart (or give birthDate, birthTimeIndex, gender)")),
+		mcp.WithArgument("birthDate", mcp.ArgumentDescription("YYYY-MM-DD, when no chart_id")),
+		mcp.WithArgument("birthTimeIndex", mcp.ArgumentDescription("0-12, when no chart_id")),
+		mcp.WithArgument("gender", mcp.ArgumentDescription("男/女, when no chart_id")),
+		mcp.WithArgument("focus", mcp.ArgumentDescription("what to focus on: career, wealth, relationships, health, a year (e.g. 2026) …")),
+		mcp.WithArgument("language", mcp.ArgumentDescription("zh-CN (default), zh-TW or en-US")),
+	), func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		a := req.Params.Arguments
+		b := Birth{ChartID: a["chart_id"], BirthDate: a["birthDate"], Gender: a["gender"], Language: a["language"]}
+		if s := a["birthTimeIndex"]; s != "" {
+			var ti int
+			if _, err := fmt.Sscanf(s, "%d", &ti); err != nil {
+				return nil, fmt.Errorf("birthTimeIndex must be a number 0-12")
+			}
+			b.BirthTimeIndex = &ti
+		}
+		cc, err := b.load()
+		if err != nil {
+			return nil, err
+		}
+		var pats []string
+		for _, p := range cc.patternsFound() {
+			pats = append(pats, "- "+p.Name+": "+p.Meaning)
+		}
+		if len(pats) == 0 {
+			pats = []string{"- (none from the catalogue)"}
+		}
+		focus := strings.TrimSpace(a["focus"])
+		if focus == "" {
+			focus = "the whole chart: character, career, wealth, relationships, health"
+		}
+		text := "Read this Zi Wei Dou Shu (紫微斗数) chart. Focus: " + focus + ".\n\n" +
+			"Method: start from 命宫 and its 三方四正 (get_sanfang_sizheng), then 身宫; weigh brightness and the natal 四化 (get_natal_sihua); note 夹 (get_jia_gong_info) and 格局; " +
+			"for timing use get_decade_info / get_annual_info with the chart_id. Say which stars and palaces support each statement; keep interpretation separate from the computed facts.\n\n" +
+			"chart_id: " + cc.id + "\n\nPatterns found:\n" + strings.Join(pats, "\n") + "\n\nBoard:\n" + cc.boardText()
+		return mcp.NewGetPromptResult("Read a Zi Wei chart", []mcp.PromptMessage{
+			mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(text)),
+		}), nil
+	})
+}
