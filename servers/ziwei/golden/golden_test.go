@@ -37,3 +37,29 @@ func TestGoldenPublic(t *testing.T) {
 		t.Fatalf("%d passed, %d failed:\n%s", passed, failed, strings.Join(lines, "\n"))
 	}
 }
+
+// TestGoldenExtra checks 300 further iztro 2.6.1 cases generated with
+// testdata/gen-iztro.js, including zh-TW renderings.
+func TestGoldenExtra(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "extra-iztro.jsonl.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out strings.Builder
+	passed, failed, err := Check(f, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed > 0 || passed != 300 {
+		t.Fatalf("%d passed, %d failed:\n%s", passed, failed, truncateLines(out.String(), 50))
+	}
+}
+
+func truncateLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = append(lines[:n], "…", lines[len(lines)-2])
+	}
+	return strings.Join(lines, "\n")
+}
