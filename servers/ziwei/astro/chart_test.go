@@ -272,3 +272,29 @@ func TestStarInfo(t *testing.T) {
 		t.Error("太阳 names")
 	}
 }
+
+func TestPalaceViews(t *testing.T) {
+	c, err := NewChart(Input{Date: "1900-03-10", TimeIndex: 0, Gender: Male})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := c.Palaces()
+	if ps[1].Role != Soul || !ps[1].IsBodyPalace || !ps[2].IsOriginalPalace || ps[0].Role != Siblings {
+		t.Fatalf("palaces %+v", ps[:3])
+	}
+	if p := c.PalaceByRole(Soul); p.Index != 1 || p.Branch != BranchMao || !c.HasStar(1, ZiWei) || c.HasStar(0, ZiWei) {
+		t.Fatalf("soul palace %+v", p)
+	}
+	if p := c.PalaceByBranch(BranchChen); p.Index != 2 || p.Decade.From != 15 {
+		t.Fatalf("辰 palace %+v", p)
+	}
+	if s := SurroundedPalaces(1); s != (Surrounded{1, 7, 9, 5}) {
+		t.Fatalf("surrounded %+v", s)
+	}
+	if p, n := FlankingPalaces(0); p != 11 || n != 1 {
+		t.Fatalf("flanking %d %d", p, n)
+	}
+	if Changsheng12Name(ps[0].Changsheng12, ZhCN) != "病" || Boshi12Name(ps[0].Boshi12, EnUS) != "gossip" {
+		t.Fatal("cycle names")
+	}
+}
