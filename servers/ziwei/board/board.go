@@ -104,7 +104,11 @@ func cell(c *astro.Chart, l astro.Lang, i int) []string {
 			title += "·身"
 		}
 	}
-	title += " " + c.PalaceStem(i).Name(l) + astro.BranchOfBoard(i).Name(l)
+	sep := ""
+	if l == astro.EnUS {
+		sep = "-"
+	}
+	title += " " + c.PalaceStem(i).Name(l) + sep + astro.BranchOfBoard(i).Name(l)
 	var major, minor, adj []string
 	for _, s := range c.Stars(i) {
 		name := s.Name(l) + c.StarBrightness(s).Name(l)
