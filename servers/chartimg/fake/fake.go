@@ -363,7 +363,8 @@ func (s *Server) limit(w http.ResponseWriter, key string, p chart.Plan) bool {
 	if tat.Before(now) {
 		tat = now
 	}
-	if tat.Sub(now) > time.Duration(p.Burst-1)*interval {
+	// 50 ms of slack: client and server clocks see request spacing differently
+	if tat.Sub(now) > time.Duration(p.Burst-1)*interval+50*time.Millisecond {
 		w.Header().Set("Retry-After", "1")
 		msg(w, 429, "Too Many Requests")
 		return false

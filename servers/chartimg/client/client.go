@@ -1,0 +1,330 @@
+// Package client calls chart-img.com: v2 advanced-chart (image bytes, or a
+// storage URL), v3 exchange list and symbols, and the docs site. It sits on
+// pkg/upstream (deadlines, retries on 429/5xx only, body caps, error mapping),
+// adds the x-api-key header, a per-plan limiter (requests per second with burst,
+// and per day), and turns 403 "Exceed Max Usage … Limit (…)" answers into
+// errors that name the plan limit hit.
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	_ "image/jpeg" // DecodeConfig checks the bytes are the image they claim to be
+	_ "image/png"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
+	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
+	"github.com/mcpfleet/mcpfleet/pkg/upstream"
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/docsparse"
+)
+
+// Defaults and the environment variables that override them.
+const (
+	DefaultAPIURL  = "https://api.chart-img.com"
+	DefaultDocsURL = "https://doc.chart-img.com/"
+	EnvAPIKey      = "CHART_IMG_API_KEY"
+	EnvPlan        = "CHART_IMG_PLAN"
+	EnvAPIURL      = "CHART_IMG_API_URL"
+	EnvDocsURL     = "CHART_IMG_DOCS_URL"
+)
+
+// Config configures a Client.
+type Config struct {
+	APIURL  string
+	DocsURL string
+	APIKey  string
+	Plan    chart.Plan
+	// Timeout per call (a chart render can take several seconds); default 60s.
+	Timeout time.Duration
+	// Retries after the first attempt (429 and 5xx only); 0 = default 2, negative = none.
+	Retries int
+	// RetryWait is the first backoff; default 500ms.
+	RetryWait time.Duration
+	// NoLimiter turns off the client-side plan limiter (tests of upstream 429s).
+	NoLimiter bool
+	Logger    zerolog.Logger
+}
+
+// Client is safe for concurrent use.
+type Client struct {
+	api    *upstream.Client
+	docs   *upstream.Client
+	key    string
+	plan   chart.Plan
+	perSec ratelimit.Limiter
+	daily  ratelimit.Limiter
+}
+
+const limiterKey = "chart-img"
+
+// New builds a client. A missing API key is not an error here: calls that need
+// it fail with unauthenticated naming CHART_IMG_API_KEY, and the docs tools work.
+func New(cfg Config) *Client {
+	if cfg.APIURL == "" {
+		cfg.APIURL = DefaultAPIURL
+	}
+	if cfg.DocsURL == "" {
+		cfg.DocsURL = DefaultDocsURL
+	}
+	if cfg.Plan.Name == "" {
+		cfg.Plan = chart.Plans[0]
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 60 * time.Second
+	}
+	if cfg.RetryWait == 0 {
+		cfg.RetryWait = 500 * time.Millisecond
+	}
+	c := &Client{key: cfg.APIKey, plan: cfg.Plan}
+	if !cfg.NoLimiter {
+		c.perSec = ratelimit.NewTokenBucket(cfg.Plan.PerSecond, time.Second, max(cfg.Plan.Burst, 1))
+		c.daily = ratelimit.NewSlidingWindow(cfg.Plan.DailyMax, 24*time.Hour)
+	}
+	secret := map[string]string{}
+	if cfg.APIKey != "" {
+		secret["x-api-key"] = cfg.APIKey
+	}
+	c.api = upstream.New(upstream.Config{
+		Name: "chart-img", BaseURL: strings.TrimRight(cfg.APIURL, "/"), URLEnv: EnvAPIURL,
+		Timeout: cfg.Timeout, Retries: cfg.Retries, RetryWait: cfg.RetryWait, MaxRetryAfter: 10 * time.Second,
+		MaxBodyBytes: 16 << 20, SecretHeaders: secret, Detectors: []extract.Detector{c.detect},
+		Logger: cfg.Logger, Limiter: c.limit,
+	})
+	c.docs = upstream.New(upstream.Config{
+		Name: "chart-img docs", BaseURL: cfg.DocsURL, URLEnv: EnvDocsURL, Timeout: 20 * time.Second,
+		Retries: cfg.Retries, RetryWait: cfg.RetryWait, MaxBodyBytes: docsparse.MaxPageBytes, Logger: cfg.Logger,
+	})
+	return c
+}
+
+// Plan is the configured plan.
+func (c *Client) Plan() chart.Plan { return c.plan }
+
+// HasKey reports whether an API key is configured.
+func (c *Client) HasKey() bool { return c.key != "" }
+
+func (c *Client) needKey() error {
+	if c.key == "" {
+		return envelope.New(envelope.Unauthenticated, "no chart-img API key: set %s to your key (free at chart-img.com); the docs and config tools work without it", EnvAPIKey)
+	}
+	return nil
+}
+
+// limit runs before every attempt: the plan's per-second rate (waiting, within
+// the call's deadline) and its daily maximum (failing at once with retry-after).
+func (c *Client) limit(ctx context.Context) error {
+	if c.perSec == nil {
+		return nil
+	}
+	if err := ratelimit.Wait(ctx, c.perSec, limiterKey); err != nil {
+		var de *ratelimit.DeadlineError
+		if errors.As(err, &de) {
+			return envelope.New(envelope.RateLimited, "the %s plan allows %d requests per second (%s); try again shortly", c.plan.Name, c.plan.PerSecond, EnvPlan).WithRetryAfter(de.RetryAfter)
+		}
+		return err
+	}
+	d, err := c.daily.Allow(ctx, limiterKey)
+	if err != nil {
+		return err
+	}
+	if !d.Allowed {
+		return envelope.New(envelope.RateLimited, "the %s plan's daily maximum of %d requests is used up (%s=%s); try again in %s",
+			c.plan.Name, c.plan.DailyMax, EnvPlan, c.plan.Name, d.RetryAfter.Round(time.Minute)).WithRetryAfter(d.RetryAfter)
+	}
+	return nil
+}
+
+// detect is extract.ChartImg plus the plan named by a 403 limit message.
+func (c *Client) detect(status int, body []byte) *envelope.Error {
+	e := extract.ChartImg(status, body)
+	if e == nil || status != http.StatusForbidden {
+		return e
+	}
+	var m struct {
+		Message string `json:"message"`
+	}
+	_ = json.Unmarshal(body, &m)
+	kind, value, ok := chart.ParseLimitMessage(m.Message)
+	if !ok {
+		return e
+	}
+	plan := chart.PlanForLimit(kind, value)
+	var msg string
+	switch kind {
+	case chart.LimitResolution:
+		msg = fmt.Sprintf("chart-img refused the size (%s): the plan allows at most %s pixels", m.Message, value)
+		if up, ok := nextPlan(plan, func(p chart.Plan) bool { return fmt.Sprintf("%dx%d", p.MaxWidth, p.MaxHeight) != value }); ok {
+			msg += fmt.Sprintf("; lower width/height or upgrade (%s allows %dx%d)", up.Name, up.MaxWidth, up.MaxHeight)
+		}
+	default:
+		msg = fmt.Sprintf("chart-img refused the number of studies+drawings (%s): the plan allows %s combined", m.Message, value)
+		if up, ok := nextPlan(plan, func(p chart.Plan) bool { return fmt.Sprint(p.MaxParameters) != value }); ok {
+			msg += fmt.Sprintf("; remove some or upgrade (%s allows %d)", up.Name, up.MaxParameters)
+		}
+	}
+	if plan != "" && plan != c.plan.Name {
+		msg += fmt.Sprintf(". These are the %s limits, but %s=%s: set it to %s so validation matches", plan, EnvPlan, c.plan.Name, plan)
+	}
+	out := envelope.New(envelope.PermissionDenied, "%s", msg).WithDetail("limit", string(kind)).WithDetail("max", value)
+	if plan != "" {
+		out = out.WithDetail("plan", plan)
+	}
+	return out
+}
+
+func nextPlan(plan string, differs func(chart.Plan) bool) (chart.Plan, bool) {
+	seen := plan == ""
+	for _, p := range chart.Plans {
+		if seen && differs(p) {
+			return p, true
+		}
+		if p.Name == plan {
+			seen = true
+		}
+	}
+	return chart.Plan{}, false
+}
+
+// Image is a rendered chart.
+type Image struct {
+	Bytes  []byte
+	MIME   string
+	Width  int
+	Height int
+}
+
+// Chart renders cfg (a JSON object) and returns the image. A render has no side
+// effect beyond the plan's quota, so it is marked idempotent and retried on 429/5xx.
+func (c *Client) Chart(ctx context.Context, cfg map[string]any) (Image, error) {
+	if err := c.needKey(); err != nil {
+		return Image{}, err
+	}
+	resp, err := c.api.Do(ctx, upstream.Request{Op: "render chart", Method: http.MethodPost,
+		Path: "/v2/tradingview/advanced-chart", JSON: cfg, Idempotent: true, NoDetect: true})
+	if err != nil {
+		return Image{}, err
+	}
+	return ParseImage(resp.Header.Get("Content-Type"), resp.Body)
+}
+
+// ParseImage checks that an advanced-chart answer is the image it claims to be.
+func ParseImage(contentType string, body []byte) (Image, error) {
+	mime := strings.TrimSpace(strings.Split(contentType, ";")[0])
+	if mime != "image/png" && mime != "image/jpeg" {
+		if extract.ChartImg(422, body) != nil || json.Valid(body) {
+			return Image{}, envelope.New(envelope.UpstreamError, "chart-img answered JSON instead of an image: %s", extract.Clip(string(body), 200))
+		}
+		return Image{}, envelope.New(envelope.UpstreamError, "chart-img answered %q instead of an image; try again", extract.Clip(mime, 60))
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(body))
+	if err != nil || "image/"+format != mime {
+		return Image{}, envelope.New(envelope.UpstreamError, "chart-img sent an unreadable %s (%d bytes); try again", mime, len(body)).WithRetryable(true)
+	}
+	return Image{Bytes: body, MIME: mime, Width: cfg.Width, Height: cfg.Height}, nil
+}
+
+// Stored is the storage endpoint's answer (expire, not expiresAt).
+type Stored struct {
+	URL    string `json:"url"`
+	ETag   string `json:"etag"`
+	Expire string `json:"expire"`
+	Size   int    `json:"size,omitempty"`
+}
+
+// Store renders cfg to chart-img's public storage and returns its URL and expiry.
+func (c *Client) Store(ctx context.Context, cfg map[string]any) (Stored, error) {
+	if err := c.needKey(); err != nil {
+		return Stored{}, err
+	}
+	resp, err := c.api.Do(ctx, upstream.Request{Op: "store chart", Method: http.MethodPost,
+		Path: "/v2/tradingview/advanced-chart/storage", JSON: cfg, Idempotent: true})
+	if err != nil {
+		return Stored{}, err
+	}
+	var st Stored
+	if err := c.api.Decode("store chart", resp.Body, &st); err != nil {
+		return Stored{}, err
+	}
+	if st.URL == "" {
+		return Stored{}, envelope.New(envelope.UpstreamError, "chart-img storage answered without a url; try again")
+	}
+	return st, nil
+}
+
+// ExchangeList is GET /v3/tradingview/exchange/list; both fields may be null.
+type ExchangeList struct {
+	UpdatedAt *string  `json:"updatedAt"`
+	Payload   []string `json:"payload"`
+}
+
+// Exchanges lists exchange ids (the API gives ids only).
+func (c *Client) Exchanges(ctx context.Context) (ExchangeList, error) {
+	if err := c.needKey(); err != nil {
+		return ExchangeList{}, err
+	}
+	var out ExchangeList
+	err := c.api.GetJSON(ctx, "list exchanges", "/v3/tradingview/exchange/list", nil, &out)
+	return out, err
+}
+
+// Symbol is one exchange symbol (hyphenated keys as sent).
+type Symbol struct {
+	Symbol       string   `json:"symbol"`
+	Description  string   `json:"description"`
+	Type         string   `json:"type"`
+	Exchange     string   `json:"exchange"`
+	CurrencyCode string   `json:"currency_code"`
+	CurrencyLogo string   `json:"currency-logoid"`
+	BaseLogo     string   `json:"base-currency-logoid"`
+	ProviderID   string   `json:"provider_id"`
+	SourceID     string   `json:"source_id"`
+	TypeSpecs    []string `json:"typespecs"`
+}
+
+// SymbolList is GET /v3/tradingview/exchange/{id}.
+type SymbolList struct {
+	UpdatedAt *string  `json:"updatedAt"`
+	Payload   []Symbol `json:"payload"`
+}
+
+// Symbols lists an exchange's symbols, optionally filtered upstream.
+func (c *Client) Symbols(ctx context.Context, exchange, symbol, typ string) (SymbolList, error) {
+	if err := c.needKey(); err != nil {
+		return SymbolList{}, err
+	}
+	q := url.Values{}
+	if symbol != "" {
+		q.Set("symbol", symbol)
+	}
+	if typ != "" {
+		q.Set("type", typ)
+	}
+	var out SymbolList
+	err := c.api.GetJSON(ctx, "list symbols of "+exchange, "/v3/tradingview/exchange/"+url.PathEscape(exchange), q, &out)
+	return out, err
+}
+
+// Docs fetches and parses the documentation page.
+func (c *Client) Docs(ctx context.Context) (*docsparse.Docs, error) {
+	resp, err := c.docs.Do(ctx, upstream.Request{Op: "fetch docs", Method: http.MethodGet, Path: "", NoDetect: true})
+	if err != nil {
+		return nil, err
+	}
+	d, err := docsparse.Parse(bytes.NewReader(resp.Body))
+	if err != nil {
+		return nil, envelope.New(envelope.UpstreamError, "the chart-img docs page could not be read (%v); the last good copy is used", err).WithCause(err)
+	}
+	return d, nil
+}

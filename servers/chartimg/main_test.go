@@ -1,0 +1,388 @@
+package main
+
+import (
+	"bytes"
+	"encoding/base64"
+	"image"
+	_ "image/jpeg"
+	_ "image/png"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/fake"
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/nl"
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/tools"
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/validate"
+)
+
+const canaryKey = "canary-sk-7Q2mZ9xPw4LrT8vB"
+
+// env is one chartimg server connected through MCP to its own fake chart-img.
+type env struct {
+	conn *servetest.Conn
+	fake *fake.Server
+	base string
+}
+
+type setup struct {
+	key       string // CHART_IMG_API_KEY ("-" for unset)
+	plan      string // --plan
+	retries   int    // 0 = none
+	limiter   bool   // client-side plan limiter on
+	fakeOpts  fake.Options
+	docsURL   string // override --docs-url
+	extraArgs []string
+}
+
+func start(t *testing.T, s setup) *env {
+	t.Helper()
+	if s.fakeOpts.Keys == nil {
+		s.fakeOpts.Keys = map[string]string{"test-key": "PRO", "basic-key": "BASIC", canaryKey: "PRO"}
+	}
+	s.fakeOpts.NoRateLimit = !s.limiter
+	f := fake.New(s.fakeOpts)
+	base, stop := f.Start()
+	t.Cleanup(stop)
+	switch s.key {
+	case "":
+		t.Setenv("CHART_IMG_API_KEY", "test-key")
+	case "-":
+		t.Setenv("CHART_IMG_API_KEY", "")
+	default:
+		t.Setenv("CHART_IMG_API_KEY", s.key)
+	}
+	if s.plan == "" {
+		s.plan = "PRO"
+	}
+	if s.docsURL == "" {
+		s.docsURL = base + "/"
+	}
+	retries := s.retries
+	if retries == 0 {
+		retries = -1
+	}
+	cfg := &tools.Config{Retries: retries, RetryWait: 20 * time.Millisecond, NoLimiter: !s.limiter}
+	args := append([]string{"--api-url", base, "--docs-url", s.docsURL, "--plan", s.plan}, s.extraArgs...)
+	return &env{conn: servetest.New(t, app(cfg), args...), fake: f, base: base}
+}
+
+func (e *env) call(t *testing.T, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	return e.conn.Call(t, tool, args)
+}
+
+func TestToolsListedLintedAndReadOnly(t *testing.T) {
+	e := start(t, setup{})
+	if n := len(e.conn.Tools(t)); n != 6 {
+		t.Fatalf("%d tools listed, want 6", n)
+	}
+	servetest.Lint(t, e.conn.Built.Registry.Tools())
+	ro := start(t, setup{extraArgs: []string{"--read-only"}})
+	for _, tl := range ro.conn.Tools(t) {
+		if tl.Name == "generate_chart_image" {
+			t.Error("read-only mode lists generate_chart_image")
+		}
+	}
+	if n := len(ro.conn.Tools(t)); n != 5 {
+		t.Errorf("read-only lists %d tools, want 5", n)
+	}
+}
+
+func TestConstructAndValidateThroughMCP(t *testing.T) {
+	e := start(t, setup{plan: "BASIC"})
+	res := e.call(t, "construct_chart_config", map[string]any{
+		"naturalLanguage": "Apple daily with the 50 and 200 day moving averages and RSI 21 over the last year, dark",
+		"preferences":     map[string]any{"resolution": "1280x720"},
+	})
+	out := servetest.Decode[nl.Result](t, res)
+	c := out.Config
+	if c.Symbol != "NASDAQ:AAPL" || c.Interval != "1D" || c.Range != "1Y" || c.Theme != "dark" || len(c.Studies) != 3 || c.Width != 1280 {
+		t.Fatalf("config = %+v", c)
+	}
+	cfg := map[string]any{"symbol": c.Symbol, "interval": c.Interval, "range": c.Range, "width": c.Width, "height": c.Height,
+		"studies": []any{map[string]any{"name": "Moving Average", "input": map[string]any{"length": 50}},
+			map[string]any{"name": "Moving Average", "input": map[string]any{"length": 200}},
+			map[string]any{"name": "Relative Strength Index", "input": map[string]any{"length": 21}}}}
+	v := servetest.Decode[validate.Result](t, e.call(t, "validate_chart_config", map[string]any{"config": cfg}))
+	if v.Valid || v.RateLimitCheck.Plan != "BASIC" || v.RateLimitCheck.Resolution.Pass {
+		t.Errorf("BASIC (default plan) should reject 1280x720: %+v", v)
+	}
+	v = servetest.Decode[validate.Result](t, e.call(t, "validate_chart_config", map[string]any{"config": cfg, "planLevel": "PRO"}))
+	if !v.Valid || !v.RateLimitCheck.WithinLimits {
+		t.Errorf("PRO should accept: %+v", v)
+	}
+	// schema validation rejects a bad enum before the handler
+	bad := e.call(t, "validate_chart_config", map[string]any{"config": cfg, "planLevel": "GOLD"})
+	if !bad.IsError {
+		t.Error("planLevel GOLD accepted")
+	}
+}
+
+func imageOf(t *testing.T, res *mcp.CallToolResult) (string, image.Config) {
+	t.Helper()
+	for _, c := range res.Content {
+		if ic, ok := c.(mcp.ImageContent); ok {
+			raw, err := base64.StdEncoding.DecodeString(ic.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, format, err := image.DecodeConfig(bytes.NewReader(raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if "image/"+format != ic.MIMEType {
+				t.Fatalf("mime %s but %s bytes", ic.MIMEType, format)
+			}
+			return ic.MIMEType, cfg
+		}
+	}
+	t.Fatalf("no image content in %s", servetest.ResultJSON(res))
+	return "", image.Config{}
+}
+
+func TestGenerateChartImage(t *testing.T) {
+	e := start(t, setup{})
+	cfg := map[string]any{"symbol": "BINANCE:BTCUSDT", "interval": "4h", "theme": "dark", "width": 1280, "height": 720,
+		"studies": []any{map[string]any{"name": "Relative Strength Index", "input": map[string]any{"length": 14}}}}
+	res := e.call(t, "generate_chart_image", map[string]any{"config": cfg})
+	mime, ic := imageOf(t, res)
+	out := servetest.Decode[tools.ImageOut](t, res)
+	if mime != "image/png" || ic.Width != 1280 || ic.Height != 720 || out.Width != 1280 || out.Bytes == 0 || out.Plan != "PRO" || out.URL != "" {
+		t.Errorf("png: %s %+v %+v", mime, ic, out)
+	}
+	if e.fake.LastKey() != "test-key" {
+		t.Errorf("x-api-key sent = %q", e.fake.LastKey())
+	}
+	res = e.call(t, "generate_chart_image", map[string]any{"config": cfg, "format": "jpeg"})
+	if mime, _ := imageOf(t, res); mime != "image/jpeg" {
+		t.Errorf("jpeg: %s", mime)
+	}
+	res = e.call(t, "generate_chart_image", map[string]any{"config": cfg, "storage": true})
+	st := servetest.Decode[tools.ImageOut](t, res)
+	exp, err := time.Parse(time.RFC3339, st.Expire)
+	if !strings.HasPrefix(st.URL, e.base+"/storage/") || err != nil || time.Until(exp) < 29*24*time.Hour {
+		t.Errorf("storage: %+v", st)
+	}
+}
+
+func TestGenerateValidatesBeforeSpendingQuota(t *testing.T) {
+	e := start(t, setup{plan: "BASIC", key: "basic-key"})
+	res := e.call(t, "generate_chart_image", map[string]any{"config": map[string]any{"symbol": "NASDAQ:AAPL", "width": 1920, "height": 1080,
+		"studies": []any{map[string]any{"name": "RSI"}}}})
+	b := servetest.ErrorBody(t, res)
+	if b.Code != envelope.InvalidArgument || !strings.Contains(b.Message, "no quota was spent") || !strings.Contains(b.Message, "Relative Strength Index") {
+		t.Errorf("body = %+v", b)
+	}
+	if n := e.fake.Count(fake.RouteChart); n != 0 {
+		t.Errorf("an invalid config reached chart-img %d times", n)
+	}
+}
+
+// Every error the fake can make maps to a clear envelope code.
+func TestUpstreamErrorsMapToEnvelope(t *testing.T) {
+	okCfg := map[string]any{"symbol": "BINANCE:BTCUSDT"}
+	cases := []struct {
+		name     string
+		s        setup
+		fault    *fake.Fault
+		cfg      map[string]any
+		code     envelope.Code
+		msg      string
+		attempts int // requests that reached the chart route (0 = don't check)
+		retry    bool
+	}{
+		{name: "missing key", s: setup{key: "-"}, code: envelope.Unauthenticated, msg: "CHART_IMG_API_KEY"},
+		{name: "403 Forbidden: bad key", s: setup{key: "wrong-key"}, code: envelope.Unauthenticated, msg: "CHART_IMG_API_KEY"},
+		{name: "401", fault: &fake.Fault{Route: fake.RouteChart, Status: 401}, code: envelope.Unauthenticated, msg: "CHART_IMG_API_KEY"},
+		{name: "403 resolution limit names the plan", s: setup{key: "basic-key"}, cfg: map[string]any{"symbol": "FX:EURUSD", "width": 1280, "height": 720},
+			code: envelope.PermissionDenied, msg: "These are the BASIC limits, but CHART_IMG_PLAN=PRO"},
+		{name: "403 parameter limit", s: setup{key: "basic-key"}, cfg: map[string]any{"symbol": "FX:EURUSD",
+			"studies": []any{map[string]any{"name": "Volume"}, map[string]any{"name": "VWAP"}, map[string]any{"name": "MACD"}, map[string]any{"name": "Aroon"}}},
+			code: envelope.PermissionDenied, msg: "allows 3 combined"},
+		{name: "409 session", fault: &fake.Fault{Route: fake.RouteChart, Status: 409}, code: envelope.Conflict, msg: "Session Disconnected"},
+		{name: "422 array", fault: &fake.Fault{Route: fake.RouteChart, Status: 422, Body: `[{"value":"X","msg":"must be a supported interval","param":"interval","location":"body"}]`},
+			code: envelope.InvalidArgument, msg: "must be a supported interval"},
+		{name: "422 message", cfg: map[string]any{"symbol": "NOPE:AAPL"}, code: envelope.InvalidArgument, msg: "Invalid Symbol"},
+		{name: "429 retried then rate_limited", s: setup{retries: 2}, fault: &fake.Fault{Route: fake.RouteChart, Status: 429},
+			code: envelope.RateLimited, attempts: 3, retry: true},
+		{name: "429 daily", fault: &fake.Fault{Route: fake.RouteChart, Status: 429, Message: "Limit Exceeded"}, code: envelope.RateLimited, msg: "daily", retry: true},
+		{name: "500 retried then upstream_error", s: setup{retries: 2}, fault: &fake.Fault{Route: fake.RouteChart, Status: 500},
+			code: envelope.UpstreamError, msg: "Something Went Wrong", attempts: 3, retry: true},
+		{name: "500 once then success", s: setup{retries: 2}, fault: &fake.Fault{Route: fake.RouteChart, Status: 500, Count: 1}, attempts: 2},
+		{name: "504", fault: &fake.Fault{Route: fake.RouteChart, Status: 504}, code: envelope.UpstreamUnavailable, retry: true},
+		{name: "truncated image", fault: &fake.Fault{Route: fake.RouteChart, Truncate: true}, code: envelope.UpstreamError, msg: "cut off"},
+		{name: "malformed image", fault: &fake.Fault{Route: fake.RouteChart, Malformed: true}, code: envelope.UpstreamError, msg: "unreadable"},
+		{name: "slow upstream → timeout", s: setup{extraArgs: []string{"--timeout", "300ms"}}, fault: &fake.Fault{Route: fake.RouteChart, LatencyMs: 2000},
+			code: envelope.Timeout},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := start(t, tc.s)
+			if tc.fault != nil {
+				e.fake.SetFault(*tc.fault)
+			}
+			cfg := tc.cfg
+			if cfg == nil {
+				cfg = okCfg
+			}
+			res := e.call(t, "generate_chart_image", map[string]any{"config": cfg})
+			if tc.code == "" {
+				if res.IsError {
+					t.Fatalf("want success, got %s", servetest.Text(res))
+				}
+			} else {
+				b := servetest.ErrorBody(t, res)
+				if b.Code != tc.code || !strings.Contains(b.Message, tc.msg) {
+					t.Errorf("got %s %q, want %s containing %q", b.Code, b.Message, tc.code, tc.msg)
+				}
+				if tc.retry && !b.Retryable {
+					t.Errorf("%s should be retryable", b.Code)
+				}
+			}
+			if tc.attempts > 0 {
+				if n := e.fake.Count(fake.RouteChart); n != tc.attempts {
+					t.Errorf("chart requests = %d, want %d", n, tc.attempts)
+				}
+			}
+		})
+	}
+}
+
+func TestDocsLiveCachedStaleAndSnapshot(t *testing.T) {
+	e := start(t, setup{key: "-"}) // the docs need no key
+	get := func(args map[string]any) tools.DocsOut {
+		return servetest.Decode[tools.DocsOut](t, e.call(t, "fetch_chart_documentation", args))
+	}
+	d := get(map[string]any{"section": "indicators"})
+	if d.Source != "live" || len(d.Indicators) != 92 || d.Parameters != nil || d.Stale {
+		t.Fatalf("live: source=%s indicators=%d", d.Source, len(d.Indicators))
+	}
+	if d = get(map[string]any{"section": "limits"}); d.Source != "cache" || len(d.Limits) != 5 || e.fake.Count(fake.RouteDocs) != 1 {
+		t.Fatalf("cache: %+v (docs fetched %d times)", d.Source, e.fake.Count(fake.RouteDocs))
+	}
+	e.fake.SetDocs([]byte("<html><body><h1>Maintenance</h1></body></html>"))
+	d = get(map[string]any{"forceRefresh": true, "section": "parameters"})
+	if d.Source != "stale" || !d.Stale || d.Parameters == nil || len(d.Parameters.Intervals) != 22 || !strings.Contains(d.Note, "could not be") {
+		t.Fatalf("stale: %+v", d)
+	}
+	e.fake.SetFault(fake.Fault{Route: fake.RouteDocs, Status: 500})
+	if d = get(map[string]any{"forceRefresh": true}); d.Source != "stale" || len(d.Indicators) != 92 {
+		t.Fatalf("stale after 500: %s", d.Source)
+	}
+
+	off := start(t, setup{docsURL: "http://127.0.0.1:1/"}) // nothing listens there
+	od := servetest.Decode[tools.DocsOut](t, off.call(t, "fetch_chart_documentation", map[string]any{"section": "all"}))
+	if od.Source != "snapshot" || !od.Stale || len(od.Indicators) != 92 || len(od.Limits) != 5 || len(od.Exchanges) == 0 {
+		t.Fatalf("offline: %s %d", od.Source, len(od.Indicators))
+	}
+}
+
+func TestExchangesAndSymbols(t *testing.T) {
+	e := start(t, setup{})
+	out := servetest.Decode[tools.ExchangesOut](t, e.call(t, "get_exchanges", nil))
+	if out.Count < 30 || out.Exchanges[0].Type != "crypto" || out.Cached {
+		t.Fatalf("exchanges: %+v", out.Exchanges[:3])
+	}
+	order := map[string]int{"crypto": 0, "forex": 1, "stock": 2, "index": 3, "futures": 4, "bond": 5, "other": 6}
+	byID := map[string]tools.Exchange{}
+	for i, x := range out.Exchanges {
+		byID[x.ID] = x
+		if i > 0 {
+			p := out.Exchanges[i-1]
+			if order[p.Type] > order[x.Type] || p.Type == x.Type && strings.ToLower(p.Name) > strings.ToLower(x.Name) {
+				t.Errorf("not sorted: %+v before %+v", p, x)
+			}
+		}
+	}
+	if byID["BINANCE"].Name != "Binance" || byID["NASDAQ"].Type != "stock" || byID["FX"].Type != "forex" || byID["SP"].Type != "index" {
+		t.Errorf("table: %+v %+v %+v", byID["BINANCE"], byID["NASDAQ"], byID["FX"])
+	}
+	if again := servetest.Decode[tools.ExchangesOut](t, e.call(t, "get_exchanges", nil)); !again.Cached || e.fake.Count(fake.RouteList) != 1 {
+		t.Error("second get_exchanges was not served from the cache")
+	}
+
+	s := servetest.Decode[tools.SymbolsOut](t, e.call(t, "get_symbols", map[string]any{"exchange": "binance", "search": "bitcoin"}))
+	if s.Exchange != "BINANCE" || s.Count != 2 || s.Symbols[0].FullSymbol != "BINANCE:BTCUSDT" {
+		t.Errorf("search: %+v", s)
+	}
+	s = servetest.Decode[tools.SymbolsOut](t, e.call(t, "get_symbols", map[string]any{"exchange": "BINANCE", "limit": 3}))
+	if s.Count != 3 || !s.Truncated || s.Total != 20 || !s.Cached || e.fake.Count(fake.RouteSymbols) != 1 {
+		t.Errorf("limit: %+v (symbol fetches %d)", s, e.fake.Count(fake.RouteSymbols))
+	}
+	b := servetest.ErrorBody(t, e.call(t, "get_symbols", map[string]any{"exchange": "NOWHERE"}))
+	if b.Code != envelope.InvalidArgument || !strings.Contains(b.Message, "get_exchanges") {
+		t.Errorf("unknown exchange: %+v", b)
+	}
+	e.fake.SetFault(fake.Fault{Route: fake.RouteSymbols, Malformed: true})
+	b = servetest.ErrorBody(t, e.call(t, "get_symbols", map[string]any{"exchange": "NASDAQ"}))
+	if b.Code != envelope.UpstreamError {
+		t.Errorf("malformed symbols: %+v", b)
+	}
+	bad := e.call(t, "get_symbols", map[string]any{"exchange": "NAS DAQ"})
+	if !bad.IsError {
+		t.Error("exchange with a space accepted")
+	}
+}
+
+// The client-side limiter keeps BASIC's 1/s with a burst of 3, so the fake never answers 429.
+func TestPlanLimiterPacesRequests(t *testing.T) {
+	e := start(t, setup{key: "basic-key", plan: "BASIC", limiter: true})
+	begin := time.Now()
+	for _, ex := range []string{"BINANCE", "NASDAQ", "FX", "NYSE", "OANDA"} {
+		if res := e.call(t, "get_symbols", map[string]any{"exchange": ex}); res.IsError {
+			t.Fatalf("%s: %s", ex, servetest.Text(res))
+		}
+	}
+	if d := time.Since(begin); d < 1500*time.Millisecond {
+		t.Errorf("5 requests on BASIC took %v; the limiter should pace them (burst 3, then 1/s)", d)
+	}
+}
+
+func TestCanaryKeyNeverLeaks(t *testing.T) {
+	e := start(t, setup{key: canaryKey, retries: 1})
+	var outs []string
+	for _, f := range []*fake.Fault{nil, {Route: fake.RouteChart, Status: 500}, {Route: fake.RouteChart, Status: 401}, {Route: fake.RouteChart, LatencyMs: 10}} {
+		e.fake.ClearFaults()
+		if f != nil {
+			e.fake.SetFault(*f)
+		}
+		outs = append(outs, servetest.ResultJSON(e.call(t, "generate_chart_image", map[string]any{"config": map[string]any{"symbol": "BINANCE:BTCUSDT"}, "storage": true})))
+	}
+	outs = append(outs, servetest.ResultJSON(e.call(t, "get_exchanges", nil)))
+	outs = append(outs, servetest.ResultJSON(e.call(t, "get_symbols", map[string]any{"exchange": "NOWHERE"})))
+	outs = append(outs, e.conn.Logs())
+	if e.fake.LastKey() != canaryKey {
+		t.Fatal("the canary key was not sent")
+	}
+	servetest.NoSecrets(t, outs, canaryKey)
+}
+
+func BenchmarkGetExchangesCached(b *testing.B) {
+	f := fake.New(fake.Options{NoRateLimit: true})
+	base, stop := f.Start()
+	defer stop()
+	b.Setenv("CHART_IMG_API_KEY", "test-key")
+	conn := servetest.New(b, app(&tools.Config{NoLimiter: true}), "--api-url", base, "--docs-url", base+"/", "--log-level", "error")
+	conn.Call(b, "get_exchanges", nil)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if res := conn.Call(b, "get_exchanges", nil); res.IsError {
+			b.Fatal(servetest.Text(res))
+		}
+	}
+}
+
+func BenchmarkConstructChartConfigMCP(b *testing.B) {
+	conn := servetest.New(b, app(&tools.Config{NoLimiter: true}), "--log-level", "error")
+	args := map[string]any{"naturalLanguage": "Tesla daily candles with the 20 and 50 EMA and RSI 14 over the past 6 months, dark"}
+	b.ReportAllocs()
+	for b.Loop() {
+		conn.Call(b, "construct_chart_config", args)
+	}
+}

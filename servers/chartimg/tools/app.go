@@ -1,0 +1,75 @@
+package tools
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/client"
+)
+
+// Instructions are sent to clients on initialize.
+const Instructions = `chart-img.com bridge: TradingView charts as images.
+Usual flow: construct_chart_config (plain English → config) → validate_chart_config (documented values and plan limits) → generate_chart_image (the image). fetch_chart_documentation has the indicator names and inputs; get_exchanges and get_symbols find EXCHANGE:SYMBOL. Image generation needs CHART_IMG_API_KEY and spends plan quota (CHART_IMG_PLAN).`
+
+// Config is the server's configuration: flags with environment fallbacks. The API
+// key comes only from the environment (CHART_IMG_API_KEY), never a flag.
+type Config struct {
+	APIURL  string
+	DocsURL string
+	Plan    string
+	Timeout time.Duration
+	// Retries overrides the retry count (tests); 0 = default.
+	Retries int
+	// RetryWait overrides the first backoff (tests).
+	RetryWait time.Duration
+	// NoLimiter turns off the client-side plan limiter (tests of upstream 429s).
+	NoLimiter bool
+}
+
+// Flags binds the server's flags; each defaults to its environment variable.
+func (c *Config) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.APIURL, "api-url", envOr(client.EnvAPIURL, client.DefaultAPIURL), "chart-img API base URL ["+client.EnvAPIURL+"]")
+	fs.StringVar(&c.DocsURL, "docs-url", envOr(client.EnvDocsURL, client.DefaultDocsURL), "chart-img docs page URL ["+client.EnvDocsURL+"]")
+	fs.StringVar(&c.Plan, "plan", envOr(client.EnvPlan, "BASIC"), "chart-img plan: BASIC, PRO, MEGA, ULTRA or ENTERPRISE (limits and validation) ["+client.EnvPlan+"]")
+	fs.DurationVar(&c.Timeout, "timeout", 60*time.Second, "per-call deadline for chart-img requests")
+}
+
+// Register builds the client and adds the tools.
+func (c *Config) Register(_ context.Context, r *serve.Registry) error {
+	if c.APIURL == "" {
+		c.APIURL = envOr(client.EnvAPIURL, client.DefaultAPIURL)
+	}
+	if c.DocsURL == "" {
+		c.DocsURL = envOr(client.EnvDocsURL, client.DefaultDocsURL)
+	}
+	if c.Plan == "" {
+		c.Plan = envOr(client.EnvPlan, "BASIC")
+	}
+	plan, ok := chart.PlanByName(c.Plan)
+	if !ok {
+		return fmt.Errorf("%s=%q: want one of %s", client.EnvPlan, c.Plan, strings.Join(chart.PlanNames, ", "))
+	}
+	key := strings.TrimSpace(os.Getenv(client.EnvAPIKey))
+	cl := client.New(client.Config{APIURL: c.APIURL, DocsURL: c.DocsURL, APIKey: key, Plan: plan, Timeout: c.Timeout,
+		Retries: c.Retries, RetryWait: c.RetryWait, NoLimiter: c.NoLimiter, Logger: r.Log.With().Str("upstream", "chart-img").Logger()})
+	r.AddTools(All(NewService(cl))...)
+	ev := r.Log.Info().Str("api_url", c.APIURL).Str("plan", plan.Name).Bool("api_key_set", key != "").Bool("read_only", r.ReadOnly)
+	ev.Msg("chartimg configured")
+	if key == "" {
+		r.Log.Warn().Msg("CHART_IMG_API_KEY is not set: get_exchanges, get_symbols and generate_chart_image will answer unauthenticated")
+	}
+	return nil
+}
+
+func envOr(k, d string) string {
+	if v := strings.TrimSpace(os.Getenv(k)); v != "" {
+		return v
+	}
+	return d
+}
