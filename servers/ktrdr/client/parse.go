@@ -180,17 +180,30 @@ func ParseTrainingStarted(body []byte) (TrainingStarted, error) {
 // is an empty result) and keeps the newest limit bars, oldest first: an old
 // backend ignores the limit query parameter.
 func ParseMarketData(body []byte, symbol, timeframe string, limit int) (MarketData, error) {
-	dates, err := extract.List[string](body, "data", "dates")
-	if err != nil {
-		return MarketData{}, err
+	// One decode of data; numbers sent as strings fall back to extract.Num.
+	type payload[N any] struct {
+		Dates    []string       `json:"dates"`
+		OHLCV    [][]N          `json:"ohlcv"`
+		Metadata map[string]any `json:"metadata"`
 	}
-	rows, err := extract.List[[]extract.Num](body, "data", "ohlcv")
-	if err != nil {
-		return MarketData{}, err
-	}
-	md, err := extract.Object[map[string]any](body, "data", "metadata")
-	if err != nil {
-		return MarketData{}, err
+	var dates []string
+	var rows [][]float64
+	var md map[string]any
+	if fast, err := extract.Object[payload[float64]](body, "data"); err == nil {
+		dates, rows, md = fast.Dates, fast.OHLCV, fast.Metadata
+	} else {
+		slow, err := extract.Object[payload[extract.Num]](body, "data")
+		if err != nil {
+			return MarketData{}, err
+		}
+		dates, md = slow.Dates, slow.Metadata
+		rows = make([][]float64, len(slow.OHLCV))
+		for i, r := range slow.OHLCV {
+			rows[i] = make([]float64, len(r))
+			for j, v := range r {
+				rows[i][j] = v.Float()
+			}
+		}
 	}
 	n := min(len(dates), len(rows))
 	out := MarketData{Symbol: symbol, Timeframe: timeframe, Dates: []string{}, OHLCV: [][5]float64{}}
@@ -208,9 +221,7 @@ func ParseMarketData(body []byte, symbol, timeframe string, limit int) (MarketDa
 				WithDetail("field", "data.ohlcv")
 		}
 		var bar [5]float64
-		for j := range bar {
-			bar[j] = rows[i][j].Float()
-		}
+		copy(bar[:], rows[i])
 		out.Dates = append(out.Dates, dates[i])
 		out.OHLCV = append(out.OHLCV, bar)
 	}

@@ -183,3 +183,30 @@ func TestCancelStatus(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkParseMarketData500(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"success":true,"data":{"dates":[`)
+	for i := 0; i < 500; i++ {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(`"2024-01-02T14:30:00"`)
+	}
+	sb.WriteString(`],"ohlcv":[`)
+	for i := 0; i < 500; i++ {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(`[187.15,188.44,183.89,185.64,82488700]`)
+	}
+	sb.WriteString(`],"points":null,"metadata":{"symbol":"AAPL","timeframe":"1h","point_count":500}},"error":null}`)
+	body := []byte(sb.String())
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseMarketData(body, "AAPL", "1h", 500); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
