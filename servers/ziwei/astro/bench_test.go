@@ -18,15 +18,9 @@ func benchInputs(n int) []Input {
 	return out
 }
 
-func warmCalendar() {
-	for y := minTableYear; y <= maxTableYear; y++ {
-		lunarYearTable(y)
-	}
-}
-
 func BenchmarkNewChart(b *testing.B) {
 	ins := benchInputs(4096)
-	warmCalendar()
+	WarmCalendar()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -38,7 +32,7 @@ func BenchmarkNewChart(b *testing.B) {
 
 func BenchmarkHoroscope(b *testing.B) {
 	ins := benchInputs(1024)
-	warmCalendar()
+	WarmCalendar()
 	charts := make([]*Chart, len(ins))
 	targets := make([]string, len(ins))
 	r := rand.New(rand.NewPCG(3, 4))

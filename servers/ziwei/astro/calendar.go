@@ -55,6 +55,16 @@ var (
 	yearMu    sync.Mutex // serialises lunar-go, which shares one global cache
 )
 
+// WarmCalendar reads every supported lunar year from lunar-go into the cache
+// (about 200 × 4 ms of CPU). Without it each year is read on first use, so the
+// first chart touching a year costs milliseconds instead of microseconds; a
+// server may call it once at start-up (e.g. in a goroutine).
+func WarmCalendar() {
+	for y := minTableYear; y <= maxTableYear; y++ {
+		lunarYearTable(y)
+	}
+}
+
 // lunarYearTable returns the month table of lunar year y (minTableYear ≤ y ≤ maxTableYear).
 func lunarYearTable(y int) *lunarYear {
 	slot := &yearCache[y-minTableYear]

@@ -38,8 +38,12 @@ func (p Period) HasMovingStars() bool { return p.Kind != PeriodAge }
 // order (年解 first, yearly only). Empty for the 小限.
 func (p Period) MovingStars() [12][]MovingStar {
 	var out [12][]MovingStar
+	if !p.HasMovingStars() {
+		return out
+	}
+	pos := movingPositions(p.Stem, p.Branch)
 	for i := 0; i < 12; i++ {
-		p.movingAt(i, func(m MovingStar) { out[i] = append(out[i], m) })
+		p.movingAtPos(&pos, i, func(m MovingStar) { out[i] = append(out[i], m) })
 	}
 	return out
 }
@@ -50,6 +54,10 @@ func (p Period) movingAt(i int, f func(MovingStar)) {
 		return
 	}
 	pos := movingPositions(p.Stem, p.Branch)
+	p.movingAtPos(&pos, i, f)
+}
+
+func (p Period) movingAtPos(pos *[numMoving]int8, i int, f func(MovingStar)) {
 	if p.Kind == PeriodYearly && int(pos[MovNianJie]) == i {
 		f(MovNianJie)
 	}

@@ -259,17 +259,16 @@ func renderPeriod(p Period, l Lang) HoroscopeItemJSON {
 		it.Mutagen[i] = s.Name(l)
 	}
 	if p.HasMovingStars() {
+		// one backing array for the period's moving stars
+		all := make([][2]string, 0, numMoving)
 		var stars [12][][2]string
-		var buf [numMoving][2]string
-		k := 0
+		pos := movingPositions(p.Stem, p.Branch)
 		for i := 0; i < 12; i++ {
-			start := k
-			p.movingAt(i, func(m MovingStar) {
-				buf[k] = [2]string{MovingStarName(m, p.Kind, l), m.Type().String()}
-				k++
+			start := len(all)
+			p.movingAtPos(&pos, i, func(m MovingStar) {
+				all = append(all, [2]string{MovingStarName(m, p.Kind, l), m.Type().String()})
 			})
-			stars[i] = make([][2]string, k-start)
-			copy(stars[i], buf[start:k])
+			stars[i] = all[start:len(all):len(all)]
 		}
 		it.Stars = &stars
 	}
