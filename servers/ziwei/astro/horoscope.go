@@ -25,6 +25,15 @@ type Period struct {
 // PalaceRole returns the period's role of board position i (palaceNames[i]).
 func (p Period) PalaceRole(i int) PalaceRole { return roleAt(p.Index, mod12(i)) }
 
+// PalaceRoles returns the period's role of every board position (palaceNames).
+func (p Period) PalaceRoles() [12]PalaceRole {
+	var out [12]PalaceRole
+	for i := range out {
+		out[i] = roleAt(p.Index, i)
+	}
+	return out
+}
+
 // PalaceOfRole returns the board position playing role r in the period.
 func (p Period) PalaceOfRole(r PalaceRole) int { return boardOfRole(p.Index, r) }
 

@@ -7,15 +7,26 @@ import (
 	"testing"
 )
 
-// publicGolden is shared/ziwei/golden-public.jsonl.gz, next to the repository
-// root (servers/ziwei/golden → ../../../../shared/ziwei).
+// publicGolden finds shared/ziwei/golden-public.jsonl.gz: $ZIWEI_PUBLIC_GOLDEN,
+// else next to the repository root (<repo>/../shared/ziwei, i.e.
+// ../../../../shared from servers/ziwei/golden), else inside it (<repo>/../../../shared).
 func publicGolden(t *testing.T) string {
 	t.Helper()
-	p := filepath.Join("..", "..", "..", "..", "shared", "ziwei", "golden-public.jsonl.gz")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("public golden data not found at %s (expected at <repo>/../shared/ziwei): %v", p, err)
+	candidates := []string{
+		os.Getenv("ZIWEI_PUBLIC_GOLDEN"),
+		filepath.Join("..", "..", "..", "..", "shared", "ziwei", "golden-public.jsonl.gz"),
+		filepath.Join("..", "..", "..", "shared", "ziwei", "golden-public.jsonl.gz"),
 	}
-	return p
+	for _, p := range candidates {
+		if p == "" {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	t.Skipf("public golden data not found (looked for %v; set ZIWEI_PUBLIC_GOLDEN)", candidates[1:])
+	return ""
 }
 
 func TestGoldenPublic(t *testing.T) {
