@@ -209,7 +209,7 @@ func Bars(rng, interval string) (int, bool) {
 
 var (
 	symbolRE  = regexp.MustCompile(`^[A-Z0-9_.]+:[^\s:]+$`)
-	formulaRE = regexp.MustCompile(`[A-Z0-9_.]+:[A-Z0-9_.!/-]+`)
+	formulaRE = regexp.MustCompile(`[A-Z0-9_.]+:[A-Z0-9_.!]+`)
 )
 
 // ValidSymbol accepts EXCHANGE:SYMBOL and formulas of them such as

@@ -1,0 +1,155 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"image"
+	"image/png"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/fake"
+)
+
+func code(err error) envelope.Code {
+	var e *envelope.Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+func TestDailyLimitFailsFastWithRetryAfter(t *testing.T) {
+	f := fake.New(fake.Options{NoRateLimit: true})
+	base, stop := f.Start()
+	defer stop()
+	c := New(Config{APIURL: base, APIKey: "test-key", Retries: -1,
+		Plan: chart.Plan{Name: "TINY", PerSecond: 100, Burst: 100, DailyMax: 2, MaxWidth: 800, MaxHeight: 600, MaxParameters: 3}})
+	ctx := context.Background()
+	for i := 0; i < 2; i++ {
+		if _, err := c.Exchanges(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := c.Exchanges(ctx)
+	var e *envelope.Error
+	if !errors.As(err, &e) || e.Code != envelope.RateLimited || e.RetryAfter < 23*time.Hour || !strings.Contains(e.Message, "daily maximum of 2") {
+		t.Fatalf("third call: %v", err)
+	}
+	if n := f.Count(fake.RouteList); n != 2 {
+		t.Errorf("the limited call reached chart-img (%d requests)", n)
+	}
+}
+
+func TestPerSecondLimitRespectsDeadline(t *testing.T) {
+	f := fake.New(fake.Options{NoRateLimit: true})
+	base, stop := f.Start()
+	defer stop()
+	c := New(Config{APIURL: base, APIKey: "test-key", Plan: chart.Plans[0]}) // BASIC: 1/s, burst 3
+	for i := 0; i < 3; i++ {
+		if _, err := c.Exchanges(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, err := c.Exchanges(ctx)
+	if code(err) != envelope.RateLimited && code(err) != envelope.Timeout {
+		t.Fatalf("fourth call inside 200ms: %v", err)
+	}
+}
+
+func TestDetectNamesThePlan(t *testing.T) {
+	c := New(Config{Plan: chart.Plans[1]}) // PRO configured
+	for _, tc := range []struct {
+		body, want, plan string
+	}{
+		{`{"message":"Exceed Max Usage Resolution Limit (800x600)"}`, "PRO allows 1920x1080", "BASIC"},
+		{`{"message":"Exceed Max Usage Parameter Limit (5)"}`, "MEGA allows 10", "PRO"},
+		{`{"message":"Exceed Max Usage Parameter Limit (50)"}`, "allows 50 combined", "ENTERPRISE"},
+	} {
+		e := c.detect(403, []byte(tc.body))
+		if e == nil || e.Code != envelope.PermissionDenied || !strings.Contains(e.Message, tc.want) || e.Details["plan"] != tc.plan {
+			t.Errorf("%s → %+v", tc.body, e)
+		}
+	}
+	if e := c.detect(403, []byte(`{"message":"Forbidden"}`)); e == nil || e.Code != envelope.Unauthenticated {
+		t.Errorf("Forbidden → %+v", e)
+	}
+	if e := c.detect(200, []byte(`{}`)); e != nil {
+		t.Errorf("200 → %+v", e)
+	}
+}
+
+func tinyPNG() []byte {
+	var b bytes.Buffer
+	_ = png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 4, 3)))
+	return b.Bytes()
+}
+
+func TestParseImage(t *testing.T) {
+	img, err := ParseImage("image/png", tinyPNG())
+	if err != nil || img.Width != 4 || img.Height != 3 {
+		t.Fatalf("png: %+v %v", img, err)
+	}
+	for _, tc := range []struct{ ct, body string }{
+		{"application/json", `{"message":"Invalid Request"}`},
+		{"image/png", "not a png"},
+		{"image/jpeg", string(tinyPNG())},
+		{"text/html", "<html>"},
+	} {
+		if _, err := ParseImage(tc.ct, []byte(tc.body)); code(err) != envelope.UpstreamError {
+			t.Errorf("%s %q: %v", tc.ct, tc.body, err)
+		}
+	}
+}
+
+func FuzzParseImage(f *testing.F) {
+	f.Add("image/png", tinyPNG())
+	f.Add("image/jpeg", []byte("\xff\xd8\xff\xe0garbage"))
+	f.Add("application/json", []byte(`[{"msg":"x"}]`))
+	f.Fuzz(func(t *testing.T, ct string, body []byte) {
+		img, err := ParseImage(ct, body)
+		if err == nil && (img.Width <= 0 || len(img.Bytes) != len(body)) {
+			t.Fatalf("accepted %q as a %dx%d image", ct, img.Width, img.Height)
+		}
+	})
+}
+
+// The v3 bodies decode with the API's shapes: nulls, hyphenated keys, extra fields.
+func FuzzDecodeV3(f *testing.F) {
+	f.Add(`{"updatedAt":"2024-07-08T00:00:32.448Z","payload":[{"symbol":"BTCUSDT","description":"Bitcoin / TetherUS","type":"spot","exchange":"BINANCE","currency_code":"USDT","currency-logoid":"crypto/XTVCUSDT","base-currency-logoid":"crypto/XTVCBTC","provider_id":"binance","source2":{"id":"BINANCE"},"source_id":"BINANCE","typespecs":["crypto"]}]}`)
+	f.Add(`{"updatedAt":null,"payload":null}`)
+	f.Add(`{"payload":["BINANCE",1,null]}`)
+	f.Fuzz(func(t *testing.T, body string) {
+		var sl SymbolList
+		if json.Unmarshal([]byte(body), &sl) == nil {
+			for _, s := range sl.Payload {
+				_ = s.Exchange + ":" + s.Symbol
+			}
+		}
+		var el ExchangeList
+		_ = json.Unmarshal([]byte(body), &el)
+	})
+}
+
+func TestDecodeV3Shapes(t *testing.T) {
+	f := fake.New(fake.Options{NoRateLimit: true})
+	base, stop := f.Start()
+	defer stop()
+	c := New(Config{APIURL: base, APIKey: "test-key", NoLimiter: true})
+	sl, err := c.Symbols(context.Background(), "BINANCE", "BTC", "spot")
+	if err != nil || len(sl.Payload) != 1 || sl.Payload[0].CurrencyLogo != "crypto/XTVCUSDT" || sl.Payload[0].BaseLogo != "crypto/XTVCBTC" || sl.UpdatedAt == nil {
+		t.Fatalf("symbols: %+v %v", sl, err)
+	}
+	f.SetFault(fake.Fault{Route: fake.RouteList, Status: 200, Body: `{"updatedAt":null,"payload":null}`})
+	el, err := c.Exchanges(context.Background())
+	if err != nil || el.UpdatedAt != nil || el.Payload != nil {
+		t.Fatalf("null fields: %+v %v", el, err)
+	}
+}
