@@ -3,6 +3,7 @@ package feed
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"strconv"
 	"unsafe"
 )
@@ -119,7 +120,7 @@ func (m *Msg) set(key, val []byte, quoted bool) error {
 		return nil
 	}
 	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(val), len(val)), 64)
-	if err != nil {
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 		return errBadFrame
 	}
 	m.slots[m.n] = uint8(slot)

@@ -126,7 +126,9 @@ func FuzzDecodeMerge(f *testing.F) {
 			return
 		}
 		s.Merge(&m)
-		_ = s.All()
+		if _, err := json.Marshal(s.All()); err != nil {
+			t.Fatalf("snapshot does not encode after %q: %v", b, err)
+		}
 	})
 }
 

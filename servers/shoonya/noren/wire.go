@@ -8,6 +8,8 @@ package noren
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -37,12 +39,22 @@ func (n *Num) UnmarshalJSON(b []byte) error {
 		*n = Num(f)
 		return nil
 	}
-	f, err := strconv.ParseFloat(string(b), 64)
+	f, err := finite(strconv.ParseFloat(string(b), 64))
 	if err != nil {
 		return err
 	}
 	*n = Num(f)
 	return nil
+}
+
+var errNotFinite = errors.New("noren: number is not finite")
+
+// finite refuses NaN and ±Inf, which ParseFloat accepts but JSON cannot carry.
+func finite(f float64, err error) (float64, error) {
+	if err == nil && (math.IsNaN(f) || math.IsInf(f, 0)) {
+		return 0, errNotFinite
+	}
+	return f, err
 }
 
 // ParseNum parses a Noren numeric string; "" (and the Python client's "None")
@@ -52,7 +64,7 @@ func ParseNum(s string) (float64, error) {
 	if s == "" || s == "None" {
 		return 0, nil
 	}
-	return strconv.ParseFloat(s, 64)
+	return finite(strconv.ParseFloat(s, 64))
 }
 
 // Str is a Noren text value that tolerates a JSON number or null where a

@@ -1,0 +1,126 @@
+package orders
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
+)
+
+func TestMapping(t *testing.T) {
+	cases := []struct {
+		m     map[string]string
+		human string
+		code  string
+	}{
+		{OrderTypes, "LIMIT", "LMT"}, {OrderTypes, "market", "MKT"}, {OrderTypes, "SL", "SL-LMT"}, {OrderTypes, "SL-M", "SL-MKT"},
+		{Sides, "BUY", "B"}, {Sides, "SELL", "S"},
+		{Products, "CNC", "C"}, {Products, "INTRADAY", "I"}, {Products, "MIS", "I"}, {Products, "NORMAL", "M"}, {Products, "NRML", "M"},
+		{Products, "COVER", "H"}, {Products, "BRACKET", "B"}, {Products, "MTF", "F"},
+		{Validities, "DAY", "DAY"}, {Validities, "IOC", "IOC"}, {Validities, "EOS", "EOS"},
+	}
+	for _, c := range cases {
+		got, err := Code("f", c.m, c.human)
+		if err != nil || got != c.code {
+			t.Errorf("%s → %q %v, want %s", c.human, got, err, c.code)
+		}
+	}
+	if _, err := Code("order_type", OrderTypes, "STOP"); err == nil || envelope.From(err).Code != envelope.InvalidArgument {
+		t.Errorf("unknown value: %v", err)
+	}
+	if OrderTypeName("SL-MKT") != "SL-M" || SideName("S") != "SELL" || ProductName("M") != "NORMAL" || Status("Open") != "OPEN" || Status("REJECT") != "REJECTED" {
+		t.Error("reverse mapping")
+	}
+}
+
+func TestDeriveKey(t *testing.T) {
+	o := noren.OrderRequest{Exch: "NSE", TSym: "SBIN-EQ", TranType: "B", Qty: 1, PriceType: "LMT", Price: 700, Product: "C", Retention: "DAY"}
+	day := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	k1, k2 := DeriveKey("u", o, day), DeriveKey("u", o, day.Add(time.Hour))
+	o2 := o
+	o2.Qty = 2
+	if k1 != k2 || k1 == DeriveKey("u", o2, day) || k1 == DeriveKey("v", o, day) || k1 == DeriveKey("u", o, day.AddDate(0, 0, 1)) || !ValidKey(k1) {
+		t.Fatalf("derived keys: %s %s", k1, k2)
+	}
+}
+
+func TestPacer(t *testing.T) {
+	p := NewPacer(2)
+	now := time.Unix(1000, 0)
+	p.now = func() time.Time { return now }
+	if p.Take("a") != nil || p.Take("a") != nil || p.Take("b") != nil {
+		t.Fatal("within limit")
+	}
+	err := p.Take("a")
+	if e := envelope.From(err); e == nil || e.Code != envelope.PermissionDenied || e.RetryAfter != time.Minute {
+		t.Fatalf("over limit: %v", err)
+	}
+	now = now.Add(time.Minute)
+	if p.Take("a") != nil {
+		t.Fatal("window slid")
+	}
+}
+
+// TestPlacerOnePerKey: concurrent re-sends, and a lost answer whose order
+// shows up in the book, never send twice.
+func TestPlacerOnePerKey(t *testing.T) {
+	var sent atomic.Int32
+	var mu sync.Mutex
+	var book []noren.Order
+	bookFn := func(context.Context) ([]noren.Order, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]noren.Order(nil), book...), nil
+	}
+	lost := func(context.Context) (string, error) {
+		sent.Add(1)
+		mu.Lock()
+		book = append(book, noren.Order{OrderNo: "42", Remarks: "key-1"})
+		mu.Unlock()
+		return "", envelope.New(envelope.OutcomeUnknown, "lost").WithCause(noren.ErrOutcomeUnknown)
+	}
+	p := NewPlacer()
+	var wg sync.WaitGroup
+	results := make([]Placed, 8)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := p.Place(context.Background(), "u", "key-1", bookFn, lost, nil)
+			if err != nil {
+				t.Error(err)
+			}
+			results[i] = r
+		}()
+	}
+	wg.Wait()
+	if sent.Load() != 1 {
+		t.Fatalf("sent %d times", sent.Load())
+	}
+	recovered := 0
+	for _, r := range results {
+		if r.OrderNo != "42" {
+			t.Fatalf("result %+v", r)
+		}
+		if r.Recovered {
+			recovered++
+		}
+	}
+	if recovered != 1 {
+		t.Fatalf("%d recovered", recovered)
+	}
+	// A failure that is not an unknown outcome is returned as is, and the
+	// preflight refusal stops the send.
+	refuse := errors.New("no")
+	if _, err := p.Place(context.Background(), "u", "key-2", bookFn, lost, func() error { return refuse }); !errors.Is(err, refuse) {
+		t.Fatalf("preflight: %v", err)
+	}
+	if sent.Load() != 1 {
+		t.Fatal("refused order was sent")
+	}
+}
