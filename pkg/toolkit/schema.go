@@ -15,7 +15,7 @@ import (
 // list of:
 //
 //	enum=a|b|c  min=N  max=N  minLength=N  maxLength=N  minItems=N  maxItems=N
-//	pattern=RE  format=F  default=JSON-or-text
+//	pattern=RE  format=F  default=JSON-or-text  type=string|number (for `any` fields)
 //
 // Fields without omitempty are required. Results pass through fillNils, so a nil
 // slice or map is sent as [] or {} and output schemas need no null type.
@@ -31,6 +31,7 @@ func SchemaFor[T any](output bool) (json.RawMessage, error) {
 	if err := applyTags(t, s, output); err != nil {
 		return nil, fmt.Errorf("%s: %w", t, err)
 	}
+	typeUntyped(s)
 	return json.Marshal(s)
 }
 
@@ -142,6 +143,8 @@ func applyFieldTag(f reflect.StructField, s *jsonschema.Schema) error {
 			target.Pattern = v
 		case "format":
 			target.Format = v
+		case "type":
+			setTypes(target, strings.Split(v, "|"))
 		case "default":
 			if json.Valid([]byte(v)) && (s.Type != "string" || strings.HasPrefix(v, `"`)) {
 				s.Default = json.RawMessage(v)
@@ -182,4 +185,73 @@ func num(v string) (*float64, error) {
 func integer(v string) (*int, error) {
 	n, err := strconv.Atoi(v)
 	return &n, err
+}
+
+// setTypes narrows an untyped (interface) field: one type, or anyOf several.
+func setTypes(s *jsonschema.Schema, types []string) {
+	if len(types) == 1 {
+		*s = *typedSchema(types[0], s.Description)
+		return
+	}
+	desc := s.Description
+	*s = jsonschema.Schema{Description: desc}
+	for _, t := range types {
+		s.AnyOf = append(s.AnyOf, typedSchema(t, ""))
+	}
+}
+
+func typedSchema(t, desc string) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: t, Description: desc}
+	if t == "array" {
+		s.Items = anyScalar()
+	}
+	return s
+}
+
+func anyScalar() *jsonschema.Schema {
+	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "string"}, {Type: "number"}, {Type: "boolean"}, {Type: "object"}}}
+}
+
+// typeUntyped replaces every schema that says nothing (an interface field, which
+// jsonschema-go emits as the bare schema true) with an explicit anyOf of the JSON
+// types: strict clients reject bare true and flag untyped schemas. Use the
+// type= tag to say more. additionalProperties:true is left alone on purpose.
+func typeUntyped(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	for _, p := range s.Properties {
+		if isEmpty(p) {
+			desc := p.Description
+			*p = *anyJSON()
+			p.Description = desc
+			continue
+		}
+		typeUntyped(p)
+	}
+	if s.Items != nil {
+		if isEmpty(s.Items) {
+			s.Items = anyJSON()
+		} else {
+			typeUntyped(s.Items)
+		}
+	}
+	for _, sub := range s.AnyOf {
+		typeUntyped(sub)
+	}
+	if ap := s.AdditionalProperties; ap != nil && !isEmpty(ap) {
+		typeUntyped(ap)
+	}
+}
+
+func isEmpty(s *jsonschema.Schema) bool {
+	return s.Type == "" && len(s.Types) == 0 && len(s.AnyOf) == 0 && len(s.OneOf) == 0 && len(s.AllOf) == 0 &&
+		s.Ref == "" && len(s.Enum) == 0 && s.Const == nil && s.Not == nil
+}
+
+func anyJSON() *jsonschema.Schema {
+	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{
+		{Type: "string"}, {Type: "number"}, {Type: "boolean"}, {Type: "object"},
+		{Type: "array", Items: anyScalar()}, {Type: "null"},
+	}}
 }

@@ -2,6 +2,7 @@ package toolkit
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -54,4 +55,37 @@ func TestSchemaForAppliesTags(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%s", out)
+}
+
+type anyIn struct {
+	Default any            `json:"default,omitempty" jsonschema:"any scalar"`
+	Range   any            `json:"range,omitempty" mcp:"type=string|object"`
+	Rule    any            `json:"rule,omitempty" mcp:"type=object"`
+	List    []any          `json:"list,omitempty"`
+	Free    map[string]any `json:"free,omitempty"`
+}
+
+func TestUntypedFieldsGetTypes(t *testing.T) {
+	b, err := SchemaFor[anyIn](true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for _, bad := range []string{`:true,`, `:true}`} {
+		if strings.Contains(strings.ReplaceAll(s, `"additionalProperties":true`, ""), bad) {
+			t.Fatalf("bare true schema left: %s", s)
+		}
+	}
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	props := m["properties"].(map[string]any)
+	if props["rule"].(map[string]any)["type"] != "object" {
+		t.Errorf("rule: %v", props["rule"])
+	}
+	if len(props["range"].(map[string]any)["anyOf"].([]any)) != 2 {
+		t.Errorf("range: %v", props["range"])
+	}
+	if props["default"].(map[string]any)["description"] != "any scalar" || len(props["default"].(map[string]any)["anyOf"].([]any)) != 6 {
+		t.Errorf("default: %v", props["default"])
+	}
 }
