@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"image"
 	_ "image/jpeg"
@@ -10,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
@@ -384,5 +387,70 @@ func BenchmarkConstructChartConfigMCP(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		conn.Call(b, "construct_chart_config", args)
+	}
+}
+
+// BenchmarkEchoFloor is the anchor for BenchmarkGetExchangesCached: a bare
+// mcp-go server with one echo tool, called through the same in-process client.
+func BenchmarkEchoFloor(b *testing.B) {
+	srv := server.NewMCPServer("echo", "1", server.WithToolCapabilities(false))
+	srv.AddTool(mcp.NewTool("echo", mcp.WithString("msg")), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(req.GetString("msg", "")), nil
+	})
+	c, err := client.NewInProcessClient(srv)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	var init mcp.InitializeRequest
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		b.Fatal(err)
+	}
+	var req mcp.CallToolRequest
+	req.Params.Name = "echo"
+	req.Params.Arguments = map[string]any{"msg": "hi"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.CallTool(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEchoSameBytes echoes a text as large as get_exchanges' answer, to
+// separate payload cost from server cost.
+func BenchmarkEchoSameBytes(b *testing.B) {
+	f := fake.New(fake.Options{NoRateLimit: true})
+	base, stop := f.Start()
+	defer stop()
+	b.Setenv("CHART_IMG_API_KEY", "test-key")
+	conn := servetest.New(b, app(&tools.Config{NoLimiter: true}), "--api-url", base, "--docs-url", base+"/", "--log-level", "error")
+	payload := servetest.ResultJSON(conn.Call(b, "get_exchanges", nil))
+	srv := server.NewMCPServer("echo", "1", server.WithToolCapabilities(false))
+	srv.AddTool(mcp.NewTool("echo"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(payload), nil
+	})
+	c, _ := client.NewInProcessClient(srv)
+	ctx := context.Background()
+	_ = c.Start(ctx)
+	defer c.Close()
+	var init mcp.InitializeRequest
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	if _, err := c.Initialize(ctx, init); err != nil {
+		b.Fatal(err)
+	}
+	var req mcp.CallToolRequest
+	req.Params.Name = "echo"
+	b.ReportMetric(float64(len(payload)), "payload-bytes")
+	for b.Loop() {
+		if _, err := c.CallTool(ctx, req); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

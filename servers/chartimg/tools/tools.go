@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -129,6 +130,34 @@ var extraExchanges = map[string]Exchange{
 	"DJ": {Name: "Dow Jones", Type: "index"}, "CBOE": {Name: "Cboe", Type: "index"}, "BITSTAMP": {Name: "Bitstamp", Type: "crypto"},
 	"ADX": {Name: "Abu Dhabi Securities Exchange", Type: "stock"}, "ACTIVTRADES": {Name: "ActivTrades", Type: "forex"},
 	"AFTERPRIME": {Name: "Afterprime", Type: "forex"}, "CRYPTOCAP": {Name: "Crypto market cap (CRYPTOCAP)", Type: "index"},
+}
+
+// Text renders the list compactly for text-only clients ("crypto: Binance=BINANCE, …"),
+// a third of the JSON's size; the structured content carries the full list.
+func (o ExchangesOut) Text() string {
+	var b strings.Builder
+	b.Grow(len(o.Exchanges) * 24)
+	fmt.Fprintf(&b, "%d exchanges", o.Count)
+	if o.Stale {
+		b.WriteString(" (stale: chart-img unreachable)")
+	}
+	last := ""
+	for _, e := range o.Exchanges {
+		if e.Type != last {
+			b.WriteString("\n")
+			b.WriteString(e.Type)
+			b.WriteString(": ")
+			last = e.Type
+		} else {
+			b.WriteString(", ")
+		}
+		if e.Name != e.ID {
+			b.WriteString(e.Name)
+			b.WriteByte('=')
+		}
+		b.WriteString(e.ID)
+	}
+	return b.String()
 }
 
 func typeOfCategory(cat string) string {
