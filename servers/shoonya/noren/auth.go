@@ -64,10 +64,13 @@ func (c *Client) QuickAuth(ctx context.Context, cr Credentials, factor2 string) 
 
 // AuthorizeURL is the browser page where the user logs in for OAuth; it
 // redirects to the registered URL with ?code=.
-func (c *Client) AuthorizeURL(clientID, redirect string) string {
+func (c *Client) AuthorizeURL(clientID, redirect, state string) string {
 	q := url.Values{"client_id": {clientID}}
 	if redirect != "" {
 		q.Set("redirect_uri", redirect)
+	}
+	if state != "" {
+		q.Set("state", state)
 	}
 	return c.cfg.AuthorizeURL + "?" + q.Encode()
 }

@@ -43,6 +43,9 @@ func connectTool(d *Deps) toolkit.Tool {
 		era := d.Sessions.Era()
 		if era == noren.OAuth {
 			if in.AuthCode == "" {
+				if a, err := d.Sessions.Auth(ctx); err == nil && (in.UserID == "" || in.UserID == a.UID) {
+					return connected(era, a), nil // e.g. finished through the callback
+				}
 				if cr.UID == "" {
 					return ConnectOut{}, envelope.Invalid("user_id", "set SHOONYA_USER_ID or pass user_id")
 				}
@@ -50,9 +53,19 @@ func connectTool(d *Deps) toolkit.Tool {
 				if clientID == "" {
 					clientID = cr.UID + "_U"
 				}
-				return ConnectOut{Status: "authorization_required", Auth: string(era), UserID: cr.UID,
-					AuthorizeURL: d.client().AuthorizeURL(clientID, ""),
-					Next:         "ask the user to open authorize_url and log in; the redirect carries ?code=...; call connect_shoonya_broker with auth_code set to it"}, nil
+				out := ConnectOut{Status: "authorization_required", Auth: string(era), UserID: cr.UID,
+					Next: "ask the user to open authorize_url and log in; the redirect carries ?code=...; call connect_shoonya_broker with auth_code set to it"}
+				if d.Callback != nil {
+					redirect, state, err := d.Callback.Begin(user(ctx), cr)
+					if err != nil {
+						return ConnectOut{}, err
+					}
+					out.AuthorizeURL = d.client().AuthorizeURL(clientID, redirect, state)
+					out.Next = "ask the user to open authorize_url and log in; this server receives the code itself, so afterwards call connect_shoonya_broker again (no arguments) to confirm"
+				} else {
+					out.AuthorizeURL = d.client().AuthorizeURL(clientID, "", "")
+				}
+				return out, nil
 			}
 			a, err := d.Sessions.LoginOAuth(ctx, user(ctx), cr, in.AuthCode)
 			if err != nil {

@@ -26,6 +26,7 @@ const (
 // Deps are what the tools stand on.
 type Deps struct {
 	Sessions *session.Manager
+	Callback *session.Callback // OAuth redirect receiver; nil when SHOONYA_OAUTH_REDIRECT_URL is unset
 	Hub      *feed.Hub
 	Placer   *orders.Placer
 	Limits   orders.Limits

@@ -80,6 +80,11 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	go notifier.Run(ctx)
 	d := &Deps{Sessions: sessions, Hub: hub, Placer: orders.NewPlacer(), Limits: lim,
 		Pacer: orders.NewPacer(lim.MaxOrdersPerMin), Confirm: mode, ChainConcurrency: 8}
+	if redirect := strings.TrimSpace(os.Getenv(session.EnvRedirectURL)); redirect != "" && cfg.Era == noren.OAuth {
+		if d.Callback, err = session.NewCallback(ctx, sessions, redirect, r.Log); err != nil {
+			return err
+		}
+	}
 	r.AddTools(All(d)...)
 	feed.Register(r.Server, hub, notifier)
 	r.Log.Info().Str("auth", string(cfg.Era)).Str("confirm_orders", string(mode)).
