@@ -31,7 +31,7 @@ type Drawing struct {
 type Config struct {
 	Symbol           string         `json:"symbol,omitempty" jsonschema:"EXCHANGE:SYMBOL, e.g. BINANCE:BTCUSDT"`
 	Interval         string         `json:"interval,omitempty" jsonschema:"bar interval, e.g. 4h or 1D"`
-	Range            any            `json:"range,omitempty" jsonschema:"1D 5D 1M 3M 6M 1Y 5Y ALL DTD WTD MTD YTD, or {from,to} ISO 8601"`
+	Range            any            `json:"range,omitempty" jsonschema:"1D 5D 1M 3M 6M 1Y 5Y ALL DTD WTD MTD YTD, or {from,to} ISO 8601" mcp:"type=string|object"`
 	Width            int            `json:"width,omitempty" jsonschema:"pixels, min 400, max per plan"`
 	Height           int            `json:"height,omitempty" jsonschema:"pixels, min 300, max per plan"`
 	Style            string         `json:"style,omitempty" jsonschema:"bar candle line area heikinAshi hollowCandle baseline hiLo column"`

@@ -21,7 +21,7 @@ import (
 type Input struct {
 	Key         string   `json:"key"`
 	Type        string   `json:"type" jsonschema:"Integer, Float, String, Boolean or DateTime (ISO8601)"`
-	Default     any      `json:"default,omitempty"`
+	Default     any      `json:"default,omitempty" mcp:"type=string|number|boolean"`
 	Min         *float64 `json:"min,omitempty"`
 	Max         *float64 `json:"max,omitempty"`
 	Options     []string `json:"options,omitempty" jsonschema:"allowed values for String inputs"`
