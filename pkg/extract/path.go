@@ -273,3 +273,17 @@ func goTypeName(t reflect.Type) string {
 	}
 	return "another type"
 }
+
+// Into decodes the whole value at path into out (a pointer), with the same errors
+// as Object: missing or null leaves out untouched, malformed JSON or a wrong type is
+// an upstream_error naming the path.
+func Into(body []byte, out any, path ...string) error {
+	raw, err := At(body, path...)
+	if err != nil || raw == nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return decodeError(path, err)
+	}
+	return nil
+}
