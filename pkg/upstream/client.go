@@ -193,7 +193,7 @@ func (c *Client) GetJSON(ctx context.Context, op, path string, query url.Values,
 	if err != nil {
 		return err
 	}
-	return c.decode(op, resp.Body, out)
+	return c.decode(op, resp, out)
 }
 
 // PostJSON POSTs in as JSON and decodes the JSON answer into out (if not nil). The
@@ -204,16 +204,19 @@ func (c *Client) PostJSON(ctx context.Context, op, path string, in, out any) err
 	if err != nil {
 		return err
 	}
-	return c.decode(op, resp.Body, out)
+	return c.decode(op, resp, out)
 }
 
-// Decode decodes a body Do returned into out with this client's messages.
-func (c *Client) Decode(op string, body []byte, out any) error { return c.decode(op, body, out) }
+// Decode decodes the body of a response Do returned into out, with this client's
+// messages (malformed JSON or a wrong shape → upstream_error naming the upstream
+// and op). A 204/205 answer decodes to nothing; any other empty body is an error.
+func (c *Client) Decode(op string, resp *Response, out any) error { return c.decode(op, resp, out) }
 
-func (c *Client) decode(op string, body []byte, out any) error {
-	if out == nil {
+func (c *Client) decode(op string, resp *Response, out any) error {
+	if out == nil || resp == nil || resp.Status == http.StatusNoContent || resp.Status == http.StatusResetContent {
 		return nil
 	}
+	body := resp.Body
 	if raw, ok := out.(*[]byte); ok {
 		*raw = body
 		return nil

@@ -362,3 +362,96 @@ func TestRedactURL(t *testing.T) {
 		}
 	}
 }
+
+func TestAbsolutePaths(t *testing.T) {
+	f := newFake(t, ok200)
+	other := newFake(t, ok200)
+	c := testClient(f.URL+"/api", nil, func(c *Config) { c.SecretHeaders = map[string]string{"X-Api-Key": "k-123456"} })
+	if _, err := c.Do(bg, Request{Op: "s", Path: f.URL + "/abs"}); err != nil {
+		t.Fatalf("same host absolute path: %v", err)
+	}
+	if _, err := c.Do(bg, Request{Op: "s", Path: "/fetch?next=http://elsewhere/x"}); err != nil {
+		t.Fatalf("relative path with a URL in the query: %v", err)
+	}
+	_, err := c.Do(bg, Request{Op: "s", Path: other.URL + "/x"})
+	checkErr(t, err, errWant{envelope.Internal, false, "refusing to send"})
+	if other.hits.Load() != 0 {
+		t.Error("request sent to another host")
+	}
+}
+
+func TestDecodeNoContent(t *testing.T) {
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/204" {
+			w.WriteHeader(204)
+		}
+	})
+	c := testClient(f.URL, nil, nil)
+	var out map[string]any
+	if err := c.GetJSON(bg, "del", "/204", nil, &out); err != nil {
+		t.Fatalf("204: %v", err)
+	}
+	err := c.GetJSON(bg, "get", "/empty", nil, &out)
+	checkErr(t, err, errWant{envelope.UpstreamError, false, "ktrdr get: the upstream's answer is empty"})
+	resp, err := c.Do(bg, Request{Op: "raw", Path: "/empty"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw []byte
+	if err := c.Decode("raw", resp, &raw); err != nil || len(raw) != 0 {
+		t.Fatalf("raw decode: %v", err)
+	}
+}
+
+func FuzzParseRetryAfter(f *testing.F) {
+	for _, s := range []string{"2", "1.5", "-1", "Sat, 21 Nov 2026 10:00:30 GMT", "", "1e309", "NaN", "Monday"} {
+		f.Add(s)
+	}
+	now := time.Now()
+	f.Fuzz(func(t *testing.T, v string) {
+		d, ok := ParseRetryAfter(v, now)
+		if d < 0 || (!ok && d != 0) {
+			t.Fatalf("ParseRetryAfter(%q) = %s, %v", v, d, ok)
+		}
+	})
+}
+
+func FuzzRedact(f *testing.F) {
+	for _, s := range []string{"/x?token=abc&b=1", "/x?%zz", "/plain", "http://u:p@h/x?key=1", "/a?jKey=1&jKey=2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		out := redactPath(p)
+		if _, rawOut, ok := strings.Cut(out, "?"); ok {
+			if rawOut == redacted {
+				return
+			}
+			q, err := url.ParseQuery(rawOut)
+			if err != nil {
+				t.Fatalf("redactPath(%q) = %q: unparseable query", p, out)
+			}
+			for k, vs := range q {
+				for _, v := range vs {
+					if secretName(k) && v != redacted {
+						t.Fatalf("redactPath(%q) = %q keeps %s=%q", p, out, k, v)
+					}
+				}
+			}
+		}
+		if u := redactURL(p); strings.Contains(u, "?") && strings.Contains(p, "://") {
+			t.Fatalf("redactURL(%q) = %q keeps a query", p, u)
+		}
+	})
+}
+
+func BenchmarkDoGetJSON(b *testing.B) {
+	f := httptestServer(b)
+	c := New(Config{Name: "bench", BaseURL: f})
+	b.ReportAllocs()
+	for b.Loop() {
+		var out struct{ Data []int }
+		if err := c.GetJSON(bg, "q", "/q", nil, &out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

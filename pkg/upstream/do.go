@@ -35,7 +35,8 @@ type Request struct {
 	// Query parameters; secret-looking names are redacted in logs.
 	Query url.Values
 	// Body, at most one of: JSON (marshalled once, sent as application/json), Form
-	// (application/x-www-form-urlencoded), or RawBody with ContentType.
+	// (application/x-www-form-urlencoded), or RawBody with ContentType. Resty drops
+	// bodies on GET, HEAD and OPTIONS.
 	JSON        any
 	Form        url.Values
 	RawBody     []byte
@@ -87,6 +88,10 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 	safe := req.Idempotent || method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
 	extra := requestSecrets(req)
 
+	if err := c.checkTarget(req); err != nil {
+		return &Response{}, err
+	}
+
 	var body []byte
 	contentType := req.ContentType
 	switch {
@@ -108,7 +113,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 	}
 	parent := ctx
 	if r := remaining(parent); r < timeout {
-		timeout = r // the caller's deadline is the tighter one: report that budget
+		timeout = max(r, 0) // the caller's deadline is the tighter one: report that budget
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -172,6 +177,24 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 			return out, e
 		}
 	}
+}
+
+// checkTarget refuses an absolute Path on another host than BaseURL: the client's
+// headers (API keys) must not travel there.
+func (c *Client) checkTarget(req Request) *envelope.Error {
+	if c.cfg.BaseURL == "" {
+		return nil
+	}
+	u, err := url.Parse(req.Path)
+	if err == nil && !u.IsAbs() && u.Host == "" {
+		return nil // relative: appended to BaseURL
+	}
+	base, berr := url.Parse(c.cfg.BaseURL)
+	if err != nil || berr != nil || !strings.EqualFold(u.Host, base.Host) || !strings.EqualFold(u.Scheme, base.Scheme) {
+		return envelope.New(envelope.Internal, "%s: refusing to send %s's request to another host than %s",
+			opName(req.Op), c.cfg.Name, c.safeURL)
+	}
+	return nil
 }
 
 // attempt executes one HTTP exchange through resty.

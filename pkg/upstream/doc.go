@@ -46,7 +46,10 @@
 // Secrets: Config.SecretHeaders, request headers whose names look secret
 // (Authorization, X-Api-Key, Cookie, …) and query/form values whose names look secret
 // (key, token, secret, password, jKey, …) are sent but never logged, and their values
-// are scrubbed from every error message and cause. Config.Logger gets one debug line
+// are scrubbed from every error message and cause. Requests never follow a redirect
+// to another host, and an absolute Request.Path on another host than BaseURL is
+// refused, so keys only go where they were configured for. There is no cookie jar:
+// one Client is shared by every user of a server. Config.Logger gets one debug line
 // per attempt (op, method, path, redacted query, status, duration, attempt); bodies
 // and headers are never logged. Error causes never contain the request URL.
 //

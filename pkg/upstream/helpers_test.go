@@ -118,3 +118,13 @@ func waitDone(r *http.Request) {
 }
 
 var bg = context.Background()
+
+// httptestServer is a loopback JSON server for benchmarks.
+func httptestServer(b *testing.B) string {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"success":true,"data":[1,2,3]}`))
+	}))
+	b.Cleanup(s.Close)
+	return s.URL
+}
