@@ -3,6 +3,7 @@ package feed
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 )
@@ -17,6 +18,7 @@ type Hub struct {
 	opt     Options
 	authFor AuthFor
 	notify  *Notifier
+	clock   *CoarseClock
 
 	mu    sync.Mutex
 	conns map[string]*Conn
@@ -24,7 +26,8 @@ type Hub struct {
 
 // NewHub makes a hub; sockets live as long as ctx.
 func NewHub(ctx context.Context, opt Options, authFor AuthFor, n *Notifier) *Hub {
-	return &Hub{ctx: ctx, opt: opt, authFor: authFor, notify: n, conns: map[string]*Conn{}}
+	return &Hub{ctx: ctx, opt: opt, authFor: authFor, notify: n, conns: map[string]*Conn{},
+		clock: NewCoarseClock(time.Millisecond, ctx.Done())}
 }
 
 // Conn returns the user's socket, starting it on first use.
@@ -34,6 +37,7 @@ func (h *Hub) Conn(user string) *Conn {
 	c := h.conns[user]
 	if c == nil {
 		st := NewStore()
+		st.UseClock(h.clock)
 		if h.notify != nil {
 			st.OnUpdate = func(key string) { h.notify.Updated(user, key) }
 		}

@@ -3,9 +3,6 @@ package feed
 import (
 	"encoding/json"
 	"errors"
-	"math"
-	"strconv"
-	"unsafe"
 )
 
 // Msg is one decoded websocket frame. Decode reuses it, so the hot path does
@@ -119,8 +116,8 @@ func (m *Msg) set(key, val []byte, quoted bool) error {
 	if slot < 0 || len(val) == 0 {
 		return nil
 	}
-	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(val), len(val)), 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+	f, ok := parseNum(val)
+	if !ok {
 		return errBadFrame
 	}
 	m.slots[m.n] = uint8(slot)

@@ -28,15 +28,18 @@ type inst struct {
 type Store struct {
 	mu    sync.RWMutex
 	insts map[string]*inst
-	now   func() time.Time
+	now   func() int64 // unix nanos
 	// OnUpdate is called (outside the lock) with the key of every merged frame.
 	OnUpdate func(key string)
 }
 
 // NewStore makes an empty store.
 func NewStore() *Store {
-	return &Store{insts: make(map[string]*inst), now: time.Now}
+	return &Store{insts: make(map[string]*inst), now: func() int64 { return time.Now().UnixNano() }}
 }
+
+// UseClock makes the store stamp merges from c instead of time.Now.
+func (s *Store) UseClock(c *CoarseClock) { s.now = c.UnixNano }
 
 // Frame kinds the store merges.
 func isFeedType(t []byte) bool {
@@ -56,7 +59,7 @@ func (s *Store) Merge(m *Msg) (string, bool) {
 	}
 	var buf [64]byte
 	k := append(append(append(buf[:0], m.E...), '|'), m.TK...)
-	now := s.now().UnixNano()
+	now := s.now()
 	s.mu.Lock()
 	in := s.insts[unsafe.String(unsafe.SliceData(k), len(k))]
 	if in == nil {

@@ -3,7 +3,9 @@ package feed
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"testing"
+	"time"
 )
 
 func TestMergePartialUpdates(t *testing.T) {
@@ -150,7 +152,10 @@ func benchFrames(n int) [][]byte {
 // BenchmarkMerge measures decode + merge of one frame into a store of 1,000
 // instruments on one goroutine (goal: ≥500k ticks/s, i.e. ≤2µs/op).
 func BenchmarkMerge(b *testing.B) {
+	stop := make(chan struct{})
+	defer close(stop)
 	s := NewStore()
+	s.UseClock(NewCoarseClock(time.Millisecond, stop)) // as the Hub does
 	for i := 0; i < 1000; i++ {
 		s.Track("NSE", fmt.Sprint(1000+i))
 	}
@@ -166,4 +171,24 @@ func BenchmarkMerge(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "ticks/s")
+}
+
+// FuzzParseNum: the fast path agrees with strconv.ParseFloat bit for bit.
+func FuzzParseNum(f *testing.F) {
+	for _, s := range []string{"118.45", "0", "-1.5", "162220", "1e5", ".5", "5.", "00012.3400", "999999999999999", "1234567890123456", "NaN", "", "-", "."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := parseNum([]byte(s))
+		want, err := strconv.ParseFloat(s, 64)
+		if err != nil || want != want || want > 1e308 || want < -1e308 {
+			if ok && err != nil {
+				t.Fatalf("%q accepted as %v, strconv says %v", s, got, err)
+			}
+			return
+		}
+		if !ok || got != want {
+			t.Fatalf("%q: fast %v (%v), strconv %v", s, got, ok, want)
+		}
+	})
 }
