@@ -87,7 +87,7 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	}
 	r.AddTools(All(d)...)
 	feed.Register(r.Server, hub, notifier)
-	r.Log.Info().Str("auth", string(cfg.Era)).Str("confirm_orders", string(mode)).
+	r.Log.Info().Str("login_generation", string(cfg.Era)).Str("confirm_orders", string(mode)).
 		Int("max_order_qty", lim.MaxQuantity).Float64("max_order_value", lim.MaxOrderValue).
 		Int("max_orders_per_minute", lim.MaxOrdersPerMin).Msg("shoonya configured")
 	return nil
