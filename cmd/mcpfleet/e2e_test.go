@@ -224,4 +224,3 @@ func TestCLICallEndToEnd(t *testing.T) {
 		t.Fatalf("tools: exit %d %s %s", code, stdout.String(), stderr.String())
 	}
 }
-
