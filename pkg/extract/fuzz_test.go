@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -126,5 +127,25 @@ func FuzzStringList(f *testing.F) {
 		}
 		_, err = Object[StringList](b)
 		mustEnvelope(t, err)
+	})
+}
+
+// FuzzFindKey checks the scanner against encoding/json's own map decoding.
+func FuzzFindKey(f *testing.F) {
+	for _, s := range seedBodies {
+		f.Add([]byte(s), "data")
+	}
+	f.Add([]byte(`{"a":1,"a":2,"d\u0061ta":[3]}`), "data")
+	f.Add([]byte(`{"x":"}\"{","data":{"y":[1,{"z":"]"}]}}`), "data")
+	f.Fuzz(func(t *testing.T, body []byte, key string) {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(body, &m) != nil || m == nil {
+			return
+		}
+		want, wantOK := m[key]
+		got, ok := findKey(body, key)
+		if ok != wantOK || (ok && !bytes.Equal(trimmed(got), trimmed(want))) {
+			t.Fatalf("findKey(%q, %q) = %q, %v; encoding/json: %q, %v", body, key, got, ok, want, wantOK)
+		}
 	})
 }

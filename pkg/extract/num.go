@@ -98,14 +98,19 @@ func numText(b []byte) (string, error) {
 		return "", nil
 	case b[0] == '"':
 		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
+		if len(b) >= 2 && b[len(b)-1] == '"' && plainASCII(b[1:len(b)-1]) {
+			s = string(b[1 : len(b)-1]) // fast path: no escapes to undo
+		} else if err := json.Unmarshal(b, &s); err != nil {
 			return "", envelope.New(envelope.UpstreamError, "a number is not valid JSON").WithCause(err)
 		}
 		s = strings.TrimSpace(s)
 		if s == "-" {
 			return "", nil
 		}
-		return strings.ReplaceAll(s, ",", ""), nil
+		if strings.IndexByte(s, ',') >= 0 {
+			s = strings.ReplaceAll(s, ",", "")
+		}
+		return s, nil
 	case b[0] == '-' || (b[0] >= '0' && b[0] <= '9'):
 		if !json.Valid(b) {
 			return "", notNumber(string(b), "a number")
@@ -130,4 +135,14 @@ func numeric(s string) bool {
 
 func notNumber(s, want string) *envelope.Error {
 	return envelope.New(envelope.UpstreamError, "expected %s, got %q", want, Clip(s, 40))
+}
+
+// plainASCII reports whether a JSON string's contents need no unescaping.
+func plainASCII(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c == '"' || c < 0x20 || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,7 +21,7 @@ func PathString(path []string) string {
 // At returns the raw JSON value at path. A missing key or null (at the end or on the
 // way) gives (nil, nil). Malformed JSON or a non-object on the way is an error.
 func At(body []byte, path ...string) (json.RawMessage, error) {
-	cur := bytes.TrimSpace(body)
+	cur := trimmed(body)
 	if len(cur) == 0 {
 		return nil, envelope.New(envelope.UpstreamError, "the upstream's answer is empty (expected JSON)")
 	}
@@ -36,15 +35,11 @@ func At(body []byte, path ...string) (json.RawMessage, error) {
 		if cur[0] != '{' {
 			return nil, wrongType(path[:i], "an object", cur)
 		}
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(cur, &m); err != nil { // cannot fail on a valid object; kept for safety
-			return nil, malformed(cur)
-		}
-		next, ok := m[key]
+		next, ok := findKey(cur, key)
 		if !ok {
 			return nil, nil
 		}
-		cur = bytes.TrimSpace(next)
+		cur = trimmed(next)
 	}
 	if isNull(cur) {
 		return nil, nil
