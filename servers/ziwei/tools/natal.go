@@ -192,21 +192,23 @@ type StarInChart struct {
 }
 
 type StarAttrOut struct {
-	Name        string             `json:"name"`
-	Type        string             `json:"type"`
-	Group       string             `json:"group" jsonschema:"major, minor or adjective (iztro's palace lists)"`
-	FiveElement string             `json:"fiveElement,omitempty" jsonschema:"traditional 五行; empty when tradition gives none"`
-	YinYang     string             `json:"yinYang,omitempty"`
-	Nature      string             `json:"nature,omitempty" jsonschema:"one-line traditional keyword"`
-	Brightness  []BranchBrightness `json:"brightness" jsonschema:"iztro 2.6.1 brightness on each branch 子…亥; empty list when the star has none"`
-	Mutagens    []string           `json:"mutagens" jsonschema:"stems whose 四化 touch this star, e.g. 甲:忌"`
-	InChart     *StarInChart       `json:"inChart,omitempty"`
+	Name            string             `json:"name"`
+	Type            string             `json:"type"`
+	Group           string             `json:"group" jsonschema:"major, minor or adjective (iztro's palace lists)"`
+	FiveElement     string             `json:"fiveElement,omitempty" jsonschema:"traditional 五行; empty when tradition gives none"`
+	YinYang         string             `json:"yinYang,omitempty"`
+	AttributeSource string             `json:"attributeSource,omitempty" jsonschema:"iztro (its star table) or traditional (printed tables)"`
+	Nature          string             `json:"nature,omitempty" jsonschema:"one-line traditional keyword"`
+	Brightness      []BranchBrightness `json:"brightness" jsonschema:"iztro 2.6.1 brightness on each branch 子…亥; empty list when the star has none"`
+	Mutagens        []string           `json:"mutagens" jsonschema:"stems whose 四化 touch this star, e.g. 甲:忌"`
+	InChart         *StarInChart       `json:"inChart,omitempty"`
 }
 
 func starAttributes(id astro.StarID, l astro.Lang) StarAttrOut {
-	m := metaOf(id)
+	info := astro.Info(id)
 	out := StarAttrOut{Name: id.Name(l), Type: id.Type().String(), Group: [...]string{"major", "minor", "adjective"}[id.Group()],
-		FiveElement: m.elementName(l), YinYang: m.yinYang(l), Nature: m.nature(l), Brightness: []BranchBrightness{}, Mutagens: []string{}}
+		FiveElement: info.Element.Name(l), YinYang: info.YinYang.Name(l), AttributeSource: info.ElementSource,
+		Nature: starMetas[id].nature(l), Brightness: []BranchBrightness{}, Mutagens: []string{}}
 	if astro.HasBrightness(id) {
 		for b := astro.BranchZi; b <= astro.BranchHai; b++ {
 			out.Brightness = append(out.Brightness, BranchBrightness{Branch: b.Name(l), Brightness: astro.BrightnessAt(id, b).Name(l)})

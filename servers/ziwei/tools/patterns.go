@@ -90,13 +90,13 @@ type PatternQueryIn struct {
 }
 
 type PatternResult struct {
-	ID         string        `json:"id"`
-	Name       string        `json:"name"`
-	Meaning    string        `json:"meaning"`
-	Source     string        `json:"source"`
-	Matched    bool          `json:"matched"`
-	Conditions []rules.Check `json:"conditions" jsonschema:"each condition checked, whether it held and where"`
-	Rule       any           `json:"rule" jsonschema:"the declarative rule (same language as store_star_combination_meaning)"`
+	ID         string         `json:"id"`
+	Name       string         `json:"name"`
+	Meaning    string         `json:"meaning"`
+	Source     string         `json:"source"`
+	Matched    bool           `json:"matched"`
+	Conditions []rules.Check  `json:"conditions" jsonschema:"each condition checked, whether it held and where"`
+	Rule       map[string]any `json:"rule" jsonschema:"the declarative rule (same language as store_star_combination_meaning)"`
 }
 
 type PatternQueryOut struct {
@@ -107,7 +107,7 @@ type PatternQueryOut struct {
 
 func explainPattern(p *patterns.Pattern, rc *rules.Context, l astro.Lang) PatternResult {
 	ok, checks := p.Rule.Explain(rc, l)
-	var rule any
+	var rule map[string]any
 	_ = json.Unmarshal(p.RuleJSON, &rule)
 	return PatternResult{ID: p.ID, Name: p.LocalName(l), Meaning: p.LocalMeaning(l), Source: p.Source, Matched: ok, Conditions: checks, Rule: rule}
 }
@@ -151,13 +151,13 @@ type CombinationQueryIn struct {
 }
 
 type CombinationResult struct {
-	ID         string        `json:"id"`
-	Name       string        `json:"name"`
-	Meaning    string        `json:"meaning"`
-	Origin     string        `json:"origin" jsonschema:"stored (your rule) or catalogue"`
-	Matched    *bool         `json:"matched,omitempty" jsonschema:"present when a chart was given"`
-	Conditions []rules.Check `json:"conditions"`
-	Rule       any           `json:"rule"`
+	ID         string         `json:"id"`
+	Name       string         `json:"name"`
+	Meaning    string         `json:"meaning"`
+	Origin     string         `json:"origin" jsonschema:"stored (your rule) or catalogue"`
+	Matched    *bool          `json:"matched,omitempty" jsonschema:"present when a chart was given"`
+	Conditions []rules.Check  `json:"conditions"`
+	Rule       map[string]any `json:"rule"`
 }
 
 type CombinationQueryOut struct {
