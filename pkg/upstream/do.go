@@ -136,7 +136,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 		var retryAfter time.Duration
 		if res.err == nil {
 			out.Status, out.Header, out.Body = res.status, res.header, res.body
-			e = c.statusError(req, res, extra)
+			e = c.statusError(req, res, safe, extra)
 			if e == nil {
 				return out, nil
 			}
@@ -232,7 +232,13 @@ func (c *Client) attempt(ctx context.Context, req Request, body []byte, contentT
 }
 
 // statusError maps a complete response: detectors first, then the status.
-func (c *Client) statusError(req Request, res attemptResult, extra []string) *envelope.Error {
+//
+// A write that is not safe to repeat and gets a bare 500, 502 or 504 (no error body
+// a detector recognises: a crash, a proxy's page, a gateway timeout) may have been
+// processed before the failure, so it is outcome_unknown rather than a retryable
+// error that would invite a second order. 503 and 429 mean "rejected before
+// processing" and keep their codes.
+func (c *Client) statusError(req Request, res attemptResult, safe bool, extra []string) *envelope.Error {
 	ok := res.status >= 200 && res.status <= 299
 	if !ok || !req.NoDetect {
 		if err := extract.Detect(res.status, res.body, c.cfg.Detectors...); err != nil {
@@ -249,6 +255,10 @@ func (c *Client) statusError(req Request, res attemptResult, extra []string) *en
 	}
 	if ok {
 		return nil
+	}
+	if !safe && (res.status == 500 || res.status == 502 || res.status == 504) {
+		return c.unknownOutcome(req, fmt.Sprintf("%s answered %d %s", c.cfg.Name, res.status, http.StatusText(res.status)), nil).
+			WithDetail("http_status", res.status)
 	}
 	return extract.ErrorForStatus(res.status, c.statusMessage(req, res.status)).WithDetail("http_status", res.status)
 }

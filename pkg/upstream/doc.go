@@ -23,7 +23,10 @@
 //     of the request was written. That is the only failure after which a repeat
 //     cannot double an effect. A write that was sent and then failed (timeout,
 //     reset, truncated answer) is outcome_unknown: "the request may have been
-//     processed; check before repeating". This is why resty's own retry loop is not
+//     processed; check before repeating". So is a bare 500, 502 or 504 to such a
+//     write (no error body a detector recognises: a crash, a proxy page, a gateway
+//     timeout), since the upstream may have acted before failing; 429 and 503 mean
+//     "rejected before processing" and keep their codes. This is why resty's own retry loop is not
 //     used: it is client-wide in resty v2 (not per request), its AddRetryCondition
 //     replaces the built-in retry on transport errors, and it cannot tell a dial
 //     failure from a failure after sending. Resty builds and executes each attempt;
