@@ -261,8 +261,10 @@ func TestStarInfo(t *testing.T) {
 		if (in.Element == ElementNone) != (in.ElementSource == "") {
 			t.Fatalf("Info(%d): element source %q", s, in.ElementSource)
 		}
-		if s.Name(ZhCN) == "" || s.Name(ZhTW) == "" || s.Name(EnUS) == "" {
-			t.Fatalf("star %d lacks a name", s)
+		for _, l := range Langs() {
+			if got, ok := StarByName(s.Name(l)); !ok || got != s {
+				t.Fatalf("StarByName(%q) = %d, %v; want %d", s.Name(l), got, ok, s)
+			}
 		}
 	}
 	if in := Info(ZiWei); in.Element != ElementEarth || in.YinYang != YinYangYin || in.ElementSource != "iztro" || in.Brightness[0] != BrightWang {
