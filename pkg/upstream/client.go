@@ -242,3 +242,6 @@ func (c *Client) prefix(op string) string {
 	}
 	return c.cfg.Name + " " + op + ": "
 }
+
+// CloseIdleConnections closes kept-alive connections (shutdown, tests).
+func (c *Client) CloseIdleConnections() { c.rc.GetClient().CloseIdleConnections() }
