@@ -325,6 +325,20 @@ func TestChartIDRoundTrip(t *testing.T) {
 	}
 }
 
+func TestAnnualInBirthYear(t *testing.T) {
+	c := conn(t)
+	// Born 1990-01-20, before Chinese New Year: lunar year 1989 (己巳), nominal age 1.
+	for _, tc := range []struct {
+		date      string
+		year, age int
+	}{{"1990-01-20", 1989, 1}, {"1990-01-20", 1990, 2}, {"1990-10-20", 1990, 1}, {"1990-10-20", 1991, 2}} {
+		o := structured(t, c, "get_annual_info", map[string]any{"birthDate": tc.date, "birthTimeIndex": 3, "gender": "女", "year": tc.year})
+		if o["year"].(float64) != float64(tc.year) || o["nominalAge"].(float64) != float64(tc.age) {
+			t.Errorf("%s %d: %v", tc.date, tc.year, o)
+		}
+	}
+}
+
 func TestLanguages(t *testing.T) {
 	c := conn(t)
 	en := structured(t, c, "get_natal_sihua", with(birth1990, "language", "en-US"))

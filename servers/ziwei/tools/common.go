@@ -18,16 +18,16 @@ import (
 // Birth is the chart selector every chart tool embeds: a chart_id, or the
 // birth fields with the seed's names.
 type Birth struct {
-	ChartID        string   `json:"chart_id,omitempty" jsonschema:"chart_id from initialize_chart; or give the birth fields instead (not both)"`
-	BirthDate      string   `json:"birthDate,omitempty" jsonschema:"birth date YYYY-MM-DD, 1900-2100; solar unless isLunar"`
-	BirthTimeIndex *int     `json:"birthTimeIndex,omitempty" jsonschema:"hour slot: 0 00:00-01:00 (early Rat), 1 01-03, 2 03-05 … 11 21-23, 12 23:00-24:00 (late Rat); or use birthTime" mcp:"min=0;max=12"`
-	BirthTime      string   `json:"birthTime,omitempty" jsonschema:"clock time HH:MM (UTC+8 standard time), instead of birthTimeIndex"`
-	Longitude      *float64 `json:"longitude,omitempty" jsonschema:"birth longitude in degrees east, with birthTime: true solar time = clock + 4 min/degree from 120°E + equation of time" mcp:"min=-180;max=180"`
-	Gender         string   `json:"gender,omitempty" jsonschema:"男 or 女 (male/female accepted)"`
-	IsLunar        bool     `json:"isLunar,omitempty" jsonschema:"birthDate is a lunar date"`
-	IsLeapMonth    bool     `json:"isLeapMonth,omitempty" jsonschema:"lunar date is in the leap month (ignored if that year has none)"`
-	FixLeap        *bool    `json:"fixLeap,omitempty" jsonschema:"leap month: days 16+ count as the next month" mcp:"default=true"`
-	Language       string   `json:"language,omitempty" jsonschema:"names in the result" mcp:"enum=zh-CN|zh-TW|en-US;default=zh-CN"`
+	ChartID        string   `json:"chart_id,omitempty" jsonschema:"from initialize_chart; or the birth fields, not both"`
+	BirthDate      string   `json:"birthDate,omitempty" jsonschema:"YYYY-MM-DD, 1900-2100"`
+	BirthTimeIndex *int     `json:"birthTimeIndex,omitempty" jsonschema:"hour slot: 0 00-01h, 1 01-03h … 11 21-23h, 12 23-24h" mcp:"min=0;max=12"`
+	BirthTime      string   `json:"birthTime,omitempty" jsonschema:"HH:MM (UTC+8), instead of birthTimeIndex"`
+	Longitude      *float64 `json:"longitude,omitempty" jsonschema:"°E, with birthTime: use true solar time" mcp:"min=-180;max=180"`
+	Gender         string   `json:"gender,omitempty" jsonschema:"男/女 (male/female)"`
+	IsLunar        bool     `json:"isLunar,omitempty" jsonschema:"lunar birthDate"`
+	IsLeapMonth    bool     `json:"isLeapMonth,omitempty" jsonschema:"lunar leap month"`
+	FixLeap        *bool    `json:"fixLeap,omitempty" jsonschema:"leap month days 16+ = next month" mcp:"default=true"`
+	Language       string   `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US;default=zh-CN"`
 }
 
 // chartCtx is a resolved chart with the call's language.
@@ -122,8 +122,8 @@ func clip(s string) string {
 
 // PalaceRef names a palace on the board.
 type PalaceRef struct {
-	Index  int    `json:"index" jsonschema:"board position: 0 寅, 1 卯 … 10 子, 11 丑"`
-	Name   string `json:"name" jsonschema:"natal role"`
+	Index  int    `json:"index"`
+	Name   string `json:"name"`
 	Stem   string `json:"stem"`
 	Branch string `json:"branch"`
 }
@@ -136,9 +136,9 @@ func (cc *chartCtx) ref(i int) PalaceRef {
 // Star is a star as it sits in the natal chart.
 type Star struct {
 	Name       string `json:"name"`
-	Type       string `json:"type" jsonschema:"major, soft, tough, lucun, tianma, adjective, flower or helper"`
-	Brightness string `json:"brightness,omitempty" jsonschema:"庙 旺 得 利 平 不 陷 ([+3]…[-3] in en-US)"`
-	Mutagen    string `json:"mutagen,omitempty" jsonschema:"natal 四化: 禄 权 科 忌 (A B C D in en-US)"`
+	Type       string `json:"type"`
+	Brightness string `json:"brightness,omitempty"`
+	Mutagen    string `json:"mutagen,omitempty"`
 }
 
 func (cc *chartCtx) star(s astro.StarID) Star {
@@ -157,14 +157,29 @@ func (cc *chartCtx) stars(i int, withAdj bool) []Star {
 	return out
 }
 
-// PalaceBrief is a palace with its major and minor stars.
+// PalaceBrief is a palace with its major and minor stars in compact form.
 type PalaceBrief struct {
 	PalaceRef
-	Stars []Star `json:"stars" jsonschema:"major and minor stars (no adjective stars)"`
+	Stars []string `json:"stars" jsonschema:"major and minor stars: name, brightness, [natal 四化]"`
 }
 
 func (cc *chartCtx) brief(i int) PalaceBrief {
-	return PalaceBrief{PalaceRef: cc.ref(i), Stars: cc.stars(i, false)}
+	b := PalaceBrief{PalaceRef: cc.ref(i), Stars: []string{}}
+	for _, s := range cc.chart.Stars(i) {
+		if s.Group() != astro.GroupAdjective {
+			b.Stars = append(b.Stars, cc.compact(s))
+		}
+	}
+	return b
+}
+
+// compact writes a star as 太阳旺[禄] (sun[+2][A] in en-US).
+func (cc *chartCtx) compact(s astro.StarID) string {
+	out := s.Name(cc.lang) + cc.chart.StarBrightness(s).Name(cc.lang)
+	if m := cc.chart.StarMutagen(s); m != astro.MutagenNone {
+		out += "[" + m.Name(cc.lang) + "]"
+	}
+	return out
 }
 
 // palace parses a palace identifier: a natal role (命宫, 财帛, wealth; 宫
@@ -203,10 +218,10 @@ func periodRoleName(k astro.PeriodKind, r astro.PalaceRole, l astro.Lang) string
 
 // Mutagen item of a 四化 list.
 type SihuaItem struct {
-	Mutagen      string    `json:"mutagen" jsonschema:"禄 权 科 忌 (A B C D)"`
+	Mutagen      string    `json:"mutagen"`
 	Star         string    `json:"star"`
-	Palace       PalaceRef `json:"palace" jsonschema:"natal palace where the star sits"`
-	PeriodPalace string    `json:"periodPalace,omitempty" jsonschema:"the same palace's role in the period"`
+	Palace       PalaceRef `json:"palace"`
+	PeriodPalace string    `json:"periodPalace,omitempty"`
 }
 
 func (cc *chartCtx) sihua(stem astro.Stem, period *astro.Period) []SihuaItem {

@@ -11,8 +11,8 @@ import (
 
 // Overlap maps one period palace onto the natal board.
 type Overlap struct {
-	Index        int      `json:"index" jsonschema:"board position 0 寅 … 11 丑"`
-	PeriodPalace string   `json:"periodPalace" jsonschema:"role in the period, e.g. 大限财帛"`
+	Index        int      `json:"index"`
+	PeriodPalace string   `json:"periodPalace"`
 	NatalPalace  string   `json:"natalPalace"`
 	Stem         string   `json:"stem"`
 	Branch       string   `json:"branch"`
@@ -37,7 +37,7 @@ func (cc *chartCtx) overlaps(p astro.Period) []Overlap {
 
 // MovingStar is a period's moving star (流耀).
 type MovingStar struct {
-	Name   string    `json:"name" jsonschema:"e.g. 运禄, 流羊, 月马"`
+	Name   string    `json:"name"`
 	Type   string    `json:"type"`
 	Palace PalaceRef `json:"palace"`
 }
@@ -221,8 +221,7 @@ type YearSel struct {
 	Year int `json:"year" jsonschema:"lunar year of the 流年 (the year starting at Chinese New Year), on or after the birth year" mcp:"min=1900;max=2100"`
 }
 
-// annual computes the horoscope for a lunar year: at 1 July (always inside
-// lunar year Y), or at the birth date when the birth is later that year.
+// annual computes the horoscope for lunar year Y.
 func (cc *chartCtx) annual(year int) (*astro.Horoscope, error) {
 	c := cc.chart
 	if year < c.LunarDate().Year {
@@ -234,8 +233,10 @@ func (cc *chartCtx) annual(year int) (*astro.Horoscope, error) {
 	if age := year - c.LunarDate().Year + 1; age > astro.MaxNominalAge {
 		return nil, envelope.Invalid("year", "year %d gives nominal age %d: horoscopes cover ages 1-%d, so use %d at the latest", year, age, astro.MaxNominalAge, c.LunarDate().Year+astro.MaxNominalAge-1)
 	}
+	// 1 July is always inside lunar year Y; when that is before the birth
+	// (only possible for Y = the birth's lunar year), the birth date is too.
 	d := astro.Date{Year: year, Month: 7, Day: 1}
-	if sd := c.SolarDate(); sd.Year == year && (sd.Month > 7 || sd.Month == 7 && sd.Day > 1) {
+	if sd := c.SolarDate(); dateBefore(d, sd) {
 		d = sd
 	}
 	h, err := c.HoroscopeAt(d, 6)
@@ -243,6 +244,16 @@ func (cc *chartCtx) annual(year int) (*astro.Horoscope, error) {
 		return nil, mapErr(err)
 	}
 	return h, nil
+}
+
+func dateBefore(a, b astro.Date) bool {
+	if a.Year != b.Year {
+		return a.Year < b.Year
+	}
+	if a.Month != b.Month {
+		return a.Month < b.Month
+	}
+	return a.Day < b.Day
 }
 
 type PeriodRef struct {
