@@ -346,7 +346,7 @@ func (s *state) indicators() {
 		}
 		if s.items[i].value == "Standard Deviation" && len(nums) == 1 {
 			k := j
-			for s.at(k).kind == kFiller {
+			for s.at(k).kind == kFiller || s.at(k).kind == kAt {
 				k--
 			}
 			if s.at(k).kind == kIndicator { // "bollinger bands with 2.5 standard deviations"
@@ -389,6 +389,11 @@ func (s *state) post(i int) []numArg {
 		switch it.kind {
 		case kParen, kFiller:
 			continue
+		case kAt: // "Bollinger Bands at 2.5 standard deviations"
+			if s.at(j+1).kind == kNum {
+				continue
+			}
+			return nums
 		case kRole:
 			if n := len(nums); n > 0 && nums[n-1].role == "" && s.at(j-1).kind == kNum && role == "" && it.value != "length" {
 				nums[n-1].role = it.value // "2.5 std"
@@ -672,7 +677,7 @@ func (s *state) drawingsAndSize() {
 }
 
 var unitDays = map[string]float64{"second": 1.0 / 86400, "minute": 1.0 / 1440, "hour": 1.0 / 24, "day": 1, "week": 7,
-	"month": 30, "quarter": 91, "year": 365}
+	"month": 30, "quarter": 91, "year": 365, "decade": 3650}
 
 // time reads ranges and intervals from numbers with units and from words.
 func (s *state) time() {
@@ -701,6 +706,13 @@ func (s *state) time() {
 			}
 		case kNum:
 			u := s.at(i + 1)
+			if u.kind == kIntervalWord && !u.used { // "4-hourly", "2 daily"
+				if unit, ok := perWord[u.tok.word]; ok {
+					it.used, u.used = true, true
+					s.addInterval(it.tok.num, unit, it.tok.orig+" "+u.tok.orig)
+				}
+				continue
+			}
 			if u.kind != kUnit || u.used {
 				continue
 			}
@@ -713,10 +725,13 @@ func (s *state) time() {
 		case kUnit:
 			prev := s.at(i - 1)
 			n := 1.0
+			article := false
 			if prev.kind == kFiller && (prev.tok.word == "a" || prev.tok.word == "an") {
 				prev = s.at(i - 2)
+				article = true
 			}
-			cueBefore := prev.kind == kRangeCue || s.at(i-1).kind == kRangeCue
+			// "a year of data", "an hour chart": one unit, read like a number
+			cueBefore := prev.kind == kRangeCue || s.at(i-1).kind == kRangeCue || article && it.value != "minute" && it.value != "hour" && it.value != "second"
 			next := s.at(i + 1)
 			cueAfter := next.kind == kIntervalCue || next.kind == kStyleWeak && (next.tok.word == "candle" || next.tok.word == "bar") ||
 				next.kind == kChart && (it.value == "minute" || it.value == "hour")
@@ -727,10 +742,16 @@ func (s *state) time() {
 			case cueBefore:
 				it.used = true
 				s.addRange(n, it.value, strings.TrimSpace(prev.tok.orig+" "+it.tok.orig))
+			case article:
+				it.used = true
+				s.addInterval(n, it.value, "an "+it.tok.orig)
 			}
 		}
 	}
 }
+
+// perWord turns "hourly" after a number into its unit ("4-hourly" = 4 hours).
+var perWord = map[string]string{"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month"}
 
 // span decides whether "N unit" is a range or an interval from the words around it.
 func (s *state) span(i int, n float64, unit, said string, compact bool) {
@@ -742,7 +763,7 @@ func (s *state) span(i int, n float64, unit, said string, compact bool) {
 	for k := i - 1; prev.kind == kFiller && k > 0; k-- {
 		prev = s.at(k - 1)
 	}
-	rangeCue := prev.kind == kRangeCue
+	rangeCue := prev.kind == kRangeCue || next.kind == kRangeCue && next.tok.word == "range" // "last 3 months", "3M range"
 	ivCue := next.kind == kIntervalCue || next.kind == kStyleWeak && (next.tok.word == "candle" || next.tok.word == "bar") ||
 		prev.kind == kOn || prev.kind == kWord && prev.tok.word == "every"
 	switch {
@@ -919,9 +940,20 @@ func (s *state) rest() {
 		case kFormat:
 			s.setOnce(&s.format, it.value, "format", it.tok.orig)
 		case kUnsupported:
-			s.warn("%q is not a documented chart-img indicator or drawing; nothing was added for it", it.tok.orig)
+			switch {
+			case strings.HasPrefix(it.value, "drawing:"):
+				s.warn("%s is a chart-img drawing that needs dates and prices; add it to config.drawings (see fetch_chart_documentation)", strings.TrimPrefix(it.value, "drawing:"))
+			case it.value == "style":
+				s.warn("%q is not a chart-img style; use one of %s", it.tok.orig, strings.Join(chart.Styles, ", "))
+			default:
+				s.warn("%q is not a documented chart-img indicator; nothing was added for it", it.tok.orig)
+			}
 		case kWord:
 			s.word(i, it)
+		case kNum:
+			if v := it.tok.num; it.tok.isInt && v >= 1990 && v <= 2100 && len(it.tok.orig) == 4 {
+				s.warn("dates such as %s are not read from text; pass range as {\"from\",\"to\"} ISO 8601 to chart a period", it.tok.orig)
+			}
 		}
 	}
 }

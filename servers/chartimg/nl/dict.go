@@ -111,7 +111,7 @@ var listed = [][2]string{
 	{"uber", "NYSE:UBER"}, {"alibaba|baba", "NYSE:BABA"}, {"oracle|orcl", "NYSE:ORCL"}, {"salesforce|crm", "NYSE:CRM"},
 	{"spy|spdr", "AMEX:SPY"}, {"qqq", "NASDAQ:QQQ"}, {"iwm", "AMEX:IWM"}, {"gld", "AMEX:GLD"},
 	{"s&p 500|s&p|sp500|sp 500|spx|s and p 500|s and p|standard and poor", "SP:SPX"},
-	{"nasdaq 100|nasdaq-100|ndx|nas100", "NASDAQ:NDX"}, {"nasdaq composite|ixic", "NASDAQ:IXIC"},
+	{"nasdaq 100|nasdaq-100|ndx|nas100", "NASDAQ:NDX"}, {"nasdaq composite|ixic|the nasdaq|nasdaq index", "NASDAQ:IXIC"},
 	{"dow jones|dow|djia|dji|dow jones industrial average", "DJ:DJI"}, {"russell 2000|russell|rut", "RUSSELL:RUT"},
 	{"vix|volatility index vix|fear index", "CBOE:VIX"}, {"dxy|dollar index|us dollar index", "TVC:DXY"},
 	{"nikkei|nikkei 225", "TVC:NI225"}, {"hang seng", "TVC:HSI"}, {"dax", "XETR:DAX"}, {"ftse 100|ftse", "TVC:UKX"},
@@ -204,10 +204,18 @@ var indicatorAliases = [][2]string{
 var crosses = [][2]string{{"golden cross", "50,200"}, {"death cross", "50,200"}}
 
 // undocumented names people ask for; they become warnings.
-var unsupported = []string{"pivot point", "pivot", "pivots", "fibonacci", "fib", "fib retracement",
-	"elliott wave", "elliott", "heatmap", "heat map", "order flow", "market profile", "footprint", "gann",
-	"open interest", "funding rate", "liquidation", "order book", "sentiment", "news", "earnings", "dividend",
-	"support and resistance", "trendline", "trend line", "channel", "pattern", "head and shoulder", "divergence"}
+var unsupported = []string{"pivot point", "pivot", "pivots", "elliott wave", "elliott", "heatmap", "heat map",
+	"order flow", "market profile", "footprint", "gann", "open interest", "funding rate", "liquidation",
+	"order book", "sentiment", "news", "earnings", "dividend", "channel", "pattern", "head and shoulder", "divergence"}
+
+// coordinateDrawings are documented drawings that need dates and prices the text rarely gives.
+var coordinateDrawings = [][2]string{{"fibonacci|fib|fib retracement|fibonacci retracement|fibs", "Fib Retracement"},
+	{"trendline|trend line|trend-line", "Trend Line"}, {"rectangle|box|zone", "Rectangle"},
+	{"long position", "Long Position"}, {"short position", "Short Position"}, {"vertical line", "Vertical Line"},
+	{"date range", "Date Range"}, {"arrow", "Arrow Marker"}, {"callout", "Callout"}}
+
+// otherStyles are chart types chart-img does not draw.
+var otherStyles = []string{"renko", "kagi", "point and figure", "point & figure", "line break", "range bar", "tick chart", "volume candle", "footprint chart"}
 
 func buildDict(indicatorNames []string) dict {
 	d := dict{}
@@ -257,10 +265,10 @@ func buildDict(indicatorNames []string) dict {
 			d.add(p, entry{kind: kStyle, value: s[1]})
 		}
 	}
-	for _, s := range [][2]string{{"line", "line"}, {"bar", "bar"}, {"area", "area"}, {"column", "column"}, {"candle", "candle"}, {"histogram", "column"}} {
+	for _, s := range [][2]string{{"line", "line"}, {"bar", "bar"}, {"area", "area"}, {"column", "column"}, {"candle", "candle"}} {
 		d.add(s[0], entry{kind: kStyleWeak, value: s[1]})
 	}
-	for _, t := range [][2]string{{"dark|dark mode|dark theme|night mode|black background|night", "dark"},
+	for _, t := range [][2]string{{"dark|dark mode|dark theme|night mode|black background|night|black|black theme|dark background", "dark"},
 		{"light|light mode|light theme|white background|white|bright", "light"}} {
 		for _, p := range strings.Split(t[0], "|") {
 			d.add(p, entry{kind: kTheme, value: t[1]})
@@ -268,8 +276,9 @@ func buildDict(indicatorNames []string) dict {
 	}
 	for _, r := range [][2]string{{"today|intraday|today's|session today", "1D"},
 		{"all time|all-time|alltime|entire history|full history|since inception|since launch|since listing|max|maximum|whole history|all data|all history", "ALL"},
-		{"ytd|year to date|year-to-date|so far this year|since the start of the year|since january", "YTD"},
-		{"mtd|month to date|month-to-date|so far this month|since the start of the month", "MTD"},
+		{"ytd|year to date|year-to-date|so far this year|since the start of the year|since january|since the beginning of the year|start of the year|beginning of the year|start of year", "YTD"},
+		{"half a year|half year|half-year", "6M"},
+		{"mtd|month to date|month-to-date|so far this month|since the start of the month|since the beginning of the month", "MTD"},
 		{"wtd|week to date|week-to-date|so far this week|since monday", "WTD"},
 		{"dtd|day to date|day-to-date", "DTD"}} {
 		for _, p := range strings.Split(r[0], "|") {
@@ -282,7 +291,7 @@ func buildDict(indicatorNames []string) dict {
 			d.add(p, entry{kind: kIntervalWord, value: iv[1]})
 		}
 	}
-	for _, u := range []string{"second", "minute", "hour", "day", "week", "month", "quarter", "year", "session", "trading day", "business day"} {
+	for _, u := range []string{"second", "minute", "hour", "day", "week", "month", "quarter", "year", "decade", "session", "trading day", "business day"} {
 		v := u
 		if u == "session" || u == "trading day" || u == "business day" {
 			v = "day"
@@ -339,7 +348,15 @@ func buildDict(indicatorNames []string) dict {
 		d.add(dr, entry{kind: kDrawing, value: "Horizontal Line"})
 	}
 	for _, u := range unsupported {
-		d.add(u, entry{kind: kUnsupported, value: u})
+		d.add(u, entry{kind: kUnsupported, value: "indicator"})
+	}
+	for _, c := range coordinateDrawings {
+		for _, p := range strings.Split(c[0], "|") {
+			d.add(p, entry{kind: kUnsupported, value: "drawing:" + c[1]})
+		}
+	}
+	for _, o := range otherStyles {
+		d.add(o, entry{kind: kUnsupported, value: "style"})
 	}
 	for _, s := range [][2]string{{"hd|720p", "1280x720"}, {"full hd|fhd|1080p", "1920x1080"}, {"uhd|2160p", "3840x2160"},
 		{"square", "600x600"}, {"wide|widescreen", "1280x720"}} {

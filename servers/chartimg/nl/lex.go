@@ -35,9 +35,12 @@ var unitWords = map[string]string{
 	"wk": "week", "wks": "week", "week": "week", "weeks": "week",
 	"mo": "month", "mos": "month", "mon": "month", "mth": "month", "mths": "month", "month": "month", "months": "month",
 	"yr": "year", "yrs": "year", "year": "year", "years": "year",
-	"quarter": "quarter", "quarters": "quarter", "qtr": "quarter",
+	"quarter": "quarter", "quarters": "quarter", "qtr": "quarter", "decade": "decade", "decades": "decade",
 	"sec": "second", "secs": "second", "second": "second", "seconds": "second",
 }
+
+// mtUnits are MetaTrader-style interval prefixes (H4 = 4 hours).
+var mtUnits = map[string]string{"M": "minute", "H": "hour", "D": "day", "W": "week", "MN": "month"}
 
 // compactUnits are single letters after a number ("4h", "1D"); M is month, m minute.
 func compactUnit(orig string) (string, bool) {
@@ -180,6 +183,20 @@ func lex(s string, out []token) []token {
 			if w == "" {
 				i = j + 1
 				continue
+			}
+			// MetaTrader interval names: M15, H4, D1, W1, MN1 → a number and its unit
+			if unit, ok := mtUnits[w]; ok && j < len(s) && isDigit(s[j]) && (i == 0 || !isLetter(s[i-1])) {
+				k := j
+				for k < len(s) && isDigit(s[k]) {
+					k++
+				}
+				if k == len(s) || !isLetter(s[k]) {
+					n, _ := strconv.Atoi(s[j:k])
+					out = append(out, token{kind: tNum, num: float64(n), isInt: true, orig: s[j:k]},
+						token{kind: tWord, word: unit, orig: w, compact: true})
+					i = k
+					continue
+				}
 			}
 			upper := len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w
 			out = append(out, token{kind: tWord, word: norm(w), orig: w, upper: upper})
