@@ -632,7 +632,11 @@ func (s *state) drawingsAndSize() {
 			for s.at(j).kind == kNum && !s.at(j).used {
 				p := s.at(j).tok.num
 				s.at(j).used = true
-				s.res.Config.Drawings = append(s.res.Config.Drawings, chart.Drawing{Name: "Horizontal Line", Input: map[string]any{"price": p}})
+				in := map[string]any{"price": p}
+				if it.value != "" {
+					in["text"] = it.value
+				}
+				s.res.Config.Drawings = append(s.res.Config.Drawings, chart.Drawing{Name: "Horizontal Line", Input: in})
 				s.reason("drawing: %q → Horizontal Line at %g", it.tok.orig, p)
 				found = true
 				j++
@@ -641,7 +645,7 @@ func (s *state) drawingsAndSize() {
 				}
 			}
 			it.used = true
-			if !found && it.tok.word != "level" {
+			if !found && it.value == "" && it.tok.word != "level" {
 				s.warn("%q needs a price (e.g. \"horizontal line at 65000\"); no drawing added", it.tok.orig)
 			}
 		case it.kind == kSizeWord:
@@ -734,7 +738,7 @@ func (s *state) time() {
 			cueBefore := prev.kind == kRangeCue || s.at(i-1).kind == kRangeCue || article && it.value != "minute" && it.value != "hour" && it.value != "second"
 			next := s.at(i + 1)
 			cueAfter := next.kind == kIntervalCue || next.kind == kStyleWeak && (next.tok.word == "candle" || next.tok.word == "bar") ||
-				next.kind == kChart && (it.value == "minute" || it.value == "hour")
+				next.kind == kChart // "hour chart", "day chart"
 			switch {
 			case cueAfter:
 				it.used, next.used = true, true
@@ -953,6 +957,8 @@ func (s *state) rest() {
 		case kNum:
 			if v := it.tok.num; it.tok.isInt && v >= 1990 && v <= 2100 && len(it.tok.orig) == 4 {
 				s.warn("dates such as %s are not read from text; pass range as {\"from\",\"to\"} ISO 8601 to chart a period", it.tok.orig)
+			} else {
+				s.warn("the number %s was not attached to an indicator, range, interval, size or price level; it was ignored", it.tok.orig)
 			}
 		}
 	}

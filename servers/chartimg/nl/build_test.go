@@ -260,6 +260,27 @@ var cases = []struct {
 	{"Dogecoin (DOGE) an hour chart", want{symbol: "BINANCE:DOGEUSDT", interval: "1h"}},
 	{"$TSLA 1 year chart with volume and OBV in HD", want{symbol: "NASDAQ:TSLA", rng: "1Y", size: "1280x720", studies: []string{"Volume", "On Balance Volume"}}},
 	{"ETHBTC weekly", want{symbol: "BINANCE:ETHBTC", interval: "1W"}},
+	{"Create a chart for BTCUSDT with RSI(14), MACD(12,26,9), 4h timeframe, last 7 days, dark theme, 1200x800",
+		want{symbol: "BINANCE:BTCUSDT", interval: "4h", rng: "5D", theme: "dark", size: "1200x800", studies: []string{RSI + "{length=14}", MACD + "{in_0=12,in_1=26,in_2=9}"}}},
+	{"Generate a candlestick chart of AAPL with 20-day and 50-day EMAs for the past 3 months",
+		want{symbol: "NASDAQ:AAPL", rng: "3M", style: "candle", studies: []string{EMA + "{length=20}", EMA + "{length=50}"}}},
+	{"Bitcoin price chart with volume, 1 day interval, 1 year range", want{symbol: "BINANCE:BTCUSDT", interval: "1D", rng: "1Y", studies: []string{"Volume"}}},
+	{"show NVDA with SMA 20, SMA 50, SMA 200 on daily timeframe for 1 year",
+		want{symbol: "NASDAQ:NVDA", interval: "1D", rng: "1Y", studies: []string{MA + "{length=20}", MA + "{length=50}", MA + "{length=200}"}}},
+	{"Chart the EUR/USD pair on the 1 hour with a 50 period moving average", want{symbol: "FX:EURUSD", interval: "1h", studies: []string{MA + "{length=50}"}}},
+	{"BTC/USD 15min last 2 days, VWAP and volume, dark", want{symbol: "COINBASE:BTCUSD", interval: "15m", rng: "5D", theme: "dark", studies: []string{"VWAP", "Volume"}, warn: "smallest range"}},
+	{"Solana weekly chart since the beginning of the year with MACD", want{symbol: "BINANCE:SOLUSDT", interval: "1W", rng: "YTD", studies: []string{MACD}}},
+	{"Apple, Tesla and Microsoft", want{symbol: "NASDAQ:AAPL", warn: "one symbol per chart"}},
+	{"TSLA chart with the 9 EMA, 21 EMA and the daily VWAP", want{symbol: "NASDAQ:TSLA", interval: "1D", studies: []string{EMA + "{length=9}", EMA + "{length=21}", "VWAP"}}},
+	{"gold price over the last month with RSI at 21", want{symbol: "OANDA:XAUUSD", rng: "1M", interval: "4h", studies: []string{RSI + "{length=21}"}}},
+	{"Netflix monthly chart for all time", want{symbol: "NASDAQ:NFLX", interval: "1M", rng: "ALL"}},
+	{"bitcoin heikin ashi 4 hour dark mode with supertrend", want{symbol: "BINANCE:BTCUSDT", interval: "4h", theme: "dark", style: "heikinAshi", studies: []string{"Super Trend"}}},
+	{"show me crude oil prices over the last 5 years in a line chart", want{symbol: "TVC:USOIL", rng: "5Y", style: "line"}},
+	{"I need a 30 min chart for MSFT with VWAP", want{symbol: "NASDAQ:MSFT", interval: "30m", studies: []string{"VWAP"}}},
+	{"Ripple chart with Ichimoku cloud for the last quarter, light theme", want{symbol: "BINANCE:XRPUSDT", rng: "3M", theme: "light", studies: []string{"Ichimoku Cloud"}}},
+	{"plot dogecoin 5 minute candles for today with bollinger bands", want{symbol: "BINANCE:DOGEUSDT", interval: "5m", rng: "1D", studies: []string{BB}}},
+	{"bitcoin day chart", want{symbol: "BINANCE:BTCUSDT", interval: "1D"}},
+	{"BTC 42", want{symbol: "BINANCE:BTCUSDT", warn: "the number 42 was not attached"}},
 }
 
 func check(t *testing.T, b *Builder, text string, w want) {
@@ -355,6 +376,15 @@ func TestSymbolAndExchangeArguments(t *testing.T) {
 		if tc.warn != "" && !strings.Contains(strings.Join(r.Warnings, ";"), tc.warn) {
 			t.Errorf("%+v: warnings %q", tc, r.Warnings)
 		}
+	}
+}
+
+func TestLabelledLevels(t *testing.T) {
+	b := New(docsparse.Snapshot())
+	r := b.Build(Request{Text: "chart of ETH with a stop loss at 2800 and a target at 3500"})
+	d := r.Config.Drawings
+	if len(d) != 2 || d[0].Input["price"] != 2800.0 || d[0].Input["text"] != "Stop loss" || d[1].Input["text"] != "Target" || len(r.Warnings) != 0 {
+		t.Errorf("drawings = %+v warnings %q", d, r.Warnings)
 	}
 }
 

@@ -285,7 +285,7 @@ func buildDict(indicatorNames []string) dict {
 			d.add(p, entry{kind: kRangeWord, value: r[1]})
 		}
 	}
-	for _, iv := range [][2]string{{"hourly", "1h"}, {"daily|day chart|end of day|eod", "1D"}, {"weekly", "1W"},
+	for _, iv := range [][2]string{{"hourly", "1h"}, {"daily|end of day|eod", "1D"}, {"weekly", "1W"},
 		{"monthly", "1M"}, {"quarterly", "3M"}, {"annual", "1Y"}, {"minutely", "1m"}} {
 		for _, p := range strings.Split(iv[0], "|") {
 			d.add(p, entry{kind: kIntervalWord, value: iv[1]})
@@ -344,8 +344,15 @@ func buildDict(indicatorNames []string) dict {
 		}
 		d.add(c, entry{kind: kChart})
 	}
-	for _, dr := range []string{"horizontal line", "hline", "price line", "level", "support", "resistance", "line at", "horizontal level"} {
-		d.add(dr, entry{kind: kDrawing, value: "Horizontal Line"})
+	for _, dr := range []string{"horizontal line", "hline", "price line", "level", "line at", "horizontal level"} {
+		d.add(dr, entry{kind: kDrawing})
+	}
+	// labelled levels: the label is the drawing's text
+	for _, dr := range [][2]string{{"support", "Support"}, {"resistance", "Resistance"}, {"stop loss|stop-loss|stoploss|stop|sl", "Stop loss"},
+		{"target|take profit|take-profit|tp|price target|profit target", "Target"}, {"entry|entry price|entry point|buy at|sell at", "Entry"}} {
+		for _, p := range strings.Split(dr[0], "|") {
+			d.add(p, entry{kind: kDrawing, value: dr[1]})
+		}
 	}
 	for _, u := range unsupported {
 		d.add(u, entry{kind: kUnsupported, value: "indicator"})
