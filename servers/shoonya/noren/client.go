@@ -45,8 +45,23 @@ type Config struct {
 }
 
 // DefaultLimiter is Shoonya's documented budget: 20 requests/s and 200/min.
-func DefaultLimiter() ratelimit.Limiter {
-	return ratelimit.All(ratelimit.NewTokenBucket(20, time.Second, 20), ratelimit.NewSlidingWindow(200, time.Minute))
+// Both are exact sliding windows: a token bucket with burst 20 would admit up
+// to 39 calls in some one-second interval, and the broker counts per window.
+func DefaultLimiter() ratelimit.Limiter { return Limiter(20, 200) }
+
+// Limiter allows perSecond and perMinute calls per account; 0 disables a window.
+func Limiter(perSecond, perMinute int) ratelimit.Limiter {
+	var ls []ratelimit.Limiter
+	if perSecond > 0 {
+		ls = append(ls, ratelimit.NewSlidingWindow(perSecond, time.Second))
+	}
+	if perMinute > 0 {
+		ls = append(ls, ratelimit.NewSlidingWindow(perMinute, time.Minute))
+	}
+	if len(ls) == 0 {
+		return nil
+	}
+	return ratelimit.All(ls...)
 }
 
 // Defaults fills empty fields.
@@ -104,12 +119,21 @@ func (c *Client) post(ctx context.Context, route string, a *Auth, jdata map[stri
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if c.cfg.Limiter != nil && a != nil {
-		if err := ratelimit.Wait(ctx, c.cfg.Limiter, a.UID); err != nil {
+		// Keep part of the deadline for the request itself: a write sent with no
+		// time left would only come back as outcome_unknown.
+		wctx, wcancel := context.WithTimeout(ctx, timeout-min(timeout/3, 3*time.Second))
+		err := ratelimit.Wait(wctx, c.cfg.Limiter, a.UID)
+		wcancel()
+		if err != nil {
 			var de *ratelimit.DeadlineError
+			retry := time.Second
 			if errors.As(err, &de) {
-				return nil, envelope.New(envelope.RateLimited, "%s: Shoonya's budget of 20 requests/s and 200/min for this account is used up; try again later", route).WithRetryAfter(de.RetryAfter)
+				retry = de.RetryAfter
 			}
-			return nil, envelope.From(err)
+			if ctx.Err() != nil && !errors.Is(err, context.DeadlineExceeded) {
+				return nil, envelope.From(ctx.Err())
+			}
+			return nil, envelope.New(envelope.RateLimited, "%s: this account's Shoonya request budget (SHOONYA_REQUESTS_PER_SECOND/_PER_MINUTE, default 20/s and 200/min) is used up; nothing was sent; try again shortly", route).WithRetryAfter(retry)
 		}
 	}
 	var jkey, bearer string
@@ -124,7 +148,7 @@ func (c *Client) post(ctx context.Context, route string, a *Auth, jdata map[stri
 	if err != nil {
 		return nil, envelope.New(envelope.Internal, "%s: request could not be encoded", route).WithCause(err)
 	}
-	return c.t.do(ctx, request{op: route, body: body, bearer: bearer, idempotent: idempotent})
+	return c.t.do(ctx, request{op: route, body: body, bearer: bearer, idempotent: idempotent}, timeout)
 }
 
 func (c *Client) object(ctx context.Context, route string, a *Auth, jdata map[string]any, idempotent bool, dst any) error {

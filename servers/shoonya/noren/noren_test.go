@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -204,4 +205,24 @@ func FuzzNum(f *testing.F) {
 		var s Str
 		_ = s.UnmarshalJSON(b)
 	})
+}
+
+// TestLimiterRefusesBeforeSending: when the account's budget cannot be had
+// within the deadline, nothing is sent and the answer is rate_limited.
+func TestLimiterRefusesBeforeSending(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		_, _ = io.WriteString(w, `[]`)
+	}))
+	defer srv.Close()
+	c := New(Config{Era: Legacy, RESTURL: srv.URL + "/NorenWClientTP/", Timeout: 300 * time.Millisecond, OrderTimeout: 300 * time.Millisecond, Limiter: Limiter(1, 0)})
+	a := &Auth{Era: Legacy, UID: "U", ActID: "U", Token: "tok"}
+	if _, err := c.OrderBook(context.Background(), a); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.PlaceOrder(context.Background(), a, OrderRequest{TranType: "B", Product: "C", Exch: "NSE", TSym: "X-EQ", Qty: 1, PriceType: "LMT", Price: 1, Retention: "DAY", Remarks: "k"})
+	if e := envelope.From(err); e.Code != envelope.RateLimited || e.RetryAfter <= 0 || hits.Load() != 1 {
+		t.Fatalf("err %v after %d requests", err, hits.Load())
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"regexp"
 	"sync"
@@ -137,7 +136,7 @@ func (p *Placer) Place(ctx context.Context, user, key string, book Book, send Se
 		p.remember(k, no)
 		return Placed{OrderNo: no, Key: key}, nil
 	}
-	if !errors.Is(err, noren.ErrOutcomeUnknown) {
+	if !noren.IsOutcomeUnknown(err) {
 		return Placed{}, err
 	}
 	// The request left but the answer was lost: ask the order book.

@@ -13,7 +13,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/tools"
 )
 
-var fastTimeouts = map[string]string{"SHOONYA_TIMEOUT": "700ms", "SHOONYA_ORDER_TIMEOUT": "900ms", "SHOONYA_MAX_ORDERS_PER_MINUTE": "0"}
+var fastTimeouts = map[string]string{"SHOONYA_TIMEOUT": "700ms", "SHOONYA_ORDER_TIMEOUT": "900ms", "SHOONYA_MAX_ORDERS_PER_MINUTE": "0", "SHOONYA_REQUESTS_PER_MINUTE": "0", "SHOONYA_REQUESTS_PER_SECOND": "0"}
 
 // toolCase is one tool with valid arguments and the Noren route it calls.
 type toolCase struct {

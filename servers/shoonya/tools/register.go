@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,13 +17,15 @@ import (
 
 // Env names of the wiring.
 const (
-	EnvAuth         = "SHOONYA_AUTH"           // oauth (default) or legacy
-	EnvRESTURL      = "SHOONYA_REST_URL"       // REST base, default per era
-	EnvWSURL        = "SHOONYA_WS_URL"         // websocket, default per era
-	EnvAuthorizeURL = "SHOONYA_AUTHORIZE_URL"  // OAuth login page
-	EnvConfirm      = "SHOONYA_CONFIRM_ORDERS" // auto (default), require, off
-	EnvTimeout      = "SHOONYA_TIMEOUT"        // per read call, Go duration; default 10s
-	EnvOrderTimeout = "SHOONYA_ORDER_TIMEOUT"  // per order call; default 15s
+	EnvAuth         = "SHOONYA_AUTH"                // oauth (default) or legacy
+	EnvRESTURL      = "SHOONYA_REST_URL"            // REST base, default per era
+	EnvWSURL        = "SHOONYA_WS_URL"              // websocket, default per era
+	EnvAuthorizeURL = "SHOONYA_AUTHORIZE_URL"       // OAuth login page
+	EnvConfirm      = "SHOONYA_CONFIRM_ORDERS"      // auto (default), require, off
+	EnvTimeout      = "SHOONYA_TIMEOUT"             // per read call, Go duration; default 10s
+	EnvOrderTimeout = "SHOONYA_ORDER_TIMEOUT"       // per order call; default 15s
+	EnvPerSecond    = "SHOONYA_REQUESTS_PER_SECOND" // client-side budget per account; default 20, 0 = off
+	EnvPerMinute    = "SHOONYA_REQUESTS_PER_MINUTE" // default 200, 0 = off
 )
 
 // Instructions are sent to clients on initialize.
@@ -41,7 +44,20 @@ func Config() (noren.Config, ConfirmMode, orders.Limits, error) {
 		return cfg, "", orders.Limits{}, fmt.Errorf("%s must be oauth or legacy, not %q", EnvAuth, a)
 	}
 	cfg.RESTURL, cfg.WSURL, cfg.AuthorizeURL = os.Getenv(EnvRESTURL), os.Getenv(EnvWSURL), os.Getenv(EnvAuthorizeURL)
-	cfg.Limiter = noren.DefaultLimiter()
+	perSec, perMin := 20, 200
+	for _, x := range []struct {
+		env string
+		dst *int
+	}{{EnvPerSecond, &perSec}, {EnvPerMinute, &perMin}} {
+		if v := strings.TrimSpace(os.Getenv(x.env)); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return cfg, "", orders.Limits{}, fmt.Errorf("%s must be a whole number ≥ 0 (0 = no limit)", x.env)
+			}
+			*x.dst = n
+		}
+	}
+	cfg.Limiter = noren.Limiter(perSec, perMin)
 	for _, x := range []struct {
 		env string
 		dst *time.Duration
