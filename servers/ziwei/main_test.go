@@ -636,3 +636,20 @@ func TestCheckGolden(t *testing.T) {
 		t.Errorf("no argument: exit %d", code)
 	}
 }
+
+// BenchmarkInitializeChartMCP is one initialize_chart through the in-process
+// MCP client (schema validation, handler, patterns, JSON both ways).
+func BenchmarkInitializeChartMCP(b *testing.B) {
+	c := conn(b)
+	args := make([]map[string]any, 64)
+	for i := range args {
+		args[i] = map[string]any{"birthDate": "19" + string(rune('5'+i%5)) + "0-0" + string(rune('1'+i%9)) + "-1" + string(rune('0'+i%10)), "birthTimeIndex": i % 13, "gender": "男"}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if res := c.Call(b, "initialize_chart", args[i%len(args)]); res.IsError {
+			b.Fatal(servetest.Text(res))
+		}
+	}
+}
