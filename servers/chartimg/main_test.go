@@ -167,6 +167,15 @@ func TestGenerateChartImage(t *testing.T) {
 	}
 	res = e.call(t, "generate_chart_image", map[string]any{"config": cfg, "storage": true})
 	st := servetest.Decode[tools.ImageOut](t, res)
+	linked := false
+	for _, c := range res.Content {
+		if rl, ok := c.(mcp.ResourceLink); ok && rl.URI == st.URL {
+			linked = true
+		}
+	}
+	if !linked {
+		t.Errorf("storage result has no resource link: %s", servetest.ResultJSON(res))
+	}
 	exp, err := time.Parse(time.RFC3339, st.Expire)
 	if !strings.HasPrefix(st.URL, e.base+"/storage/") || err != nil || time.Until(exp) < 29*24*time.Hour {
 		t.Errorf("storage: %+v", st)
@@ -278,10 +287,25 @@ func TestDocsLiveCachedStaleAndSnapshot(t *testing.T) {
 		t.Fatalf("stale after 500: %s", d.Source)
 	}
 
-	off := start(t, setup{docsURL: "http://127.0.0.1:1/"}) // nothing listens there
-	od := servetest.Decode[tools.DocsOut](t, off.call(t, "fetch_chart_documentation", map[string]any{"section": "all"}))
-	if od.Source != "snapshot" || !od.Stale || len(od.Indicators) != 92 || len(od.Limits) != 5 || len(od.Exchanges) == 0 {
-		t.Fatalf("offline: %s %d", od.Source, len(od.Indicators))
+	off := start(t, setup{})
+	off.fake.SetFault(fake.Fault{Route: fake.RouteDocs, Status: 503})
+	for i := 0; i < 3; i++ {
+		od := servetest.Decode[tools.DocsOut](t, off.call(t, "fetch_chart_documentation", map[string]any{"section": "all"}))
+		if od.Source != "snapshot" || !od.Stale || len(od.Indicators) != 92 || len(od.Limits) != 5 || len(od.Exchanges) == 0 {
+			t.Fatalf("offline: %s %d", od.Source, len(od.Indicators))
+		}
+	}
+	if n := off.fake.Count(fake.RouteDocs); n != 1 {
+		t.Errorf("an unreachable docs site was asked %d times in a row; a failure should be remembered", n)
+	}
+	off.fake.ClearFaults()
+	if od := servetest.Decode[tools.DocsOut](t, off.call(t, "fetch_chart_documentation", map[string]any{"forceRefresh": true})); od.Source != "live" {
+		t.Errorf("forceRefresh after recovery: %s", od.Source)
+	}
+	// with nothing listening at all the snapshot still answers
+	none := start(t, setup{docsURL: "http://127.0.0.1:1/"})
+	if od := servetest.Decode[tools.DocsOut](t, none.call(t, "fetch_chart_documentation", map[string]any{"section": "limits"})); od.Source != "snapshot" || len(od.Limits) != 5 {
+		t.Fatalf("no docs server: %+v", od)
 	}
 }
 

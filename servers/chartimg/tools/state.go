@@ -34,6 +34,8 @@ type Service struct {
 	know      atomic.Pointer[knowledge]
 	mu        sync.Mutex
 	from      *docsparse.Docs // docs the current knowledge was built from
+	failedAt  time.Time       // last failed docs fetch, cleared by a good one
+	failErr   error
 }
 
 // TTLs from the issue: docs 24 h, exchanges and symbols 1 h.
@@ -74,11 +76,32 @@ func (s *Service) loadDocs(ctx context.Context, force bool) docsResult {
 	if force {
 		get = s.docsCache.Refresh
 	}
+	// With no good copy yet, a recent failure is remembered for a few minutes so
+	// an unreachable docs site does not cost every call a failed fetch.
+	s.mu.Lock()
+	failed, failErr := s.failedAt, s.failErr
+	s.mu.Unlock()
+	if !force && !failed.IsZero() && time.Since(failed) < docsRetryAfter {
+		d, meta, err := s.docsCache.Get(ctx, "docs", func(context.Context) (*docsparse.Docs, error) { return nil, failErr })
+		if err != nil {
+			return s.snapshot(failErr)
+		}
+		r := docsResult{docs: d, source: "cache", fetchedAt: meta.FetchedAt, age: meta.Age}
+		if meta.Stale {
+			r.source, r.note = "stale", "the docs site could not be fetched ("+errText(failErr)+"); serving the copy fetched "+meta.Age.Round(time.Second).String()+" ago"
+		}
+		return r
+	}
 	d, meta, err := get(ctx, "docs", fetch)
 	if err != nil {
-		snap := docsparse.Snapshot()
-		return docsResult{docs: snap, source: "snapshot", note: "the docs site could not be fetched (" + errText(err) + "); serving the embedded snapshot (docs of " + snap.LastChange + ")"}
+		s.mu.Lock()
+		s.failedAt, s.failErr = time.Now(), err
+		s.mu.Unlock()
+		return s.snapshot(err)
 	}
+	s.mu.Lock()
+	s.failedAt, s.failErr = time.Time{}, nil
+	s.mu.Unlock()
 	r := docsResult{docs: d, fetchedAt: meta.FetchedAt, age: meta.Age}
 	switch {
 	case meta.Stale:
@@ -90,6 +113,14 @@ func (s *Service) loadDocs(ctx context.Context, force bool) docsResult {
 	}
 	s.adopt(d)
 	return r
+}
+
+// docsRetryAfter is how long a failed docs fetch (with no copy to serve) is not retried.
+const docsRetryAfter = 5 * time.Minute
+
+func (s *Service) snapshot(err error) docsResult {
+	snap := docsparse.Snapshot()
+	return docsResult{docs: snap, source: "snapshot", note: "the docs site could not be fetched (" + errText(err) + "); serving the embedded snapshot (docs of " + snap.LastChange + ")"}
 }
 
 // adopt rebuilds the NL builder and validator when newer docs arrive.

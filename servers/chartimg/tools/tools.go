@@ -69,7 +69,7 @@ type DocsOut struct {
 func (s *Service) fetchDocsTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "fetch_chart_documentation", Title: "Fetch chart-img documentation", Toolset: "docs",
 		Description: `Read the chart-img API docs: indicator display names with their input keys, types, defaults and bounds; intervals, ranges, themes, styles; per-plan limits; symbol tables; examples.
-Use it before writing studies[] by hand or when validate_chart_config rejects a name. Cached 24 h; on a failed fetch the last good copy is served (source=stale), and offline the embedded copy (source=snapshot). section narrows the answer (all is ~60 KB).
+Use it before writing studies[] by hand or when validate_chart_config rejects a name. Cached 24 h; on a failed fetch the last good copy is served (source=stale), and offline the embedded copy (source=snapshot). section narrows the answer (all is ~40 KB, indicators ~30 KB).
 Related: construct_chart_config builds configs from these facts; validate_chart_config checks against them.`,
 		Hints: toolkit.RemoteRead},
 		func(ctx context.Context, in DocsIn) (DocsOut, error) {
@@ -397,11 +397,15 @@ type ImageOut struct {
 }
 
 // ExtraContent adds the image so clients display it.
+// With storage, a resource link to the public URL instead.
 func (o ImageOut) ExtraContent() []mcp.Content {
-	if len(o.image) == 0 {
-		return nil
+	switch {
+	case len(o.image) > 0:
+		return []mcp.Content{mcp.NewImageContent(base64.StdEncoding.EncodeToString(o.image), o.MimeType)}
+	case o.URL != "":
+		return []mcp.Content{mcp.NewResourceLink(o.URL, o.Symbol+" chart", "chart-img public image, deleted at "+o.Expire, o.MimeType)}
 	}
-	return []mcp.Content{mcp.NewImageContent(base64.StdEncoding.EncodeToString(o.image), o.MimeType)}
+	return nil
 }
 
 func (s *Service) generateTool() toolkit.Tool {
