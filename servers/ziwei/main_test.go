@@ -136,8 +136,15 @@ func TestEveryTool(t *testing.T) {
 			}
 		}},
 		{"get_jia_gong_info", with(byID, "palace", "命宫"), func(t *testing.T, o map[string]any) {
-			if o["previous"] == nil || o["next"] == nil || o["pairs"] == nil {
-				t.Errorf("jia %v", o)
+			if o["previous"] == nil || o["next"] == nil || len(o["pairs"].([]any)) != 0 {
+				t.Errorf("jia 命宫 %v", o)
+			}
+		}},
+		{"get_jia_gong_info", with(byID, "palace", "申"), func(t *testing.T, o map[string]any) {
+			// 禄存 in 申 (子女): 擎羊 in 酉, 陀罗 in 未; 火星 in 未, 铃星 in 酉.
+			pairs := o["pairs"].([]any)
+			if len(pairs) != 2 || pairs[0].(map[string]any)["type"] != "羊陀夹" || pairs[1].(map[string]any)["type"] != "火铃夹" || pairs[0].(map[string]any)["good"] != false {
+				t.Errorf("jia 申 %v", pairs)
 			}
 		}},
 		{"get_decade_info", with(byID, "age", 30), func(t *testing.T, o map[string]any) {
@@ -186,6 +193,15 @@ func TestEveryTool(t *testing.T) {
 		{"get_palace_stem_sihua", byID, func(t *testing.T, o map[string]any) {
 			if len(o["palaces"].([]any)) != 12 {
 				t.Errorf("flying %v", o)
+			}
+		}},
+		{"get_palace_stem_sihua", with(byID, "palace", "命宫"), func(t *testing.T, o map[string]any) {
+			// 命宫 丁亥: 丁 化忌 巨门, which sits in 命宫 → 自化忌.
+			p := o["palaces"].([]any)[0].(map[string]any)
+			fl := p["flights"].([]any)
+			if p["palace"].(map[string]any)["stem"] != "丁" || fl[3].(map[string]any)["star"] != "巨门" || fl[3].(map[string]any)["self"] != true ||
+				len(p["selfTransformed"].([]any)) != 1 || p["selfTransformed"].([]any)[0] != "忌" {
+				t.Errorf("自化 %v", p)
 			}
 		}},
 		{"get_palace_stem_sihua", with(byID, "chartLevel", "Decade", "age", 40, "palace", "命宫"), func(t *testing.T, o map[string]any) {
