@@ -3,7 +3,6 @@ package client
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"image"
 	"image/png"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/fake"
 )
@@ -127,14 +127,21 @@ func FuzzDecodeV3(f *testing.F) {
 	f.Add(`{"updatedAt":null,"payload":null}`)
 	f.Add(`{"payload":["BINANCE",1,null]}`)
 	f.Fuzz(func(t *testing.T, body string) {
+		// the client's own path: upstream.GetJSON decodes with extract.Into
 		var sl SymbolList
-		if json.Unmarshal([]byte(body), &sl) == nil {
+		if err := extract.Into([]byte(body), &sl); err == nil {
 			for _, s := range sl.Payload {
 				_ = s.Exchange + ":" + s.Symbol
 			}
+		} else if code(err) != envelope.UpstreamError {
+			t.Fatalf("decode error is %v, want upstream_error", err)
 		}
 		var el ExchangeList
-		_ = json.Unmarshal([]byte(body), &el)
+		if err := extract.Into([]byte(body), &el); err != nil && code(err) != envelope.UpstreamError {
+			t.Fatalf("decode error is %v, want upstream_error", err)
+		}
+		var st Stored
+		_ = extract.Into([]byte(body), &st)
 	})
 }
 
