@@ -52,16 +52,15 @@ func Parse(r io.Reader) (*Docs, error) {
 }
 
 type parser struct {
-	d          *Docs
-	section    string // normalised h1 text
-	sub        string // h2 text
-	label      string // the last h3/h4/p label, e.g. "parameter input"
-	limits     map[string]*PlanLimit
-	planOrder  []string
-	changeIvs  []string
-	curInd     *Indicator
-	curDraw    *Drawing
-	exampleFor string
+	d         *Docs
+	section   string // normalised h1 text
+	sub       string // h2 text
+	label     string // the last h3/h4/p label, e.g. "parameter input"
+	limits    map[string]*PlanLimit
+	planOrder []string
+	changeIvs []string
+	curInd    *Indicator
+	curDraw   *Drawing
 }
 
 // clean drops emoji, &nbsp; and extra spaces from header text.

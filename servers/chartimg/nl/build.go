@@ -295,14 +295,6 @@ func (s *state) paramUnit(it *item) bool {
 	return false
 }
 
-func isStop(k kind) bool {
-	switch k {
-	case kIndicator, kCross, kSymbol, kRangeCue, kRangeWord, kIntervalWord, kTheme, kStyle, kExchange, kDrawing, kThis, kOn, kNone:
-		return true
-	}
-	return false
-}
-
 // indicators attaches numbers to each indicator: those right before it first
 // (so "RSI and 50 EMA" gives 50 to the EMA), then those after it.
 func (s *state) indicators() {

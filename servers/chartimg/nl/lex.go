@@ -98,9 +98,7 @@ func norm(w string) string {
 	if u, ok := unitWords[w]; ok && u != "" {
 		return u
 	}
-	if strings.HasSuffix(w, "'s") {
-		w = w[:len(w)-2]
-	}
+	w = strings.TrimSuffix(w, "'s")
 	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !noStrip[w] {
 		w = w[:len(w)-1]
 		if s, ok := synonyms[w]; ok {
