@@ -98,7 +98,7 @@ func (c *Client) GenAcsTok(ctx context.Context, cr Credentials, code string) (*A
 func loginErr(err error) error {
 	e := envelope.From(err)
 	if e.Code == envelope.OutcomeUnknown {
-		return envelope.New(envelope.UpstreamUnavailable, "login: Shoonya's answer was lost; call connect_shoonya_broker again").WithCause(err)
+		return envelope.New(envelope.UpstreamUnavailable, "login: Shoonya's answer was lost; call connect_shoonya_broker again (OAuth: without auth_code, for a fresh authorize URL; a code works once)").WithCause(err)
 	}
 	return err
 }

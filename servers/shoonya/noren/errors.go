@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
 
 // Sentinels carried as the cause of the envelope errors below, so callers can
@@ -53,14 +54,14 @@ func EmsgError(op, emsg string) *envelope.Error {
 	low := strings.ToLower(emsg)
 	for _, r := range emsgRules {
 		if strings.Contains(low, r.fragment) {
-			e := envelope.New(r.code, "%s: %s", op, r.message).WithDetail("broker_message", strings.TrimSpace(emsg))
+			e := envelope.New(r.code, "%s: %s", op, r.message).WithDetail("broker_message", extract.Clip(emsg, extract.MaxUpstreamText))
 			if r.cause != nil {
 				e = e.WithCause(r.cause)
 			}
 			return e
 		}
 	}
-	return envelope.New(envelope.UpstreamError, "%s: Shoonya refused the request", op).WithDetail("broker_message", strings.TrimSpace(emsg))
+	return envelope.New(envelope.UpstreamError, "%s: Shoonya refused the request", op).WithDetail("broker_message", extract.Clip(emsg, extract.MaxUpstreamText))
 }
 
 // IsNoData reports whether err is Noren's "no data" answer.

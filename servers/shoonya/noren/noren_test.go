@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
 
 func TestBodyEncoding(t *testing.T) {
@@ -111,7 +112,7 @@ func TestEmsgMapping(t *testing.T) {
 	}
 	for emsg, want := range cases {
 		e := EmsgError("Op", emsg)
-		if e.Code != want || e.Details["broker_message"] != strings.TrimSpace(emsg) {
+		if e.Code != want || e.Details["broker_message"] != extract.Clip(emsg, extract.MaxUpstreamText) {
 			t.Errorf("%q → %s %v, want %s", emsg, e.Code, e.Details, want)
 		}
 	}

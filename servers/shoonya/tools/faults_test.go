@@ -21,6 +21,7 @@ type toolCase struct {
 	route string
 	args  func(e *env) map[string]any
 	write bool
+	login bool // any clear error but internal is right (a lost login answer is retryable)
 }
 
 func readCase(tool, route string, args map[string]any) toolCase {
@@ -29,6 +30,13 @@ func readCase(tool, route string, args map[string]any) toolCase {
 
 func toolCases() []toolCase {
 	return []toolCase{
+		{tool: "connect_shoonya_broker", route: "GenAcsTok", login: true, args: func(e *env) map[string]any {
+			code, err := e.fake.IssueAuthCode(e.uid)
+			if err != nil {
+				e.t.Fatal(err)
+			}
+			return map[string]any{"auth_code": code}
+		}},
 		readCase("get_order_book", "OrderBook", nil),
 		readCase("get_trade_book", "TradeBook", nil),
 		readCase("get_positions", "PositionBook", nil),
@@ -105,6 +113,15 @@ func TestFaultMatrix(t *testing.T) {
 				want := fc.read
 				if tc.write {
 					want = fc.write
+				}
+				if tc.login && want != nil {
+					if body := servetest.ErrorBody(t, res); body.Code == envelope.Internal || body.Message == "" {
+						t.Fatalf("login fault: %+v", body)
+					} else {
+						t.Logf("%s: %s", body.Code, body.Message)
+					}
+					e.connect()
+					return
 				}
 				if want == nil {
 					if res.IsError {
