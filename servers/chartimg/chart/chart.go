@@ -12,16 +12,16 @@ import (
 // Study is one entry of studies[]: a TradingView display name plus inputs keyed
 // exactly as the docs give them (in_0… or named).
 type Study struct {
-	Name         string         `json:"name" jsonschema:"indicator display name, e.g. Relative Strength Index"`
-	ForceOverlay *bool          `json:"forceOverlay,omitempty" jsonschema:"draw on the price pane"`
-	Input        map[string]any `json:"input,omitempty" jsonschema:"inputs keyed as the docs give them (in_0… or named)"`
-	Override     map[string]any `json:"override,omitempty" jsonschema:"style overrides such as Plot.color"`
+	Name         string         `json:"name"`
+	ForceOverlay *bool          `json:"forceOverlay,omitempty"`
+	Input        map[string]any `json:"input,omitempty"`
+	Override     map[string]any `json:"override,omitempty"`
 }
 
 // Drawing is one entry of drawings[].
 type Drawing struct {
-	Name     string         `json:"name" jsonschema:"drawing name, e.g. Horizontal Line"`
-	Input    map[string]any `json:"input" jsonschema:"drawing inputs, e.g. {price}"`
+	Name     string         `json:"name"`
+	Input    map[string]any `json:"input"`
 	Override map[string]any `json:"override,omitempty"`
 	ZOrder   string         `json:"zOrder,omitempty" mcp:"enum=top|bottom"`
 }
@@ -29,13 +29,13 @@ type Drawing struct {
 // Config is the body of POST /v2/tradingview/advanced-chart. Range is a string
 // (1D…YTD) or an object {from,to}; it is `any` because the API accepts both.
 type Config struct {
-	Symbol           string         `json:"symbol,omitempty" jsonschema:"EXCHANGE:SYMBOL, e.g. BINANCE:BTCUSDT"`
-	Interval         string         `json:"interval,omitempty" jsonschema:"bar interval, e.g. 4h or 1D"`
-	Range            any            `json:"range,omitempty" jsonschema:"1D 5D 1M 3M 6M 1Y 5Y ALL DTD WTD MTD YTD, or {from,to} ISO 8601" mcp:"type=string|object"`
-	Width            int            `json:"width,omitempty" jsonschema:"pixels, min 400, max per plan"`
-	Height           int            `json:"height,omitempty" jsonschema:"pixels, min 300, max per plan"`
-	Style            string         `json:"style,omitempty" jsonschema:"bar candle line area heikinAshi hollowCandle baseline hiLo column"`
-	Theme            string         `json:"theme,omitempty" jsonschema:"light or dark"`
+	Symbol           string         `json:"symbol,omitempty"`
+	Interval         string         `json:"interval,omitempty"`
+	Range            any            `json:"range,omitempty" jsonschema:"1D…YTD or {from,to}" mcp:"type=string|object"`
+	Width            int            `json:"width,omitempty"`
+	Height           int            `json:"height,omitempty"`
+	Style            string         `json:"style,omitempty"`
+	Theme            string         `json:"theme,omitempty"`
 	Scale            string         `json:"scale,omitempty"`
 	Session          string         `json:"session,omitempty"`
 	Timezone         string         `json:"timezone,omitempty"`

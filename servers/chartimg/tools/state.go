@@ -36,6 +36,7 @@ type Service struct {
 	from      *docsparse.Docs // docs the current knowledge was built from
 	failedAt  time.Time       // last failed docs fetch, cleared by a good one
 	failErr   error
+	exMemo    atomic.Pointer[exchangesMemo]
 }
 
 // TTLs from the issue: docs 24 h, exchanges and symbols 1 h.

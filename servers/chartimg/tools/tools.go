@@ -208,7 +208,13 @@ Use the id as EXCHANGE in EXCHANGE:SYMBOL, or pass it to get_symbols. Needs CHAR
 			if err != nil {
 				return ExchangesOut{}, err
 			}
-			table := exchangeTable(s.current().docs)
+			docs := s.current().docs
+			if m := s.exMemo.Load(); m != nil && m.docs == docs && sameList(m.ids, list.Payload) {
+				out := m.out // the sorted list is reused while neither the ids nor the docs change
+				out.Cached, out.Stale = meta.Hit, meta.Stale
+				return out, nil
+			}
+			table := exchangeTable(docs)
 			out := ExchangesOut{Exchanges: make([]Exchange, 0, len(list.Payload)), Cached: meta.Hit, Stale: meta.Stale}
 			for _, id := range list.Payload {
 				e, ok := table[id]
@@ -232,8 +238,32 @@ Use the id as EXCHANGE in EXCHANGE:SYMBOL, or pass it to get_symbols. Needs CHAR
 			if list.UpdatedAt != nil {
 				out.UpdatedAt = *list.UpdatedAt
 			}
+			s.exMemo.Store(&exchangesMemo{docs: docs, ids: list.Payload, out: out})
 			return out, nil
 		})
+}
+
+// exchangesMemo is the last sorted answer and what it was built from.
+type exchangesMemo struct {
+	docs *docsparse.Docs
+	ids  []string
+	out  ExchangesOut
+}
+
+// sameList compares by identity first (the cache hands out the same slice).
+func sameList(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // ---- get_symbols ----
