@@ -362,6 +362,19 @@ func (s *state) indicators() {
 			continue
 		}
 		it.used = true
+		// "Relative Strength Index (RSI) 14": the same indicator named twice is one
+		j := i + 1
+		for s.at(j).kind == kParen {
+			j++
+		}
+		if n := s.at(j); n.kind == kIndicator && n.value == it.value && len(pre[i]) == 0 {
+			continue
+		}
+		if k := s.prevSkipping(i, kFiller); negations[s.at(k).tok.word] && s.at(k).kind == kWord {
+			s.reason("indicator: %q not added (%s)", it.tok.orig, s.at(k).tok.orig)
+			s.post(i) // its numbers are its own, not another's
+			continue
+		}
 		nums := append(pre[i], s.post(i)...)
 		if it.kind == kCross {
 			s.cross(it, nums)
@@ -369,6 +382,18 @@ func (s *state) indicators() {
 		}
 		s.addStudies(it.value, it.tok.orig, nums)
 	}
+}
+
+// negations before an indicator drop it ("without volume", "no RSI").
+var negations = map[string]bool{"without": true, "no": true, "hide": true, "remove": true, "exclude": true, "excluding": true, "except": true, "not": true, "minus": true}
+
+// prevSkipping is the index before i, skipping items of kind k.
+func (s *state) prevSkipping(i int, k kind) int {
+	j := i - 1
+	for j >= 0 && s.items[j].kind == k {
+		j--
+	}
+	return j
 }
 
 // post collects the numbers after an indicator: "RSI 21", "MACD(12, 26, 9)",
@@ -717,7 +742,8 @@ func (s *state) time() {
 			if u.tok.compact {
 				said = it.tok.orig + u.tok.orig
 			}
-			s.span(i, it.tok.num, u.value, said, u.tok.compact)
+			// only one-letter units name intervals tightly ("4h", "1D"); "6mo", "1yr" read like words
+			s.span(i, it.tok.num, u.value, said, u.tok.compact && len(u.tok.orig) == 1)
 		case kUnit:
 			prev := s.at(i - 1)
 			n := 1.0
@@ -982,7 +1008,8 @@ func (s *state) word(i int, it *item) {
 		}
 	}
 	next := s.at(i + 1)
-	if next.kind == kWord && (next.tok.word == "indicator" || next.tok.word == "oscillator" || next.tok.word == "overlay" || next.tok.word == "study") {
+	if next.kind == kWord && (next.tok.word == "indicator" || next.tok.word == "oscillator" || next.tok.word == "overlay" || next.tok.word == "study") &&
+		!negations[w] && !genericWords[w] {
 		s.warn("%q is not in the documented indicator list; call fetch_chart_documentation for the names", it.tok.orig+" "+next.tok.orig)
 		return
 	}
@@ -990,6 +1017,10 @@ func (s *state) word(i int, it *item) {
 		s.tickers = append(s.tickers, it.tok.orig)
 	}
 }
+
+// genericWords before "indicator" name no indicator ("any indicators", "technical indicators").
+var genericWords = map[string]bool{"any": true, "some": true, "other": true, "more": true, "technical": true, "few": true,
+	"common": true, "basic": true, "popular": true, "favorite": true, "favourite": true, "usual": true, "standard": true, "main": true, "key": true}
 
 func onlyLetters(s string) bool {
 	for i := 0; i < len(s); i++ {

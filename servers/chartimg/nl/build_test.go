@@ -281,6 +281,17 @@ var cases = []struct {
 	{"plot dogecoin 5 minute candles for today with bollinger bands", want{symbol: "BINANCE:DOGEUSDT", interval: "5m", rng: "1D", studies: []string{BB}}},
 	{"bitcoin day chart", want{symbol: "BINANCE:BTCUSDT", interval: "1D"}},
 	{"BTC 42", want{symbol: "BINANCE:BTCUSDT", warn: "the number 42 was not attached"}},
+	{"Relative Strength Index (RSI) 14 on Apple", want{symbol: "NASDAQ:AAPL", studies: []string{RSI + "{length=14}"}}},
+	{"Moving Average Convergence Divergence (MACD) for bitcoin", want{symbol: "BINANCE:BTCUSDT", studies: []string{MACD}}},
+	{"BTC chart without volume, with RSI", want{symbol: "BINANCE:BTCUSDT", studies: []string{RSI}}},
+	{"SOL 4h, hide the volume, add MACD", want{symbol: "BINANCE:SOLUSDT", interval: "4h", studies: []string{MACD}}},
+	{"ETH 6mo chart", want{symbol: "BINANCE:ETHUSDT", rng: "6M", interval: "1D"}},
+	{"AAPL 1yr with SMA50 and SMA200", want{symbol: "NASDAQ:AAPL", rng: "1Y", studies: []string{MA + "{length=50}", MA + "{length=200}"}}},
+	{"the 50-, 100- and 200-day moving averages on the S&P 500", want{symbol: "SP:SPX", studies: []string{MA + "{length=50}", MA + "{length=100}", MA + "{length=200}"}}},
+	{"Bollinger Bands with period 20 and deviation 2 on gold", want{symbol: "OANDA:XAUUSD", studies: []string{BB + "{in_0=20,in_1=2}"}}},
+	{"BTC 240m candles", want{symbol: "BINANCE:BTCUSDT", interval: "4h"}},
+	{"BTC 60 minute chart, no indicators", want{symbol: "BINANCE:BTCUSDT", interval: "1h"}},
+	{"MSFT earnings", want{symbol: "NASDAQ:MSFT", warn: "not a documented chart-img indicator"}},
 }
 
 func check(t *testing.T, b *Builder, text string, w want) {
