@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"image"
 	_ "image/jpeg"
 	_ "image/png"
@@ -478,5 +479,31 @@ func BenchmarkEchoSameBytes(b *testing.B) {
 		if _, err := c.CallTool(ctx, req); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The usual flow: text → config → validate → image, each through MCP.
+func TestTextToImageFlow(t *testing.T) {
+	e := start(t, setup{plan: "PRO"})
+	for _, text := range []string{
+		"ETH 4h heikin ashi with bollinger bands (20, 2.5) and RSI 21 past 30 days, dark, 1280x720",
+		"Apple daily with 50 and 200 day moving averages, support at 180 and resistance at 200",
+		"EUR/USD 15 minute chart with Ichimoku cloud today in jpeg",
+	} {
+		built := servetest.Decode[nl.Result](t, e.call(t, "construct_chart_config", map[string]any{"naturalLanguage": text}))
+		raw, _ := json.Marshal(built.Config)
+		var cfg map[string]any
+		_ = json.Unmarshal(raw, &cfg)
+		v := servetest.Decode[validate.Result](t, e.call(t, "validate_chart_config", map[string]any{"config": cfg}))
+		if !v.Valid {
+			t.Errorf("%q: %s invalid: %+v", text, raw, v.Errors)
+			continue
+		}
+		res := e.call(t, "generate_chart_image", map[string]any{"config": cfg})
+		if res.IsError {
+			t.Errorf("%q: %s", text, servetest.Text(res))
+			continue
+		}
+		imageOf(t, res)
 	}
 }
