@@ -594,6 +594,15 @@ func (s *state) addOne(ind *docsparse.Indicator, said string, nums []numArg) {
 	}
 	for _, n := range rest {
 		in, ok := roleInput(ind, "length", taken)
+		if ok && in.Type == "Integer" && n.v != math.Trunc(n.v) {
+			// "Bollinger Bands 2.5": a fraction belongs to the first free Float input (the multiplier)
+			for _, f := range ind.Inputs {
+				if f.Type == "Float" && !taken[f.Key] && !secondary(f) {
+					in = f
+					break
+				}
+			}
+		}
 		if !ok {
 			if len(ind.Inputs) == 0 {
 				s.warn("%s takes no inputs; %g was ignored", ind.Name, n.v)
@@ -756,7 +765,9 @@ func (s *state) time() {
 			cueBefore := prev.kind == kRangeCue || s.at(i-1).kind == kRangeCue || article && it.value != "minute" && it.value != "hour" && it.value != "second"
 			next := s.at(i + 1)
 			cueAfter := next.kind == kIntervalCue || next.kind == kStyleWeak && (next.tok.word == "candle" || next.tok.word == "bar") ||
-				next.kind == kChart // "hour chart", "day chart"
+				next.kind == kChart && (it.value == "minute" || it.value == "hour" || it.value == "day") // "hour chart", "day chart"
+			// a bare "week", "month", "quarter", "year" is that range ("Tesla year chart")
+			bare := it.value == "week" || it.value == "month" || it.value == "quarter" || it.value == "year"
 			switch {
 			case cueAfter:
 				it.used, next.used = true, true
@@ -767,6 +778,9 @@ func (s *state) time() {
 			case article:
 				it.used = true
 				s.addInterval(n, it.value, "an "+it.tok.orig)
+			case bare:
+				it.used = true
+				s.addRange(1, it.value, it.tok.orig)
 			}
 		}
 	}
@@ -795,6 +809,8 @@ func (s *state) span(i int, n float64, unit, said string, compact bool) {
 		}
 		s.addInterval(n, unit, said)
 	case rangeCue:
+		s.addRange(n, unit, said)
+	case unit == "hour" && n >= 24: // "24 hours", "48 hours" are periods, not bar sizes
 		s.addRange(n, unit, said)
 	case unit == "minute" || unit == "hour" || unit == "second":
 		s.addInterval(n, unit, said)

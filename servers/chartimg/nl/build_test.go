@@ -292,6 +292,14 @@ var cases = []struct {
 	{"BTC 240m candles", want{symbol: "BINANCE:BTCUSDT", interval: "4h"}},
 	{"BTC 60 minute chart, no indicators", want{symbol: "BINANCE:BTCUSDT", interval: "1h"}},
 	{"MSFT earnings", want{symbol: "NASDAQ:MSFT", warn: "not a documented chart-img indicator"}},
+	{"bitcoin bollinger 2.5", want{symbol: "BINANCE:BTCUSDT", studies: []string{BB + "{in_1=2.5}"}}},
+	{"EMA crossover 9/21 on ETH", want{symbol: "BINANCE:ETHUSDT", studies: []string{EMA + "{length=9}", EMA + "{length=21}"}}},
+	{"BTC 24 hours", want{symbol: "BINANCE:BTCUSDT", rng: "1D", interval: "15m"}},
+	{"BTC 48 hours 15m", want{symbol: "BINANCE:BTCUSDT", rng: "5D", interval: "15m", warn: "smallest range"}},
+	{"Tesla year chart", want{symbol: "NASDAQ:TSLA", rng: "1Y"}},
+	{"Apple for the quarter", want{symbol: "NASDAQ:AAPL", rng: "3M"}},
+	{"stochastic with %K 14 and %D 3 on BTC", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Stochastic{in_0=14,in_1=3}"}}},
+	{"BTC month", want{symbol: "BINANCE:BTCUSDT", rng: "1M", interval: "4h"}},
 }
 
 func check(t *testing.T, b *Builder, text string, w want) {
