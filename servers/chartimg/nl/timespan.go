@@ -1,0 +1,247 @@
+package nl
+
+// Ranges and intervals: "last 3 months", "4h candles", "on the daily", "this week".
+
+import (
+	"math"
+	"strings"
+)
+
+var unitDays = map[string]float64{"second": 1.0 / 86400, "minute": 1.0 / 1440, "hour": 1.0 / 24, "day": 1, "week": 7,
+	"month": 30, "quarter": 91, "year": 365, "decade": 3650}
+
+// time reads ranges and intervals from numbers with units and from words.
+func (s *state) time() {
+	for i := range s.items {
+		it := &s.items[i]
+		if it.used {
+			continue
+		}
+		switch it.kind {
+		case kRangeWord:
+			it.used = true
+			s.rangeHits = append(s.rangeHits, hit{it.value, it.tok.orig})
+		case kIntervalWord:
+			it.used = true
+			s.ivHits = append(s.ivHits, hit{it.value, it.tok.orig})
+		case kThis:
+			if u := s.at(i + 1); u.kind == kUnit {
+				it.used, u.used = true, true
+				r := map[string]string{"day": "DTD", "week": "WTD", "month": "MTD", "year": "YTD"}[u.value]
+				if r == "" {
+					s.rangeHits = append(s.rangeHits, hit{"3M", "this quarter"})
+					s.warn("the API has no quarter-to-date range; \"this quarter\" became 3M")
+					continue
+				}
+				s.rangeHits = append(s.rangeHits, hit{r, "this " + u.value})
+			}
+		case kNum:
+			u := s.at(i + 1)
+			if u.kind == kIntervalWord && !u.used { // "4-hourly", "2 daily"
+				if unit, ok := perWord[u.tok.word]; ok {
+					it.used, u.used = true, true
+					s.addInterval(it.tok.num, unit, it.tok.orig+" "+u.tok.orig)
+				}
+				continue
+			}
+			if u.kind != kUnit || u.used {
+				continue
+			}
+			it.used, u.used = true, true
+			said := it.tok.orig + " " + u.tok.orig
+			if u.tok.compact {
+				said = it.tok.orig + u.tok.orig
+			}
+			// only one-letter units name intervals tightly ("4h", "1D"); "6mo", "1yr" read like words
+			s.span(i, it.tok.num, u.value, said, u.tok.compact && len(u.tok.orig) == 1)
+		case kUnit:
+			prev := s.at(i - 1)
+			n := 1.0
+			article := false
+			if prev.kind == kFiller && (prev.tok.word == "a" || prev.tok.word == "an") {
+				prev = s.at(i - 2)
+				article = true
+			}
+			// "a year of data", "an hour chart": one unit, read like a number
+			cueBefore := prev.kind == kRangeCue || s.at(i-1).kind == kRangeCue || article && it.value != "minute" && it.value != "hour" && it.value != "second"
+			next := s.at(i + 1)
+			cueAfter := next.kind == kIntervalCue || next.kind == kStyleWeak && (next.tok.word == "candle" || next.tok.word == "bar") ||
+				next.kind == kChart && (it.value == "minute" || it.value == "hour" || it.value == "day") // "hour chart", "day chart"
+			// a bare "week", "month", "quarter", "year" is that range ("Tesla year chart")
+			bare := it.value == "week" || it.value == "month" || it.value == "quarter" || it.value == "year"
+			switch {
+			case cueAfter:
+				it.used, next.used = true, true
+				s.addInterval(n, it.value, it.tok.orig+" "+next.tok.orig)
+			case cueBefore:
+				it.used = true
+				s.addRange(n, it.value, strings.TrimSpace(prev.tok.orig+" "+it.tok.orig))
+			case article:
+				it.used = true
+				s.addInterval(n, it.value, "an "+it.tok.orig)
+			case bare:
+				it.used = true
+				s.addRange(1, it.value, it.tok.orig)
+			}
+		}
+	}
+}
+
+// perWord turns "hourly" after a number into its unit ("4-hourly" = 4 hours).
+var perWord = map[string]string{"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month"}
+
+// span decides whether "N unit" is a range or an interval from the words around it.
+func (s *state) span(i int, n float64, unit, said string, compact bool) {
+	next := s.at(i + 2)
+	for k := i + 2; next.kind == kFiller || next.kind == kParen; k++ {
+		next = s.at(k + 1)
+	}
+	prev := s.at(i - 1)
+	for k := i - 1; prev.kind == kFiller && k > 0; k-- {
+		prev = s.at(k - 1)
+	}
+	rangeCue := prev.kind == kRangeCue || next.kind == kRangeCue && next.tok.word == "range" // "last 3 months", "3M range"
+	ivCue := next.kind == kIntervalCue || next.kind == kStyleWeak && (next.tok.word == "candle" || next.tok.word == "bar") ||
+		prev.kind == kOn || prev.kind == kWord && prev.tok.word == "every"
+	switch {
+	case ivCue && !rangeCue, ivCue && rangeCue && next.kind != kNone:
+		if next.kind == kIntervalCue || next.kind == kStyleWeak {
+			next.used = true
+		}
+		s.addInterval(n, unit, said)
+	case rangeCue:
+		s.addRange(n, unit, said)
+	case unit == "hour" && n >= 24: // "24 hours", "48 hours" are periods, not bar sizes
+		s.addRange(n, unit, said)
+	case unit == "minute" || unit == "hour" || unit == "second":
+		s.addInterval(n, unit, said)
+	case compact && unit != "year" && !(unit == "day" && n == 5):
+		// "4h", "1D", "1W", "1M" written tightly are how intervals are named
+		s.addInterval(n, unit, said)
+	default:
+		s.addRange(n, unit, said)
+	}
+}
+
+func (s *state) addInterval(n float64, unit, said string) {
+	if n <= 0 {
+		s.warn("%q is not a usable interval", said)
+		return
+	}
+	minutes := n * unitDays[unit] * 1440
+	if unit == "month" {
+		minutes = n * 30 * 1440
+	}
+	if unit == "year" {
+		minutes = n * 365 * 1440
+	}
+	best, bestD := "", math.MaxFloat64
+	for k, m := range s.b.ivMinutes {
+		if d := math.Abs(float64(m) - minutes); d <= bestD { // ties go to the longer interval (fewer bars)
+			best, bestD = s.b.intervals[k], d
+		}
+	}
+	if bestD > 0.5 {
+		s.warn("%q is not a supported interval; the nearest, %s, is used (supported: %s)", said, best, strings.Join(s.b.intervals, ", "))
+	}
+	s.ivHits = append(s.ivHits, hit{best, said})
+}
+
+// exact spans map straight onto API ranges; anything else takes the smallest range that covers it.
+func (s *state) addRange(n float64, unit, said string) {
+	days := n * unitDays[unit]
+	exact := ""
+	switch unit {
+	case "hour":
+		if n == 24 {
+			exact = "1D"
+		}
+	case "day":
+		switch n {
+		case 1:
+			exact = "1D"
+		case 5, 7:
+			exact = "5D"
+		case 30, 31:
+			exact = "1M"
+		case 90, 91, 92:
+			exact = "3M"
+		case 180, 182, 183:
+			exact = "6M"
+		case 365, 366:
+			exact = "1Y"
+		}
+	case "week":
+		switch n {
+		case 1:
+			exact = "5D"
+		case 4:
+			exact = "1M"
+		case 13:
+			exact = "3M"
+		case 26:
+			exact = "6M"
+		case 52:
+			exact = "1Y"
+		}
+	case "month":
+		switch n {
+		case 1:
+			exact = "1M"
+		case 3:
+			exact = "3M"
+		case 6:
+			exact = "6M"
+		case 12:
+			exact = "1Y"
+		case 60:
+			exact = "5Y"
+		}
+	case "quarter":
+		switch n {
+		case 1:
+			exact = "3M"
+		case 2:
+			exact = "6M"
+		case 4:
+			exact = "1Y"
+		}
+	case "year":
+		switch n {
+		case 1:
+			exact = "1Y"
+		case 5:
+			exact = "5Y"
+		}
+	}
+	if exact != "" {
+		s.rangeHits = append(s.rangeHits, hit{exact, said})
+		return
+	}
+	cover := "ALL"
+	switch {
+	case days <= 0:
+		s.warn("%q is not a usable range", said)
+		return
+	case days <= 1:
+		cover = "1D"
+	case days <= 7:
+		cover = "5D"
+	case days <= 31:
+		cover = "1M"
+	case days <= 92:
+		cover = "3M"
+	case days <= 183:
+		cover = "6M"
+	case days <= 366:
+		cover = "1Y"
+	case days <= 5*366:
+		cover = "5Y"
+	}
+	s.warn("the API has no %q range; %s, the smallest range that covers it, is used (or pass range {from,to})", said, cover)
+	s.rangeHits = append(s.rangeHits, hit{cover, said})
+}
+
+// defaultInterval keeps a range under the API's ~1,000 bars with readable candles.
+var defaultInterval = map[string]string{"1D": "15m", "DTD": "5m", "5D": "1h", "WTD": "30m", "1M": "4h", "MTD": "1h",
+	"3M": "1D", "6M": "1D", "1Y": "1D", "YTD": "1D", "5Y": "1W", "ALL": "1M"}
