@@ -39,6 +39,7 @@ func CredentialsFromEnv() noren.Credentials {
 
 // state is one user's login.
 type state struct {
+	login sync.Mutex // one re-login at a time: a second QuickAuth could invalidate the first's token
 	mu    sync.Mutex
 	auth  *noren.Auth
 	creds noren.Credentials // what the last successful connect used (for re-login)
@@ -173,21 +174,31 @@ func missing(cr noren.Credentials, factor2 string) error {
 // refresh endpoint, so it cannot.
 func (m *Manager) relogin(ctx context.Context, user string, expired *noren.Auth) (*noren.Auth, error) {
 	s := m.user(user)
+	s.login.Lock()
+	defer s.login.Unlock()
 	s.mu.Lock()
 	if s.auth != nil && expired != nil && s.auth.Token != expired.Token {
-		// Another call already logged in again.
+		// Another call logged in again while this one waited.
 		a := *s.auth
 		s.mu.Unlock()
 		return &a, nil
 	}
 	cr := s.creds
-	s.auth = nil
 	s.mu.Unlock()
+	forget := func() {
+		s.mu.Lock()
+		if s.auth != nil && expired != nil && s.auth.Token == expired.Token {
+			s.auth = nil
+		}
+		s.mu.Unlock()
+	}
 	if m.Era() != noren.Legacy || cr.UID == "" || cr.Password == "" || cr.TOTPSecret == "" || cr.APISecret == "" {
+		forget()
 		return nil, reconnectErr(m.Era())
 	}
 	a, err := m.LoginLegacy(serve.WithUser(ctx, user), cr, "")
 	if err != nil {
+		forget()
 		return nil, envelope.New(envelope.Unauthenticated, "the Shoonya session expired and logging in again failed; call connect_shoonya_broker").WithCause(err)
 	}
 	return a, nil
