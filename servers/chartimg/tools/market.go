@@ -1,0 +1,246 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/client"
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/docsparse"
+)
+
+// ExchangesIn is empty: the tool lists every exchange.
+type ExchangesIn struct{}
+
+// Exchange is one exchange id with our name and type.
+type Exchange struct {
+	ID   string `json:"id" jsonschema:"use as EXCHANGE in EXCHANGE:SYMBOL and in get_symbols"`
+	Name string `json:"name"`
+	Type string `json:"type" mcp:"enum=crypto|forex|stock|index|futures|bond|other"`
+}
+
+// ExchangesOut lists exchanges sorted by type, then name.
+type ExchangesOut struct {
+	Exchanges []Exchange `json:"exchanges"`
+	Count     int        `json:"count"`
+	UpdatedAt string     `json:"updatedAt,omitempty" jsonschema:"when chart-img last updated the list"`
+	Cached    bool       `json:"cached"`
+	Stale     bool       `json:"stale" jsonschema:"chart-img could not be reached; this is the last good list"`
+}
+
+// extra names ids the docs' symbol tables do not cover.
+var extraExchanges = map[string]Exchange{
+	"AMEX": {Name: "NYSE Arca (AMEX)", Type: "stock"}, "FX": {Name: "FXCM", Type: "forex"},
+	"TVC": {Name: "TradingView (TVC)", Type: "index"}, "SP": {Name: "S&P Dow Jones Indices", Type: "index"},
+	"DJ": {Name: "Dow Jones", Type: "index"}, "CBOE": {Name: "Cboe", Type: "index"}, "BITSTAMP": {Name: "Bitstamp", Type: "crypto"},
+	"ADX": {Name: "Abu Dhabi Securities Exchange", Type: "stock"}, "ACTIVTRADES": {Name: "ActivTrades", Type: "forex"},
+	"AFTERPRIME": {Name: "Afterprime", Type: "forex"}, "CRYPTOCAP": {Name: "Crypto market cap (CRYPTOCAP)", Type: "index"},
+}
+
+// Text renders the list compactly for text-only clients ("crypto: Binance=BINANCE, …"),
+// a third of the JSON's size; the structured content carries the full list.
+func (o ExchangesOut) Text() string {
+	var b strings.Builder
+	b.Grow(len(o.Exchanges) * 24)
+	fmt.Fprintf(&b, "%d exchanges", o.Count)
+	if o.Stale {
+		b.WriteString(" (stale: chart-img unreachable)")
+	}
+	last := ""
+	for _, e := range o.Exchanges {
+		if e.Type != last {
+			b.WriteString("\n")
+			b.WriteString(e.Type)
+			b.WriteString(": ")
+			last = e.Type
+		} else {
+			b.WriteString(", ")
+		}
+		if e.Name != e.ID {
+			b.WriteString(e.Name)
+			b.WriteByte('=')
+		}
+		b.WriteString(e.ID)
+	}
+	return b.String()
+}
+
+func typeOfCategory(cat string) string {
+	c := strings.ToLower(cat)
+	switch {
+	case strings.HasPrefix(c, "crypto"):
+		return "crypto"
+	case strings.HasPrefix(c, "forex"):
+		return "forex"
+	case strings.HasPrefix(c, "stocks"):
+		return "stock"
+	case strings.HasPrefix(c, "indices"):
+		return "index"
+	case strings.HasPrefix(c, "futures"):
+		return "futures"
+	case strings.HasPrefix(c, "bonds"):
+		return "bond"
+	}
+	return "other"
+}
+
+var typeOrder = map[string]int{"crypto": 0, "forex": 1, "stock": 2, "index": 3, "futures": 4, "bond": 5, "other": 6}
+
+// exchangeTable maps ids to names and types from the docs' symbol tables (first
+// table an id appears in wins), then the extra table.
+func exchangeTable(d *docsparse.Docs) map[string]Exchange {
+	m := map[string]Exchange{}
+	for id, e := range extraExchanges {
+		e.ID = id
+		m[id] = e
+	}
+	for _, e := range d.Exchanges {
+		if _, ok := m[e.ID]; ok {
+			continue
+		}
+		m[e.ID] = Exchange{ID: e.ID, Name: e.Name, Type: typeOfCategory(e.Category)}
+	}
+	return m
+}
+
+func (s *Service) exchangesTool() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_exchanges", Title: "List chart-img exchanges", Toolset: "market",
+		Description: `List the exchange ids chart-img can chart (v3 exchange list, cached 1 h), with a name and type (crypto, forex, stock, index, futures, bond, other) from our table — the API itself gives ids only. Sorted by type, then name.
+Use the id as EXCHANGE in EXCHANGE:SYMBOL, or pass it to get_symbols. Needs CHART_IMG_API_KEY.`,
+		Hints: toolkit.RemoteRead},
+		func(ctx context.Context, _ ExchangesIn) (ExchangesOut, error) {
+			list, meta, err := s.exchanges.Get(ctx, "list", func(ctx context.Context) (client.ExchangeList, error) { return s.c.Exchanges(ctx) })
+			if err != nil {
+				return ExchangesOut{}, err
+			}
+			docs := s.current().docs
+			if m := s.exMemo.Load(); m != nil && m.docs == docs && sameList(m.ids, list.Payload) {
+				out := m.out // the sorted list is reused while neither the ids nor the docs change
+				out.Cached, out.Stale = meta.Hit, meta.Stale
+				return out, nil
+			}
+			table := exchangeTable(docs)
+			out := ExchangesOut{Exchanges: make([]Exchange, 0, len(list.Payload)), Cached: meta.Hit, Stale: meta.Stale}
+			for _, id := range list.Payload {
+				e, ok := table[id]
+				if !ok {
+					e = Exchange{Name: id, Type: "other"}
+				}
+				e.ID = id
+				out.Exchanges = append(out.Exchanges, e)
+			}
+			sort.Slice(out.Exchanges, func(i, j int) bool {
+				a, b := out.Exchanges[i], out.Exchanges[j]
+				if typeOrder[a.Type] != typeOrder[b.Type] {
+					return typeOrder[a.Type] < typeOrder[b.Type]
+				}
+				if a.Name != b.Name {
+					return strings.ToLower(a.Name) < strings.ToLower(b.Name)
+				}
+				return a.ID < b.ID
+			})
+			out.Count = len(out.Exchanges)
+			if list.UpdatedAt != nil {
+				out.UpdatedAt = *list.UpdatedAt
+			}
+			s.exMemo.Store(&exchangesMemo{docs: docs, ids: list.Payload, out: out})
+			return out, nil
+		})
+}
+
+// exchangesMemo is the last sorted answer and what it was built from.
+type exchangesMemo struct {
+	docs *docsparse.Docs
+	ids  []string
+	out  ExchangesOut
+}
+
+// sameList compares by identity first (the cache hands out the same slice).
+func sameList(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// SymbolsIn is get_symbols' input.
+type SymbolsIn struct {
+	Exchange string `json:"exchange" jsonschema:"exchange id from get_exchanges, e.g. BINANCE or NASDAQ" mcp:"minLength=1;maxLength=40;pattern=^[A-Za-z0-9_.]+$"`
+	Search   string `json:"search,omitempty" jsonschema:"case-insensitive text matched against the symbol and its description" mcp:"maxLength=100"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"maximum symbols returned" mcp:"min=1;max=500;default=50"`
+}
+
+// SymbolOut is one symbol; fullSymbol goes into a config as is.
+type SymbolOut struct {
+	Symbol      string `json:"symbol"`
+	FullSymbol  string `json:"fullSymbol" jsonschema:"EXCHANGE:SYMBOL for config.symbol"`
+	Description string `json:"description"`
+	Type        string `json:"type"`
+	Currency    string `json:"currency,omitempty"`
+}
+
+// SymbolsOut lists matching symbols.
+type SymbolsOut struct {
+	Exchange  string      `json:"exchange"`
+	Symbols   []SymbolOut `json:"symbols"`
+	Count     int         `json:"count"`
+	Total     int         `json:"total" jsonschema:"matches before the limit"`
+	Truncated bool        `json:"truncated"`
+	UpdatedAt string      `json:"updatedAt,omitempty"`
+	Cached    bool        `json:"cached"`
+	Stale     bool        `json:"stale"`
+}
+
+func (s *Service) symbolsTool() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_symbols", Title: "Search an exchange's symbols", Toolset: "market",
+		Description: `List or search the symbols of one exchange (v3 exchange symbols, cached 1 h per exchange, filtered here by search).
+Returns fullSymbol (EXCHANGE:SYMBOL) ready for config.symbol, with description, type (spot, swap, stock, index, forex…) and currency. Unknown exchange → invalid_argument: call get_exchanges. Needs CHART_IMG_API_KEY.`,
+		Hints: toolkit.RemoteRead},
+		func(ctx context.Context, in SymbolsIn) (SymbolsOut, error) {
+			ex := strings.ToUpper(strings.TrimSpace(in.Exchange))
+			if in.Limit == 0 {
+				in.Limit = 50
+			}
+			list, meta, err := s.symbols.Get(ctx, ex, func(ctx context.Context) (client.SymbolList, error) { return s.c.Symbols(ctx, ex, "", "") })
+			if err != nil {
+				var e *envelope.Error
+				if errors.As(err, &e) && e.Code == envelope.InvalidArgument {
+					return SymbolsOut{}, envelope.Invalid("exchange", "chart-img does not know exchange %q (%s); call get_exchanges for the ids", ex, e.Message).WithCause(err)
+				}
+				return SymbolsOut{}, err
+			}
+			q := strings.ToLower(strings.TrimSpace(in.Search))
+			out := SymbolsOut{Exchange: ex, Symbols: []SymbolOut{}, Cached: meta.Hit, Stale: meta.Stale}
+			for _, sy := range list.Payload {
+				if q != "" && !strings.Contains(strings.ToLower(sy.Symbol), q) && !strings.Contains(strings.ToLower(sy.Description), q) {
+					continue
+				}
+				out.Total++
+				if len(out.Symbols) < in.Limit {
+					exch := sy.Exchange
+					if exch == "" {
+						exch = ex
+					}
+					out.Symbols = append(out.Symbols, SymbolOut{Symbol: sy.Symbol, FullSymbol: exch + ":" + sy.Symbol,
+						Description: sy.Description, Type: sy.Type, Currency: sy.CurrencyCode})
+				}
+			}
+			out.Count, out.Truncated = len(out.Symbols), out.Total > len(out.Symbols)
+			if list.UpdatedAt != nil {
+				out.UpdatedAt = *list.UpdatedAt
+			}
+			return out, nil
+		})
+}
