@@ -74,18 +74,28 @@ func TestFeedSurvivesDrop(t *testing.T) {
 				before = tk
 				return ok && tk.Ticks > 1 && tk.LastPrice != nil && len(tk.Bids) > 0
 			})
+			e.call("unsubscribe_market_feeds", map[string]any{"instruments": []string{"NSE|1594"}})
 			e.fake.DropWebsockets()
 			waitFor(t, 10*time.Second, "a reconnect and fresh ticks", func() bool {
 				snap := readAll(t, e.conn.Client)
 				tk, _ := readTick(t, e.conn.Client, uri)
-				return snap.Feed.Reconnects >= 1 && snap.Feed.Connected && tk.Ticks > before.Ticks+2 && len(snap.Instruments) == 2
+				return snap.Feed.Reconnects >= 1 && snap.Feed.Connected && tk.Ticks > before.Ticks+2 &&
+					len(snap.Instruments) == 1 && snap.Feed.Touchline == 1 && snap.Feed.Depth == 1
 			})
+			if _, ok := readTick(t, e.conn.Client, feed.InstrumentURI("NSE", "1594")); ok {
+				t.Fatal("an unsubscribed instrument is still served")
+			}
 		})
 	}
 }
 
 // httpClient connects to the server over streamable HTTP in one protocol era.
 func httpClient(t testing.TB, b *serve.Built, version string, opts ...transport.StreamableHTTPCOption) *client.Client {
+	return httpClientWith(t, b, version, nil, opts...)
+}
+
+// httpClientWith is httpClient with client options (an elicitation handler...).
+func httpClientWith(t testing.TB, b *serve.Built, version string, copts []client.ClientOption, opts ...transport.StreamableHTTPCOption) *client.Client {
 	t.Helper()
 	srv := httptest.NewServer(serve.HTTPHandler(b))
 	t.Cleanup(srv.Close)
@@ -93,7 +103,7 @@ func httpClient(t testing.TB, b *serve.Built, version string, opts ...transport.
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := client.NewClient(tr, client.WithProtocolVersion(version))
+	c := client.NewClient(tr, append([]client.ClientOption{client.WithProtocolVersion(version)}, copts...)...)
 	ctx := context.Background()
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
@@ -102,6 +112,9 @@ func httpClient(t testing.TB, b *serve.Built, version string, opts ...transport.
 	var init mcp.InitializeRequest
 	init.Params.ProtocolVersion = version
 	init.Params.ClientInfo = mcp.Implementation{Name: "era-test", Version: "1"}
+	if len(copts) > 0 {
+		init.Params.Capabilities.Elicitation = &mcp.ElicitationCapability{}
+	}
 	if _, err := c.Initialize(ctx, init); err != nil {
 		t.Fatalf("initialize %s: %v", version, err)
 	}

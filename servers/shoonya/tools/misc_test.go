@@ -197,3 +197,41 @@ func TestNoSecretsAnywhere(t *testing.T) {
 		})
 	}
 }
+
+// TestOrderConfirmationOverHTTP: the production transport, both eras.
+func TestOrderConfirmationOverHTTP(t *testing.T) {
+	for _, v := range []string{mcp.LATEST_PROTOCOL_VERSION, mcp.ProtocolVersion20251125} {
+		t.Run(v, func(t *testing.T) {
+			e := newEnv(t, noren.Legacy, envOpt{})
+			e.connect()
+			c := httpClientWith(t, e.conn.Built, v, []client.ClientOption{client.WithElicitationHandler(elicit{false})})
+			var req mcp.CallToolRequest
+			req.Params.Name = "place_order"
+			req.Params.Arguments = map[string]any{"exchange": "NSE", "trading_symbol": "SBIN-EQ", "side": "BUY", "quantity": 1,
+				"order_type": "LIMIT", "price": 700, "idempotency_key": "http-decline"}
+			res, err := c.CallTool(context.Background(), req)
+			if err != nil {
+				t.Fatalf("protocol error: %v", err)
+			}
+			if body := servetest.ErrorBody(t, res); body.Code != envelope.PermissionDenied || len(e.fake.Ledger()) != 0 {
+				t.Fatalf("declined over HTTP: %+v, ledger %d", body, len(e.fake.Ledger()))
+			}
+		})
+	}
+}
+
+// TestSymbolWithAmpersand: M&M-EQ travels URL-encoded in PlaceOrder (as the
+// official clients send it) and comes back intact.
+func TestSymbolWithAmpersand(t *testing.T) {
+	e := newEnv(t, noren.Legacy, envOpt{})
+	e.connect()
+	servetest.Decode[tools.PlaceOut](t, e.call("place_order", map[string]any{"exchange": "NSE", "trading_symbol": "M&M-EQ", "side": "BUY",
+		"quantity": 1, "order_type": "LIMIT", "price": 2900, "idempotency_key": "amp-1"}))
+	ob := servetest.Decode[tools.OrderBookOut](t, e.call("get_order_book", nil))
+	if len(ob.Orders) != 1 || ob.Orders[0].TradingSymbol != "M&M-EQ" {
+		t.Fatalf("%+v", ob)
+	}
+	if raw := e.fake.Ledger()[0].Raw; !strings.Contains(raw, "M%26M-EQ") {
+		t.Fatalf("sent %s", raw)
+	}
+}
