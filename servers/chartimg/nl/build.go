@@ -45,6 +45,7 @@ type Builder struct {
 	intervals []string
 	ranges    []string
 	ivMinutes []int
+	exchanges map[string]bool // exchange ids, for EXCHANGE:SYMBOL written in any case
 }
 
 // New builds the dictionary from the docs (names, inputs, value sets).
@@ -60,7 +61,27 @@ func New(d *docsparse.Docs) *Builder {
 		m, _ := chart.IntervalMinutes(iv)
 		b.ivMinutes = append(b.ivMinutes, m)
 	}
+	b.exchanges = map[string]bool{}
+	for _, e := range d.Exchanges {
+		b.exchanges[e.ID] = true
+	}
+	for _, e := range exchangeNames {
+		b.exchanges[e[1]] = true
+	}
+	for id := range cryptoQuote {
+		b.exchanges[id] = true
+	}
 	return b
+}
+
+// isIndicatorWord reports whether w starts an indicator phrase (RSI, EMA, BB…).
+func (b *Builder) isIndicatorWord(w string) bool {
+	for _, p := range b.dict[w] {
+		if p.e.kind == kIndicator {
+			return true
+		}
+	}
+	return glueable[w]
 }
 
 var (
@@ -139,9 +160,12 @@ func blank(text string, loc []int) string {
 func (s *state) extract(text string) string {
 	if strings.IndexByte(text, ':') >= 0 {
 		for _, m := range explicitRE.FindAllStringSubmatchIndex(text, 4) {
-			ex := strings.ToLower(text[m[2]:m[3]])
-			if _, isWord := s.b.dict[ex]; isWord || glueable[ex] || len(ex) < 2 {
-				text = text[:m[3]] + " " + text[m[3]+1:] // "RSI:14" is an indicator with a length
+			ex := text[m[2]:m[3]]
+			known := s.b.exchanges[strings.ToUpper(ex)]
+			caps := ex == strings.ToUpper(ex)
+			if !known && (!caps || s.b.isIndicatorWord(strings.ToLower(ex))) {
+				// "RSI:14" is an indicator with a length, "Theme:dark" a label
+				text = text[:m[3]] + " " + text[m[3]+1:]
 				continue
 			}
 			sym := strings.ToUpper(text[m[0]:m[1]])

@@ -300,6 +300,13 @@ var cases = []struct {
 	{"Apple for the quarter", want{symbol: "NASDAQ:AAPL", rng: "3M"}},
 	{"stochastic with %K 14 and %D 3 on BTC", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Stochastic{in_0=14,in_1=3}"}}},
 	{"BTC month", want{symbol: "BINANCE:BTCUSDT", rng: "1M", interval: "4h"}},
+	{"BINANCE:BTCUSDT.P 1h", want{symbol: "BINANCE:BTCUSDT.P", interval: "1h"}},
+	{"NASDAQ:PLTR daily", want{symbol: "NASDAQ:PLTR", interval: "1D"}},
+	{"TVC:US10Y weekly", want{symbol: "TVC:US10Y", interval: "1W"}},
+	{"chart RSI:14 on bybit:ethusdt", want{symbol: "BYBIT:ETHUSDT", studies: []string{RSI + "{length=14}"}}},
+	{"Symbol:ETHUSDT Interval:1h Range:1M Theme:dark Indicators:RSI(14),EMA(50)",
+		want{symbol: "BINANCE:ETHUSDT", interval: "1h", rng: "1M", theme: "dark", studies: []string{RSI + "{length=14}", EMA + "{length=50}"}}},
+	{"Symbol: AAPL; Interval: 4h; Range: 3M; Style: line", want{symbol: "NASDAQ:AAPL", interval: "4h", rng: "3M", style: "line"}},
 }
 
 func check(t *testing.T, b *Builder, text string, w want) {

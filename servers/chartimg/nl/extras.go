@@ -91,7 +91,8 @@ func (s *state) rest() {
 		case kStyleWeak:
 			next, prev := s.at(i+1), s.at(i-1)
 			alone := (prev.kind == kAnd || prev.kind == kNone) && (next.kind == kAnd || next.kind == kNone) // "…, line, …"
-			if (next.kind == kChart || prev.kind == kOn || alone) && !(s.style != "" && it.value == "candle") {
+			labelled := prev.kind == kChart && (prev.tok.word == "style" || prev.tok.word == "type")        // "Style: line"
+			if (next.kind == kChart || prev.kind == kOn || alone || labelled) && !(s.style != "" && it.value == "candle") {
 				s.setOnce(&s.style, it.value, "style", strings.TrimSpace(it.tok.orig+" "+next.tok.orig))
 			}
 		case kScale:

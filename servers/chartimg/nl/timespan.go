@@ -100,16 +100,21 @@ func (s *state) span(i int, n float64, unit, said string, compact bool) {
 	for k := i - 1; prev.kind == kFiller && k > 0; k-- {
 		prev = s.at(k - 1)
 	}
-	rangeCue := prev.kind == kRangeCue || next.kind == kRangeCue && next.tok.word == "range" // "last 3 months", "3M range"
-	ivCue := next.kind == kIntervalCue || next.kind == kStyleWeak && (next.tok.word == "candle" || next.tok.word == "bar") ||
-		prev.kind == kOn || prev.kind == kWord && prev.tok.word == "every"
+	// cues before the number win ("Interval: 1h Range: 1M"), then cues after it ("3M range", "4h candles")
+	rangeBefore := prev.kind == kRangeCue
+	ivBefore := prev.kind == kIntervalCue || prev.kind == kOn || prev.kind == kWord && prev.tok.word == "every"
+	ivAfter := next.kind == kIntervalCue || next.kind == kStyleWeak && (next.tok.word == "candle" || next.tok.word == "bar")
+	rangeAfter := next.kind == kRangeCue && next.tok.word == "range"
 	switch {
-	case ivCue && !rangeCue, ivCue && rangeCue && next.kind != kNone:
-		if next.kind == kIntervalCue || next.kind == kStyleWeak {
+	case ivBefore && !rangeBefore:
+		if ivAfter {
 			next.used = true
 		}
 		s.addInterval(n, unit, said)
-	case rangeCue:
+	case ivAfter:
+		next.used = true
+		s.addInterval(n, unit, said)
+	case rangeBefore || rangeAfter:
 		s.addRange(n, unit, said)
 	case unit == "hour" && n >= 24: // "24 hours", "48 hours" are periods, not bar sizes
 		s.addRange(n, unit, said)
