@@ -8,6 +8,7 @@ package nl
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -46,6 +47,7 @@ type Builder struct {
 	ranges    []string
 	ivMinutes []int
 	exchanges map[string]bool // exchange ids, for EXCHANGE:SYMBOL written in any case
+	typoKeys  []string        // symbol and indicator words a misspelling may be corrected to
 }
 
 // New builds the dictionary from the docs (names, inputs, value sets).
@@ -71,7 +73,66 @@ func New(d *docsparse.Docs) *Builder {
 	for id := range cryptoQuote {
 		b.exchanges[id] = true
 	}
+	for k, ps := range b.dict {
+		for _, p := range ps {
+			if len(k) >= 6 && (p.e.kind == kSymbol || p.e.kind == kIndicator) && isAlpha(k) {
+				b.typoKeys = append(b.typoKeys, k)
+				break
+			}
+		}
+	}
+	sort.Strings(b.typoKeys)
 	return b
+}
+
+func isAlpha(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// typo finds the one symbol or indicator word within one edit (a letter added,
+// dropped, changed or two swapped) of an unknown word of 6+ letters: "bitcion",
+// "bolinger", "etherium". Short words are never corrected ("stock" is not "stoch").
+func (b *Builder) typo(w string) (string, bool) {
+	if len(w) < 6 {
+		return "", false
+	}
+	found := ""
+	for _, k := range b.typoKeys {
+		if len(k) < len(w)-1 || len(k) > len(w)+1 || !oneEdit(w, k) {
+			continue
+		}
+		if found != "" && found != k {
+			return "", false // ambiguous: no guess
+		}
+		found = k
+	}
+	return found, found != ""
+}
+
+// oneEdit reports whether a and b differ by one insertion, deletion, substitution or adjacent swap.
+func oneEdit(a, b string) bool {
+	if a == b {
+		return false
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	if len(a) == len(b) {
+		if a[i+1:] == b[i+1:] {
+			return true
+		}
+		return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+	}
+	return len(b) == len(a)+1 && a[i:] == b[i+1:]
 }
 
 // isIndicatorWord reports whether w starts an indicator phrase (RSI, EMA, BB…).
@@ -240,6 +301,13 @@ func (s *state) match(toks []token) {
 		}
 		if matched {
 			continue
+		}
+		if t.kind == tWord {
+			if fixed, ok := s.b.typo(t.word); ok {
+				s.warn("read %q as %q", t.orig, fixed)
+				toks[i].word = fixed
+				continue // match again with the corrected word
+			}
 		}
 		switch t.kind {
 		case tNum:

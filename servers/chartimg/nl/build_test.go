@@ -307,6 +307,11 @@ var cases = []struct {
 	{"Symbol:ETHUSDT Interval:1h Range:1M Theme:dark Indicators:RSI(14),EMA(50)",
 		want{symbol: "BINANCE:ETHUSDT", interval: "1h", rng: "1M", theme: "dark", studies: []string{RSI + "{length=14}", EMA + "{length=50}"}}},
 	{"Symbol: AAPL; Interval: 4h; Range: 3M; Style: line", want{symbol: "NASDAQ:AAPL", interval: "4h", rng: "3M", style: "line"}},
+	{"bitcion with bolinger bands", want{symbol: "BINANCE:BTCUSDT", studies: []string{BB}, warn: "read \"bitcion\" as \"bitcoin\""}},
+	{"etherium daily with ichimoku", want{symbol: "BINANCE:ETHUSDT", interval: "1D", studies: []string{"Ichimoku Cloud"}, warn: "as \"ethereum\""}},
+	{"Apple stock with stochastic", want{symbol: "NASDAQ:AAPL", studies: []string{"Stochastic"}}},
+	{"Hello there! Could you please generate something beautiful for my presentation: Ethereum against the dollar, hourly candles, including exponential averages twenty and fifty, previous fortnight, thanks",
+		want{symbol: "BINANCE:ETHUSDT", interval: "1h", rng: "1M", studies: []string{EMA + "{length=20}", EMA + "{length=50}"}, warn: "smallest range"}},
 }
 
 func check(t *testing.T, b *Builder, text string, w want) {
@@ -455,4 +460,15 @@ func FuzzConstruct(f *testing.F) {
 			t.Fatal("no interval")
 		}
 	})
+}
+
+// A chatty request full of unknown long words exercises the typo fallback.
+func BenchmarkConstructChatty(b *testing.B) {
+	bl := New(docsparse.Snapshot())
+	req := Request{Text: "Hello there! Could you please generate something beautiful and informative for my presentation tomorrow: " +
+		"Ethereum against the dollar, hourly candles, including exponential averages twenty and fifty, previous fortnight, thanks so much"}
+	b.ReportAllocs()
+	for b.Loop() {
+		bl.Build(req)
+	}
 }

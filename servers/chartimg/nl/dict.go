@@ -92,7 +92,7 @@ var cryptos = [][2]string{
 	{"shiba inu|shiba|shib", "SHIB"}, {"tron|trx", "TRX"}, {"pepe", "PEPE"}, {"sui", "SUI"}, {"aptos", "APT"},
 	{"arbitrum", "ARB"}, {"uniswap", "UNI"}, {"stellar|xlm", "XLM"}, {"monero|xmr", "XMR"},
 	{"bitcoin cash|bch", "BCH"}, {"ethereum classic", "ETC"}, {"cosmos|atom", "ATOM"}, {"toncoin", "TON"},
-	{"filecoin", "FIL"}, {"hedera|hbar", "HBAR"}, {"injective", "INJ"}, {"render", "RENDER"},
+	{"filecoin", "FIL"}, {"hedera|hbar", "HBAR"}, {"injective", "INJ"},
 }
 
 // listed: names and tickers of stocks, ETFs, indices, commodities, rates, forex.
@@ -291,7 +291,7 @@ func buildDict(indicatorNames []string) dict {
 			d.add(p, entry{kind: kIntervalWord, value: iv[1]})
 		}
 	}
-	for _, u := range []string{"second", "minute", "hour", "day", "week", "month", "quarter", "year", "decade", "session", "trading day", "business day"} {
+	for _, u := range []string{"second", "minute", "hour", "day", "week", "month", "quarter", "year", "decade", "fortnight", "session", "trading day", "business day"} {
 		v := u
 		if u == "session" || u == "trading day" || u == "business day" {
 			v = "day"

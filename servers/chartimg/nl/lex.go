@@ -35,7 +35,7 @@ var unitWords = map[string]string{
 	"wk": "week", "wks": "week", "week": "week", "weeks": "week",
 	"mo": "month", "mos": "month", "mon": "month", "mth": "month", "mths": "month", "month": "month", "months": "month",
 	"yr": "year", "yrs": "year", "year": "year", "years": "year",
-	"quarter": "quarter", "quarters": "quarter", "qtr": "quarter", "decade": "decade", "decades": "decade",
+	"quarter": "quarter", "quarters": "quarter", "qtr": "quarter", "decade": "decade", "decades": "decade", "fortnight": "fortnight", "fortnights": "fortnight",
 	"sec": "second", "secs": "second", "second": "second", "seconds": "second",
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 var unitDays = map[string]float64{"second": 1.0 / 86400, "minute": 1.0 / 1440, "hour": 1.0 / 24, "day": 1, "week": 7,
-	"month": 30, "quarter": 91, "year": 365, "decade": 3650}
+	"month": 30, "quarter": 91, "year": 365, "decade": 3650, "fortnight": 14}
 
 // time reads ranges and intervals from numbers with units and from words.
 func (s *state) time() {
