@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"image"
 	_ "image/jpeg"
 	_ "image/png"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -505,5 +507,47 @@ func TestTextToImageFlow(t *testing.T) {
 			continue
 		}
 		imageOf(t, res)
+	}
+}
+
+// Concurrent calls share the caches, the docs knowledge and the limiter safely (-race).
+func TestConcurrentCalls(t *testing.T) {
+	e := start(t, setup{})
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"get_exchanges", nil},
+		{"get_symbols", map[string]any{"exchange": "NASDAQ", "search": "a"}},
+		{"fetch_chart_documentation", map[string]any{"section": "limits"}},
+		{"construct_chart_config", map[string]any{"naturalLanguage": "BTC 4h with RSI 21 and 20 EMA last week"}},
+		{"validate_chart_config", map[string]any{"config": map[string]any{"symbol": "NASDAQ:AAPL", "interval": "1D"}}},
+		{"generate_chart_image", map[string]any{"config": map[string]any{"symbol": "NASDAQ:AAPL"}}},
+	}
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < 6; i++ {
+				c := calls[(w+i)%len(calls)]
+				res, err := e.conn.CallCtx(context.Background(), c.tool, c.args)
+				switch {
+				case err != nil:
+					errs <- fmt.Sprintf("%s: protocol error %v", c.tool, err)
+				case res.IsError:
+					errs <- fmt.Sprintf("%s: %s", c.tool, servetest.Text(res))
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for msg := range errs {
+		t.Error(msg)
+	}
+	if n := e.fake.Count(fake.RouteList); n != 1 {
+		t.Errorf("exchange list fetched %d times; concurrent callers should share one fetch", n)
 	}
 }
