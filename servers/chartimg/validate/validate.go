@@ -566,6 +566,19 @@ func (r *run) bars(cfg map[string]any) {
 	if iv == "" {
 		iv = "1D"
 	}
+	if m, ok := cfg["range"].(map[string]any); ok { // {from,to}: count the span itself
+		from, _ := m["from"].(string)
+		to, _ := m["to"].(string)
+		tf, errf := time.Parse(time.RFC3339, from)
+		tt, errt := time.Parse(time.RFC3339, to)
+		mins, ok := chart.IntervalMinutes(iv)
+		if errf == nil && errt == nil && ok && tt.After(tf) {
+			if n := int(tt.Sub(tf).Minutes()) / mins; n > chart.MaxBars {
+				r.warn("range", "%s bars from %s to %s are about %d; the API draws about %d, so the oldest part is cut", iv, from, to, n, chart.MaxBars)
+			}
+		}
+		return
+	}
 	if n, ok := chart.Bars(rng, iv); ok && n > chart.MaxBars {
 		r.warn("range", "%s over %s is about %d bars; the API draws about %d, so the oldest part is cut", iv, rng, n, chart.MaxBars)
 		r.suggest("use a longer interval for %s, e.g. %s", rng, map[string]string{"1D": "5m", "5D": "15m", "1M": "1h", "3M": "4h",

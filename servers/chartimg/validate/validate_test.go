@@ -59,6 +59,7 @@ func TestValidate(t *testing.T) {
 		{"watermark on BASIC", "BASIC", `{"symbol":"FX:EURUSD","watermark":"mine"}`, false, "watermark", "ULTRA"},
 		{"watermark on ULTRA", "ULTRA", `{"symbol":"FX:EURUSD","watermark":"mine","watermarkSize":32}`, true, "", ""},
 		{"too many bars", "BASIC", `{"symbol":"FX:EURUSD","interval":"1m","range":"1Y"}`, true, "range", "bars"},
+		{"too many bars in {from,to}", "BASIC", `{"symbol":"FX:EURUSD","interval":"5m","range":{"from":"2024-01-01T00:00:00Z","to":"2024-02-01T00:00:00Z"}}`, true, "range", "about 8928"},
 		{"shift", "BASIC", `{"symbol":"FX:EURUSD","shiftLeft":0}`, false, "shiftLeft", "1..1000"},
 		{"override", "BASIC", `{"symbol":"FX:EURUSD","override":{"showLegend":"yes"}}`, false, "override.showLegend", "true or false"},
 	}
