@@ -310,6 +310,13 @@ var cases = []struct {
 	{"bitcion with bolinger bands", want{symbol: "BINANCE:BTCUSDT", studies: []string{BB}, warn: "read \"bitcion\" as \"bitcoin\""}},
 	{"etherium daily with ichimoku", want{symbol: "BINANCE:ETHUSDT", interval: "1D", studies: []string{"Ichimoku Cloud"}, warn: "as \"ethereum\""}},
 	{"Apple stock with stochastic", want{symbol: "NASDAQ:AAPL", studies: []string{"Stochastic"}}},
+	{"btc with 2 EMAs (12 and 26)", want{symbol: "BINANCE:BTCUSDT", studies: []string{EMA + "{length=12}", EMA + "{length=26}"}}},
+	{"three moving averages 10, 20, 50 on gold", want{symbol: "OANDA:XAUUSD", studies: []string{MA + "{length=10}", MA + "{length=20}", MA + "{length=50}"}}},
+	{"Tesla: 1D candles, 3 months, EMA 9/21/50, RSI, volume; dark; 1280x720", want{symbol: "NASDAQ:TSLA", interval: "1D", rng: "3M", theme: "dark", size: "1280x720",
+		studies: []string{EMA + "{length=9}", EMA + "{length=21}", EMA + "{length=50}", RSI, "Volume"}}},
+	{"Bank Nifty 15m with supertrend (10,3) and VWAP, intraday", want{symbol: "NSE:BANKNIFTY", interval: "15m", rng: "1D", studies: []string{"Super Trend{in_0=10,in_1=3}", "VWAP"}}},
+	{"plot ETH in percentage scale with extended hours", want{symbol: "BINANCE:ETHUSDT"}},
+	{"Can I get a light-mode chart of USD/JPY with a 100-period SMA over the past 6 weeks?", want{symbol: "FX:USDJPY", theme: "light", rng: "3M", studies: []string{MA + "{length=100}"}, warn: "smallest range"}},
 	{"Hello there! Could you please generate something beautiful for my presentation: Ethereum against the dollar, hourly candles, including exponential averages twenty and fifty, previous fortnight, thanks",
 		want{symbol: "BINANCE:ETHUSDT", interval: "1h", rng: "1M", studies: []string{EMA + "{length=20}", EMA + "{length=50}"}, warn: "smallest range"}},
 }
@@ -470,5 +477,19 @@ func BenchmarkConstructChatty(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		bl.Build(req)
+	}
+}
+
+func TestScaleSessionFormat(t *testing.T) {
+	b := New(docsparse.Snapshot())
+	for _, tc := range []struct{ text, scale, session, format string }{
+		{"plot ETH in percentage scale with extended hours", "percent", "extended", ""},
+		{"AAPL log scale pre-market as jpeg", "logarithmic", "extended", "jpeg"},
+		{"SPY regular hours png", "", "regular", "png"},
+	} {
+		c := b.Build(Request{Text: tc.text}).Config
+		if c.Scale != tc.scale || c.Session != tc.session || c.Format != tc.format {
+			t.Errorf("%q → scale %q session %q format %q", tc.text, c.Scale, c.Session, c.Format)
+		}
 	}
 }

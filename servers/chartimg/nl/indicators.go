@@ -107,13 +107,26 @@ func (s *state) indicators() {
 			s.post(i) // its numbers are its own, not another's
 			continue
 		}
-		nums := append(pre[i], s.post(i)...)
+		after := s.post(i)
+		before := pre[i]
+		// "2 EMAs (12 and 26)", "three moving averages 10, 20, 50": a small number before a
+		// plural name is a count when the lengths follow
+		if len(before) == 1 && before[0].v <= 10 && len(after) > 0 && plural(it.tok.orig) {
+			before = nil
+		}
+		nums := append(before, after...)
 		if it.kind == kCross {
 			s.cross(it, nums)
 			continue
 		}
 		s.addStudies(it.value, it.tok.orig, nums)
 	}
+}
+
+// plural reports whether an indicator was named in the plural ("EMAs", "moving averages").
+func plural(orig string) bool {
+	o := strings.ToLower(orig)
+	return len(o) > 2 && strings.HasSuffix(o, "s") && !strings.HasSuffix(o, "ss") && !strings.HasSuffix(o, "us") && !strings.HasSuffix(o, "is")
 }
 
 // negations before an indicator drop it ("without volume", "no RSI").
