@@ -191,7 +191,8 @@ func (s *state) post(i int) []numArg {
 				j++
 				continue
 			}
-			if next.kind == kUnit && next.value != "day" || next.kind == kIntervalCue || next.kind == kIndicator || next.kind == kIntervalWord {
+			if _, per := nPer(it.tok.num, next.tok.word); next.kind == kUnit && next.value != "day" || next.kind == kIntervalCue ||
+				next.kind == kIndicator || next.kind == kIntervalWord && per {
 				return nums
 			}
 			nums = append(nums, numArg{v: it.tok.num, isInt: it.tok.isInt, role: role})

@@ -37,8 +37,8 @@ func (s *state) time() {
 			}
 		case kNum:
 			u := s.at(i + 1)
-			if u.kind == kIntervalWord && !u.used { // "4-hourly", "2 daily"
-				if unit, ok := perWord[u.tok.word]; ok {
+			if u.kind == kIntervalWord && !u.used { // "4-hourly", "2-daily"
+				if unit, ok := nPer(it.tok.num, u.tok.word); ok {
 					it.used, u.used = true, true
 					s.addInterval(it.tok.num, unit, it.tok.orig+" "+u.tok.orig)
 				}
@@ -87,8 +87,17 @@ func (s *state) time() {
 	}
 }
 
-// perWord turns "hourly" after a number into its unit ("4-hourly" = 4 hours).
-var perWord = map[string]string{"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month"}
+// nPer reads "4-hourly" as 4 hours and "2-daily" as 2 days, only for the
+// multiples chart-img draws; "Donchian 55 weekly" stays a length and an interval.
+func nPer(n float64, word string) (string, bool) {
+	switch word {
+	case "hourly":
+		return "hour", n == 2 || n == 3 || n == 4 || n == 6 || n == 8 || n == 12
+	case "daily":
+		return "day", n == 2 || n == 3
+	}
+	return "", false
+}
 
 // span decides whether "N unit" is a range or an interval from the words around it.
 func (s *state) span(i int, n float64, unit, said string, compact bool) {
