@@ -102,9 +102,25 @@ func codeIn(c envelope.Code, set []envelope.Code) bool {
 // TestFaultMatrix: every fault on every tool gives a clear envelope error
 // (or success where the fault is harmless) within the deadline.
 func TestFaultMatrix(t *testing.T) {
-	e := newEnv(t, noren.OAuth, envOpt{extra: fastTimeouts, cfg: fake.Config{RateLimit: fake.RateLimit{Disabled: true}}})
+	for _, era := range eras {
+		if testing.Short() && era == noren.Legacy {
+			continue // -short: one era
+		}
+		t.Run(string(era), func(t *testing.T) { faultMatrix(t, era) })
+	}
+}
+
+func faultMatrix(t *testing.T, era noren.Era) {
+	e := newEnv(t, era, envOpt{extra: fastTimeouts, cfg: fake.Config{RateLimit: fake.RateLimit{Disabled: true}}})
 	e.connect()
+	loginRoute := map[noren.Era]string{noren.Legacy: "QuickAuth", noren.OAuth: "GenAcsTok"}[era]
 	for _, tc := range toolCases() {
+		if tc.login {
+			tc.route = loginRoute
+			if era == noren.Legacy {
+				tc.args = func(*env) map[string]any { return map[string]any{} }
+			}
+		}
 		for _, fc := range faultCases() {
 			t.Run(tc.tool+"/"+fc.name, func(t *testing.T) {
 				e.t = t
@@ -122,6 +138,7 @@ func TestFaultMatrix(t *testing.T) {
 					} else {
 						t.Logf("%s: %s", body.Code, body.Message)
 					}
+					e.fake.ClearFaults()
 					e.connect()
 					return
 				}
@@ -135,8 +152,9 @@ func TestFaultMatrix(t *testing.T) {
 				if !codeIn(body.Code, want) || body.Message == "" {
 					t.Fatalf("want one of %v, got %+v", want, body)
 				}
-				if body.Code == envelope.Unauthenticated && e.era == noren.OAuth {
-					e.connect() // the fake expired our session for real
+				if body.Code == envelope.Unauthenticated {
+					e.fake.ClearFaults()
+					e.connect() // the session is gone: log in again for the next case
 				}
 			})
 		}
