@@ -89,6 +89,9 @@ func TestDecodeList(t *testing.T) {
 			}
 		})
 	}
+	if _, err := DecodeList[Order]("OrderBook", []byte(`[{"stat":"Ok","remarks":{"a":1}}]`)); err == nil || err.Error() == "" {
+		t.Fatal("object in a text field accepted")
+	}
 	o, _ := DecodeList[Order]("OrderBook", []byte(`[{"stat":"Ok","qty":"5","prc":"10.50","remarks":null,"trgprc":"None"}]`))
 	if o[0].Qty != 5 || o[0].Price != 10.5 || o[0].Remarks != "" || o[0].Trigger != 0 {
 		t.Fatalf("numbers as strings: %+v", o[0])
@@ -165,9 +168,11 @@ func FuzzDecodeList(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		_, _ = DecodeList[Order]("OrderBook", b)
-		_, _ = DecodeList[Holding]("Holdings", b)
-		_, _ = DecodeList[Scrip]("SearchScrip", b)
+		for _, err := range []error{second(DecodeList[Order]("OrderBook", b)), second(DecodeList[Holding]("Holdings", b)), second(DecodeList[Scrip]("SearchScrip", b))} {
+			if err != nil && err.Error() == "" { // printing must not panic either
+				t.Fatal("empty error text")
+			}
+		}
 	})
 }
 
@@ -177,11 +182,13 @@ func FuzzDecodeObject(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var q Quote
-		_ = DecodeObject("GetQuotes", b, &q)
 		var l LoginResult
-		_ = DecodeObject("QuickAuth", b, &l)
 		var lim Limits
-		_ = DecodeObject("Limits", b, &lim)
+		for _, err := range []error{DecodeObject("GetQuotes", b, &q), DecodeObject("QuickAuth", b, &l), DecodeObject("Limits", b, &lim)} {
+			if err != nil && err.Error() == "" {
+				t.Fatal("empty error text")
+			}
+		}
 	})
 }
 
@@ -190,7 +197,9 @@ func FuzzDecodeJSONStrings(f *testing.F) {
 	f.Add([]byte(`[{"time":"x"}]`))
 	f.Add([]byte(`{"stat":"Not_Ok","emsg":"no data"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		_, _ = DecodeJSONStrings[Candle]("EODChartData", b)
+		if _, err := DecodeJSONStrings[Candle]("EODChartData", b); err != nil && err.Error() == "" {
+			t.Fatal("empty error text")
+		}
 	})
 }
 
@@ -227,3 +236,5 @@ func TestLimiterRefusesBeforeSending(t *testing.T) {
 		t.Fatalf("err %v after %d requests", err, hits.Load())
 	}
 }
+
+func second[T any](_ T, err error) error { return err }

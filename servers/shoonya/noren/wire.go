@@ -47,7 +47,10 @@ func (n *Num) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-var errNotFinite = errors.New("noren: number is not finite")
+var (
+	errNotFinite    = errors.New("noren: number is not finite")
+	errTextExpected = errors.New("noren: an object or array where text was expected")
+)
 
 // finite refuses NaN and ±Inf, which ParseFloat accepts but JSON cannot carry.
 func finite(f float64, err error) (float64, error) {
@@ -87,7 +90,7 @@ func (s *Str) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	if b[0] == '{' || b[0] == '[' {
-		return &json.UnmarshalTypeError{Value: "object", Type: nil}
+		return errTextExpected
 	}
 	*s = Str(b)
 	return nil
