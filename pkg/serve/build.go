@@ -44,6 +44,8 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 		server.WithInputSchemaValidation(),
 		server.WithOutputSchemaValidation(),
 		server.WithRecovery(),
+		// Always a hook set, so Register can add hooks via r.Server.GetHooks().
+		server.WithHooks(&server.Hooks{}),
 		server.WithResourceRecovery(),
 		server.WithLogger(slog.New(zerolog.NewSlogHandler(log.Level(maxLevel(log.GetLevel(), zerolog.WarnLevel))))),
 	)

@@ -69,7 +69,8 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		b.Log.Info().Int("tools", len(b.Registry.Tools())).Msg("serving MCP over stdio")
 		stdio := server.NewStdioServer(b.Server)
 		stdio.SetErrorLogger(log.New(redact.Writer{W: stderr}, "", 0))
-		err = stdio.Listen(ctx, stdin, stdout)
+		d := newDrain()
+		err = stdio.Listen(ctx, &drainReader{r: stdin, d: d}, drainWriter{w: stdout, d: d})
 	}
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		b.Log.Error().Err(err).Msg("transport stopped")

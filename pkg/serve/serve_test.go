@@ -361,3 +361,23 @@ func TestStdioServesAndExitsOnEOF(t *testing.T) {
 		}
 	}
 }
+
+// TestStdioAnswersBatchBeforeExit: a client that writes a batch and closes
+// stdin at once still gets every reply (mcp-go alone cancels them on EOF).
+func TestStdioAnswersBatchBeforeExit(t *testing.T) {
+	var in strings.Builder
+	in.WriteString(initBody + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	const n = 50
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"msg":"m%d"}}}`+"\n", 100+i, i)
+	}
+	var out, stderr bytes.Buffer
+	if code := serve.Run(context.Background(), testApp(), nil, strings.NewReader(in.String()), &out, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for i := 0; i < n; i++ {
+		if !strings.Contains(out.String(), fmt.Sprintf(`"id":%d,`, 100+i)) {
+			t.Fatalf("no reply to request %d; stdout:\n%s", 100+i, out.String())
+		}
+	}
+}
