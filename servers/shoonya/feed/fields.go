@@ -58,14 +58,6 @@ const (
 	nFields
 )
 
-// wireNames are Noren's keys, indexed by slot.
-var wireNames = [nFields]string{
-	"lp", "pc", "v", "o", "h", "l", "c", "ap", "oi", "poi", "toi", "ltq", "tbq", "tsq", "uc", "lc", "52h", "52l", "ft", "pp", "ti", "ls",
-	"bp1", "bp2", "bp3", "bp4", "bp5", "sp1", "sp2", "sp3", "sp4", "sp5",
-	"bq1", "bq2", "bq3", "bq4", "bq5", "sq1", "sq2", "sq3", "sq4", "sq5",
-	"bo1", "bo2", "bo3", "bo4", "bo5", "so1", "so2", "so3", "so4", "so5",
-}
-
 // slotOf maps a wire key to its slot, -1 if unknown. A switch on length and
 // bytes keeps it allocation-free and faster than a map on the hot path.
 func slotOf(k []byte) int {

@@ -57,15 +57,6 @@ func (p Period) MovingStars() [12][]MovingStar {
 	return out
 }
 
-// movingAt calls f for each moving star of the period in board position i, in order.
-func (p Period) movingAt(i int, f func(MovingStar)) {
-	if !p.HasMovingStars() {
-		return
-	}
-	pos := movingPositions(p.Stem, p.Branch)
-	p.movingAtPos(&pos, i, f)
-}
-
 func (p Period) movingAtPos(pos *[numMoving]int8, i int, f func(MovingStar)) {
 	if p.Kind == PeriodYearly && int(pos[MovNianJie]) == i {
 		f(MovNianJie)
