@@ -17,14 +17,16 @@ type envVar struct {
 
 var servers = []server{
 	{Name: "ziwei", Summary: "Zi Wei Dou Shu charts computed natively in Go (matches iztro 2.6.1)", Port: 8701,
-		Env: []envVar{{Name: "ZIWEI_RULES_FILE", Example: "~/.config/mcpfleet/ziwei-rules.json"}}},
+		Env: nil}, // no credentials; ZIWEI_RULES_FILE is optional
 	{Name: "shoonya", Summary: "Shoonya (Finvasia/Noren) broker: login, orders, books, quotes, option chain, candles, live ticks", Port: 8702,
 		Fake: "fake-shoonya",
 		Env: []envVar{{Name: "SHOONYA_AUTH", Example: "oauth"}, {Name: "SHOONYA_USER_ID", Example: "FA12345"},
 			{Name: "SHOONYA_PASSWORD", Secret: true}, {Name: "SHOONYA_TOTP_SECRET", Secret: true},
 			{Name: "SHOONYA_VENDOR_CODE", Example: "FA12345_U"}, {Name: "SHOONYA_API_SECRET", Secret: true},
 			{Name: "SHOONYA_IMEI", Example: "abc1234"}, {Name: "SHOONYA_CLIENT_ID", Example: "FA12345_U"},
-			{Name: "SHOONYA_CLIENT_SECRET", Secret: true}}},
+			{Name: "SHOONYA_CLIENT_SECRET", Secret: true},
+			{Name: "SHOONYA_CONFIRM_ORDERS", Example: "auto"}, {Name: "SHOONYA_MAX_ORDER_QTY", Example: "1000"},
+			{Name: "SHOONYA_MAX_ORDER_VALUE", Example: "500000"}}},
 	{Name: "chartimg", Summary: "chart-img.com: docs, exchanges, symbols, natural language to chart config, validation, chart images", Port: 8703,
 		Fake: "fake-chartimg",
 		Env:  []envVar{{Name: "CHART_IMG_API_KEY", Secret: true}, {Name: "CHART_IMG_PLAN", Example: "BASIC"}}},
