@@ -22,7 +22,7 @@ func parseFile(t *testing.T, name string) *Docs {
 }
 
 func TestParseCurrentPage(t *testing.T) {
-	d := parseFile(t, "testdata/docs-2025-11.html")
+	d := parseFile(t, "snapshot.html") // the embedded copy is the Nov 2025 page
 	if got := len(d.Indicators); got != 92 {
 		t.Errorf("indicators = %d, want 92", got)
 	}
