@@ -77,7 +77,7 @@ func wrap[In, Out any](name string, h Handler[In, Out]) server.ToolHandlerFunc {
 			}
 		}()
 		var in In
-		if err := bind(req, &in); err != nil {
+		if err := Bind(req, &in); err != nil {
 			return envelope.Fail(envelope.Invalid("", "arguments do not match the input schema: %v", err)), nil
 		}
 		ctx = context.WithValue(ctx, requestKey{}, req)
@@ -91,13 +91,17 @@ func wrap[In, Out any](name string, h Handler[In, Out]) server.ToolHandlerFunc {
 			ev.Str("tool", name).Str("code", string(e.Code)).AnErr("cause", e.Cause).Msg(e.Message)
 			return envelope.Fail(e), nil
 		}
+		if p, ok := any(out).(envelope.Preencoder); ok && p.Preencoded() != nil {
+			return envelope.OK(out), nil // encoded once by the handler; nothing to fill
+		}
 		return envelope.OK(fillNils(out)), nil
 	}
 }
 
-// bind decodes the arguments into the typed input. Schema validation has run
+// Bind decodes a call's arguments into dst, as every toolkit handler gets them.
+// Schema validation has run
 // already (the server turns it on); this catches what schemas cannot express.
-func bind(req mcp.CallToolRequest, dst any) error {
+func Bind(req mcp.CallToolRequest, dst any) error {
 	raw := req.GetRawArguments()
 	if raw == nil {
 		return nil
