@@ -99,8 +99,8 @@ func wrap[In, Out any](name string, h Handler[In, Out]) server.ToolHandlerFunc {
 }
 
 // Bind decodes a call's arguments into dst, as every toolkit handler gets them.
-// Schema validation has run
-// already (the server turns it on); this catches what schemas cannot express.
+// Schema validation has run already (the server turns it on); this catches what
+// schemas cannot express.
 func Bind(req mcp.CallToolRequest, dst any) error {
 	raw := req.GetRawArguments()
 	if raw == nil {
