@@ -18,15 +18,15 @@ import (
 // Birth is the chart selector every chart tool embeds: a chart_id, or the
 // birth fields with the seed's names.
 type Birth struct {
-	ChartID        string   `json:"chart_id,omitempty" jsonschema:"from initialize_chart; or the birth fields, not both"`
-	BirthDate      string   `json:"birthDate,omitempty" jsonschema:"YYYY-MM-DD, 1900-2100"`
-	BirthTimeIndex *int     `json:"birthTimeIndex,omitempty" jsonschema:"hour slot: 0 00-01h, 1 01-03h … 11 21-23h, 12 23-24h" mcp:"min=0;max=12"`
-	BirthTime      string   `json:"birthTime,omitempty" jsonschema:"HH:MM (UTC+8), instead of birthTimeIndex"`
-	Longitude      *float64 `json:"longitude,omitempty" jsonschema:"°E, with birthTime: use true solar time" mcp:"min=-180;max=180"`
-	Gender         string   `json:"gender,omitempty" jsonschema:"男/女 (male/female)"`
-	IsLunar        bool     `json:"isLunar,omitempty" jsonschema:"lunar birthDate"`
-	IsLeapMonth    bool     `json:"isLeapMonth,omitempty" jsonschema:"lunar leap month"`
-	FixLeap        *bool    `json:"fixLeap,omitempty" jsonschema:"leap month days 16+ = next month" mcp:"default=true"`
+	ChartID        string   `json:"chart_id,omitempty" jsonschema:"from initialize_chart, or birth fields"`
+	BirthDate      string   `json:"birthDate,omitempty" jsonschema:"YYYY-MM-DD"`
+	BirthTimeIndex *int     `json:"birthTimeIndex,omitempty" mcp:"min=0;max=12"`
+	BirthTime      string   `json:"birthTime,omitempty" jsonschema:"HH:MM UTC+8"`
+	Longitude      *float64 `json:"longitude,omitempty" jsonschema:"°E" mcp:"min=-180;max=180"`
+	Gender         string   `json:"gender,omitempty" mcp:"enum=男|女|male|female"`
+	IsLunar        bool     `json:"isLunar,omitempty"`
+	IsLeapMonth    bool     `json:"isLeapMonth,omitempty"`
+	FixLeap        *bool    `json:"fixLeap,omitempty" mcp:"default=true"`
 	Language       string   `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US;default=zh-CN"`
 }
 
@@ -128,6 +128,17 @@ type PalaceRef struct {
 	Branch string `json:"branch"`
 }
 
+// at names palace i in one string, "命宫 丁亥" ("soul ding-hai" in en-US): the
+// same data as a PalaceRef at a fraction of the schema and result bytes.
+func (cc *chartCtx) at(i int) string {
+	c, l := cc.chart, cc.lang
+	sep := ""
+	if l == astro.EnUS {
+		sep = "-"
+	}
+	return c.PalaceRole(i).Name(l) + " " + c.PalaceStem(i).Name(l) + sep + astro.BranchOfBoard(i).Name(l)
+}
+
 func (cc *chartCtx) ref(i int) PalaceRef {
 	c, l := cc.chart, cc.lang
 	return PalaceRef{Index: i, Name: c.PalaceRole(i).Name(l), Stem: c.PalaceStem(i).Name(l), Branch: astro.BranchOfBoard(i).Name(l)}
@@ -160,7 +171,7 @@ func (cc *chartCtx) stars(i int, withAdj bool) []Star {
 // PalaceBrief is a palace with its major and minor stars in compact form.
 type PalaceBrief struct {
 	PalaceRef
-	Stars []string `json:"stars" jsonschema:"major and minor stars: name, brightness, [natal 四化]"`
+	Stars []string `json:"stars" jsonschema:"major+minor: name brightness[四化]"`
 }
 
 func (cc *chartCtx) brief(i int) PalaceBrief {
@@ -218,17 +229,17 @@ func periodRoleName(k astro.PeriodKind, r astro.PalaceRole, l astro.Lang) string
 
 // Mutagen item of a 四化 list.
 type SihuaItem struct {
-	Mutagen      string    `json:"mutagen"`
-	Star         string    `json:"star"`
-	Palace       PalaceRef `json:"palace"`
-	PeriodPalace string    `json:"periodPalace,omitempty"`
+	Mutagen      string `json:"mutagen"`
+	Star         string `json:"star"`
+	Palace       string `json:"palace"`
+	PeriodPalace string `json:"periodPalace,omitempty"`
 }
 
 func (cc *chartCtx) sihua(stem astro.Stem, period *astro.Period) []SihuaItem {
 	out := make([]SihuaItem, 0, 4)
 	for k, s := range astro.Mutagens(stem) {
 		pos := cc.chart.StarPalace(s)
-		it := SihuaItem{Mutagen: astro.Mutagen(k + 1).Name(cc.lang), Star: s.Name(cc.lang), Palace: cc.ref(pos)}
+		it := SihuaItem{Mutagen: astro.Mutagen(k + 1).Name(cc.lang), Star: s.Name(cc.lang), Palace: cc.at(pos)}
 		if period != nil {
 			it.PeriodPalace = periodRoleName(period.Kind, period.PalaceRole(pos), cc.lang)
 		}

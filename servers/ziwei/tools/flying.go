@@ -10,15 +10,15 @@ import (
 
 type FlyIn struct {
 	Birth
-	ChartLevel string `json:"chartLevel,omitempty" jsonschema:"whose palace roles: Natal, Decade (needs age or decadeIndex) or Annual (needs year)" mcp:"enum=Natal|Decade|Annual;default=Natal"`
-	Palace     string `json:"palace,omitempty" jsonschema:"role at that level (命宫, 财帛, wealth…) or branch; omit for all 12"`
+	ChartLevel string `json:"chartLevel,omitempty" jsonschema:"whose roles; Decade needs age/decadeIndex, Annual year" mcp:"enum=Natal|Decade|Annual;default=Natal"`
+	Palace     string `json:"palace,omitempty" jsonschema:"role at that level or branch; omit for all"`
 	DecadeSel
-	Year int `json:"year,omitempty" jsonschema:"lunar year for the Annual level" mcp:"min=1900;max=2100"`
+	Year int `json:"year,omitempty" jsonschema:"lunar year" mcp:"min=1900;max=2100"`
 }
 
 type FlyPalace struct {
 	Index       int    `json:"index"`
-	Name        string `json:"name" jsonschema:"role at the chosen level"`
+	Name        string `json:"name" jsonschema:"role at the level"`
 	NatalPalace string `json:"natalPalace"`
 	Stem        string `json:"stem"`
 	Branch      string `json:"branch"`
@@ -27,14 +27,14 @@ type FlyPalace struct {
 type Flight struct {
 	Mutagen string    `json:"mutagen"`
 	Star    string    `json:"star"`
-	To      FlyPalace `json:"to" jsonschema:"palace the transformed star sits in"`
-	Self    bool      `json:"self" jsonschema:"自化: the star sits in the flying palace itself"`
+	To      FlyPalace `json:"to"`
+	Self    bool      `json:"self" jsonschema:"自化"`
 }
 
 type FlyEntry struct {
 	Palace          FlyPalace `json:"palace"`
-	Flights         []Flight  `json:"flights" jsonschema:"the palace stem's 禄 权 科 忌"`
-	SelfTransformed []string  `json:"selfTransformed" jsonschema:"自化 in this palace, e.g. 禄"`
+	Flights         []Flight  `json:"flights" jsonschema:"禄 权 科 忌"`
+	SelfTransformed []string  `json:"selfTransformed" jsonschema:"自化"`
 }
 
 type FlyOut struct {
@@ -45,7 +45,7 @@ type FlyOut struct {
 
 func getPalaceStemSihua() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_palace_stem_sihua", Title: "飞四化 by palace stem", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "飞四化: the stem of a palace (or of all 12) transforms four stars; says where each lands and flags 自化 (the star is in the flying palace itself). Palace roles at Natal, Decade (age or decadeIndex) or Annual (year) level; stems are the board's." + chartSel +
+		Description: "飞四化: where a palace's stem (or each of the 12) sends 禄 权 科 忌, flagging 自化 (lands in the palace itself). Roles at Natal, Decade or Annual level; stems are the board's." + chartSel +
 			" Related: get_natal_sihua, get_decade_sihua, get_annual_sihua."},
 		func(ctx context.Context, in FlyIn) (FlyOut, error) {
 			cc, err := in.load()

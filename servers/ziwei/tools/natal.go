@@ -10,27 +10,27 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/birth"
 )
 
-const chartSel = " Chart: chart_id, or the birth fields (birthDate, birthTimeIndex or birthTime, gender…)."
+const chartSel = " Chart: chart_id or birth fields (see initialize_chart)."
 
 // Basics is the chart's summary.
 type Basics struct {
-	ChartID           string           `json:"chart_id" jsonschema:"pass this to the other tools instead of the birth fields"`
+	ChartID           string           `json:"chart_id"`
 	Gender            string           `json:"gender"`
 	SolarDate         string           `json:"solarDate"`
 	LunarDate         string           `json:"lunarDate"`
-	ChineseDate       string           `json:"chineseDate" jsonschema:"year month day hour pillars (iztro's rules)"`
+	ChineseDate       string           `json:"chineseDate" jsonschema:"four pillars"`
 	Time              string           `json:"time"`
 	TimeRange         string           `json:"timeRange"`
 	Sign              string           `json:"sign"`
 	Zodiac            string           `json:"zodiac"`
-	SoulPalaceBranch  string           `json:"soulPalaceBranch" jsonschema:"branch of 命宫"`
-	BodyPalaceBranch  string           `json:"bodyPalaceBranch" jsonschema:"branch of 身宫"`
-	BodyPalace        string           `json:"bodyPalace" jsonschema:"the natal role holding 身宫"`
+	SoulPalaceBranch  string           `json:"soulPalaceBranch"`
+	BodyPalaceBranch  string           `json:"bodyPalaceBranch"`
+	BodyPalace        string           `json:"bodyPalace" jsonschema:"role holding 身宫"`
 	Soul              string           `json:"soul" jsonschema:"命主"`
 	Body              string           `json:"body" jsonschema:"身主"`
-	FiveElementsClass string           `json:"fiveElementsClass" jsonschema:"五行局; the first decade starts at its number"`
-	OriginalPalace    string           `json:"originalPalace,omitempty" jsonschema:"来因宫 (role)"`
-	BirthTime         birth.Resolution `json:"birthTime" jsonschema:"how the birth time was read"`
+	FiveElementsClass string           `json:"fiveElementsClass" jsonschema:"五行局"`
+	OriginalPalace    string           `json:"originalPalace,omitempty" jsonschema:"来因宫"`
+	BirthTime         birth.Resolution `json:"birthTime"`
 }
 
 func (cc *chartCtx) basics() Basics {
@@ -57,8 +57,8 @@ type BasicsIn struct {
 
 func getChartBasics() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_chart_basics", Title: "Chart basics", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "Summary of a natal chart: dates, four pillars, 命宫/身宫 branches, 命主/身主, 五行局, 来因宫 and how the birth time was read." + chartSel +
-			" Related: initialize_chart (same plus patterns), get_palace_info."},
+		Description: "Natal summary: dates, four pillars, 命宫/身宫, 命主/身主, 五行局, 来因宫, how the birth time was read." + chartSel +
+			" Related: initialize_chart (same plus patterns)."},
 		func(ctx context.Context, in BasicsIn) (Basics, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -72,13 +72,13 @@ func getChartBasics() toolkit.Tool {
 
 type PalaceInfoIn struct {
 	Birth
-	Palace string `json:"palace,omitempty" jsonschema:"role (命宫, 财帛, wealth…), 身宫 or branch (子…亥); omit or All for all 12"`
+	Palace string `json:"palace,omitempty" jsonschema:"role (命宫, 财帛, wealth…), 身宫 or branch (子…亥); omit for all 12"`
 }
 
 type PalaceInfo struct {
 	PalaceRef
 	IsBodyPalace     bool   `json:"isBodyPalace"`
-	IsOriginalPalace bool   `json:"isOriginalPalace" jsonschema:"来因宫"`
+	IsOriginalPalace bool   `json:"isOriginalPalace"`
 	MajorStars       []Star `json:"majorStars"`
 	MinorStars       []Star `json:"minorStars"`
 	AdjectiveStars   []Star `json:"adjectiveStars"`
@@ -86,8 +86,8 @@ type PalaceInfo struct {
 	Boshi12          string `json:"boshi12"`
 	Jiangqian12      string `json:"jiangqian12"`
 	Suiqian12        string `json:"suiqian12"`
-	Decade           [2]int `json:"decade" jsonschema:"nominal ages of the decade run here"`
-	Ages             []int  `json:"ages" jsonschema:"nominal ages of the 小限 here"`
+	Decade           [2]int `json:"decade" jsonschema:"decade ages"`
+	Ages             []int  `json:"ages" jsonschema:"小限 ages"`
 }
 
 type PalaceInfoOut struct {
@@ -120,8 +120,8 @@ func (cc *chartCtx) palaceInfo(i int) PalaceInfo {
 
 func getPalaceInfo() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_palace_info", Title: "Palace info", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "One palace or all 12: role, stem, branch, every star (brightness, natal 四化), the four 12-god cycles, decade ages and 小限 ages." + chartSel +
-			" Related: get_stars_in_palace (stars only), get_sanfang_sizheng."},
+		Description: "One palace or all 12: role, stem, branch, every star (brightness, natal 四化), the 12-god cycles, decade and 小限 ages." + chartSel +
+			" Related: get_stars_in_palace, get_sanfang_sizheng."},
 		func(ctx context.Context, in PalaceInfoIn) (PalaceInfoOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -151,9 +151,9 @@ type PalaceIn struct {
 }
 
 type StarsInPalaceOut struct {
-	ChartID string    `json:"chart_id"`
-	Palace  PalaceRef `json:"palace"`
-	Stars   []Star    `json:"stars" jsonschema:"major, minor, then adjective stars in iztro's order"`
+	ChartID string `json:"chart_id"`
+	Palace  string `json:"palace"`
+	Stars   []Star `json:"stars"`
 }
 
 func getStarsInPalace() toolkit.Tool {
@@ -168,39 +168,39 @@ func getStarsInPalace() toolkit.Tool {
 			if err != nil {
 				return StarsInPalaceOut{}, err
 			}
-			return StarsInPalaceOut{ChartID: cc.id, Palace: cc.ref(i), Stars: cc.stars(i, true)}, nil
+			return StarsInPalaceOut{ChartID: cc.id, Palace: cc.at(i), Stars: cc.stars(i, true)}, nil
 		})
 }
 
 // ---- get_star_attributes
 
 type StarAttrIn struct {
-	StarName string `json:"starName" jsonschema:"star name in any language (紫微, 紫微, emperor)"`
-	ChartID  string `json:"chart_id,omitempty" jsonschema:"optional: also say where the star sits in this chart"`
-	Language string `json:"language,omitempty" jsonschema:"names in the result" mcp:"enum=zh-CN|zh-TW|en-US;default=zh-CN"`
+	StarName string `json:"starName" jsonschema:"any language: 紫微, emperor…"`
+	ChartID  string `json:"chart_id,omitempty" jsonschema:"also say where it sits"`
+	Language string `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US;default=zh-CN"`
 }
 
 type BranchBrightness struct {
 	Branch     string `json:"branch"`
-	Brightness string `json:"brightness" jsonschema:"empty when the star has no brightness there"`
+	Brightness string `json:"brightness"`
 }
 
 type StarInChart struct {
-	Palace     PalaceRef `json:"palace"`
-	Brightness string    `json:"brightness,omitempty"`
-	Mutagen    string    `json:"mutagen,omitempty"`
+	Palace     string `json:"palace"`
+	Brightness string `json:"brightness,omitempty"`
+	Mutagen    string `json:"mutagen,omitempty"`
 }
 
 type StarAttrOut struct {
 	Name            string             `json:"name"`
 	Type            string             `json:"type"`
-	Group           string             `json:"group" jsonschema:"major, minor or adjective (iztro's palace lists)"`
-	FiveElement     string             `json:"fiveElement,omitempty" jsonschema:"traditional 五行; empty when tradition gives none"`
+	Group           string             `json:"group" mcp:"enum=major|minor|adjective"`
+	FiveElement     string             `json:"fiveElement,omitempty"`
 	YinYang         string             `json:"yinYang,omitempty"`
-	AttributeSource string             `json:"attributeSource,omitempty" jsonschema:"iztro (its star table) or traditional (printed tables)"`
-	Nature          string             `json:"nature,omitempty" jsonschema:"one-line traditional keyword"`
-	Brightness      []BranchBrightness `json:"brightness" jsonschema:"iztro 2.6.1 brightness on each branch 子…亥; empty list when the star has none"`
-	Mutagens        []string           `json:"mutagens" jsonschema:"stems whose 四化 touch this star, e.g. 甲:忌"`
+	AttributeSource string             `json:"attributeSource,omitempty" mcp:"enum=iztro|traditional"`
+	Nature          string             `json:"nature,omitempty" jsonschema:"keyword"`
+	Brightness      []BranchBrightness `json:"brightness" jsonschema:"per branch 子…亥; [] if none"`
+	Mutagens        []string           `json:"mutagens" jsonschema:"e.g. 甲:忌"`
 	InChart         *StarInChart       `json:"inChart,omitempty"`
 }
 
@@ -224,7 +224,7 @@ func starAttributes(id astro.StarID, l astro.Lang) StarAttrOut {
 
 func getStarAttributes() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_star_attributes", Title: "Star attributes", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "Reference data for one star: type, brightness on each of the 12 branches (iztro 2.6.1 table), five element, yin/yang, keyword, which stems transform it; with chart_id also where it sits. Related: ziwei://stars resource, get_stars_in_palace."},
+		Description: "Reference data for one star: type, brightness on each branch, five element, yin/yang, keyword, stems that transform it; with chart_id, where it sits. Errors: unknown star. Related: resource ziwei://stars, get_stars_in_palace."},
 		func(ctx context.Context, in StarAttrIn) (StarAttrOut, error) {
 			l, err := parseLang(in.Language)
 			if err != nil {
@@ -241,7 +241,7 @@ func getStarAttributes() toolkit.Tool {
 					return out, err
 				}
 				s := cc.star(id)
-				out.InChart = &StarInChart{Palace: cc.ref(cc.chart.StarPalace(id)), Brightness: s.Brightness, Mutagen: s.Mutagen}
+				out.InChart = &StarInChart{Palace: cc.at(cc.chart.StarPalace(id)), Brightness: s.Brightness, Mutagen: s.Mutagen}
 			}
 			return out, nil
 		})
@@ -251,15 +251,15 @@ func getStarAttributes() toolkit.Tool {
 
 type SihuaOut struct {
 	ChartID string      `json:"chart_id"`
-	Stem    string      `json:"stem" jsonschema:"the stem that gives the transformations"`
+	Stem    string      `json:"stem"`
 	Level   string      `json:"level"`
-	Items   []SihuaItem `json:"items" jsonschema:"禄 权 科 忌 in order"`
+	Items   []SihuaItem `json:"items" jsonschema:"禄 权 科 忌"`
 }
 
 func getNatalSihua() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_natal_sihua", Title: "Natal 四化", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "The birth-year stem's four transformations (化禄 化权 化科 化忌): which star and the palace it sits in." + chartSel +
-			" Related: get_decade_sihua, get_annual_sihua, get_palace_stem_sihua (飞化)."},
+		Description: "Birth-year 四化 (化禄 权 科 忌): each star and its palace." + chartSel +
+			" Related: get_decade_sihua, get_annual_sihua, get_palace_stem_sihua."},
 		func(ctx context.Context, in BasicsIn) (SihuaOut, error) {
 			cc, err := in.load()
 			if err != nil {

@@ -60,17 +60,18 @@ func (t *Tools) storedHits(ctx context.Context, rc *rules.Context) ([]RuleHit, s
 
 type InitOut struct {
 	Basics
-	Patterns     []PatternHit `json:"patterns" jsonschema:"classic 格局 found (catalogue: query_astrological_pattern)"`
-	MatchedRules []RuleHit    `json:"matchedRules" jsonschema:"your stored rules (store_star_combination_meaning) that match"`
-	Board        string       `json:"board" jsonschema:"resource URI of the text board of the whole chart"`
+	Patterns     []PatternHit `json:"patterns" jsonschema:"格局 found"`
+	MatchedRules []RuleHit    `json:"matchedRules" jsonschema:"your stored rules that match"`
+	Board        string       `json:"board" jsonschema:"resource URI of the text board"`
 	Note         string       `json:"note,omitempty"`
 }
 
 func (t *Tools) initializeChart() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "initialize_chart", Title: "Initialize a chart", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "Start here: build a natal chart from birth data and get its chart_id (stateless; pass it to every other tool), the basics, the classic patterns (格局) found and your stored rules that match. " +
-			"Birth fields: birthDate YYYY-MM-DD (solar, or lunar with isLunar/isLeapMonth), birthTimeIndex 0-12 or birthTime HH:MM (+ longitude for true solar time), gender 男/女. " +
-			"Errors: invalid_argument naming the field (impossible date, year outside 1900-2100, time, gender). Related: get_palace_info, resource ziwei://chart/{chart_id}."},
+		Description: "Start here: build a natal chart and get its chart_id (stateless; every other tool takes it instead of the birth fields), the basics, the 格局 found and your stored rules that match. " +
+			"Birth fields (all chart tools; chart_id or these, not both): birthDate YYYY-MM-DD, 1900-2100, solar or lunar (isLunar, isLeapMonth; fixLeap: leap-month days 16+ count as the next month); " +
+			"birthTimeIndex 0 00-01h (early Rat), 1 01-03h … 11 21-23h, 12 23-24h (late Rat), or birthTime HH:MM UTC+8 (+ longitude °E for true solar time); gender; language of the names. " +
+			"Errors: invalid_argument naming the field (impossible date, year range, time). Related: get_palace_info, resource ziwei://chart/{chart_id}."},
 		func(ctx context.Context, in BasicsIn) (InitOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -85,8 +86,8 @@ func (t *Tools) initializeChart() toolkit.Tool {
 
 type PatternQueryIn struct {
 	Birth
-	Pattern        string `json:"pattern,omitempty" jsonschema:"pattern name (紫府同宫, 君臣庆会, English name or id); omit for all"`
-	IncludeMissing bool   `json:"includeMissing,omitempty" jsonschema:"with no pattern named: also list the patterns not present"`
+	Pattern        string `json:"pattern,omitempty" jsonschema:"name (紫府同宫, English) or id; omit for all"`
+	IncludeMissing bool   `json:"includeMissing,omitempty" jsonschema:"all: also those not present"`
 }
 
 type PatternResult struct {
@@ -95,8 +96,8 @@ type PatternResult struct {
 	Meaning    string         `json:"meaning"`
 	Source     string         `json:"source"`
 	Matched    bool           `json:"matched"`
-	Conditions []rules.Check  `json:"conditions" jsonschema:"each condition checked, whether it held and where"`
-	Rule       map[string]any `json:"rule" jsonschema:"the declarative rule (same language as store_star_combination_meaning)"`
+	Conditions []rules.Check  `json:"conditions"`
+	Rule       map[string]any `json:"rule"`
 }
 
 type PatternQueryOut struct {
@@ -114,7 +115,7 @@ func explainPattern(p *patterns.Pattern, rc *rules.Context, l astro.Lang) Patter
 
 func queryPattern() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "query_astrological_pattern", Title: "Explain patterns (格局)", Toolset: "patterns", Hints: toolkit.LocalRead,
-		Description: "Checks the classic 格局 catalogue (60+ declarative rules, sources in docs) against a chart and explains each condition: what was required, whether it held, where the stars were. Name one pattern, or omit for all present (includeMissing for all)." + chartSel +
+		Description: "Checks the 格局 catalogue (60+ rules) against a chart, explaining each condition: whether it held and where the stars were. One named pattern, or all present (includeMissing: all)." + chartSel +
 			" Related: initialize_chart, query_star_combination_meaning."},
 		func(ctx context.Context, in PatternQueryIn) (PatternQueryOut, error) {
 			cc, err := in.load()
@@ -144,18 +145,18 @@ func queryPattern() toolkit.Tool {
 
 type CombinationQueryIn struct {
 	Birth
-	Stars      []string `json:"stars,omitempty" jsonschema:"only rules and patterns naming all these stars (any language)" mcp:"maxItems=5"`
-	Name       string   `json:"name,omitempty" jsonschema:"only the stored rule with this name"`
-	TargetDate string   `json:"targetDate,omitempty" jsonschema:"YYYY-MM-DD: evaluate decade/annual conditions for the periods running then"`
-	Catalogue  bool     `json:"includeCatalogue,omitempty" jsonschema:"also search the pattern catalogue"`
+	Stars      []string `json:"stars,omitempty" jsonschema:"only rules naming all these stars" mcp:"maxItems=5"`
+	Name       string   `json:"name,omitempty" jsonschema:"stored rule name"`
+	TargetDate string   `json:"targetDate,omitempty" jsonschema:"YYYY-MM-DD for decade/annual conditions"`
+	Catalogue  bool     `json:"includeCatalogue,omitempty"`
 }
 
 type CombinationResult struct {
 	ID         string         `json:"id"`
 	Name       string         `json:"name"`
 	Meaning    string         `json:"meaning"`
-	Origin     string         `json:"origin" jsonschema:"stored (your rule) or catalogue"`
-	Matched    *bool          `json:"matched,omitempty" jsonschema:"present when a chart was given"`
+	Origin     string         `json:"origin" mcp:"enum=stored|catalogue"`
+	Matched    *bool          `json:"matched,omitempty" jsonschema:"with a chart"`
 	Conditions []rules.Check  `json:"conditions"`
 	Rule       map[string]any `json:"rule"`
 }
@@ -185,7 +186,7 @@ func namesAll(r *rules.Rule, want []astro.StarID) bool {
 
 func (t *Tools) queryCombination() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "query_star_combination_meaning", Title: "Query star-combination meanings", Toolset: "patterns", Hints: toolkit.LocalRead,
-		Description: "Your stored star-combination rules (store_star_combination_meaning), optionally with the pattern catalogue, filtered by stars or name; with a chart (chart_id or birth fields) each is evaluated and explained, and targetDate enables decade/annual conditions. Related: store_star_combination_meaning, query_astrological_pattern."},
+		Description: "Your stored star-combination rules (optionally with the 格局 catalogue), filtered by stars or name; with a chart (chart_id or birth fields) each is evaluated and explained. Related: store_star_combination_meaning, query_astrological_pattern."},
 		func(ctx context.Context, in CombinationQueryIn) (CombinationQueryOut, error) {
 			out := CombinationQueryOut{Results: []CombinationResult{}}
 			lang, err := parseLang(in.Language)
@@ -255,23 +256,23 @@ func (t *Tools) queryCombination() toolkit.Tool {
 // ---- store_star_combination_meaning
 
 type StoreIn struct {
-	Name    string         `json:"name" jsonschema:"name of the combination; storing the same name again replaces it" mcp:"minLength=1;maxLength=80"`
-	Meaning string         `json:"meaning" jsonschema:"its interpretation" mcp:"minLength=1;maxLength=2000"`
+	Name    string         `json:"name" jsonschema:"same name replaces" mcp:"minLength=1;maxLength=80"`
+	Meaning string         `json:"meaning" mcp:"minLength=1;maxLength=2000"`
 	Rule    map[string]any `json:"rule" jsonschema:"declarative JSON rule, e.g. {\"all\":[{\"stars\":[\"紫微\",\"天府\"],\"in\":\"命宫\"},{\"mutagens\":[\"禄\"],\"in\":\"命宫\",\"scope\":\"sanfang\"}]}. Shapes: {all|any:[rules]}, {not:rule}, {stars:[..],in,scope?,min?,brightness?|minBrightness?|maxBrightness?,mutagen?,level?}, {mutagens:[禄权科忌],level?,in,scope?,min?}, {count:[stars or groups major|soft|tough…],in,scope?,min?,max?}, {palace,branch:[..]}, {same:[palace,palace]}. in: role (命宫, 财帛), 身宫, branch, @STAR, 大限命宫/流年命宫. scope: palace|sanfang|sanhe|opposite|flank. level: natal|decade|annual. Limits: 8 KiB, depth 6, 64 conditions"`
-	ChartID string         `json:"chart_id,omitempty" jsonschema:"optional: also say whether the rule matches this chart"`
+	ChartID string         `json:"chart_id,omitempty" jsonschema:"also test on this chart"`
 }
 
 type StoreOut struct {
 	ID       string `json:"id"`
 	Name     string `json:"name"`
-	Replaced bool   `json:"replaced" jsonschema:"a rule with this name existed and was replaced"`
-	Count    int    `json:"count" jsonschema:"your stored rules now"`
+	Replaced bool   `json:"replaced"`
+	Count    int    `json:"count" jsonschema:"rules stored"`
 	Matches  *bool  `json:"matchesChart,omitempty"`
 }
 
 func (t *Tools) storeCombination() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "store_star_combination_meaning", Title: "Store a star-combination meaning", Toolset: "patterns", Hints: toolkit.LocalWrite,
-		Description: "Saves a named declarative rule (JSON predicate over stars, palaces, brightness and 四化 — never code) with its meaning to the local rules file; initialize_chart and query_star_combination_meaning then evaluate it on every chart. Same name replaces. Errors: invalid_argument with the JSON path of a bad rule part. Related: query_star_combination_meaning."},
+		Description: "Saves a named declarative rule (JSON predicate over stars, palaces, brightness and 四化, never code) with its meaning; initialize_chart and query_star_combination_meaning then evaluate it on every chart. Same name replaces. Errors: invalid_argument with the JSON path of a bad part. Related: query_star_combination_meaning."},
 		func(ctx context.Context, in StoreIn) (StoreOut, error) {
 			if t.store == nil || t.store.Path() == "" {
 				return StoreOut{}, envelope.New(envelope.PermissionDenied, "no rules file configured: start the server with --rules-file or set ZIWEI_RULES_FILE")

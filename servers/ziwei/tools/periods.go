@@ -37,9 +37,9 @@ func (cc *chartCtx) overlaps(p astro.Period) []Overlap {
 
 // MovingStar is a period's moving star (流耀).
 type MovingStar struct {
-	Name   string    `json:"name"`
-	Type   string    `json:"type"`
-	Palace PalaceRef `json:"palace"`
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Palace string `json:"palace"`
 }
 
 func (cc *chartCtx) moving(p astro.Period) []MovingStar {
@@ -50,7 +50,7 @@ func (cc *chartCtx) moving(p astro.Period) []MovingStar {
 	all := p.MovingStars()
 	for i := 0; i < 12; i++ {
 		for _, m := range all[i] {
-			out = append(out, MovingStar{Name: astro.MovingStarName(m, p.Kind, cc.lang), Type: m.Type().String(), Palace: cc.ref(i)})
+			out = append(out, MovingStar{Name: astro.MovingStarName(m, p.Kind, cc.lang), Type: m.Type().String(), Palace: cc.at(i)})
 		}
 	}
 	return out
@@ -63,8 +63,8 @@ func (cc *chartCtx) moving(p astro.Period) []MovingStar {
 var childhoodRoles = [6]astro.PalaceRole{astro.Soul, astro.Wealth, astro.Health, astro.Spouse, astro.Spirit, astro.Career}
 
 type DecadeSel struct {
-	Age         *int `json:"age,omitempty" jsonschema:"nominal age (虚岁), 1-120; or decadeIndex" mcp:"min=1;max=120"`
-	DecadeIndex *int `json:"decadeIndex,omitempty" jsonschema:"1 = first decade … 12; or age" mcp:"min=1;max=12"`
+	Age         *int `json:"age,omitempty" jsonschema:"虚岁; or decadeIndex" mcp:"min=1;max=120"`
+	DecadeIndex *int `json:"decadeIndex,omitempty" jsonschema:"1 = first decade; or age" mcp:"min=1;max=12"`
 }
 
 type decadeSpan struct {
@@ -103,15 +103,15 @@ func (cc *chartCtx) decade(sel DecadeSel) (decadeSpan, error) {
 }
 
 type DecadeSummary struct {
-	DecadeIndex int       `json:"decadeIndex" jsonschema:"1-12; 0 for the childhood period (童限)"`
-	Childhood   bool      `json:"childhood,omitempty" jsonschema:"童限: before the first decade; one palace per age"`
-	From        int       `json:"from" jsonschema:"first nominal age"`
-	To          int       `json:"to" jsonschema:"last nominal age"`
-	Palace      PalaceRef `json:"palace" jsonschema:"natal palace the decade runs in (its 命宫)"`
+	DecadeIndex int    `json:"decadeIndex" jsonschema:"0 = 童限"`
+	Childhood   bool   `json:"childhood,omitempty"`
+	From        int    `json:"from"`
+	To          int    `json:"to"`
+	Palace      string `json:"palace"`
 }
 
 func (cc *chartCtx) decadeSummary(d decadeSpan) DecadeSummary {
-	return DecadeSummary{DecadeIndex: d.order, Childhood: d.childhood, From: d.from, To: d.to, Palace: cc.ref(d.period.Index)}
+	return DecadeSummary{DecadeIndex: d.order, Childhood: d.childhood, From: d.from, To: d.to, Palace: cc.at(d.period.Index)}
 }
 
 type DecadeIn struct {
@@ -122,14 +122,14 @@ type DecadeIn struct {
 type DecadeInfoOut struct {
 	ChartID string          `json:"chart_id"`
 	Decade  DecadeSummary   `json:"decade"`
-	Stem    string          `json:"stem" jsonschema:"the decade's stem (its palace's stem): gives the decade 四化"`
-	Palaces []Overlap       `json:"palaces" jsonschema:"the 12 decade palaces on the natal board"`
-	All     []DecadeSummary `json:"allDecades" jsonschema:"the 12 decades of this chart"`
+	Stem    string          `json:"stem"`
+	Palaces []Overlap       `json:"palaces"`
+	All     []DecadeSummary `json:"allDecades"`
 }
 
 func getDecadeInfo() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_decade_info", Title: "Decade (大限) info", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "A 大限 by nominal age or decade index: its ages, palace, stem and the 12 decade palaces on the natal board, plus the list of all decades. Ages before the first decade give the 童限 palace." + chartSel +
+		Description: "A 大限 by age or decadeIndex: its ages, palace, stem, its 12 palaces on the natal board, and all decades. Ages before the first decade give 童限." + chartSel +
 			" Related: get_decade_sihua, get_decade_overlapping_palaces, get_annual_info."},
 		func(ctx context.Context, in DecadeIn) (DecadeInfoOut, error) {
 			cc, err := in.load()
@@ -152,7 +152,7 @@ func getDecadeInfo() toolkit.Tool {
 type DecadeSihuaIn struct {
 	Birth
 	DecadeSel
-	Stem string `json:"stem,omitempty" jsonschema:"a decade palace stem (甲…癸) instead of age/decadeIndex"`
+	Stem string `json:"stem,omitempty" jsonschema:"甲…癸, instead of age/decadeIndex"`
 }
 
 type PeriodSihuaOut struct {
@@ -166,7 +166,7 @@ type PeriodSihuaOut struct {
 
 func getDecadeSihua() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_decade_sihua", Title: "Decade 四化", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "The 大限 四化 (by the decade palace's stem): each transformed star, the natal palace it sits in and that palace's decade role. Choose the decade by age or decadeIndex, or pass a stem." + chartSel +
+		Description: "大限 四化 (decade palace's stem): each star, its natal palace and that palace's decade role. Decade by age, decadeIndex or stem." + chartSel +
 			" Related: get_natal_sihua, get_annual_sihua, get_palace_stem_sihua."},
 		func(ctx context.Context, in DecadeSihuaIn) (PeriodSihuaOut, error) {
 			cc, err := in.load()
@@ -195,12 +195,12 @@ func getDecadeSihua() toolkit.Tool {
 type DecadeOverlapOut struct {
 	ChartID string        `json:"chart_id"`
 	Decade  DecadeSummary `json:"decade"`
-	Palaces []Overlap     `json:"palaces" jsonschema:"decade role → natal palace, 12 entries from the decade 命宫"`
+	Palaces []Overlap     `json:"palaces"`
 }
 
 func getDecadeOverlappingPalaces() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_decade_overlapping_palaces", Title: "Decade ↔ natal palaces", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "Which natal palace each decade palace falls on (大限命宫 = natal X …), with major stars. Choose the decade by age or decadeIndex." + chartSel +
+		Description: "Which natal palace each decade palace falls on (大限命宫 = natal X …), with major stars. Decade by age or decadeIndex." + chartSel +
 			" Related: get_decade_info, get_annual_overlapping_palaces."},
 		func(ctx context.Context, in DecadeIn) (DecadeOverlapOut, error) {
 			cc, err := in.load()
@@ -218,7 +218,7 @@ func getDecadeOverlappingPalaces() toolkit.Tool {
 // ---- annual
 
 type YearSel struct {
-	Year int `json:"year" jsonschema:"lunar year of the 流年 (the year starting at Chinese New Year), on or after the birth year" mcp:"min=1900;max=2100"`
+	Year int `json:"year" jsonschema:"lunar year, from the birth year" mcp:"min=1900;max=2100"`
 }
 
 // annual computes the horoscope for lunar year Y.
@@ -257,10 +257,10 @@ func dateBefore(a, b astro.Date) bool {
 }
 
 type PeriodRef struct {
-	Name   string    `json:"name" jsonschema:"大限 or 童限"`
-	From   int       `json:"from"`
-	To     int       `json:"to"`
-	Palace PalaceRef `json:"palace"`
+	Name   string `json:"name" jsonschema:"大限 or 童限"`
+	From   int    `json:"from"`
+	To     int    `json:"to"`
+	Palace string `json:"palace"`
 }
 
 type AnnualIn struct {
@@ -273,19 +273,19 @@ type AnnualInfoOut struct {
 	Year         int          `json:"year"`
 	Stem         string       `json:"stem"`
 	Branch       string       `json:"branch"`
-	NominalAge   int          `json:"nominalAge" jsonschema:"虚岁 in that year"`
-	LifePalace   PalaceRef    `json:"lifePalace" jsonschema:"natal palace holding the 流年命宫 (on the year branch)"`
-	TaisuiPalace PalaceRef    `json:"taisuiPalace" jsonschema:"太岁: the natal palace on the year branch"`
-	SmallLimit   PalaceRef    `json:"smallLimit" jsonschema:"小限 palace for that age"`
-	Decade       PeriodRef    `json:"decade" jsonschema:"the decade (or 童限) running that year"`
-	Palaces      []Overlap    `json:"palaces" jsonschema:"the 12 流年 palaces on the natal board"`
-	Sihua        []SihuaItem  `json:"sihua" jsonschema:"流年四化 by the year stem"`
-	MovingStars  []MovingStar `json:"movingStars" jsonschema:"流耀 of the year"`
+	NominalAge   int          `json:"nominalAge"`
+	LifePalace   string       `json:"lifePalace" jsonschema:"流年命宫"`
+	TaisuiPalace string       `json:"taisuiPalace" jsonschema:"太岁"`
+	SmallLimit   string       `json:"smallLimit" jsonschema:"小限"`
+	Decade       PeriodRef    `json:"decade"`
+	Palaces      []Overlap    `json:"palaces"`
+	Sihua        []SihuaItem  `json:"sihua"`
+	MovingStars  []MovingStar `json:"movingStars" jsonschema:"流耀"`
 }
 
 func (cc *chartCtx) decadeRef(h *astro.Horoscope) PeriodRef {
 	p := h.Decadal
-	r := PeriodRef{Name: p.Kind.Name(cc.lang), Palace: cc.ref(p.Index)}
+	r := PeriodRef{Name: p.Kind.Name(cc.lang), Palace: cc.at(p.Index)}
 	if p.Kind == astro.PeriodChildhood {
 		r.From, r.To = h.NominalAge(), h.NominalAge()
 	} else {
@@ -297,7 +297,7 @@ func (cc *chartCtx) decadeRef(h *astro.Horoscope) PeriodRef {
 
 func getAnnualInfo() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_annual_info", Title: "Year (流年) info", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "The 流年 of a lunar year: stem-branch, nominal age, 流年命宫 and 太岁 palace, 小限, the decade running, the 12 year palaces, 流年四化 and moving stars." + chartSel +
+		Description: "流年 of a lunar year: stem-branch, nominal age, 流年命宫, 太岁, 小限, running decade, 12 year palaces, 四化, moving stars." + chartSel +
 			" Related: get_annual_sihua, get_annual_overlapping_palaces, get_monthly_info."},
 		func(ctx context.Context, in AnnualIn) (AnnualInfoOut, error) {
 			cc, err := in.load()
@@ -310,7 +310,7 @@ func getAnnualInfo() toolkit.Tool {
 			}
 			y := h.Yearly
 			return AnnualInfoOut{ChartID: cc.id, Year: in.Year, Stem: y.Stem.Name(cc.lang), Branch: y.Branch.Name(cc.lang), NominalAge: h.NominalAge(),
-				LifePalace: cc.ref(y.Index), TaisuiPalace: cc.ref(y.Branch.BoardIndex()), SmallLimit: cc.ref(h.Age.Index),
+				LifePalace: cc.at(y.Index), TaisuiPalace: cc.at(y.Branch.BoardIndex()), SmallLimit: cc.at(h.Age.Index),
 				Decade: cc.decadeRef(h), Palaces: cc.overlaps(y), Sihua: cc.sihua(y.Stem, &y), MovingStars: cc.moving(y)}, nil
 		})
 }
@@ -318,12 +318,12 @@ func getAnnualInfo() toolkit.Tool {
 type AnnualSihuaIn struct {
 	Birth
 	Year int    `json:"year,omitempty" jsonschema:"lunar year; or stem" mcp:"min=1900;max=2100"`
-	Stem string `json:"stem,omitempty" jsonschema:"a year stem (甲…癸) instead of year"`
+	Stem string `json:"stem,omitempty" jsonschema:"甲…癸, instead of year"`
 }
 
 func getAnnualSihua() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_annual_sihua", Title: "Year 四化", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "The 流年 四化 (by the year stem): each transformed star, the natal palace it sits in and that palace's year role. Give year, or a stem." + chartSel +
+		Description: "流年 四化 (year stem): each star, its natal palace and that palace's year role. By year or stem." + chartSel +
 			" Related: get_annual_info, get_decade_sihua, get_natal_sihua."},
 		func(ctx context.Context, in AnnualSihuaIn) (PeriodSihuaOut, error) {
 			cc, err := in.load()
@@ -364,13 +364,13 @@ type AnnualOverlapOut struct {
 	ChartID        string                `json:"chart_id"`
 	Year           int                   `json:"year"`
 	Decade         PeriodRef             `json:"decade"`
-	AnnualToNatal  []Overlap             `json:"annualToNatal" jsonschema:"流年 role → natal palace"`
-	AnnualToDecade []AnnualDecadeOverlap `json:"annualToDecade" jsonschema:"流年 role → 大限 role (and natal role) of the same board palace"`
+	AnnualToNatal  []Overlap             `json:"annualToNatal"`
+	AnnualToDecade []AnnualDecadeOverlap `json:"annualToDecade"`
 }
 
 func getAnnualOverlappingPalaces() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_annual_overlapping_palaces", Title: "Year ↔ decade ↔ natal palaces", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "For a lunar year: which natal palace and which decade palace each 流年 palace falls on (流年命宫 = 大限X = natal Y …)." + chartSel +
+		Description: "For a lunar year: the natal and decade palace each 流年 palace falls on (流年命宫 = 大限X = natal Y …)." + chartSel +
 			" Related: get_annual_info, get_decade_overlapping_palaces."},
 		func(ctx context.Context, in AnnualIn) (AnnualOverlapOut, error) {
 			cc, err := in.load()
@@ -397,22 +397,22 @@ func getAnnualOverlappingPalaces() toolkit.Tool {
 
 type TargetIn struct {
 	Birth
-	TargetDate      string `json:"targetDate" jsonschema:"solar date YYYY-MM-DD of the period, on or after the birth"`
-	TargetTimeIndex *int   `json:"targetTimeIndex,omitempty" jsonschema:"hour slot 0-12 of the target (default 6, 11:00-13:00)" mcp:"min=0;max=12"`
+	TargetDate      string `json:"targetDate" jsonschema:"solar YYYY-MM-DD"`
+	TargetTimeIndex *int   `json:"targetTimeIndex,omitempty" jsonschema:"hour slot" mcp:"min=0;max=12;default=6"`
 }
 
 type PeriodOut struct {
 	ChartID     string       `json:"chart_id"`
-	Period      string       `json:"period" jsonschema:"流月, 流日 or 流时"`
+	Period      string       `json:"period"`
 	TargetDate  string       `json:"targetDate"`
 	LunarDate   string       `json:"lunarDate"`
 	TimeIndex   int          `json:"timeIndex"`
 	NominalAge  int          `json:"nominalAge"`
-	Stem        string       `json:"stem" jsonschema:"the period's own stem (month, day or hour pillar)"`
+	Stem        string       `json:"stem"`
 	Branch      string       `json:"branch"`
-	LifePalace  PalaceRef    `json:"lifePalace" jsonschema:"natal palace holding the period's 命宫"`
+	LifePalace  string       `json:"lifePalace"`
 	Palaces     []Overlap    `json:"palaces"`
-	Sihua       []SihuaItem  `json:"sihua" jsonschema:"the period's 四化 by its stem"`
+	Sihua       []SihuaItem  `json:"sihua"`
 	MovingStars []MovingStar `json:"movingStars"`
 }
 
@@ -437,7 +437,7 @@ func (cc *chartCtx) target(in TargetIn) (*astro.Horoscope, error) {
 
 func periodTool(name, title, what string, pick func(*astro.Horoscope) astro.Period) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: name, Title: title, Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: fmt.Sprintf("The %s at a target date: its stem-branch, 命宫 on the natal board, 12 palaces, 四化 and moving stars.", what) + chartSel +
+		Description: fmt.Sprintf("The %s at targetDate: stem-branch, 命宫, 12 palaces, 四化, moving stars.", what) + chartSel +
 			" Related: get_annual_info, get_monthly_info, get_daily_info, get_hourly_info."},
 		func(ctx context.Context, in TargetIn) (PeriodOut, error) {
 			cc, err := in.load()
@@ -451,12 +451,12 @@ func periodTool(name, title, what string, pick func(*astro.Horoscope) astro.Peri
 			p := pick(h)
 			return PeriodOut{ChartID: cc.id, Period: p.Kind.Name(cc.lang), TargetDate: h.SolarDate().String(), LunarDate: h.LunarDate().ChineseString(),
 				TimeIndex: h.TimeIndex(), NominalAge: h.NominalAge(), Stem: p.Stem.Name(cc.lang), Branch: p.Branch.Name(cc.lang),
-				LifePalace: cc.ref(p.Index), Palaces: cc.overlaps(p), Sihua: cc.sihua(p.Stem, &p), MovingStars: cc.moving(p)}, nil
+				LifePalace: cc.at(p.Index), Palaces: cc.overlaps(p), Sihua: cc.sihua(p.Stem, &p), MovingStars: cc.moving(p)}, nil
 		})
 }
 
 func getMonthlyInfo() toolkit.Tool {
-	return periodTool("get_monthly_info", "Month (流月) info", "流月 (lunar month containing targetDate)", func(h *astro.Horoscope) astro.Period { return h.Monthly })
+	return periodTool("get_monthly_info", "Month (流月) info", "流月 (lunar month)", func(h *astro.Horoscope) astro.Period { return h.Monthly })
 }
 
 func getDailyInfo() toolkit.Tool {

@@ -14,14 +14,14 @@ func mod12(i int) int { return (i%12 + 12) % 12 }
 type SanfangOut struct {
 	ChartID        string      `json:"chart_id"`
 	Reference      PalaceBrief `json:"reference"`
-	WealthPosition PalaceBrief `json:"wealthPosition" jsonschema:"三合: 4 palaces on (the 财帛 position when the reference is 命宫)"`
-	CareerPosition PalaceBrief `json:"careerPosition" jsonschema:"三合: 8 palaces on (the 官禄 position when the reference is 命宫)"`
-	Opposite       PalaceBrief `json:"opposite" jsonschema:"四正: the opposite palace (对宫)"`
+	WealthPosition PalaceBrief `json:"wealthPosition"`
+	CareerPosition PalaceBrief `json:"careerPosition"`
+	Opposite       PalaceBrief `json:"opposite"`
 }
 
 func getSanfangSizheng() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_sanfang_sizheng", Title: "三方四正", Toolset: "relations", Hints: toolkit.LocalRead,
-		Description: "The 三方四正 of a palace: itself, its two trines (财帛/官禄 positions) and its opposite, each with its major and minor stars." + chartSel +
+		Description: "三方四正 of a palace: itself, its two trines (财帛/官禄 positions) and its opposite, with major and minor stars." + chartSel +
 			" Related: get_chongzhao_palace, get_jia_gong_info, get_anhe_palace."},
 		func(ctx context.Context, in PalaceIn) (SanfangOut, error) {
 			cc, err := in.load()
@@ -42,7 +42,7 @@ func getSanfangSizheng() toolkit.Tool {
 type ChongzhaoOut struct {
 	ChartID   string      `json:"chart_id"`
 	Reference PalaceBrief `json:"reference"`
-	Opposite  PalaceBrief `json:"opposite" jsonschema:"the palace that 冲照 the reference (6 positions away)"`
+	Opposite  PalaceBrief `json:"opposite"`
 }
 
 func getChongzhaoPalace() toolkit.Tool {
@@ -66,13 +66,13 @@ func getChongzhaoPalace() toolkit.Tool {
 type AnheOut struct {
 	ChartID   string        `json:"chart_id"`
 	Reference PalaceBrief   `json:"reference"`
-	Anhe      PalaceBrief   `json:"anhe" jsonschema:"暗合: the palace on the 六合 partner branch (子丑 寅亥 卯戌 辰酉 巳申 午未)"`
-	StemHe    []PalaceBrief `json:"stemHe" jsonschema:"palaces whose stem 五合s with the reference's stem (甲己 乙庚 丙辛 丁壬 戊癸)"`
+	Anhe      PalaceBrief   `json:"anhe"`
+	StemHe    []PalaceBrief `json:"stemHe" jsonschema:"stem 五合 palaces"`
 }
 
 func getAnhePalace() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_anhe_palace", Title: "暗合 palace", Toolset: "relations", Hints: toolkit.LocalRead,
-		Description: "The 暗合 palace of a palace (六合 branch partner), plus the palaces whose stem combines (五合) with its stem." + chartSel +
+		Description: "暗合 palace of a palace (六合 branch partner: 子丑 寅亥 卯戌 辰酉 巳申 午未), plus the palaces whose stem 五合s with its stem (甲己 乙庚 丙辛 丁壬 戊癸)." + chartSel +
 			" Related: get_sanfang_sizheng, get_chongzhao_palace."},
 		func(ctx context.Context, in PalaceIn) (AnheOut, error) {
 			cc, err := in.load()
@@ -132,23 +132,23 @@ var flankPairs = []flankPair{
 }
 
 type FlankStar struct {
-	Star    string    `json:"star"`
-	Mutagen string    `json:"mutagen,omitempty" jsonschema:"set when the pair is about a natal 四化"`
-	Palace  PalaceRef `json:"palace"`
+	Star    string `json:"star"`
+	Mutagen string `json:"mutagen,omitempty"`
+	Palace  string `json:"palace"`
 }
 
 type FlankPair struct {
-	Type  string      `json:"type" jsonschema:"e.g. 羊陀夹, 左右夹, 权禄夹"`
-	Good  bool        `json:"good" jsonschema:"traditionally auspicious (吉) or not (凶)"`
-	Stars []FlankStar `json:"stars" jsonschema:"one on each side"`
+	Type  string      `json:"type"`
+	Good  bool        `json:"good" jsonschema:"吉"`
+	Stars []FlankStar `json:"stars"`
 }
 
 type JiaGongOut struct {
 	ChartID   string      `json:"chart_id"`
 	Reference PalaceBrief `json:"reference"`
-	Previous  PalaceBrief `json:"previous" jsonschema:"neighbour one position back"`
-	Next      PalaceBrief `json:"next" jsonschema:"neighbour one position on"`
-	Pairs     []FlankPair `json:"pairs" jsonschema:"every flanking pair found; empty when none"`
+	Previous  PalaceBrief `json:"previous"`
+	Next      PalaceBrief `json:"next"`
+	Pairs     []FlankPair `json:"pairs"`
 }
 
 func (cc *chartCtx) tokenPos(t flankToken) (astro.StarID, int) {
@@ -161,7 +161,7 @@ func (cc *chartCtx) tokenPos(t flankToken) (astro.StarID, int) {
 
 func getJiaGongInfo() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_jia_gong_info", Title: "夹宫", Toolset: "relations", Hints: toolkit.LocalRead,
-		Description: "Which pairs flank (夹) a palace from its two neighbours: 羊陀 火铃 空劫 左右 昌曲 魁钺 日月 紫府, and natal 四化 pairs 权禄 科权 科禄 双禄 (禄存+化禄) 刑忌 (擎羊+化忌)." + chartSel +
+		Description: "Pairs flanking (夹) a palace from its neighbours: 羊陀 火铃 空劫 左右 昌曲 魁钺 日月 紫府, and 四化 pairs 权禄 科权 科禄 双禄 (禄存+化禄) 刑忌 (擎羊+化忌)." + chartSel +
 			" Related: get_sanfang_sizheng, query_astrological_pattern (夹命 patterns)."},
 		func(ctx context.Context, in PalaceIn) (JiaGongOut, error) {
 			cc, err := in.load()
@@ -188,7 +188,7 @@ func getJiaGongInfo() toolkit.Tool {
 					name = fp.en
 				}
 				mk := func(s astro.StarID, t flankToken, pos int) FlankStar {
-					return FlankStar{Star: s.Name(cc.lang), Mutagen: t.mutagen.Name(cc.lang), Palace: cc.ref(pos)}
+					return FlankStar{Star: s.Name(cc.lang), Mutagen: t.mutagen.Name(cc.lang), Palace: cc.at(pos)}
 				}
 				out.Pairs = append(out.Pairs, FlankPair{Type: name, Good: fp.good, Stars: []FlankStar{mk(sa, fp.a, pa), mk(sb, fp.b, pb)}})
 			}
