@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 
@@ -242,32 +240,13 @@ func TestHTTPSecurity(t *testing.T) {
 
 func TestUserFromBearerReachesHandler(t *testing.T) {
 	const tok = "tok-0123456789abcdef"
-	ts := httpServer(t, map[string]string{"MCPFLEET_AUTH_TOKENS": "alice=" + tok + ",bob=tok-bbbbbbbbbbbbbbbb"})
-	for _, era := range []string{"modern", "legacy"} {
+	t.Setenv("MCPFLEET_AUTH_TOKENS", "alice="+tok+",bob=tok-bbbbbbbbbbbbbbbb")
+	conn := servetest.New(t, testApp())
+	for era, version := range map[string]string{"modern": "", "legacy": mcp.LATEST_LEGACY_PROTOCOL_VERSION} {
 		t.Run(era, func(t *testing.T) {
-			tr, err := transport.NewStreamableHTTP(ts.URL+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + tok}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var opts []client.ClientOption
-			if era == "legacy" {
-				opts = append(opts, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
-			}
-			c := client.NewClient(tr, opts...)
+			c := conn.HTTPClient(t, version, map[string]string{"Authorization": "Bearer " + tok})
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			if err := c.Start(ctx); err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			var init mcp.InitializeRequest
-			init.Params.ClientInfo = mcp.Implementation{Name: "t", Version: "1"}
-			if era == "legacy" {
-				init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
-			}
-			if _, err := c.Initialize(ctx, init); err != nil {
-				t.Fatal(err)
-			}
 			var req mcp.CallToolRequest
 			req.Params.Name = "echo"
 			req.Params.Arguments = map[string]any{"msg": "hi"}

@@ -81,10 +81,7 @@ func NewWithOptions(t testing.TB, app serve.App, opts []client.ClientOption, arg
 	t.Cleanup(func() { _ = c.Close() })
 	ictx, icancel := context.WithTimeout(ctx, 10*time.Second)
 	defer icancel()
-	var init mcp.InitializeRequest
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "servetest", Version: "1"}
-	if _, err := c.Initialize(ictx, init); err != nil {
+	if err := Initialize(ictx, c, ""); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
 	return &Conn{Client: c, Built: b, logs: logs}

@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
 
-	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/ktrdr/fake"
 )
@@ -19,24 +16,9 @@ import (
 // over streamable HTTP (loopback), the transport remote deployments use.
 func TestWaitProgressOverHTTP(t *testing.T) {
 	e := start(t, setup{scripts: map[string]fake.Script{"training": {Duration: 500 * time.Millisecond, Steps: 5}}})
-	ts := httptest.NewServer(serve.HTTPHandler(e.conn.Built))
-	defer ts.Close()
-	c, err := mcpclient.NewStreamableHttpClient(ts.URL + "/mcp")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := e.conn.HTTPClient(t, "", nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	var init mcp.InitializeRequest
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "ktrdr-test", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
 	var mu sync.Mutex
 	var progress []float64
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
