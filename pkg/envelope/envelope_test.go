@@ -127,3 +127,54 @@ func BenchmarkEnvelopeFail(b *testing.B) {
 		_ = Fail(err)
 	}
 }
+
+// cachedAnswer carries its encoding once filled, like a memoised list.
+type cachedAnswer struct {
+	N   int `json:"n"`
+	enc *Encoded
+}
+
+func (c cachedAnswer) Preencoded() *Encoded { return c.enc }
+func (c cachedAnswer) Text() string         { return fmt.Sprintf("n is %d", c.N) }
+
+func TestOKPreencoded(t *testing.T) {
+	v := cachedAnswer{N: 7}
+	e, err := Encode(v)
+	if err != nil || string(e.JSON) != `{"n":7}` || e.Text != "n is 7" {
+		t.Fatalf("Encode: %+v %v", e, err)
+	}
+	if e, _ := Encode(map[string]int{"n": 1}); e.Text != `{"n":1}` {
+		t.Errorf("a non-Texter's text is its JSON, got %q", e.Text)
+	}
+	if _, err := Encode(func() {}); err == nil {
+		t.Error("an unencodable value must fail to encode")
+	}
+
+	// Marked as encoded: OK serves the bytes and the text as they are (here
+	// deliberately different from the value, to prove nothing is re-encoded).
+	v.enc = &Encoded{JSON: json.RawMessage(`{"n":8}`), Text: "precomputed"}
+	res := OK(v)
+	raw, ok := res.StructuredContent.(json.RawMessage)
+	if !ok || string(raw) != `{"n":8}` || res.Content[0].(mcp.TextContent).Text != "precomputed" || res.IsError {
+		t.Fatalf("preencoded: %#v", res)
+	}
+	wire, _ := json.Marshal(res)
+	if !strings.Contains(string(wire), `"structuredContent":{"n":8}`) {
+		t.Errorf("the transport must embed the JSON as is: %s", wire)
+	}
+
+	// Without an encoding (nil): the usual path.
+	v.enc = nil
+	if res := OK(v); res.StructuredContent.(cachedAnswer).N != 7 || res.Content[0].(mcp.TextContent).Text != "n is 7" {
+		t.Errorf("nil encoding must encode as usual: %#v", res)
+	}
+}
+
+func BenchmarkEnvelopeOKPreencoded(b *testing.B) {
+	v := cachedAnswer{N: 7}
+	v.enc, _ = Encode(v)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = OK(v)
+	}
+}

@@ -16,8 +16,18 @@ type Texter interface{ Text() string }
 type ExtraContenter interface{ ExtraContent() []mcp.Content }
 
 // OK is the success result: structured content (which must match the tool's
-// output schema) plus a text rendering for clients that only read text.
+// output schema) plus a text rendering for clients that only read text. A
+// Preencoder with an encoding is served from it: StructuredContent is then its
+// json.RawMessage (mcp-go validates and embeds it as is).
 func OK(v any) *mcp.CallToolResult {
+	if p, ok := v.(Preencoder); ok {
+		if e := p.Preencoded(); e != nil {
+			return withExtra(v, &mcp.CallToolResult{
+				Content:           []mcp.Content{mcp.TextContent{Type: "text", Text: e.Text}},
+				StructuredContent: e.JSON,
+			})
+		}
+	}
 	var text string
 	if t, ok := v.(Texter); ok {
 		text = t.Text()
@@ -32,6 +42,10 @@ func OK(v any) *mcp.CallToolResult {
 		Content:           []mcp.Content{mcp.TextContent{Type: "text", Text: text}},
 		StructuredContent: v,
 	}
+	return withExtra(v, res)
+}
+
+func withExtra(v any, res *mcp.CallToolResult) *mcp.CallToolResult {
 	if x, ok := v.(ExtraContenter); ok {
 		res.Content = append(res.Content, x.ExtraContent()...)
 	}

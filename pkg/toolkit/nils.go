@@ -1,16 +1,32 @@
 package toolkit
 
-import "reflect"
+import (
+	"reflect"
+	"sync"
+)
 
 // fillNils replaces nil slices and maps inside v with empty ones, so a handler's
 // "no rows" marshals as [] and matches the output schema's "type":"array"
 // (a type list with "null" is flagged as unportable by strict clients).
 func fillNils[T any](v T) T {
 	rv := reflect.ValueOf(&v).Elem()
-	if needsFill(rv.Type(), map[reflect.Type]bool{}) {
+	if typeNeedsFill(rv.Type()) {
 		fill(rv)
 	}
 	return v
+}
+
+// fillable memoises needsFill per type: the answer never changes and every
+// call of every tool asks.
+var fillable sync.Map // reflect.Type → bool
+
+func typeNeedsFill(t reflect.Type) bool {
+	if v, ok := fillable.Load(t); ok {
+		return v.(bool)
+	}
+	n := needsFill(t, map[reflect.Type]bool{})
+	fillable.Store(t, n)
+	return n
 }
 
 // needsFill reports whether a type can hold a nil slice or map at all, so flat
