@@ -314,16 +314,18 @@ func TestDocsLiveCachedStaleAndSnapshot(t *testing.T) {
 
 func TestExchangesAndSymbols(t *testing.T) {
 	e := start(t, setup{})
-	out := servetest.Decode[tools.ExchangesOut](t, e.call(t, "get_exchanges", nil))
-	if out.Count < 30 || out.Exchanges[0].Type != "crypto" || out.Cached {
-		t.Fatalf("exchanges: %+v", out.Exchanges[:3])
+	res := e.call(t, "get_exchanges", nil)
+	out := servetest.Decode[tools.ExchangesOut](t, res)
+	list := out.List()
+	if out.Count < 30 || len(list) != out.Count || list[0].Type != "crypto" || out.Cached {
+		t.Fatalf("exchanges: %d %+v", out.Count, list[:3])
 	}
 	order := map[string]int{"crypto": 0, "forex": 1, "stock": 2, "index": 3, "futures": 4, "bond": 5, "other": 6}
 	byID := map[string]tools.Exchange{}
-	for i, x := range out.Exchanges {
+	for i, x := range list {
 		byID[x.ID] = x
 		if i > 0 {
-			p := out.Exchanges[i-1]
+			p := list[i-1]
 			if order[p.Type] > order[x.Type] || p.Type == x.Type && strings.ToLower(p.Name) > strings.ToLower(x.Name) {
 				t.Errorf("not sorted: %+v before %+v", p, x)
 			}
@@ -331,6 +333,11 @@ func TestExchangesAndSymbols(t *testing.T) {
 	}
 	if byID["BINANCE"].Name != "Binance" || byID["NASDAQ"].Type != "stock" || byID["FX"].Type != "forex" || byID["SP"].Type != "index" {
 		t.Errorf("table: %+v %+v %+v", byID["BINANCE"], byID["NASDAQ"], byID["FX"])
+	}
+	// The text lists every exchange, by type then name, for text-only clients.
+	text := servetest.Text(res)
+	if !strings.HasPrefix(text, fmt.Sprintf("%d exchanges\ncrypto: Binance=BINANCE, ", out.Count)) || !strings.Contains(text, "FXCM=FX") || strings.Count(text, "\n") < 5 {
+		t.Errorf("text: %q", text)
 	}
 	if again := servetest.Decode[tools.ExchangesOut](t, e.call(t, "get_exchanges", nil)); !again.Cached || e.fake.Count(fake.RouteList) != 1 {
 		t.Error("second get_exchanges was not served from the cache")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
@@ -16,20 +17,85 @@ import (
 // ExchangesIn is empty: the tool lists every exchange.
 type ExchangesIn struct{}
 
-// Exchange is one exchange id with our name and type.
+// Exchange is one exchange id with our name and type (the table's row).
 type Exchange struct {
-	ID   string `json:"id" jsonschema:"use as EXCHANGE in EXCHANGE:SYMBOL and in get_symbols"`
-	Name string `json:"name"`
-	Type string `json:"type" mcp:"enum=crypto|forex|stock|index|futures|bond|other"`
+	ID   string
+	Name string
+	Type string // crypto, forex, stock, index, futures, bond, other
 }
 
-// ExchangesOut lists exchanges sorted by type, then name.
+// ExchangesByType maps id → name for each type: the list's information without
+// repeating "id", "name" and "type" on every row, which halves the answer and
+// what mcp-go validates and the client decodes on every call.
+type ExchangesByType struct {
+	Crypto  map[string]string `json:"crypto,omitempty"`
+	Forex   map[string]string `json:"forex,omitempty"`
+	Stock   map[string]string `json:"stock,omitempty"`
+	Index   map[string]string `json:"index,omitempty"`
+	Futures map[string]string `json:"futures,omitempty"`
+	Bond    map[string]string `json:"bond,omitempty"`
+	Other   map[string]string `json:"other,omitempty"`
+}
+
+// ExchangesOut lists exchanges by type; the text lists them sorted by type, then name.
 type ExchangesOut struct {
-	Exchanges []Exchange `json:"exchanges"`
-	Count     int        `json:"count"`
-	UpdatedAt string     `json:"updatedAt,omitempty" jsonschema:"when chart-img last updated the list"`
-	Cached    bool       `json:"cached"`
-	Stale     bool       `json:"stale" jsonschema:"chart-img could not be reached; this is the last good list"`
+	Exchanges ExchangesByType `json:"exchanges" jsonschema:"per type: exchange id → name; the id is EXCHANGE in EXCHANGE:SYMBOL and get_symbols' exchange"`
+	Count     int             `json:"count"`
+	UpdatedAt string          `json:"updatedAt,omitempty" jsonschema:"when chart-img last updated the list"`
+	Cached    bool            `json:"cached"`
+	Stale     bool            `json:"stale" jsonschema:"chart-img could not be reached; this is the last good list"`
+
+	sorted []Exchange        // by type, then name: the text's order
+	enc    *envelope.Encoded // set on memoised answers: encoded once per cache fill
+}
+
+// Preencoded is the answer's encoding, when memoised (see exchangesMemo).
+func (o ExchangesOut) Preencoded() *envelope.Encoded { return o.enc }
+
+// List returns the exchanges sorted by type, then name (from the maps when the
+// value was decoded rather than built).
+func (o ExchangesOut) List() []Exchange {
+	if o.sorted != nil {
+		return o.sorted
+	}
+	var l []Exchange
+	for typ, m := range o.Exchanges.byType() {
+		for id, name := range m {
+			l = append(l, Exchange{ID: id, Name: name, Type: typ})
+		}
+	}
+	sortExchanges(l)
+	return l
+}
+
+func (g *ExchangesByType) byType() map[string]map[string]string {
+	return map[string]map[string]string{"crypto": g.Crypto, "forex": g.Forex, "stock": g.Stock, "index": g.Index,
+		"futures": g.Futures, "bond": g.Bond, "other": g.Other}
+}
+
+func (g *ExchangesByType) add(e Exchange) {
+	p := map[string]*map[string]string{"crypto": &g.Crypto, "forex": &g.Forex, "stock": &g.Stock, "index": &g.Index,
+		"futures": &g.Futures, "bond": &g.Bond}[e.Type]
+	if p == nil {
+		p = &g.Other
+	}
+	if *p == nil {
+		*p = map[string]string{}
+	}
+	(*p)[e.ID] = e.Name
+}
+
+func sortExchanges(l []Exchange) {
+	sort.Slice(l, func(i, j int) bool {
+		a, b := l[i], l[j]
+		if typeOrder[a.Type] != typeOrder[b.Type] {
+			return typeOrder[a.Type] < typeOrder[b.Type]
+		}
+		if a.Name != b.Name {
+			return strings.ToLower(a.Name) < strings.ToLower(b.Name)
+		}
+		return a.ID < b.ID
+	})
 }
 
 // extra names ids the docs' symbol tables do not cover.
@@ -45,13 +111,13 @@ var extraExchanges = map[string]Exchange{
 // a third of the JSON's size; the structured content carries the full list.
 func (o ExchangesOut) Text() string {
 	var b strings.Builder
-	b.Grow(len(o.Exchanges) * 24)
+	b.Grow(o.Count * 24)
 	fmt.Fprintf(&b, "%d exchanges", o.Count)
 	if o.Stale {
 		b.WriteString(" (stale: chart-img unreachable)")
 	}
 	last := ""
-	for _, e := range o.Exchanges {
+	for _, e := range o.List() {
 		if e.Type != last {
 			b.WriteString("\n")
 			b.WriteString(e.Type)
@@ -117,46 +183,71 @@ Use the id as EXCHANGE in EXCHANGE:SYMBOL, or pass it to get_symbols. Needs CHAR
 			if err != nil {
 				return ExchangesOut{}, err
 			}
-			docs := s.current().docs
-			if m := s.exMemo.Load(); m != nil && m.docs == docs && sameList(m.ids, list.Payload) {
-				out := m.out // the sorted list is reused while neither the ids nor the docs change
-				out.Cached, out.Stale = meta.Hit, meta.Stale
-				return out, nil
-			}
-			table := exchangeTable(docs)
-			out := ExchangesOut{Exchanges: make([]Exchange, 0, len(list.Payload)), Cached: meta.Hit, Stale: meta.Stale}
-			for _, id := range list.Payload {
-				e, ok := table[id]
-				if !ok {
-					e = Exchange{Name: id, Type: "other"}
-				}
-				e.ID = id
-				out.Exchanges = append(out.Exchanges, e)
-			}
-			sort.Slice(out.Exchanges, func(i, j int) bool {
-				a, b := out.Exchanges[i], out.Exchanges[j]
-				if typeOrder[a.Type] != typeOrder[b.Type] {
-					return typeOrder[a.Type] < typeOrder[b.Type]
-				}
-				if a.Name != b.Name {
-					return strings.ToLower(a.Name) < strings.ToLower(b.Name)
-				}
-				return a.ID < b.ID
-			})
-			out.Count = len(out.Exchanges)
-			if list.UpdatedAt != nil {
-				out.UpdatedAt = *list.UpdatedAt
-			}
-			s.exMemo.Store(&exchangesMemo{docs: docs, ids: list.Payload, out: out})
-			return out, nil
+			return s.exchangesAnswer(list, s.current().docs, meta.Hit, meta.Stale), nil
 		})
 }
 
-// exchangesMemo is the last sorted answer and what it was built from.
+// exchangesAnswer builds the answer, or reuses the memoised one while neither
+// the list nor the docs change: a cached call then returns bytes encoded once
+// per cache fill (one encoding per cached/stale combination).
+func (s *Service) exchangesAnswer(list client.ExchangeList, docs *docsparse.Docs, hit, stale bool) ExchangesOut {
+	m := s.exMemo.Load()
+	if m == nil || m.docs != docs || !sameList(m.ids, list.Payload) || m.out.UpdatedAt != deref(list.UpdatedAt) {
+		m = newExchangesMemo(list, docs)
+		s.exMemo.Store(m)
+	}
+	out := m.out
+	out.Cached, out.Stale = hit, stale
+	slot := &m.enc[b2i(hit)<<1|b2i(stale)]
+	if e := slot.Load(); e != nil {
+		out.enc = e
+		return out
+	}
+	if e, err := envelope.Encode(out); err == nil { // cannot fail (strings, ints, bools); else encoded per call
+		slot.Store(e)
+		out.enc = e
+	}
+	return out
+}
+
+func newExchangesMemo(list client.ExchangeList, docs *docsparse.Docs) *exchangesMemo {
+	table := exchangeTable(docs)
+	out := ExchangesOut{sorted: make([]Exchange, 0, len(list.Payload)), UpdatedAt: deref(list.UpdatedAt)}
+	for _, id := range list.Payload {
+		e, ok := table[id]
+		if !ok {
+			e = Exchange{Name: id, Type: "other"}
+		}
+		e.ID = id
+		out.sorted = append(out.sorted, e)
+		out.Exchanges.add(e)
+	}
+	sortExchanges(out.sorted)
+	out.Count = len(out.sorted)
+	return &exchangesMemo{docs: docs, ids: list.Payload, out: out}
+}
+
+// exchangesMemo is the last answer, what it was built from, and its encodings
+// indexed by cached<<1|stale.
 type exchangesMemo struct {
 	docs *docsparse.Docs
 	ids  []string
 	out  ExchangesOut
+	enc  [4]atomic.Pointer[envelope.Encoded]
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 // sameList compares by identity first (the cache hands out the same slice).
