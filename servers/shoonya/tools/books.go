@@ -30,7 +30,7 @@ type OrderView struct {
 	Validity        string  `json:"validity,omitempty"`
 	Status          string  `json:"status" jsonschema:"PENDING, OPEN, TRIGGER_PENDING, COMPLETE, REJECTED or CANCELED"`
 	RejectReason    string  `json:"reject_reason,omitempty"`
-	IdempotencyKey  string  `json:"idempotency_key,omitempty" jsonschema:"the order's remarks (place_order puts its idempotency key there)"`
+	IdempotencyKey  string  `json:"idempotency_key,omitempty" jsonschema:"from the remarks"`
 	ExchangeOrderID string  `json:"exchange_order_id,omitempty"`
 	PlacedAt        string  `json:"placed_at,omitempty" jsonschema:"ISO 8601, IST"`
 }
@@ -54,8 +54,8 @@ type OrderBookOut struct {
 func orderBookTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_order_book", Title: "Order book", Toolset: "books",
-		Description: "List today's orders with status, fills, average price and reject reason (empty list when none). " +
-			"Use after place_order/modify_order/cancel_order to see the outcome; idempotency_key shows which call made an order. Needs connect_shoonya_broker.",
+		Description: "Today's orders: status, fills, average price, reject reason ([] when none). " +
+			"Use after place_order/modify_order/cancel_order to see the outcome. Needs connect_shoonya_broker.",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, _ NoArgs) (OrderBookOut, error) {
 		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Order, error) { return d.client().OrderBook(ctx, a) })
@@ -95,7 +95,7 @@ type TradeBookOut struct {
 func tradeBookTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_trade_book", Title: "Trade book", Toolset: "books",
-		Description: "List today's fills (executed trades) with quantity and price (empty list when none). Use get_order_book for order status. Needs connect_shoonya_broker.",
+		Description: "Today's fills (executed trades) with quantity and price. Order status: get_order_book. Needs connect_shoonya_broker.",
 		Hints:       toolkit.RemoteRead,
 	}, func(ctx context.Context, _ NoArgs) (TradeBookOut, error) {
 		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Trade, error) { return d.client().TradeBook(ctx, a) })
@@ -144,7 +144,7 @@ type PositionsOut struct {
 func positionsTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_positions", Title: "Positions", Toolset: "books",
-		Description: "List net positions (intraday and carried forward) with realised and unrealised P&L and totals (empty list when flat). Holdings in demat are in get_holdings. Needs connect_shoonya_broker.",
+		Description: "Net positions (intraday and carried) with realised/unrealised P&L and totals. Demat: get_holdings. Needs connect_shoonya_broker.",
 		Hints:       toolkit.RemoteRead,
 	}, func(ctx context.Context, _ NoArgs) (PositionsOut, error) {
 		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Position, error) { return d.client().Positions(ctx, a) })
@@ -174,10 +174,10 @@ type HoldingView struct {
 	Exchange         string  `json:"exchange"`
 	TradingSymbol    string  `json:"trading_symbol"`
 	Token            string  `json:"token,omitempty"`
-	Quantity         float64 `json:"quantity" jsonschema:"valuation quantity (Noren's formula)"`
+	Quantity         float64 `json:"quantity" jsonschema:"valuation quantity"`
 	SellableQuantity float64 `json:"sellable_quantity"`
 	AveragePrice     float64 `json:"average_price"`
-	T1Quantity       float64 `json:"t1_quantity" jsonschema:"bought yesterday, not yet in demat (BTST)"`
+	T1Quantity       float64 `json:"t1_quantity" jsonschema:"BTST, not yet in demat"`
 	CollateralQty    float64 `json:"collateral_quantity"`
 	UsedQuantity     float64 `json:"used_quantity"`
 }
@@ -190,7 +190,7 @@ type HoldingsOut struct {
 func holdingsTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_holdings", Title: "Holdings", Toolset: "books",
-		Description: "List demat holdings with valuation and sellable quantities and average buy price (empty list when none). Intraday and F&O positions are in get_positions. Needs connect_shoonya_broker.",
+		Description: "Demat holdings: valuation and sellable quantities, average buy price. Intraday/F&O: get_positions. Needs connect_shoonya_broker.",
 		Hints:       toolkit.RemoteRead,
 	}, func(ctx context.Context, _ NoArgs) (HoldingsOut, error) {
 		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Holding, error) { return d.client().Holdings(ctx, a, "C") })
@@ -234,13 +234,13 @@ type LimitsOut struct {
 	UnrealisedMTM   float64 `json:"unrealised_mtm"`
 	Turnover        float64 `json:"turnover"`
 	PendingOrderVal float64 `json:"pending_order_value"`
-	AvailableEstim  float64 `json:"available_estimate" jsonschema:"cash + payin + collateral - payout - margin_used; Noren documents no official 'available' field"`
+	AvailableEstim  float64 `json:"available_estimate" jsonschema:"cash + payin + collateral - payout - margin_used (Noren has no official field)"`
 }
 
 func limitsTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_limits", Title: "Funds and margins", Toolset: "books",
-		Description: "Show funds and margins: cash, payin/payout, collateral, margin used (span, exposure, premium), P&L and an estimate of what is available. Use before large orders. Needs connect_shoonya_broker.",
+		Description: "Funds and margins: cash, payin/payout, collateral, margin used (span, exposure, premium), P&L, estimated available. Use before large orders. Needs connect_shoonya_broker.",
 		Hints:       toolkit.RemoteRead,
 	}, func(ctx context.Context, _ NoArgs) (LimitsOut, error) {
 		l, err := do(ctx, d, func(a *noren.Auth) (noren.Limits, error) { return d.client().Limits(ctx, a) })

@@ -10,19 +10,19 @@ import (
 
 // ConnectIn overrides the environment's credentials; every field is optional.
 type ConnectIn struct {
-	UserID     string `json:"user_id,omitempty" jsonschema:"Shoonya user id (default SHOONYA_USER_ID)" mcp:"maxLength=32"`
-	Password   string `json:"password,omitempty" jsonschema:"legacy login password (default SHOONYA_PASSWORD)" mcp:"maxLength=128"`
-	TOTP       string `json:"totp,omitempty" jsonschema:"legacy: current 6-digit TOTP; omit to compute it from SHOONYA_TOTP_SECRET" mcp:"pattern=^[0-9]{6}$"`
-	VendorCode string `json:"vendor_code,omitempty" jsonschema:"legacy vendor code (default SHOONYA_VENDOR_CODE, else <user id>_U)" mcp:"maxLength=64"`
-	APISecret  string `json:"api_secret,omitempty" jsonschema:"legacy API key (default SHOONYA_API_SECRET)" mcp:"maxLength=256"`
-	IMEI       string `json:"imei,omitempty" jsonschema:"legacy device id (default SHOONYA_IMEI)" mcp:"maxLength=64"`
-	AuthCode   string `json:"auth_code,omitempty" jsonschema:"OAuth: the code from the redirect after logging in at authorize_url" mcp:"maxLength=512"`
+	UserID     string `json:"user_id,omitempty" jsonschema:"default SHOONYA_USER_ID" mcp:"maxLength=32"`
+	Password   string `json:"password,omitempty" jsonschema:"legacy; SHOONYA_PASSWORD" mcp:"maxLength=128"`
+	TOTP       string `json:"totp,omitempty" jsonschema:"legacy; default from SHOONYA_TOTP_SECRET" mcp:"pattern=^[0-9]{6}$"`
+	VendorCode string `json:"vendor_code,omitempty" jsonschema:"legacy; SHOONYA_VENDOR_CODE, else <user_id>_U" mcp:"maxLength=64"`
+	APISecret  string `json:"api_secret,omitempty" jsonschema:"legacy; SHOONYA_API_SECRET" mcp:"maxLength=256"`
+	IMEI       string `json:"imei,omitempty" jsonschema:"legacy; SHOONYA_IMEI" mcp:"maxLength=64"`
+	AuthCode   string `json:"auth_code,omitempty" jsonschema:"OAuth: from the redirect after authorize_url" mcp:"maxLength=512"`
 }
 
 // ConnectOut never carries a secret.
 type ConnectOut struct {
-	Status       string `json:"status" jsonschema:"connected, or authorization_required (OAuth: open authorize_url, log in, call again with auth_code)"`
-	Auth         string `json:"auth" jsonschema:"login generation: oauth or legacy (SHOONYA_AUTH)"`
+	Status       string `json:"status" jsonschema:"connected or authorization_required"`
+	Auth         string `json:"auth" jsonschema:"oauth or legacy"`
 	UserID       string `json:"user_id,omitempty"`
 	AccountID    string `json:"account_id,omitempty"`
 	AuthorizeURL string `json:"authorize_url,omitempty"`
@@ -33,10 +33,10 @@ func connectTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "connect_shoonya_broker", Title: "Connect to Shoonya", Toolset: "account",
 		Description: "Log in to the Shoonya (Finvasia) broker; call first, and again when a tool says the session expired. " +
-			"Works with no arguments from SHOONYA_* env credentials; arguments override them. " +
-			"OAuth (SHOONYA_AUTH=oauth, default): without auth_code it returns authorize_url — the user opens it, logs in, and you call again with auth_code from the redirect. " +
-			"Legacy (SHOONYA_AUTH=legacy): QuickAuth with the TOTP computed from SHOONYA_TOTP_SECRET unless totp is given. " +
-			"Secrets are never echoed. Errors: unauthenticated (wrong password/TOTP/vendor code), permission_denied (API not enabled), invalid_argument (missing credential, named).",
+			"No arguments needed with SHOONYA_* env credentials; arguments override them. " +
+			"OAuth (default): without auth_code it returns authorize_url; the user opens it and logs in, then call again with auth_code from the redirect. " +
+			"Legacy (SHOONYA_AUTH=legacy): password + TOTP. Secrets are never echoed. " +
+			"Errors: unauthenticated (wrong password/TOTP/vendor code), permission_denied (API not enabled), invalid_argument (missing credential, named).",
 		Hints: toolkit.Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	}, func(ctx context.Context, in ConnectIn) (ConnectOut, error) {
 		cr := merge(d.Sessions.Env, in)

@@ -11,13 +11,13 @@ import (
 
 // FeedIn names instruments as EXCHANGE|token.
 type FeedIn struct {
-	Instruments []string `json:"instruments" jsonschema:"EXCHANGE|token, e.g. NSE|22 (tokens from search_scrip)" mcp:"pattern=^[A-Z]{2,4}\\|[0-9A-Za-z]{1,20}$;minItems=1;maxItems=500"`
-	Depth       bool     `json:"depth,omitempty" jsonschema:"5-level market depth instead of touchline (best bid/ask)"`
+	Instruments []string `json:"instruments" jsonschema:"EXCHANGE|token, e.g. NSE|22" mcp:"pattern=^[A-Z]{2,4}\\|[0-9A-Za-z]{1,20}$;minItems=1;maxItems=500"`
+	Depth       bool     `json:"depth,omitempty" jsonschema:"5-level depth, not touchline"`
 }
 
 // FeedOut is the subscription state after the call.
 type FeedOut struct {
-	ResourceURIs []string    `json:"resource_uris" jsonschema:"read these (or subscribe to them) for live snapshots"`
+	ResourceURIs []string    `json:"resource_uris" jsonschema:"read or subscribe"`
 	AllURI       string      `json:"all_instruments_uri"`
 	Feed         feed.Status `json:"feed"`
 	Touchline    []string    `json:"touchline_subscriptions"`
@@ -52,9 +52,9 @@ func normKeys(in []string) []string {
 func subscribeTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "subscribe_market_feeds", Title: "Subscribe to live prices", Toolset: "feed",
-		Description: "Stream live ticks for instruments over the broker websocket into the market_data_feed_resource (shoonya://feed, and shoonya://feed/{exchange}/{token} per instrument). " +
-			"Partial ticks are merged into full snapshots; the socket reconnects and resubscribes by itself after drops. Subscribe to the resource URIs for notifications/resources/updated. " +
-			"Idempotent. Needs connect_shoonya_broker; tokens from search_scrip. Stop with unsubscribe_market_feeds.",
+		Description: "Stream live ticks over the broker websocket into resources shoonya://feed and shoonya://feed/{exchange}/{token}. " +
+			"Ticks merge into full snapshots; reconnects by itself. Subscribe to the URIs for update notifications. " +
+			"Idempotent. Needs connect_shoonya_broker. Stop: unsubscribe_market_feeds.",
 		Hints: toolkit.Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	}, func(ctx context.Context, in FeedIn) (FeedOut, error) {
 		if _, err := d.Sessions.Auth(ctx); err != nil {
@@ -72,7 +72,7 @@ func subscribeTool(d *Deps) toolkit.Tool {
 func unsubscribeTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "unsubscribe_market_feeds", Title: "Unsubscribe live prices", Toolset: "feed",
-		Description: "Stop streaming instruments subscribed with subscribe_market_feeds (touchline, or depth when depth=true); their snapshots leave the resource. Idempotent.",
+		Description: "Stop streaming instruments from subscribe_market_feeds (depth=true for depth subscriptions); their snapshots leave the resource. Idempotent.",
 		Hints:       toolkit.Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	}, func(ctx context.Context, in FeedIn) (FeedOut, error) {
 		keys := normKeys(in.Instruments)

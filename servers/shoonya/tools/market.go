@@ -16,14 +16,14 @@ import (
 // SearchIn is search_scrip's input.
 type SearchIn struct {
 	Exchange string `json:"exchange" mcp:"enum=NSE|BSE|NFO|BFO|CDS|BCD|MCX|NCX"`
-	Text     string `json:"search_text" jsonschema:"name or symbol words, e.g. RELIANCE, 'NIFTY NOV CE', 'BANKNIFTY 30DEC'" mcp:"minLength=1;maxLength=64"`
+	Text     string `json:"search_text" jsonschema:"e.g. RELIANCE, 'NIFTY NOV CE'" mcp:"minLength=1;maxLength=64"`
 }
 
 // Instrument is one search hit.
 type Instrument struct {
 	Exchange      string  `json:"exchange"`
 	TradingSymbol string  `json:"trading_symbol"`
-	Token         string  `json:"token" jsonschema:"use with get_quotes, get_time_price_series, subscribe_market_feeds"`
+	Token         string  `json:"token"`
 	LotSize       float64 `json:"lot_size,omitempty"`
 	TickSize      float64 `json:"tick_size,omitempty"`
 	Instrument    string  `json:"instrument_type,omitempty"`
@@ -48,8 +48,8 @@ func scripView(s noren.Scrip) Instrument {
 func searchScripTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "search_scrip", Title: "Search instruments", Toolset: "market",
-		Description: "Find instruments by name on one exchange: trading symbol, token, lot and tick size (empty list when nothing matches). " +
-			"Use first to get the trading_symbol for place_order and the token for get_quotes, get_time_price_series and subscribe_market_feeds. Needs connect_shoonya_broker.",
+		Description: "Find instruments by name on one exchange: trading symbol, token, lot and tick size. " +
+			"Use first: trading_symbol for place_order, token for get_quotes, get_time_price_series, subscribe_market_feeds. Needs connect_shoonya_broker.",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in SearchIn) (SearchOut, error) {
 		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Scrip, error) {
@@ -69,7 +69,7 @@ func searchScripTool(d *Deps) toolkit.Tool {
 // QuoteIn is get_quotes' input.
 type QuoteIn struct {
 	Exchange string `json:"exchange" mcp:"enum=NSE|BSE|NFO|BFO|CDS|BCD|MCX|NCX"`
-	Token    string `json:"token" jsonschema:"instrument token from search_scrip (e.g. 22; indices: NSE 26000 Nifty 50, 26009 Bank Nifty)" mcp:"pattern=^[0-9A-Za-z]{1,20}$"`
+	Token    string `json:"token" jsonschema:"from search_scrip; NSE 26000 Nifty 50, 26009 Bank Nifty" mcp:"pattern=^[0-9A-Za-z]{1,20}$"`
 }
 
 // Depth is one side's level.
@@ -131,8 +131,8 @@ func quoteView(q noren.Quote) QuoteOut {
 func quotesTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_quotes", Title: "Quote", Toolset: "market",
-		Description: "Get one instrument's snapshot quote: last price, OHLC, change, volume, OI, circuit limits, 5-level depth. " +
-			"For streaming prices use subscribe_market_feeds. Errors: not_found (unknown token). Needs connect_shoonya_broker; tokens come from search_scrip.",
+		Description: "One instrument's snapshot quote: last price, OHLC, change, volume, OI, circuits, 5-level depth. " +
+			"Streaming: subscribe_market_feeds. Errors: not_found (unknown token). Needs connect_shoonya_broker.",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in QuoteIn) (QuoteOut, error) {
 		q, err := do(ctx, d, func(a *noren.Auth) (noren.Quote, error) {
@@ -147,10 +147,10 @@ func quotesTool(d *Deps) toolkit.Tool {
 
 // ChainIn is get_option_chain's input.
 type ChainIn struct {
-	Exchange      string  `json:"exchange" jsonschema:"derivatives segment" mcp:"enum=NFO|BFO|CDS|BCD|MCX|NCX"`
-	TradingSymbol string  `json:"trading_symbol" jsonschema:"any option or future of the underlying and expiry, e.g. NIFTY25NOV26F or NIFTY25NOV26C25000 (from search_scrip)" mcp:"minLength=1;maxLength=64"`
-	StrikePrice   float64 `json:"strike_price" jsonschema:"centre strike, usually near the underlying's price" mcp:"min=0"`
-	Count         int     `json:"strike_count,omitempty" jsonschema:"strikes on each side of strike_price" mcp:"min=1;max=25;default=5"`
+	Exchange      string  `json:"exchange" mcp:"enum=NFO|BFO|CDS|BCD|MCX|NCX"`
+	TradingSymbol string  `json:"trading_symbol" jsonschema:"any option/future of the underlying+expiry" mcp:"minLength=1;maxLength=64"`
+	StrikePrice   float64 `json:"strike_price" jsonschema:"centre strike" mcp:"min=0"`
+	Count         int     `json:"strike_count,omitempty" jsonschema:"each side" mcp:"min=1;max=25;default=5"`
 }
 
 // Leg is one option with its quote.
@@ -164,7 +164,7 @@ type Leg struct {
 	Bid           float64 `json:"bid"`
 	Ask           float64 `json:"ask"`
 	LotSize       float64 `json:"lot_size"`
-	QuoteError    string  `json:"quote_error,omitempty" jsonschema:"set when this leg's quote failed; other fields are then zero"`
+	QuoteError    string  `json:"quote_error,omitempty" jsonschema:"this leg failed; other fields 0"`
 }
 
 // ChainRow is one strike with call and put side by side.
@@ -184,9 +184,9 @@ type ChainOut struct {
 func optionChainTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_option_chain", Title: "Option chain", Toolset: "market",
-		Description: "Option chain around a strike with live quotes: one row per strike, call and put side by side (last price, change, volume, OI, bid/ask). " +
-			"Quotes every leg concurrently within Shoonya's 20 requests/s and 200/min (a 25-strike chain is 100 quotes, so it can take seconds and use half a minute's budget). " +
-			"Needs connect_shoonya_broker; trading_symbol from search_scrip.",
+		Description: "Option chain around a strike with live quotes: per strike, call and put side by side. " +
+			"One quote per leg within Shoonya's 20 req/s, 200/min (25 strikes = 100 quotes: seconds, half a minute's budget). " +
+			"Needs connect_shoonya_broker.",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in ChainIn) (ChainOut, error) {
 		cnt := in.Count
@@ -268,16 +268,16 @@ func optionChainTool(d *Deps) toolkit.Tool {
 // SeriesIn is get_time_price_series' input.
 type SeriesIn struct {
 	Exchange      string `json:"exchange" mcp:"enum=NSE|BSE|NFO|BFO|CDS|BCD|MCX|NCX"`
-	Token         string `json:"token" jsonschema:"instrument token from search_scrip" mcp:"pattern=^[0-9A-Za-z]{1,20}$"`
-	TradingSymbol string `json:"trading_symbol,omitempty" jsonschema:"for interval=day (EODChartData wants the symbol); looked up from the token when omitted" mcp:"maxLength=64"`
-	Interval      string `json:"interval,omitempty" jsonschema:"candle minutes, or day" mcp:"enum=1|3|5|10|15|30|60|120|240|day;default=5"`
-	From          string `json:"from" jsonschema:"start, ISO 8601 date or date-time (IST when no zone), e.g. 2026-11-20 or 2026-11-20T09:15:00+05:30" mcp:"minLength=10;maxLength=40"`
-	To            string `json:"to,omitempty" jsonschema:"end, same format; default now" mcp:"maxLength=40"`
+	Token         string `json:"token" jsonschema:"from search_scrip" mcp:"pattern=^[0-9A-Za-z]{1,20}$"`
+	TradingSymbol string `json:"trading_symbol,omitempty" jsonschema:"for interval day; default: from token" mcp:"maxLength=64"`
+	Interval      string `json:"interval,omitempty" jsonschema:"minutes, or day" mcp:"enum=1|3|5|10|15|30|60|120|240|day;default=5"`
+	From          string `json:"from" jsonschema:"ISO 8601 date or date-time, IST if no zone" mcp:"minLength=10;maxLength=40"`
+	To            string `json:"to,omitempty" jsonschema:"default now" mcp:"maxLength=40"`
 }
 
 // Candle is one normalised candle.
 type Candle struct {
-	Time         string  `json:"time" jsonschema:"candle start, ISO 8601 (IST)"`
+	Time         string  `json:"time" jsonschema:"start, ISO 8601 IST"`
 	Open         float64 `json:"open"`
 	High         float64 `json:"high"`
 	Low          float64 `json:"low"`
@@ -289,7 +289,7 @@ type Candle struct {
 // SeriesOut is get_time_price_series' result.
 type SeriesOut struct {
 	Interval string   `json:"interval"`
-	Candles  []Candle `json:"candles" jsonschema:"oldest first"`
+	Candles  []Candle `json:"candles"`
 }
 
 func parseWhen(field, s string, def time.Time) (time.Time, error) {
@@ -308,8 +308,8 @@ func parseWhen(field, s string, def time.Time) (time.Time, error) {
 func timePriceSeriesTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_time_price_series", Title: "Candles", Toolset: "market",
-		Description: "Historical OHLCV candles, oldest first with ISO times: intraday (1-240 minute intervals, TPSeries; Shoonya serves about 30 days) or daily (interval=day, EODChartData). " +
-			"Empty list when there is no data. Needs connect_shoonya_broker; token from search_scrip.",
+		Description: "Historical OHLCV candles, oldest first: intraday (about the last 30 days) or daily (interval day). " +
+			"[] when no data. Needs connect_shoonya_broker.",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in SeriesIn) (SeriesOut, error) {
 		iv := defaultStr(in.Interval, "5")

@@ -12,25 +12,25 @@ import (
 
 // PlaceIn is place_order's input (human values; mapped to Noren codes).
 type PlaceIn struct {
-	Exchange       string  `json:"exchange" jsonschema:"exchange segment" mcp:"enum=NSE|BSE|NFO|BFO|CDS|BCD|MCX|NCX"`
-	TradingSymbol  string  `json:"trading_symbol" jsonschema:"Noren trading symbol from search_scrip, e.g. RELIANCE-EQ, NIFTY25NOV26C25000" mcp:"minLength=1;maxLength=64"`
+	Exchange       string  `json:"exchange" mcp:"enum=NSE|BSE|NFO|BFO|CDS|BCD|MCX|NCX"`
+	TradingSymbol  string  `json:"trading_symbol" jsonschema:"from search_scrip, e.g. RELIANCE-EQ" mcp:"minLength=1;maxLength=64"`
 	Side           string  `json:"side" mcp:"enum=BUY|SELL"`
-	Quantity       int     `json:"quantity" jsonschema:"shares, or contracts × lot size for F&O" mcp:"min=1;max=1000000"`
-	OrderType      string  `json:"order_type" jsonschema:"LIMIT needs price; SL needs price and trigger_price; SL-M needs trigger_price" mcp:"enum=LIMIT|MARKET|SL|SL-M"`
-	Price          float64 `json:"price,omitempty" jsonschema:"limit price (LIMIT, SL)" mcp:"min=0"`
-	TriggerPrice   float64 `json:"trigger_price,omitempty" jsonschema:"trigger (SL, SL-M only)" mcp:"min=0"`
-	Product        string  `json:"product,omitempty" jsonschema:"CNC delivery, INTRADAY (=MIS), NORMAL (=NRML, F&O carry), COVER, BRACKET, MTF" mcp:"enum=CNC|INTRADAY|MIS|NORMAL|NRML|COVER|BRACKET|MTF;default=CNC"`
+	Quantity       int     `json:"quantity" jsonschema:"shares; F&O: contracts × lot size" mcp:"min=1;max=1000000"`
+	OrderType      string  `json:"order_type" jsonschema:"LIMIT: price; SL: price+trigger_price; SL-M: trigger_price" mcp:"enum=LIMIT|MARKET|SL|SL-M"`
+	Price          float64 `json:"price,omitempty" jsonschema:"LIMIT, SL" mcp:"min=0"`
+	TriggerPrice   float64 `json:"trigger_price,omitempty" jsonschema:"SL, SL-M" mcp:"min=0"`
+	Product        string  `json:"product,omitempty" jsonschema:"CNC delivery, INTRADAY=MIS, NORMAL=NRML (F&O carry)" mcp:"enum=CNC|INTRADAY|MIS|NORMAL|NRML|COVER|BRACKET|MTF;default=CNC"`
 	Validity       string  `json:"validity,omitempty" mcp:"enum=DAY|IOC|EOS;default=DAY"`
 	DisclosedQty   int     `json:"disclosed_quantity,omitempty" mcp:"min=0"`
-	AfterMarket    bool    `json:"after_market,omitempty" jsonschema:"place as an after-market order (AMO)"`
-	IdempotencyKey string  `json:"idempotency_key,omitempty" jsonschema:"your key for this order (sent in remarks). Re-sending with the same key never makes a second order. Omitted: derived from the order and the day, so an identical order the same day needs a new key" mcp:"pattern=^[A-Za-z0-9_.:-]{4,40}$"`
+	AfterMarket    bool    `json:"after_market,omitempty" jsonschema:"AMO"`
+	IdempotencyKey string  `json:"idempotency_key,omitempty" jsonschema:"same key never orders twice; default derived from order+day (new key to repeat an identical order)" mcp:"pattern=^[A-Za-z0-9_.:-]{4,40}$"`
 }
 
 // PlaceOut is place_order's result.
 type PlaceOut struct {
 	OrderID        string `json:"order_id"`
 	IdempotencyKey string `json:"idempotency_key"`
-	Outcome        string `json:"outcome" jsonschema:"placed; already_placed (an order with this key existed, nothing sent); recovered (answer lost, order found in the book)"`
+	Outcome        string `json:"outcome" jsonschema:"placed, already_placed (nothing sent) or recovered (found in the book)"`
 	Next           string `json:"next"`
 }
 
@@ -124,10 +124,10 @@ func (d *Deps) preflight(ctx context.Context, a *noren.Auth, in PlaceIn, o noren
 func placeOrderTool(d *Deps) toolkit.Tool {
 	t := toolkit.New(toolkit.Def{
 		Name: "place_order", Title: "Place order", Toolset: "orders",
-		Description: "Place a real order on Shoonya. Safe to retry: each order carries an idempotency_key (yours or derived) in remarks, and a key that already has an order returns it instead of sending another. " +
-			"Pre-trade limits (max quantity, max order value, allowed exchanges/products, orders per minute) refuse with permission_denied naming the limit. " +
-			"Asks the user to confirm through elicitation when the client supports it. The order is never auto-retried; if its answer is lost the order book is checked (outcome recovered) or outcome_unknown says to call again with the same key. " +
-			"Accepted ≠ executed: check get_order_book for status and reject reason. Needs connect_shoonya_broker; find symbols with search_scrip.",
+		Description: "Place a real order on Shoonya. Safe to retry with the same idempotency_key: a key that already has an order returns it, nothing is sent. " +
+			"Pre-trade limits (quantity, value, exchanges/products, orders/minute) refuse with permission_denied. Asks the user to confirm (elicitation) where supported. " +
+			"Never auto-retried; a lost answer is checked in the order book (outcome recovered), else outcome_unknown: call again with the same key. " +
+			"Accepted ≠ executed: see get_order_book. Needs connect_shoonya_broker; symbols from search_scrip.",
 		Hints: toolkit.RemoteDestructive,
 	}, func(ctx context.Context, in PlaceIn) (PlaceOut, error) {
 		o, err := mapOrder(in)
@@ -170,13 +170,13 @@ func placeOrderTool(d *Deps) toolkit.Tool {
 
 // ModifyIn is modify_order's input.
 type ModifyIn struct {
-	OrderID       string  `json:"order_id" jsonschema:"order_id from place_order or get_order_book" mcp:"pattern=^[0-9A-Za-z]{1,32}$"`
+	OrderID       string  `json:"order_id" jsonschema:"from place_order or get_order_book" mcp:"pattern=^[0-9A-Za-z]{1,32}$"`
 	Exchange      string  `json:"exchange" mcp:"enum=NSE|BSE|NFO|BFO|CDS|BCD|MCX|NCX"`
-	TradingSymbol string  `json:"trading_symbol" jsonschema:"must equal the order's symbol" mcp:"minLength=1;maxLength=64"`
-	Quantity      int     `json:"quantity" jsonschema:"new TOTAL quantity (filled + pending), not only the pending part" mcp:"min=1;max=1000000"`
+	TradingSymbol string  `json:"trading_symbol" jsonschema:"the order's symbol" mcp:"minLength=1;maxLength=64"`
+	Quantity      int     `json:"quantity" jsonschema:"new TOTAL (filled + pending)" mcp:"min=1;max=1000000"`
 	OrderType     string  `json:"order_type" mcp:"enum=LIMIT|MARKET|SL|SL-M"`
 	Price         float64 `json:"price,omitempty" mcp:"min=0"`
-	TriggerPrice  float64 `json:"trigger_price,omitempty" jsonschema:"SL and SL-M only" mcp:"min=0"`
+	TriggerPrice  float64 `json:"trigger_price,omitempty" jsonschema:"SL, SL-M" mcp:"min=0"`
 }
 
 // OrderAck is modify/cancel's result.
@@ -189,8 +189,8 @@ type OrderAck struct {
 func modifyOrderTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "modify_order", Title: "Modify order", Toolset: "orders",
-		Description: "Change an open order's quantity (total, not pending), type, price or trigger. Pre-trade limits apply. Sent once, never auto-retried; on outcome_unknown check get_order_book before repeating. " +
-			"Errors: not_found (no such open order), invalid_argument. Needs connect_shoonya_broker.",
+		Description: "Change an open order's quantity, type, price or trigger. Pre-trade limits apply. Sent once, never auto-retried; on outcome_unknown check get_order_book before repeating. " +
+			"Errors: not_found (no such open order). Needs connect_shoonya_broker.",
 		Hints: toolkit.RemoteDestructive,
 	}, func(ctx context.Context, in ModifyIn) (OrderAck, error) {
 		o, err := mapOrder(PlaceIn{Exchange: in.Exchange, TradingSymbol: in.TradingSymbol, Side: "BUY", Quantity: in.Quantity,
@@ -217,7 +217,7 @@ func modifyOrderTool(d *Deps) toolkit.Tool {
 
 // CancelIn is cancel_order's input.
 type CancelIn struct {
-	OrderID string `json:"order_id" jsonschema:"order_id from place_order or get_order_book" mcp:"pattern=^[0-9A-Za-z]{1,32}$"`
+	OrderID string `json:"order_id" jsonschema:"from place_order or get_order_book" mcp:"pattern=^[0-9A-Za-z]{1,32}$"`
 }
 
 func cancelOrderTool(d *Deps) toolkit.Tool {

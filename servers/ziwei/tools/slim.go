@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
@@ -18,8 +19,11 @@ func slim(ts []toolkit.Tool) []toolkit.Tool {
 			continue
 		}
 		stripOutput(s)
-		if b, err := json.Marshal(s); err == nil {
-			ts[i].Tool.RawOutputSchema = b
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false) // keep < > & as they are: they cost 6 bytes each escaped
+		if err := enc.Encode(s); err == nil {
+			ts[i].Tool.RawOutputSchema = bytes.TrimSpace(buf.Bytes())
 		}
 	}
 	return ts
