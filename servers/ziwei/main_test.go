@@ -120,18 +120,18 @@ func TestEveryTool(t *testing.T) {
 			}
 		}},
 		{"get_sanfang_sizheng", with(byID, "palace", "命宫"), func(t *testing.T, o map[string]any) {
-			ref := func(k string) string { return o[k].(map[string]any)["name"].(string) }
+			ref := func(k string) string { return strings.Fields(o[k].(map[string]any)["palace"].(string))[0] }
 			if ref("reference") != "命宫" || ref("wealthPosition") != "财帛" || ref("careerPosition") != "官禄" || ref("opposite") != "迁移" {
 				t.Errorf("sanfang %v", o)
 			}
 		}},
 		{"get_anhe_palace", with(byID, "palace", "命宫"), func(t *testing.T, o map[string]any) {
-			if o["anhe"].(map[string]any)["branch"] != "寅" { // 亥 ↔ 寅
+			if !strings.HasSuffix(o["anhe"].(map[string]any)["palace"].(string), "寅") { // 亥 ↔ 寅
 				t.Errorf("anhe %v", o)
 			}
 		}},
 		{"get_chongzhao_palace", with(byID, "palace", "命宫"), func(t *testing.T, o map[string]any) {
-			if o["opposite"].(map[string]any)["branch"] != "巳" {
+			if !strings.HasSuffix(o["opposite"].(map[string]any)["palace"].(string), "巳") {
 				t.Errorf("chongzhao %v", o)
 			}
 		}},

@@ -170,12 +170,12 @@ func (cc *chartCtx) stars(i int, withAdj bool) []Star {
 
 // PalaceBrief is a palace with its major and minor stars in compact form.
 type PalaceBrief struct {
-	PalaceRef
-	Stars []string `json:"stars" jsonschema:"major+minor: name brightness[四化]"`
+	Palace string   `json:"palace"`
+	Stars  []string `json:"stars" jsonschema:"major+minor: name brightness[四化]"`
 }
 
 func (cc *chartCtx) brief(i int) PalaceBrief {
-	b := PalaceBrief{PalaceRef: cc.ref(i), Stars: []string{}}
+	b := PalaceBrief{Palace: cc.at(i), Stars: []string{}}
 	for _, s := range cc.chart.Stars(i) {
 		if s.Group() != astro.GroupAdjective {
 			b.Stars = append(b.Stars, cc.compact(s))

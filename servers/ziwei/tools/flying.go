@@ -25,10 +25,10 @@ type FlyPalace struct {
 }
 
 type Flight struct {
-	Mutagen string    `json:"mutagen"`
-	Star    string    `json:"star"`
-	To      FlyPalace `json:"to"`
-	Self    bool      `json:"self" jsonschema:"自化"`
+	Mutagen string `json:"mutagen"`
+	Star    string `json:"star"`
+	To      string `json:"to" jsonschema:"palace; period role (natal palace)"`
+	Self    bool   `json:"self" jsonschema:"自化"`
 }
 
 type FlyEntry struct {
@@ -119,7 +119,11 @@ func getPalaceStemSihua() toolkit.Tool {
 				for k, s := range astro.Mutagens(c.PalaceStem(i)) {
 					to := c.StarPalace(s)
 					m := astro.Mutagen(k + 1).Name(l)
-					e.Flights = append(e.Flights, Flight{Mutagen: m, Star: s.Name(l), To: fp(to), Self: to == i})
+					dest := cc.at(to)
+					if period != nil {
+						dest = fp(to).Name + " (" + dest + ")"
+					}
+					e.Flights = append(e.Flights, Flight{Mutagen: m, Star: s.Name(l), To: dest, Self: to == i})
 					if to == i {
 						e.SelfTransformed = append(e.SelfTransformed, m)
 					}

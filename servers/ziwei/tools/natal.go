@@ -7,30 +7,39 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
-	"github.com/mcpfleet/mcpfleet/servers/ziwei/birth"
 )
 
-const chartSel = " Chart: chart_id or birth fields (see initialize_chart)."
+const chartSel = " Chart: chart_id or birth fields."
+
+// TimeRead is birth.Resolution with descriptions sized for tools/list.
+type TimeRead struct {
+	TimeIndex         int      `json:"timeIndex" jsonschema:"slot used"`
+	ClockTime         string   `json:"clockTime,omitempty"`
+	TrueSolarTime     string   `json:"trueSolarTime,omitempty" jsonschema:"HH:MM, picks the slot"`
+	LongitudeMinutes  *float64 `json:"longitudeCorrectionMin,omitempty" jsonschema:"4 min/° from 120°E"`
+	EquationOfTimeMin *float64 `json:"equationOfTimeMin,omitempty"`
+	DayShift          int      `json:"dayShift,omitempty" jsonschema:"±1: solar date shifted"`
+}
 
 // Basics is the chart's summary.
 type Basics struct {
-	ChartID           string           `json:"chart_id"`
-	Gender            string           `json:"gender"`
-	SolarDate         string           `json:"solarDate"`
-	LunarDate         string           `json:"lunarDate"`
-	ChineseDate       string           `json:"chineseDate" jsonschema:"four pillars"`
-	Time              string           `json:"time"`
-	TimeRange         string           `json:"timeRange"`
-	Sign              string           `json:"sign"`
-	Zodiac            string           `json:"zodiac"`
-	SoulPalaceBranch  string           `json:"soulPalaceBranch"`
-	BodyPalaceBranch  string           `json:"bodyPalaceBranch"`
-	BodyPalace        string           `json:"bodyPalace" jsonschema:"role holding 身宫"`
-	Soul              string           `json:"soul" jsonschema:"命主"`
-	Body              string           `json:"body" jsonschema:"身主"`
-	FiveElementsClass string           `json:"fiveElementsClass" jsonschema:"五行局"`
-	OriginalPalace    string           `json:"originalPalace,omitempty" jsonschema:"来因宫"`
-	BirthTime         birth.Resolution `json:"birthTime"`
+	ChartID           string   `json:"chart_id"`
+	Gender            string   `json:"gender"`
+	SolarDate         string   `json:"solarDate"`
+	LunarDate         string   `json:"lunarDate"`
+	ChineseDate       string   `json:"chineseDate" jsonschema:"four pillars"`
+	Time              string   `json:"time"`
+	TimeRange         string   `json:"timeRange"`
+	Sign              string   `json:"sign"`
+	Zodiac            string   `json:"zodiac"`
+	SoulPalaceBranch  string   `json:"soulPalaceBranch"`
+	BodyPalaceBranch  string   `json:"bodyPalaceBranch"`
+	BodyPalace        string   `json:"bodyPalace" jsonschema:"role holding 身宫"`
+	Soul              string   `json:"soul" jsonschema:"命主"`
+	Body              string   `json:"body" jsonschema:"身主"`
+	FiveElementsClass string   `json:"fiveElementsClass" jsonschema:"五行局"`
+	OriginalPalace    string   `json:"originalPalace,omitempty" jsonschema:"来因宫"`
+	BirthTime         TimeRead `json:"birthTime"`
 }
 
 func (cc *chartCtx) basics() Basics {
@@ -41,7 +50,7 @@ func (cc *chartCtx) basics() Basics {
 		ChineseDate: r.ChineseDate, Time: r.Time, TimeRange: r.TimeRange, Sign: r.Sign, Zodiac: r.Zodiac,
 		SoulPalaceBranch: r.EarthlyBranchOfSoulPalace, BodyPalaceBranch: r.EarthlyBranchOfBodyPalace,
 		BodyPalace: c.PalaceRole(c.BodyIndex()).Name(l), Soul: r.Soul, Body: r.Body,
-		FiveElementsClass: r.FiveElementsClass, BirthTime: cc.res,
+		FiveElementsClass: r.FiveElementsClass, BirthTime: TimeRead(cc.res),
 	}
 	if o := c.OriginalPalace(); o >= 0 {
 		b.OriginalPalace = c.PalaceRole(o).Name(l)

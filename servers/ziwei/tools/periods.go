@@ -11,11 +11,8 @@ import (
 
 // Overlap maps one period palace onto the natal board.
 type Overlap struct {
-	Index        int      `json:"index"`
 	PeriodPalace string   `json:"periodPalace"`
 	NatalPalace  string   `json:"natalPalace"`
-	Stem         string   `json:"stem"`
-	Branch       string   `json:"branch"`
 	MajorStars   []string `json:"majorStars"`
 }
 
@@ -23,8 +20,7 @@ func (cc *chartCtx) overlaps(p astro.Period) []Overlap {
 	out := make([]Overlap, 12)
 	for r := astro.PalaceRole(0); r < 12; r++ {
 		i := p.PalaceOfRole(r)
-		o := Overlap{Index: i, PeriodPalace: periodRoleName(p.Kind, r, cc.lang), NatalPalace: cc.chart.PalaceRole(i).Name(cc.lang),
-			Stem: cc.chart.PalaceStem(i).Name(cc.lang), Branch: astro.BranchOfBoard(i).Name(cc.lang), MajorStars: []string{}}
+		o := Overlap{PeriodPalace: periodRoleName(p.Kind, r, cc.lang), NatalPalace: cc.at(i), MajorStars: []string{}}
 		for _, s := range cc.chart.Stars(i) {
 			if s.Group() == astro.GroupMajor {
 				o.MajorStars = append(o.MajorStars, s.Name(cc.lang))
@@ -352,12 +348,9 @@ func getAnnualSihua() toolkit.Tool {
 }
 
 type AnnualDecadeOverlap struct {
-	Index        int    `json:"index"`
 	AnnualPalace string `json:"annualPalace"`
 	DecadePalace string `json:"decadePalace"`
 	NatalPalace  string `json:"natalPalace"`
-	Stem         string `json:"stem"`
-	Branch       string `json:"branch"`
 }
 
 type AnnualOverlapOut struct {
@@ -385,9 +378,8 @@ func getAnnualOverlappingPalaces() toolkit.Tool {
 			out := AnnualOverlapOut{ChartID: cc.id, Year: in.Year, Decade: cc.decadeRef(h), AnnualToNatal: cc.overlaps(y)}
 			for r := astro.PalaceRole(0); r < 12; r++ {
 				i := y.PalaceOfRole(r)
-				out.AnnualToDecade = append(out.AnnualToDecade, AnnualDecadeOverlap{Index: i,
-					AnnualPalace: periodRoleName(y.Kind, r, cc.lang), DecadePalace: periodRoleName(d.Kind, d.PalaceRole(i), cc.lang),
-					NatalPalace: cc.chart.PalaceRole(i).Name(cc.lang), Stem: cc.chart.PalaceStem(i).Name(cc.lang), Branch: astro.BranchOfBoard(i).Name(cc.lang)})
+				out.AnnualToDecade = append(out.AnnualToDecade, AnnualDecadeOverlap{
+					AnnualPalace: periodRoleName(y.Kind, r, cc.lang), DecadePalace: periodRoleName(d.Kind, d.PalaceRole(i), cc.lang), NatalPalace: cc.at(i)})
 			}
 			return out, nil
 		})
