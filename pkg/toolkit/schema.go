@@ -32,7 +32,14 @@ func SchemaFor[T any](output bool) (json.RawMessage, error) {
 		return nil, fmt.Errorf("%s: %w", t, err)
 	}
 	typeUntyped(s)
-	return json.Marshal(s)
+	if output {
+		leanOutput(s)
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	return unescapeHTML(b), nil
 }
 
 // MustSchema is SchemaFor for package-level tool definitions: a bad tag is a
@@ -254,4 +261,61 @@ func anyJSON() *jsonschema.Schema {
 		{Type: "string"}, {Type: "number"}, {Type: "boolean"}, {Type: "object"},
 		{Type: "array", Items: anyScalar()}, {Type: "null"},
 	}}
+}
+
+// leanOutput drops "required" and "additionalProperties": false from an output
+// schema. For a result typed by a Go struct both are tautologies — every
+// non-omitempty field is always encoded and no other field can be — so they
+// tell a model nothing, while costing about a fifth of a server's tools/list
+// bytes, which every client pays on connect. Input schemas keep both: there
+// they reject bad arguments.
+func leanOutput(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	s.Required = nil
+	if ap := s.AdditionalProperties; ap != nil && ap.Not != nil && isEmpty(ap.Not) {
+		s.AdditionalProperties = nil
+	}
+	for _, p := range s.Properties {
+		leanOutput(p)
+	}
+	leanOutput(s.Items)
+	leanOutput(s.AdditionalProperties)
+	for _, sub := range s.AnyOf {
+		leanOutput(sub)
+	}
+}
+
+// unescapeHTML undoes encoding/json's \u003c, \u003e and \u0026 (jsonschema-go
+// marshals with HTML escaping): each costs six bytes in every tools/list, and
+// schemas are never embedded in HTML. An escape preceded by an odd number of
+// backslashes is a literal backslash followed by text, and is left alone.
+func unescapeHTML(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] == '\\' && i+5 < len(b) && b[i+1] == 'u' && b[i+2] == '0' && b[i+3] == '0' {
+			var r byte
+			switch string(b[i+4 : i+6]) {
+			case "3c":
+				r = '<'
+			case "3e":
+				r = '>'
+			case "26":
+				r = '&'
+			}
+			if r != 0 {
+				out = append(out, r)
+				i += 5
+				continue
+			}
+		}
+		if b[i] == '\\' && i+1 < len(b) {
+			out = append(out, b[i], b[i+1]) // any other escape, kept whole (so \\u003c stays literal)
+			i++
+			continue
+		}
+		out = append(out, b[i])
+	}
+	return out
 }

@@ -89,3 +89,35 @@ func TestUntypedFieldsGetTypes(t *testing.T) {
 		t.Errorf("default: %v", props["default"])
 	}
 }
+
+func TestOutputSchemasAreLean(t *testing.T) {
+	out, _ := SchemaFor[sampleOut](true)
+	in, _ := SchemaFor[sampleIn](false)
+	if strings.Contains(string(out), `"required"`) || strings.Contains(string(out), `"additionalProperties"`) {
+		t.Fatalf("output schema keeps tautologies: %s", out)
+	}
+	if !strings.Contains(string(in), `"required":["symbol"]`) || !strings.Contains(string(in), `"additionalProperties":false`) {
+		t.Fatalf("input schema must keep required and additionalProperties: %s", in)
+	}
+	type html struct {
+		A string `json:"a" jsonschema:"x < y & z"`
+	}
+	b, _ := SchemaFor[html](false)
+	if !strings.Contains(string(b), "x < y & z") {
+		t.Fatalf("HTML-escaped description: %s", b)
+	}
+}
+
+func TestUnescapeHTML(t *testing.T) {
+	cases := map[string]string{
+		`"x \u003c y \u0026 z \u003e"`: `"x < y & z >"`,
+		`"literal \\u003c kept"`:       `"literal \\u003c kept"`,
+		`"\u00e9 and \n"`:              `"\u00e9 and \n"`,
+		`"end \u00`:                    `"end \u00`,
+	}
+	for in, want := range cases {
+		if got := string(unescapeHTML([]byte(in))); got != want {
+			t.Errorf("%s -> %s, want %s", in, got, want)
+		}
+	}
+}

@@ -51,13 +51,13 @@ func user(ctx context.Context) string { return serve.UserID(ctx) }
 
 // All returns every tool in a stable order.
 func All(d *Deps) []toolkit.Tool {
-	return slim([]toolkit.Tool{
+	return []toolkit.Tool{
 		connectTool(d),
 		placeOrderTool(d), modifyOrderTool(d), cancelOrderTool(d),
 		orderBookTool(d), tradeBookTool(d), positionsTool(d), holdingsTool(d), limitsTool(d),
 		searchScripTool(d), quotesTool(d), optionChainTool(d), timePriceSeriesTool(d),
 		subscribeTool(d), unsubscribeTool(d),
-	})
+	}
 }
 
 // do runs fn with the caller's session and one automatic re-login.

@@ -18,14 +18,14 @@ func New(rulesFile string) *Tools { return &Tools{store: rules.NewStore(rulesFil
 
 // All returns every tool in a stable order.
 func (t *Tools) All() []toolkit.Tool {
-	return slim([]toolkit.Tool{
+	return []toolkit.Tool{
 		t.initializeChart(), getChartBasics(), getPalaceInfo(), getStarsInPalace(), getStarAttributes(), getNatalSihua(),
 		getSanfangSizheng(), getAnhePalace(), getChongzhaoPalace(), getJiaGongInfo(),
 		getDecadeInfo(), getDecadeSihua(), getDecadeOverlappingPalaces(),
 		getAnnualInfo(), getAnnualSihua(), getAnnualOverlappingPalaces(), getPalaceStemSihua(),
 		getMonthlyInfo(), getDailyInfo(), getHourlyInfo(),
 		queryPattern(), t.queryCombination(), t.storeCombination(),
-	})
+	}
 }
 
 // Register adds the tools, the resources and the prompt.
