@@ -42,7 +42,7 @@ func withConfirmation(d *Deps, t toolkit.Tool) toolkit.Tool {
 			return inner(ctx, req)
 		}
 		var in PlaceIn
-		if err := decodeArgs(req, &in); err != nil {
+		if err := toolkit.Bind(req, &in); err != nil {
 			return envelope.Fail(envelope.Invalid("", "arguments do not match the input schema: %v", err)), nil
 		}
 		o, err := mapOrder(in)
@@ -102,23 +102,4 @@ func summary(in PlaceIn, qty int) string {
 	}
 	return fmt.Sprintf("Place a REAL order on Shoonya: %s %d %s on %s, %s, product %s, validity %s?",
 		in.Side, qty, in.TradingSymbol, in.Exchange, px, defaultStr(in.Product, "CNC"), defaultStr(in.Validity, "DAY"))
-}
-
-// decodeArgs binds the raw arguments as the toolkit wrapper does.
-func decodeArgs(req mcp.CallToolRequest, dst any) error {
-	raw := req.GetRawArguments()
-	if raw == nil {
-		return nil
-	}
-	b, ok := raw.(json.RawMessage)
-	if !ok {
-		var err error
-		if b, err = json.Marshal(raw); err != nil {
-			return err
-		}
-	}
-	if len(b) == 0 || string(b) == "null" {
-		return nil
-	}
-	return json.Unmarshal(b, dst)
 }

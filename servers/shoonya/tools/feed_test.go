@@ -161,6 +161,7 @@ func TestResourceUpdatedPerEra(t *testing.T) {
 	e.connect()
 	uri := feed.InstrumentURI("NSE", "2885")
 
+	//lint:ignore SA1019 the legacy era's standalone GET stream is what delivers resources/updated; this test proves it
 	legacy := httpClient(t, e.conn.Built, mcp.ProtocolVersion20251125, transport.WithContinuousListening())
 	ln := &notes{got: map[string]int{}}
 	legacy.OnNotification(func(n mcp.JSONRPCNotification) {
@@ -171,6 +172,7 @@ func TestResourceUpdatedPerEra(t *testing.T) {
 	for _, u := range []string{uri, feed.AllURI} {
 		var sr mcp.SubscribeRequest
 		sr.Params.URI = u
+		//lint:ignore SA1019 resources/subscribe is the legacy-era call under test
 		if err := legacy.Subscribe(context.Background(), sr); err != nil {
 			t.Fatalf("legacy subscribe: %v", err)
 		}

@@ -6,7 +6,6 @@ package tools
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
@@ -247,7 +246,3 @@ func (cc *chartCtx) sihua(stem astro.Stem, period *astro.Period) []SihuaItem {
 	}
 	return out
 }
-
-func errf(field, format string, args ...any) error { return envelope.Invalid(field, format, args...) }
-
-var _ = fmt.Sprintf
