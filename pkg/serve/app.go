@@ -9,6 +9,7 @@ import (
 	"flag"
 
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/redis/go-redis/v9"
 	"github.com/rs/zerolog"
 
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
@@ -37,9 +38,12 @@ type Registry struct {
 	Server   *server.MCPServer
 	Log      zerolog.Logger
 	ReadOnly bool
-	filter   toolFilter
-	tools    []toolkit.Tool
-	skipped  []string
+	// Redis is the shared store from MCPFLEET_REDIS_URL, or nil: servers then
+	// keep limits and caches in memory. With it, replicas share both.
+	Redis   *redis.Client
+	filter  toolFilter
+	tools   []toolkit.Tool
+	skipped []string
 }
 
 // AddTools registers tools that pass the filters: read-only mode drops every tool

@@ -51,6 +51,14 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	)
 	s.Use(callLogger(log))
 	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o)}
+	if o.RedisURL != "" {
+		rdb, err := connectRedis(ctx, o.RedisURL)
+		if err != nil {
+			return nil, err
+		}
+		r.Redis = rdb
+		log.Info().Str("redis", rdb.Options().Addr).Msg("limits and caches shared through Redis")
+	}
 	if app.Register != nil {
 		if err := app.Register(ctx, r); err != nil {
 			return nil, err

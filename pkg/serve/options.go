@@ -22,6 +22,7 @@ type Options struct {
 	Version      bool
 	AuthTokens   map[string]string // token -> user, from MCPFLEET_AUTH_TOKENS only (never a flag: argv is visible to other users)
 	AllowOrigins []string          // extra allowed Origins besides loopback ones, MCPFLEET_ALLOWED_ORIGINS
+	RedisURL     string            // shared limits and caches across replicas; env only (it may hold a password)
 }
 
 func envOr(key, def string) string {
@@ -66,6 +67,7 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "  MCPFLEET_AUTH_TOKENS=user=token,... bearer tokens for HTTP (env only)")
+		fmt.Fprintln(stderr, "  MCPFLEET_REDIS_URL=redis://host:6379/0 share rate limits and caches between replicas (env only)")
 	}
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -80,6 +82,7 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 	}
 	o.AuthTokens = tokens
 	o.AllowOrigins = splitList(os.Getenv("MCPFLEET_ALLOWED_ORIGINS"))
+	o.RedisURL = os.Getenv("MCPFLEET_REDIS_URL")
 	return o, nil
 }
 
