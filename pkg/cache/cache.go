@@ -7,6 +7,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/sync/singleflight"
+
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 )
 
 // DefaultStaleFor is how long after expiry a copy may still be served when
@@ -18,11 +20,7 @@ const DefaultStaleFor = 7 * 24 * time.Hour
 const DefaultMaxEntries = 10000
 
 // Clock tells the time. Tests pass a fake one with WithClock.
-type Clock interface{ Now() time.Time }
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
+type Clock = clock.Clock
 
 // Meta describes where a value returned by Get came from.
 type Meta struct {
@@ -101,7 +99,7 @@ func New[V any](ttl time.Duration, opts ...Option) *Cache[V] {
 	if ttl <= 0 {
 		panic(fmt.Sprintf("cache: New(%v): ttl must be > 0", ttl))
 	}
-	o := options{clock: systemClock{}, staleFor: DefaultStaleFor, maxEntries: DefaultMaxEntries}
+	o := options{clock: clock.System{}, staleFor: DefaultStaleFor, maxEntries: DefaultMaxEntries}
 	for _, opt := range opts {
 		opt(&o)
 	}

@@ -9,28 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/redistest"
 	"github.com/redis/go-redis/v9"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Set(t time.Time) {
-	c.mu.Lock()
-	c.t = t
-	c.mu.Unlock()
-}
 
 type backend struct {
 	name string
@@ -86,7 +70,7 @@ func TestGetSemantics(t *testing.T) {
 	for _, be := range backends() {
 		t.Run(be.name, func(t *testing.T) {
 			t.Parallel()
-			clock := &fakeClock{}
+			clock := clock.NewFake(t0)
 			c := New[Feed](ttl, append(be.opts(t), WithClock(clock), WithStaleFor(staleFor))...)
 			ctx := context.Background()
 			for i, s := range steps {
@@ -194,7 +178,7 @@ func TestSingleflight(t *testing.T) {
 // once; the fetch carries on for everyone else and is stored.
 func TestCallerGivesUp(t *testing.T) {
 	t.Parallel()
-	clock := &fakeClock{t: t0}
+	clock := clock.NewFake(t0)
 	c := New[string](time.Minute, WithClock(clock))
 	if err := c.Set(context.Background(), "k", "old"); err != nil {
 		t.Fatal(err)
@@ -236,7 +220,7 @@ func TestFetchPanicBecomesError(t *testing.T) {
 
 func TestStaleForZeroNeverServesStale(t *testing.T) {
 	t.Parallel()
-	clock := &fakeClock{t: t0}
+	clock := clock.NewFake(t0)
 	c := New[int](time.Minute, WithClock(clock), WithStaleFor(0))
 	_ = c.Set(context.Background(), "k", 1)
 	clock.Set(t0.Add(time.Minute))
@@ -248,7 +232,7 @@ func TestStaleForZeroNeverServesStale(t *testing.T) {
 func TestMemoryLRUAndSweep(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	clock := &fakeClock{t: t0}
+	clock := clock.NewFake(t0)
 	c := New[string](time.Minute, WithClock(clock), WithMaxEntries(3), WithStaleFor(time.Hour))
 	for _, k := range []string{"a", "b", "c"} {
 		_ = c.Set(ctx, k, k)

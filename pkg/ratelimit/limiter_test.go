@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/redistest"
 	"github.com/redis/go-redis/v9"
 )
@@ -26,7 +27,7 @@ func denied(limit int, retry time.Duration) Decision {
 	return Decision{Limit: limit, RetryAfter: retry}
 }
 
-func runSteps(t *testing.T, l Limiter, clock *fakeClock, key string, steps []step) {
+func runSteps(t *testing.T, l Limiter, clock *clock.Fake, key string, steps []step) {
 	t.Helper()
 	for i, s := range steps {
 		clock.Set(t0.Add(s.at))
@@ -125,7 +126,7 @@ func TestSlidingWindowVersusTokenBucket(t *testing.T) {
 	t.Parallel()
 	for _, be := range backends() {
 		t.Run(be.name, func(t *testing.T) {
-			count := func(l Limiter, clock *fakeClock) int {
+			count := func(l Limiter, clock *clock.Fake) int {
 				n := 0
 				for s := 0; s < 600; s++ { // one attempt per second for 10 minutes
 					clock.Set(t0.Add(time.Duration(s) * time.Second))

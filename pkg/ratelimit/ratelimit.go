@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 )
 
 // Decision is the answer to one Allow call.
@@ -33,11 +35,7 @@ type Limiter interface {
 }
 
 // Clock tells the time. Tests pass a fake one with WithClock.
-type Clock interface{ Now() time.Time }
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
+type Clock = clock.Clock
 
 // Option configures a limiter or window claims.
 type Option func(*options)
@@ -67,7 +65,7 @@ func WithRedis(client redis.Scripter, prefix string) Option {
 }
 
 func buildOptions(opts []Option) options {
-	o := options{clock: systemClock{}}
+	o := options{clock: clock.System{}}
 	for _, opt := range opts {
 		opt(&o)
 	}
