@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -10,13 +9,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 )
 
 // Canary secrets: each server runs with these in its environment and its fake
@@ -127,7 +127,7 @@ func TestNoSecretsLeakOverStdio(t *testing.T) {
 	for _, s := range servers {
 		t.Run(s.Name, func(t *testing.T) {
 			env := serverEnv(t, bins, s.Name)
-			var stderr syncBuf
+			var stderr servetest.Buffer
 			tr := transport.NewStdioWithOptions(filepath.Join(bins, s.Name), env, nil, transport.WithCommandStderrWriter(&stderr))
 			c := client.NewClient(tr)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -191,11 +191,3 @@ func TestNoSecretsLeakOverStdio(t *testing.T) {
 		})
 	}
 }
-
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
-func (s *syncBuf) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }

@@ -24,21 +24,22 @@ import (
 type Conn struct {
 	Client *client.Client
 	Built  *serve.Built
-	logs   *syncBuffer
+	logs   *Buffer
 }
 
-type syncBuffer struct {
+// Buffer is a goroutine-safe byte buffer: a log sink or a child's stderr in tests.
+type Buffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
+func (s *Buffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
 }
 
-func (s *syncBuffer) String() string {
+func (s *Buffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
@@ -60,7 +61,7 @@ func NewWithOptions(t testing.TB, app serve.App, opts []client.ClientOption, arg
 	if err != nil {
 		t.Fatalf("options: %v", err)
 	}
-	logs := &syncBuffer{}
+	logs := &Buffer{}
 	log, err := serve.NewLogger(logs, o.LogLevel)
 	if err != nil {
 		t.Fatal(err)
