@@ -2,13 +2,16 @@
 // storage URL), v3 exchange list and symbols, and the docs site. It sits on
 // pkg/upstream (deadlines, retries on 429/5xx only, body caps, error mapping),
 // adds the x-api-key header, a per-plan limiter (requests per second with burst,
-// and per day), and turns 403 "Exceed Max Usage … Limit (…)" answers into
+// and per day; in Redis when replicas share it, keyed by a hash of the API key),
+// and turns 403 "Exceed Max Usage … Limit (…)" answers into
 // errors that name the plan limit hit.
 package client
 
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/rs/zerolog"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
@@ -54,7 +58,29 @@ type Config struct {
 	RetryWait time.Duration
 	// NoLimiter turns off the client-side plan limiter (tests of upstream 429s).
 	NoLimiter bool
-	Logger    zerolog.Logger
+	// Redis, when set, keeps the plan limiter's state in Redis (under
+	// LimiterPrefix) so that every replica using the same API key shares the
+	// plan's quota; nil keeps it in this process.
+	Redis  *redis.Client
+	Logger zerolog.Logger
+}
+
+// Redis key prefixes of the plan limiter: the quota is the API key's, so all
+// replicas count against one per-second bucket and one daily window. The key
+// part is KeyID(api key), never the key itself.
+const (
+	LimiterPrefix   = "chartimg:rl:"
+	perSecondPrefix = LimiterPrefix + "sec:"
+	dailyPrefix     = LimiterPrefix + "day:"
+	EnvRedisURL     = "MCPFLEET_REDIS_URL"
+	redisRetryAfter = 2 * time.Second
+)
+
+// KeyID names an API key in limiter keys: the first 128 bits of its SHA-256,
+// in hex, so Redis holds no usable secret.
+func KeyID(apiKey string) string {
+	sum := sha256.Sum256([]byte(apiKey))
+	return hex.EncodeToString(sum[:16])
 }
 
 // Client is safe for concurrent use.
@@ -65,9 +91,9 @@ type Client struct {
 	plan   chart.Plan
 	perSec ratelimit.Limiter
 	daily  ratelimit.Limiter
+	keyID  string // the limiters' key: KeyID(key)
+	shared bool   // the limiters live in Redis
 }
-
-const limiterKey = "chart-img"
 
 // New builds a client. A missing API key is not an error here: calls that need
 // it fail with unauthenticated naming CHART_IMG_API_KEY, and the docs tools work.
@@ -87,10 +113,15 @@ func New(cfg Config) *Client {
 	if cfg.RetryWait == 0 {
 		cfg.RetryWait = 500 * time.Millisecond
 	}
-	c := &Client{key: cfg.APIKey, plan: cfg.Plan}
+	c := &Client{key: cfg.APIKey, plan: cfg.Plan, keyID: KeyID(cfg.APIKey), shared: cfg.Redis != nil}
 	if !cfg.NoLimiter {
-		c.perSec = ratelimit.NewTokenBucket(cfg.Plan.PerSecond, time.Second, max(cfg.Plan.Burst, 1))
-		c.daily = ratelimit.NewSlidingWindow(cfg.Plan.DailyMax, 24*time.Hour)
+		var sec, day []ratelimit.Option
+		if cfg.Redis != nil {
+			sec = append(sec, ratelimit.WithRedis(cfg.Redis, perSecondPrefix))
+			day = append(day, ratelimit.WithRedis(cfg.Redis, dailyPrefix))
+		}
+		c.perSec = ratelimit.NewTokenBucket(cfg.Plan.PerSecond, time.Second, max(cfg.Plan.Burst, 1), sec...)
+		c.daily = ratelimit.NewSlidingWindow(cfg.Plan.DailyMax, 24*time.Hour, day...)
 	}
 	secret := map[string]string{}
 	if cfg.APIKey != "" {
@@ -124,26 +155,39 @@ func (c *Client) needKey() error {
 
 // limit runs before every attempt: the plan's per-second rate (waiting, within
 // the call's deadline) and its daily maximum (failing at once with retry-after).
+// With a shared limiter it fails closed: when Redis cannot answer, nothing is
+// sent, since an unthrottled call could spend a quota other replicas count on.
 func (c *Client) limit(ctx context.Context) error {
 	if c.perSec == nil {
 		return nil
 	}
-	if err := ratelimit.Wait(ctx, c.perSec, limiterKey); err != nil {
+	if err := ratelimit.Wait(ctx, c.perSec, c.keyID); err != nil {
 		var de *ratelimit.DeadlineError
 		if errors.As(err, &de) {
 			return envelope.New(envelope.RateLimited, "the %s plan allows %d requests per second (%s); try again shortly", c.plan.Name, c.plan.PerSecond, EnvPlan).WithRetryAfter(de.RetryAfter)
 		}
-		return err
+		return c.limiterError(ctx, err)
 	}
-	d, err := c.daily.Allow(ctx, limiterKey)
+	d, err := c.daily.Allow(ctx, c.keyID)
 	if err != nil {
-		return err
+		return c.limiterError(ctx, err)
 	}
 	if !d.Allowed {
 		return envelope.New(envelope.RateLimited, "the %s plan's daily maximum of %d requests is used up (%s=%s); try again in %s",
 			c.plan.Name, c.plan.DailyMax, EnvPlan, c.plan.Name, d.RetryAfter.Round(time.Minute)).WithRetryAfter(d.RetryAfter)
 	}
 	return nil
+}
+
+// limiterError maps a limiter failure: the caller's own deadline or
+// cancellation as is, anything else (only Redis can fail) to a retryable
+// upstream_unavailable that names the shared store.
+func (c *Client) limiterError(ctx context.Context, err error) error {
+	if ctx.Err() != nil || !c.shared {
+		return err
+	}
+	return envelope.New(envelope.UpstreamUnavailable, "chart-img plan limiter: the shared Redis (%s) did not answer, so nothing was sent (the plan quota is counted there for every replica); try again shortly, or check that Redis is up and %s points at it", EnvRedisURL, EnvRedisURL).
+		WithRetryable(true).WithRetryAfter(redisRetryAfter).WithCause(err)
 }
 
 // detect is extract.ChartImg plus the plan named by a 403 limit message.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/client"
@@ -30,6 +31,9 @@ type Config struct {
 	RetryWait time.Duration
 	// NoLimiter turns off the client-side plan limiter (tests of upstream 429s).
 	NoLimiter bool
+	// DailyMax overrides the plan's daily maximum in the client-side limiter
+	// (tests); 0 = the plan's.
+	DailyMax int
 }
 
 // Flags binds the server's flags; each defaults to its environment variable.
@@ -55,11 +59,21 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	if !ok {
 		return fmt.Errorf("%s=%q: want one of %s", client.EnvPlan, c.Plan, strings.Join(chart.PlanNames, ", "))
 	}
+	if c.DailyMax > 0 {
+		plan.DailyMax = c.DailyMax
+	}
 	key := strings.TrimSpace(os.Getenv(client.EnvAPIKey))
+	// r.Redis (MCPFLEET_REDIS_URL) shares the plan limiter and the caches
+	// between replicas; nil keeps both in this process.
 	cl := client.New(client.Config{APIURL: c.APIURL, DocsURL: c.DocsURL, APIKey: key, Plan: plan, Timeout: c.Timeout,
-		Retries: c.Retries, RetryWait: c.RetryWait, NoLimiter: c.NoLimiter, Logger: r.Log.With().Str("upstream", "chart-img").Logger()})
-	r.AddTools(All(NewService(cl))...)
-	ev := r.Log.Info().Str("api_url", c.APIURL).Str("plan", plan.Name).Bool("api_key_set", key != "").Bool("read_only", r.ReadOnly)
+		Retries: c.Retries, RetryWait: c.RetryWait, NoLimiter: c.NoLimiter, Redis: r.Redis,
+		Logger: r.Log.With().Str("upstream", "chart-img").Logger()})
+	log := r.Log
+	r.AddTools(All(NewService(cl, r.Redis, cache.WithErrorHandler(func(err error) {
+		log.Warn().Err(err).Msg("chart-img cache: Redis failed; fetching from chart-img without the shared cache")
+	})))...)
+	ev := r.Log.Info().Str("api_url", c.APIURL).Str("plan", plan.Name).Bool("api_key_set", key != "").
+		Bool("shared_limits_and_caches", r.Redis != nil).Bool("read_only", r.ReadOnly)
 	ev.Msg("chartimg configured")
 	if key == "" {
 		r.Log.Warn().Msg("CHART_IMG_API_KEY is not set: get_exchanges, get_symbols and generate_chart_image will answer unauthenticated")

@@ -8,7 +8,7 @@ import (
 )
 
 func TestToolsLintAndSnapshots(t *testing.T) {
-	all := All(NewService(client.New(client.Config{})))
+	all := All(NewService(client.New(client.Config{}), nil))
 	if len(all) != 6 {
 		t.Fatalf("%d tools, want 6", len(all))
 	}
@@ -25,7 +25,7 @@ func TestHints(t *testing.T) {
 		"validate_chart_config":     {true, false, true, false},
 		"generate_chart_image":      {false, false, true, true},
 	}
-	for _, tl := range All(NewService(client.New(client.Config{}))) {
+	for _, tl := range All(NewService(client.New(client.Config{}), nil)) {
 		a := tl.Tool.Annotations
 		got := [4]bool{*a.ReadOnlyHint, *a.DestructiveHint, *a.IdempotentHint, *a.OpenWorldHint}
 		if got != want[tl.Name()] {

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/client"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/docsparse"
@@ -34,6 +36,7 @@ type Service struct {
 	know      atomic.Pointer[knowledge]
 	mu        sync.Mutex
 	from      *docsparse.Docs // docs the current knowledge was built from
+	fromAt    time.Time       // and when they were fetched (a Redis cache decodes a new copy per Get)
 	failedAt  time.Time       // last failed docs fetch, cleared by a good one
 	failErr   error
 	exMemo    atomic.Pointer[exchangesMemo]
@@ -45,12 +48,24 @@ const (
 	ExchangeTTL = time.Hour
 )
 
+// CachePrefix starts the Redis keys of the shared caches: CachePrefix+"docs:docs",
+// CachePrefix+"exchanges:list", CachePrefix+"symbols:<EXCHANGE>".
+const CachePrefix = "chartimg:cache:"
+
 // NewService starts from the embedded docs snapshot, so every tool works offline.
-func NewService(c *client.Client, opts ...cache.Option) *Service {
+// With rdb the docs, exchanges and symbols caches live in Redis, shared by all
+// replicas (nil: in this process); opts apply to all three.
+func NewService(c *client.Client, rdb *redis.Client, opts ...cache.Option) *Service {
+	with := func(name string, own ...cache.Option) []cache.Option {
+		if rdb != nil {
+			own = append(own, cache.WithRedis(rdb, CachePrefix+name+":"))
+		}
+		return append(own, opts...)
+	}
 	s := &Service{c: c,
-		docsCache: cache.New[*docsparse.Docs](DocsTTL, append([]cache.Option{cache.WithStaleFor(30 * 24 * time.Hour)}, opts...)...),
-		exchanges: cache.New[client.ExchangeList](ExchangeTTL, append([]cache.Option{cache.WithStaleFor(24 * time.Hour)}, opts...)...),
-		symbols:   cache.New[client.SymbolList](ExchangeTTL, append([]cache.Option{cache.WithStaleFor(24 * time.Hour), cache.WithMaxEntries(256)}, opts...)...),
+		docsCache: cache.New[*docsparse.Docs](DocsTTL, with("docs", cache.WithStaleFor(30*24*time.Hour))...),
+		exchanges: cache.New[client.ExchangeList](ExchangeTTL, with("exchanges", cache.WithStaleFor(24*time.Hour))...),
+		symbols:   cache.New[client.SymbolList](ExchangeTTL, with("symbols", cache.WithStaleFor(24*time.Hour), cache.WithMaxEntries(256))...),
 	}
 	snap := docsparse.Snapshot()
 	s.know.Store(newKnowledge(snap))
@@ -112,7 +127,7 @@ func (s *Service) loadDocs(ctx context.Context, force bool) docsResult {
 	default:
 		r.source = "live"
 	}
-	s.adopt(d)
+	s.adopt(d, meta.FetchedAt)
 	return r
 }
 
@@ -124,13 +139,14 @@ func (s *Service) snapshot(err error) docsResult {
 	return docsResult{docs: snap, source: "snapshot", note: "the docs site could not be fetched (" + errText(err) + "); serving the embedded snapshot (docs of " + snap.LastChange + ")"}
 }
 
-// adopt rebuilds the NL builder and validator when newer docs arrive.
-func (s *Service) adopt(d *docsparse.Docs) {
+// adopt rebuilds the NL builder and validator when newer docs arrive: a copy
+// with the same fetch time is the same docs (Redis hands out a new pointer).
+func (s *Service) adopt(d *docsparse.Docs, fetchedAt time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if d == s.from {
+	if d == s.from || (!fetchedAt.IsZero() && fetchedAt.Equal(s.fromAt)) {
 		return
 	}
-	s.from = d
+	s.from, s.fromAt = d, fetchedAt
 	s.know.Store(newKnowledge(d))
 }
