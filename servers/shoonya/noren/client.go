@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 )
@@ -39,9 +41,12 @@ type Config struct {
 	Timeout      time.Duration // per read call (retries included); 0 → 10s
 	OrderTimeout time.Duration // per order call; 0 → 15s
 	HTTPClient   *http.Client
-	// Limiter throttles calls per account (keyed by uid) on the client side;
-	// Shoonya allows 20 requests/s and 200/min (reference §3.5).
+	// Limiter throttles calls per account (keyed by Auth.LimitKey) on the
+	// client side; Shoonya allows 20 requests/s and 200/min (reference §3.5).
 	Limiter ratelimit.Limiter
+	// SharedLimiter says Limiter keeps its state in Redis: its errors are
+	// then Redis failures, answered as upstream_unavailable.
+	SharedLimiter bool
 }
 
 // DefaultLimiter is Shoonya's documented budget: 20 requests/s and 200/min.
@@ -51,12 +56,34 @@ func DefaultLimiter() ratelimit.Limiter { return Limiter(20, 200) }
 
 // Limiter allows perSecond and perMinute calls per account; 0 disables a window.
 func Limiter(perSecond, perMinute int) ratelimit.Limiter {
+	return SharedLimiter(nil, perSecond, perMinute)
+}
+
+// Redis key prefixes of the shared per-account budget (the key part is the
+// account id): one sliding log per window, checked together in one script.
+const (
+	LimiterPrefix   = "shoonya:rl:"
+	perSecondPrefix = LimiterPrefix + "sec:"
+	perMinutePrefix = LimiterPrefix + "min:"
+	EnvRedisURL     = "MCPFLEET_REDIS_URL"
+)
+
+// SharedLimiter is Limiter with its windows in Redis when rdb is not nil, so
+// every replica logged in to an account spends the account's one budget, as
+// the broker counts it; nil keeps them in this process.
+func SharedLimiter(rdb *redis.Client, perSecond, perMinute int) ratelimit.Limiter {
+	opts := func(prefix string) []ratelimit.Option {
+		if rdb == nil {
+			return nil
+		}
+		return []ratelimit.Option{ratelimit.WithRedis(rdb, prefix)}
+	}
 	var ls []ratelimit.Limiter
 	if perSecond > 0 {
-		ls = append(ls, ratelimit.NewSlidingWindow(perSecond, time.Second))
+		ls = append(ls, ratelimit.NewSlidingWindow(perSecond, time.Second, opts(perSecondPrefix)...))
 	}
 	if perMinute > 0 {
-		ls = append(ls, ratelimit.NewSlidingWindow(perMinute, time.Minute))
+		ls = append(ls, ratelimit.NewSlidingWindow(perMinute, time.Minute, opts(perMinutePrefix)...))
 	}
 	if len(ls) == 0 {
 		return nil
@@ -95,6 +122,15 @@ type Auth struct {
 	Token string
 }
 
+// LimitKey is what the broker's request budget is counted per: the account
+// id, or the user id when the login did not name an account.
+func (a *Auth) LimitKey() string {
+	if a.ActID != "" {
+		return a.ActID
+	}
+	return a.UID
+}
+
 // Client talks to one Noren host.
 type Client struct {
 	cfg Config
@@ -122,7 +158,7 @@ func (c *Client) post(ctx context.Context, route string, a *Auth, jdata map[stri
 		// Keep part of the deadline for the request itself: a write sent with no
 		// time left would only come back as outcome_unknown.
 		wctx, wcancel := context.WithTimeout(ctx, timeout-min(timeout/3, 3*time.Second))
-		err := ratelimit.Wait(wctx, c.cfg.Limiter, a.UID)
+		err := ratelimit.Wait(wctx, c.cfg.Limiter, a.LimitKey())
 		wcancel()
 		if err != nil {
 			var de *ratelimit.DeadlineError
@@ -132,6 +168,16 @@ func (c *Client) post(ctx context.Context, route string, a *Auth, jdata map[stri
 			}
 			if ctx.Err() != nil && !errors.Is(err, context.DeadlineExceeded) {
 				return nil, envelope.From(ctx.Err())
+			}
+			// Wait returns a bare ctx.Err() when the wait itself ran out; any
+			// other error (wrapped, even a deadline hit inside a Redis call) is
+			// the shared store failing.
+			waitEnded := err == context.DeadlineExceeded || err == context.Canceled
+			if c.cfg.SharedLimiter && de == nil && !waitEnded {
+				// Fail closed: without the shared count, a call could break the
+				// account's budget that other replicas are spending too.
+				return nil, envelope.New(envelope.UpstreamUnavailable, "%s: the shared request budget's Redis (%s) did not answer, so nothing was sent to Shoonya; try again shortly, or check that Redis is up and %s points at it", route, EnvRedisURL, EnvRedisURL).
+					WithRetryable(true).WithRetryAfter(2 * time.Second).WithCause(err)
 			}
 			return nil, envelope.New(envelope.RateLimited, "%s: this account's Shoonya request budget (SHOONYA_REQUESTS_PER_SECOND/_PER_MINUTE, default 20/s and 200/min) is used up; nothing was sent; try again shortly", route).WithRetryAfter(retry)
 		}

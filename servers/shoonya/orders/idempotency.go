@@ -119,7 +119,8 @@ func (p *Placer) Place(ctx context.Context, user, key string, book Book, send Se
 	}
 	orders, err := book(ctx)
 	if err != nil {
-		return Placed{}, envelope.New(envelope.From(err).Code, "could not check the order book for an earlier order with idempotency key %s, so nothing was sent; try again", key).
+		e := envelope.From(err)
+		return Placed{}, envelope.New(e.Code, "could not check the order book for an earlier order with idempotency key %s, so nothing was sent; try again (%s)", key, e.Message).
 			WithRetryable(true).WithCause(err)
 	}
 	if no := findKey(orders, key); no != "" {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/feed"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
@@ -32,8 +34,10 @@ const (
 const Instructions = "Shoonya (Finvasia) broker bridge. Call connect_shoonya_broker first. Orders are real: place_order is idempotent per idempotency_key, " +
 	"enforces pre-trade limits and asks for confirmation where the client supports elicitation. Live prices: subscribe_market_feeds, then read or subscribe to shoonya://feed."
 
-// Config builds the dependencies from the environment.
-func Config() (noren.Config, ConfirmMode, orders.Limits, error) {
+// Config builds the dependencies from the environment. With rdb (from
+// MCPFLEET_REDIS_URL) the per-account request budget lives in Redis, shared by
+// every replica; nil keeps it in this process.
+func Config(rdb *redis.Client) (noren.Config, ConfirmMode, orders.Limits, error) {
 	var cfg noren.Config
 	switch a := strings.ToLower(strings.TrimSpace(os.Getenv(EnvAuth))); a {
 	case "", "oauth":
@@ -57,7 +61,8 @@ func Config() (noren.Config, ConfirmMode, orders.Limits, error) {
 			*x.dst = n
 		}
 	}
-	cfg.Limiter = noren.Limiter(perSec, perMin)
+	cfg.Limiter = noren.SharedLimiter(rdb, perSec, perMin)
+	cfg.SharedLimiter = rdb != nil && cfg.Limiter != nil
 	for _, x := range []struct {
 		env string
 		dst *time.Duration
@@ -84,7 +89,7 @@ func Config() (noren.Config, ConfirmMode, orders.Limits, error) {
 
 // Register wires the server: client, sessions, safe orders, feed, tools and resources.
 func Register(ctx context.Context, r *serve.Registry) error {
-	cfg, mode, lim, err := Config()
+	cfg, mode, lim, err := Config(r.Redis)
 	if err != nil {
 		return err
 	}
@@ -105,6 +110,6 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	feed.Register(r.Server, hub, notifier)
 	r.Log.Info().Str("login_generation", string(cfg.Era)).Str("confirm_orders", string(mode)).
 		Int("max_order_qty", lim.MaxQuantity).Float64("max_order_value", lim.MaxOrderValue).
-		Int("max_orders_per_minute", lim.MaxOrdersPerMin).Msg("shoonya configured")
+		Int("max_orders_per_minute", lim.MaxOrdersPerMin).Bool("shared_request_budget", cfg.SharedLimiter).Msg("shoonya configured")
 	return nil
 }
