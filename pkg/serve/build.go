@@ -52,7 +52,7 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	s.Use(callLogger(log))
 	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o)}
 	if o.RedisURL != "" {
-		rdb, err := connectRedis(ctx, o.RedisURL)
+		rdb, err := connectRedis(ctx, o.RedisURL, log)
 		if err != nil {
 			return nil, err
 		}
