@@ -247,49 +247,39 @@ func (c *Client) MarketData(ctx context.Context, q MarketQuery) (MarketData, err
 	return ParseMarketData(body, q.Symbol, q.Timeframe, q.Limit)
 }
 
+// get calls a read-only route and parses its body.
+func get[T any](ctx context.Context, c *Client, op, path string, parse func([]byte) (T, error)) (T, error) {
+	body, err := c.call(ctx, request{op: op, method: "GET", path: path})
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return parse(body)
+}
+
 // Symbols lists the symbols the backend knows.
 func (c *Client) Symbols(ctx context.Context) ([]Symbol, error) {
-	body, err := c.call(ctx, request{op: "list symbols", method: "GET", path: "/symbols"})
-	if err != nil {
-		return nil, err
-	}
-	return ParseSymbols(body)
+	return get(ctx, c, "list symbols", "/symbols", ParseSymbols)
 }
 
 // Indicators lists the indicators (the route has a trailing slash).
 func (c *Client) Indicators(ctx context.Context) ([]Indicator, error) {
-	body, err := c.call(ctx, request{op: "list indicators", method: "GET", path: "/indicators/"})
-	if err != nil {
-		return nil, err
-	}
-	return ParseIndicators(body)
+	return get(ctx, c, "list indicators", "/indicators/", ParseIndicators)
 }
 
 // Strategies lists the strategies (the route has a trailing slash).
 func (c *Client) Strategies(ctx context.Context) ([]Strategy, error) {
-	body, err := c.call(ctx, request{op: "list strategies", method: "GET", path: "/strategies/"})
-	if err != nil {
-		return nil, err
-	}
-	return ParseStrategies(body)
+	return get(ctx, c, "list strategies", "/strategies/", ParseStrategies)
 }
 
 // Models lists trained models.
 func (c *Client) Models(ctx context.Context) ([]Model, error) {
-	body, err := c.call(ctx, request{op: "list models", method: "GET", path: "/models"})
-	if err != nil {
-		return nil, err
-	}
-	return ParseModels(body)
+	return get(ctx, c, "list models", "/models", ParseModels)
 }
 
 // Health checks the backend.
 func (c *Client) Health(ctx context.Context) (Health, error) {
-	body, err := c.call(ctx, request{op: "health check", method: "GET", path: "/health"})
-	if err != nil {
-		return Health{}, err
-	}
-	return ParseHealth(body)
+	return get(ctx, c, "health check", "/health", ParseHealth)
 }
 
 // Performance returns a completed training's metrics.
