@@ -147,7 +147,7 @@ func (b *Builder) isIndicatorWord(w string) bool {
 
 var (
 	explicitRE = regexp.MustCompile(`\b([A-Za-z][A-Za-z0-9_]{1,24}):([A-Za-z0-9_.!]{1,30})`)
-	pairRE     = regexp.MustCompile(`\b([A-Za-z]{3,5})\s?/\s?([A-Za-z]{3,5})\b`)
+	pairRE     = regexp.MustCompile(`\b([A-Za-z]{3,5})(?:\s?/\s?|-)([A-Za-z]{3,5})\b`) // EUR/USD, BTC-USD (Yahoo style)
 	sizeRE     = regexp.MustCompile(`(?i)\b(\d{3,4})\s?(?:x|×|by)\s?(\d{3,4})(?:\s?(?:px|pixels?))?\b`)
 )
 
@@ -189,11 +189,13 @@ type state struct {
 	session   string
 	format    string
 	ivHint    string
+	shouting  bool // no lower-case letters: capitals mark nothing
 }
 
 // Build turns the request into a config. It never fails: problems are warnings.
 func (b *Builder) Build(req Request) Result {
 	s := &state{b: b, res: Result{Reasoning: make([]string, 0, 8), Warnings: []string{}}}
+	s.shouting = !hasLower(req.Text)
 	text := s.extract(req.Text)
 	var toks [48]token
 	s.match(lex(text, toks[:0]))
@@ -203,6 +205,15 @@ func (b *Builder) Build(req Request) Result {
 	s.rest()
 	s.finish(req)
 	return s.res
+}
+
+func hasLower(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] >= 'a' && t[i] <= 'z' {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *state) reason(f string, a ...any) {
@@ -234,8 +245,8 @@ func (s *state) extract(text string) string {
 			text = blank(text, m[:2])
 		}
 	}
-	if strings.IndexByte(text, '/') >= 0 {
-		for _, m := range pairRE.FindAllStringSubmatchIndex(text, 4) {
+	if strings.IndexByte(text, '/') >= 0 || strings.IndexByte(text, '-') >= 0 {
+		for _, m := range pairRE.FindAllStringSubmatchIndex(text, 8) {
 			a, q := strings.ToLower(text[m[2]:m[3]]), strings.ToLower(text[m[4]:m[5]])
 			if full, ok := s.pair(a, q); ok {
 				s.symbols = append(s.symbols, hit{full, text[m[0]:m[1]]})
@@ -290,6 +301,11 @@ func (s *state) match(toks []token) {
 			if len(p.words) == 1 && t.kind == tNum {
 				break
 			}
+			// a phrase overlapping a longer one that starts inside it yields: "the nasdaq 100"
+			// is "the" + "nasdaq 100", not "the nasdaq" + 100
+			if len(p.words) > 1 && s.reachesFurther(toks, i, i+len(p.words)) {
+				continue // a shorter phrase here, or none
+			}
 			it := item{kind: p.e.kind, value: p.e.value, sym: p.e.sym, tok: t}
 			if len(p.words) > 1 {
 				it.tok.orig = joinOrig(toks[i : i+len(p.words)])
@@ -319,6 +335,29 @@ func (s *state) match(toks []token) {
 		}
 		i++
 	}
+}
+
+// reachesFurther reports whether a phrase starting inside toks[start+1:end] ends after end.
+func (s *state) reachesFurther(toks []token, start, end int) bool {
+	for k := start + 1; k < end; k++ {
+		for _, p := range s.b.dict[key(toks[k])] {
+			e := k + len(p.words)
+			if e <= end || e > len(toks) {
+				continue
+			}
+			ok := true
+			for j := 1; j < len(p.words); j++ {
+				if key(toks[k+j]) != p.words[j] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func joinOrig(ts []token) string {

@@ -46,6 +46,13 @@ func (s *state) drawingsAndSize() {
 			s.width, _ = strconv.Atoi(w)
 			s.height, _ = strconv.Atoi(h)
 			s.sizeWhy = it.tok.orig
+		case it.kind == kNum && !it.used && screenK[strings.ToLower(it.tok.orig)] != "" && !priceCue(s.at(i-1)):
+			// "4K" is a screen size unless a price cue precedes it ("support at 4k", "above 4k")
+			it.used = true
+			w, h, _ := strings.Cut(screenK[strings.ToLower(it.tok.orig)], "x")
+			s.width, _ = strconv.Atoi(w)
+			s.height, _ = strconv.Atoi(h)
+			s.sizeWhy = it.tok.orig
 		case it.kind == kWord && (it.tok.word == "width" || it.tok.word == "height"):
 			j := i + 1
 			for s.at(j).kind == kFiller || s.at(j).kind == kAt {
@@ -70,6 +77,21 @@ func (s *state) drawingsAndSize() {
 			s.sizeWhy = it.tok.orig + " " + s.at(i+1).tok.word
 		}
 	}
+}
+
+// screenK are display resolutions written as "NK"; 2K is left out, it reads as a price too often.
+var screenK = map[string]string{"4k": "3840x2160", "5k": "5120x2880", "8k": "7680x4320"}
+
+// priceCue is a word after which a number is a price, not a screen size.
+func priceCue(it *item) bool {
+	if it.kind == kAt || it.kind == kDrawing {
+		return true
+	}
+	switch it.tok.word {
+	case "above", "below", "over", "under", "to", "from", "reach", "reaches", "hit", "hits", "target", "break", "breaks", "between", "and", "or", "$":
+		return true
+	}
+	return false
 }
 
 func (s *state) rest() {

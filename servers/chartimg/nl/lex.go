@@ -157,8 +157,9 @@ func lex(s string, out []token) []token {
 			if k > j {
 				suffix := s[j:k]
 				switch suffix {
-				case "k", "K": // 70k
+				case "k", "K": // 70k (or a 4K screen: see screenK)
 					out[len(out)-1].num *= 1000
+					out[len(out)-1].orig += suffix
 					i = k
 					continue
 				case "x", "X": // 2x std

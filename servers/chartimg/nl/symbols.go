@@ -64,7 +64,17 @@ func (s *state) word(i int, it *item) {
 		s.warn("%q is not in the documented indicator list; call fetch_chart_documentation for the names", it.tok.orig+" "+next.tok.orig)
 		return
 	}
-	if it.tok.upper && len(it.tok.orig) >= 2 && len(it.tok.orig) <= 5 && !stopTickers[it.tok.orig] && onlyLetters(it.tok.orig) {
+	if w == "all" && (it.tok.orig == "ALL" && !s.shouting || s.at(i-1).kind == kRangeCue) {
+		// the API's range code written as such ("1W — ALL", "range: all")
+		s.rangeHits = append(s.rangeHits, hit{"ALL", it.tok.orig})
+		return
+	}
+	// tickers run to 5 letters on stock exchanges, 6 for some coins (RENDER, PENDLE)
+	maxLen := 6
+	if s.shouting {
+		maxLen = 5 // an all-capitals request has 6-letter words that are no tickers
+	}
+	if it.tok.upper && len(it.tok.orig) >= 2 && len(it.tok.orig) <= maxLen && !stopTickers[it.tok.orig] && onlyLetters(it.tok.orig) {
 		s.tickers = append(s.tickers, it.tok.orig)
 	}
 }

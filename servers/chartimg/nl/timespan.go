@@ -4,7 +4,10 @@ package nl
 
 import (
 	"math"
+	"strconv"
 	"strings"
+
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 )
 
 var unitDays = map[string]float64{"second": 1.0 / 86400, "minute": 1.0 / 1440, "hour": 1.0 / 24, "day": 1, "week": 7,
@@ -65,7 +68,7 @@ func (s *state) time() {
 			// "a year of data", "an hour chart": one unit, read like a number
 			cueBefore := prev.kind == kRangeCue || s.at(i-1).kind == kRangeCue || article && it.value != "minute" && it.value != "hour" && it.value != "second"
 			next := s.at(i + 1)
-			cueAfter := next.kind == kIntervalCue || next.kind == kStyleWeak && (next.tok.word == "candle" || next.tok.word == "bar") ||
+			cueAfter := next.kind == kIntervalCue || s.barCue(next, s.at(i+2)) ||
 				next.kind == kChart && (it.value == "minute" || it.value == "hour" || it.value == "day") // "hour chart", "day chart"
 			// a bare "week", "month", "quarter", "year" is that range ("Tesla year chart")
 			bare := it.value == "week" || it.value == "month" || it.value == "quarter" || it.value == "year"
@@ -85,6 +88,27 @@ func (s *state) time() {
 			}
 		}
 	}
+}
+
+// barCue: "candles"/"bars" after a span name its bar size ("4h candles"), unless
+// they name the chart type ("1Y bar chart").
+func (s *state) barCue(next, after *item) bool {
+	return next.kind == kStyleWeak && (next.tok.word == "candle" || next.tok.word == "bar") && after.kind != kChart
+}
+
+// rangeCode is the API range a compact span names exactly (1D 5D 1M 3M 6M 1Y 5Y), or "".
+func rangeCode(n float64, unit string) string {
+	switch {
+	case unit == "day" && (n == 1 || n == 5), unit == "month" && (n == 1 || n == 3 || n == 6), unit == "year" && (n == 1 || n == 5):
+		return strconv.Itoa(int(n)) + map[string]string{"day": "D", "month": "M", "year": "Y"}[unit]
+	}
+	return ""
+}
+
+// minutes of an interval hit's API value.
+func (h hit) minutes() float64 {
+	m, _ := chart.IntervalMinutes(h.value)
+	return float64(m)
 }
 
 // nPer reads "4-hourly" as 4 hours and "2-daily" as 2 days, only for the
@@ -112,7 +136,7 @@ func (s *state) span(i int, n float64, unit, said string, compact bool) {
 	// cues before the number win ("Interval: 1h Range: 1M"), then cues after it ("3M range", "4h candles")
 	rangeBefore := prev.kind == kRangeCue
 	ivBefore := prev.kind == kIntervalCue || prev.kind == kOn || prev.kind == kWord && prev.tok.word == "every"
-	ivAfter := next.kind == kIntervalCue || next.kind == kStyleWeak && (next.tok.word == "candle" || next.tok.word == "bar")
+	ivAfter := next.kind == kIntervalCue || s.barCue(next, s.at(i+3))
 	rangeAfter := next.kind == kRangeCue && next.tok.word == "range"
 	switch {
 	case ivBefore && !rangeBefore:
@@ -130,7 +154,12 @@ func (s *state) span(i int, n float64, unit, said string, compact bool) {
 	case unit == "minute" || unit == "hour" || unit == "second":
 		s.addInterval(n, unit, said)
 	case compact && unit != "year" && !(unit == "day" && n == 5):
-		// "4h", "1D", "1W", "1M" written tightly are how intervals are named
+		// "4h", "1D", "1W", "1M" written tightly are how intervals are named; a second
+		// one naming a longer API range is the range ("1D 1M", "4h 3M")
+		if r := rangeCode(n, unit); r != "" && len(s.ivHits) > 0 && s.ivHits[0].minutes() < n*unitDays[unit]*1440 {
+			s.rangeHits = append(s.rangeHits, hit{r, said})
+			return
+		}
 		s.addInterval(n, unit, said)
 	default:
 		s.addRange(n, unit, said)
