@@ -3,17 +3,29 @@ package envelope
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 )
 
 // Encoded is a success result encoded once: the structured content's JSON and
 // its text rendering. A tool serving the same answer many times (a cached list)
 // builds it once per cache fill and hands it out through Preencoder, so a call
-// re-encodes nothing of its own. mcp-go still validates the JSON against the
-// tool's output schema on every call (it decodes a json.RawMessage
-// StructuredContent for that), and the transport embeds the bytes as they are.
+// re-encodes nothing of its own. The bytes are validated against the tool's
+// output schema once per encoding (pkg/toolkit calls Check) instead of on every
+// call, and the transport embeds them as they are.
 type Encoded struct {
 	JSON json.RawMessage // compact JSON of the value: the structured content
 	Text string          // v.Text() for a Texter, else the JSON
+
+	once sync.Once
+	verr error
+}
+
+// Check runs validate over JSON once for this encoding and remembers the
+// answer: the bytes never change, so one check holds for every call that
+// serves them. An Encoded belongs to one tool (one output schema).
+func (e *Encoded) Check(validate func(json.RawMessage) error) error {
+	e.once.Do(func() { e.verr = validate(e.JSON) })
+	return e.verr
 }
 
 // Preencoder lets a result hand OK its encoded form. A nil *Encoded means

@@ -154,8 +154,7 @@ func TestOKPreencoded(t *testing.T) {
 	// deliberately different from the value, to prove nothing is re-encoded).
 	v.enc = &Encoded{JSON: json.RawMessage(`{"n":8}`), Text: "precomputed"}
 	res := OK(v)
-	raw, ok := res.StructuredContent.(json.RawMessage)
-	if !ok || string(raw) != `{"n":8}` || res.Content[0].(mcp.TextContent).Text != "precomputed" || res.IsError {
+	if res.StructuredContent != nil || string(res.RawStructuredContent) != `{"n":8}` || res.Content[0].(mcp.TextContent).Text != "precomputed" || res.IsError {
 		t.Fatalf("preencoded: %#v", res)
 	}
 	wire, _ := json.Marshal(res)
@@ -176,5 +175,23 @@ func BenchmarkEnvelopeOKPreencoded(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = OK(v)
+	}
+}
+
+func TestEncodedCheckRunsOnce(t *testing.T) {
+	e := &Encoded{JSON: json.RawMessage(`{}`)}
+	calls := 0
+	for range 3 {
+		if err := e.Check(func(json.RawMessage) error { calls++; return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad := &Encoded{JSON: json.RawMessage(`{}`)}
+	fail := func(json.RawMessage) error { calls++; return errors.New("no") }
+	if bad.Check(fail) == nil || bad.Check(fail) == nil {
+		t.Fatal("a failed check must stay failed")
+	}
+	if calls != 2 {
+		t.Fatalf("validator ran %d times, want once per encoding (2)", calls)
 	}
 }

@@ -17,14 +17,16 @@ type ExtraContenter interface{ ExtraContent() []mcp.Content }
 
 // OK is the success result: structured content (which must match the tool's
 // output schema) plus a text rendering for clients that only read text. A
-// Preencoder with an encoding is served from it: StructuredContent is then its
-// json.RawMessage (mcp-go validates and embeds it as is).
+// Preencoder with an encoding is served from its bytes (RawStructuredContent,
+// embedded as is); the caller has checked them against the output schema once
+// (pkg/toolkit does, through Encoded.Check), so mcp-go does not decode and
+// re-validate the same bytes on every call.
 func OK(v any) *mcp.CallToolResult {
 	if p, ok := v.(Preencoder); ok {
 		if e := p.Preencoded(); e != nil {
 			return withExtra(v, &mcp.CallToolResult{
 				Content:           []mcp.Content{mcp.TextContent{Type: "text", Text: e.Text}},
-				StructuredContent: e.JSON,
+				RawStructuredContent: e.JSON,
 			})
 		}
 	}

@@ -22,9 +22,9 @@ type listOut struct {
 
 func (o listOut) Preencoded() *envelope.Encoded { return o.enc }
 
-// A pre-encoded answer goes through mcp-go's output validation like any other:
-// a valid encoding is served as is, an encoding that breaks the schema is
-// refused by the server, and an answer without one is filled and encoded.
+// A pre-encoded answer is still checked against the output schema (once per
+// encoding, by the toolkit): a valid encoding is served as is, an encoding that
+// breaks the schema is refused, and an answer without one is filled and encoded.
 func TestPreencodedIsStillValidated(t *testing.T) {
 	good := listOut{Items: []string{"a"}, Count: 1}
 	good.enc, _ = envelope.Encode(good)

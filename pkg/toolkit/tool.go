@@ -65,10 +65,10 @@ func New[In, Out any](d Def, h Handler[In, Out]) Tool {
 		RawOutputSchema: out,
 		Annotations:     d.Hints.annotation(d.Title),
 	}
-	return Tool{Toolset: d.Toolset, ServerTool: server.ServerTool{Tool: t, Handler: wrap(d.Name, h)}}
+	return Tool{Toolset: d.Toolset, ServerTool: server.ServerTool{Tool: t, Handler: wrap(d.Name, h, &lazySchema{raw: out})}}
 }
 
-func wrap[In, Out any](name string, h Handler[In, Out]) server.ToolHandlerFunc {
+func wrap[In, Out any](name string, h Handler[In, Out], outSchema *lazySchema) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
 		defer func() {
 			if p := recover(); p != nil {
@@ -91,8 +91,16 @@ func wrap[In, Out any](name string, h Handler[In, Out]) server.ToolHandlerFunc {
 			ev.Str("tool", name).Str("code", string(e.Code)).AnErr("cause", e.Cause).Msg(e.Message)
 			return envelope.Fail(e), nil
 		}
-		if p, ok := any(out).(envelope.Preencoder); ok && p.Preencoded() != nil {
-			return envelope.OK(out), nil // encoded once by the handler; nothing to fill
+		if p, ok := any(out).(envelope.Preencoder); ok {
+			if enc := p.Preencoded(); enc != nil {
+				// Encoded once by the handler: nothing to fill, and checked
+				// against the output schema once per encoding, not per call.
+				if err := enc.Check(outSchema.validate); err != nil {
+					zerolog.Ctx(ctx).Error().Str("tool", name).Err(err).Msg("pre-encoded result breaks the output schema")
+					return envelope.Fail(envelope.New(envelope.Internal, "output schema validation failed for %s; the server log has details", name)), nil
+				}
+				return envelope.OK(out), nil
+			}
 		}
 		return envelope.OK(fillNils(out)), nil
 	}
