@@ -25,7 +25,7 @@ func OK(v any) *mcp.CallToolResult {
 	if p, ok := v.(Preencoder); ok {
 		if e := p.Preencoded(); e != nil {
 			return withExtra(v, &mcp.CallToolResult{
-				Content:           []mcp.Content{mcp.TextContent{Type: "text", Text: e.Text}},
+				Content:              []mcp.Content{mcp.TextContent{Type: "text", Text: e.Text}},
 				RawStructuredContent: e.JSON,
 			})
 		}
