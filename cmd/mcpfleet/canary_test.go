@@ -135,10 +135,7 @@ func TestNoSecretsLeakOverStdio(t *testing.T) {
 			if err := c.Start(ctx); err != nil {
 				t.Fatal(err)
 			}
-			var init mcp.InitializeRequest
-			init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-			init.Params.ClientInfo = mcp.Implementation{Name: "canary", Version: "1"}
-			if _, err := c.Initialize(ctx, init); err != nil {
+			if err := servetest.Initialize(ctx, c, ""); err != nil {
 				t.Fatal(err)
 			}
 			list, err := c.ListTools(ctx, mcp.ListToolsRequest{})

@@ -442,10 +442,7 @@ func BenchmarkEchoFloor(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	var init mcp.InitializeRequest
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
+	if err := servetest.Initialize(ctx, c, ""); err != nil {
 		b.Fatal(err)
 	}
 	var req mcp.CallToolRequest
@@ -476,9 +473,7 @@ func BenchmarkEchoSameBytes(b *testing.B) {
 	ctx := context.Background()
 	_ = c.Start(ctx)
 	defer c.Close()
-	var init mcp.InitializeRequest
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	if _, err := c.Initialize(ctx, init); err != nil {
+	if err := servetest.Initialize(ctx, c, ""); err != nil {
 		b.Fatal(err)
 	}
 	var req mcp.CallToolRequest

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/fake"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/tools"
 )
@@ -30,10 +31,7 @@ func stdioConn(b *testing.B, srv *server.MCPServer) *client.Client {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = c.Close() })
-	var init mcp.InitializeRequest
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
+	if err := servetest.Initialize(ctx, c, ""); err != nil {
 		b.Fatal(err)
 	}
 	return c

@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 )
 
@@ -90,9 +91,7 @@ func newLatencyRig(t testing.TB, n int) *latencyRig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.Close() })
-	var init mcp.InitializeRequest
-	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
-	if _, err := c.Initialize(ctx, init); err != nil {
+	if err := servetest.Initialize(ctx, c, mcp.ProtocolVersion20251125); err != nil {
 		t.Fatal(err)
 	}
 	c.OnNotification(func(note mcp.JSONRPCNotification) {
