@@ -188,8 +188,10 @@ func TestEncodedCheckRunsOnce(t *testing.T) {
 	}
 	bad := &Encoded{JSON: json.RawMessage(`{}`)}
 	fail := func(json.RawMessage) error { calls++; return errors.New("no") }
-	if bad.Check(fail) == nil || bad.Check(fail) == nil {
-		t.Fatal("a failed check must stay failed")
+	for range 2 { // the second check answers from memory
+		if bad.Check(fail) == nil {
+			t.Fatal("a failed check must stay failed")
+		}
 	}
 	if calls != 2 {
 		t.Fatalf("validator ran %d times, want once per encoding (2)", calls)

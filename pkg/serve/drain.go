@@ -16,21 +16,46 @@ const drainTimeout = 10 * time.Second
 // batch and closes stdin (a shell pipe, a script) would lose the replies. The
 // reader holds back EOF until each request read has been answered on stdout, or
 // drainTimeout passes — stdin closing still ends the server promptly.
+//
+// The reader only keeps the bytes; they are scanned for request ids when an
+// answer is written (or at EOF). mcp-go reads each line on a new goroutine, and
+// any parsing there grew that goroutine's stack on every call.
 type drain struct {
 	mu       sync.Mutex
+	unread   []byte          // read from the client, not yet scanned (a partial last line stays)
 	pending  map[string]bool // ids of requests read and not yet answered
 	answered chan struct{}   // signalled on every answer
 }
 
+// maxUnread bounds the bytes kept unscanned while nothing is written (a client
+// streaming notifications): past it the reader scans them itself.
+const maxUnread = 64 << 10
+
 func newDrain() *drain { return &drain{pending: map[string]bool{}, answered: make(chan struct{}, 1)} }
+
+// scanLocked moves the ids of requests in the complete unread lines to pending.
+func (d *drain) scanLocked() {
+	last := bytes.LastIndexByte(d.unread, '\n')
+	if last < 0 {
+		return
+	}
+	lines(d.unread[:last+1], false, func(e envelopeID) {
+		if e.Method != "" { // a request to us (responses to our requests have no method)
+			d.pending[string(e.ID)] = true
+		}
+	})
+	d.unread = append(d.unread[:0], d.unread[last+1:]...)
+}
 
 type envelopeID struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 }
 
-// lines calls f for each complete newline-terminated JSON line in p.
-func lines(p []byte, f func(envelopeID)) {
+// lines calls f for each complete newline-terminated JSON line in p; ours
+// marks lines mcp-go wrote (see peekEnvelope). A line that is not JSON is
+// skipped: mcp-go answers it with a parse error and no id.
+func lines(p []byte, ours bool, f func(envelopeID)) {
 	for len(p) > 0 {
 		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
@@ -42,35 +67,34 @@ func lines(p []byte, f func(envelopeID)) {
 			continue
 		}
 		var e envelopeID
-		if json.Unmarshal(line, &e) == nil && len(e.ID) > 0 && string(e.ID) != "null" {
+		if id, hasMethod, ok := peekEnvelope(line, ours); ok {
+			e.ID = id
+			if hasMethod {
+				e.Method = "?" // only its presence matters
+			}
+		} else if json.Unmarshal(line, &e) != nil { // escaped keys, deep nesting, or not JSON
+			continue
+		}
+		if len(e.ID) > 0 && string(e.ID) != "null" {
 			f(e)
 		}
 	}
 }
 
 type drainReader struct {
-	r     io.Reader
-	d     *drain
-	carry []byte
+	r io.Reader
+	d *drain
 }
 
 func (dr *drainReader) Read(p []byte) (int, error) {
 	n, err := dr.r.Read(p)
 	if n > 0 {
-		buf := append(dr.carry, p[:n]...)
-		last := bytes.LastIndexByte(buf, '\n')
-		if last >= 0 {
-			lines(buf[:last+1], func(e envelopeID) {
-				if e.Method != "" { // a request to us (responses to our requests have no method)
-					dr.d.mu.Lock()
-					dr.d.pending[string(e.ID)] = true
-					dr.d.mu.Unlock()
-				}
-			})
-			dr.carry = append(dr.carry[:0], buf[last+1:]...)
-		} else {
-			dr.carry = buf
+		dr.d.mu.Lock()
+		dr.d.unread = append(dr.d.unread, p[:n]...)
+		if len(dr.d.unread) > maxUnread {
+			dr.d.scanLocked()
 		}
+		dr.d.mu.Unlock()
 	}
 	if err == io.EOF {
 		dr.d.wait()
@@ -82,6 +106,7 @@ func (d *drain) wait() {
 	deadline := time.After(drainTimeout)
 	for {
 		d.mu.Lock()
+		d.scanLocked()
 		left := len(d.pending)
 		d.mu.Unlock()
 		if left == 0 {
@@ -102,16 +127,22 @@ type drainWriter struct {
 
 func (dw drainWriter) Write(p []byte) (int, error) {
 	n, err := dw.w.Write(p)
-	lines(p[:n], func(e envelopeID) {
+	d := dw.d
+	d.mu.Lock()
+	d.scanLocked() // the request this answers was read before the answer was written
+	answered := false
+	lines(p[:n], true, func(e envelopeID) {
 		if e.Method == "" { // a response from us
-			dw.d.mu.Lock()
-			delete(dw.d.pending, string(e.ID))
-			dw.d.mu.Unlock()
-			select {
-			case dw.d.answered <- struct{}{}:
-			default:
-			}
+			delete(d.pending, string(e.ID))
+			answered = true
 		}
 	})
+	d.mu.Unlock()
+	if answered {
+		select {
+		case d.answered <- struct{}{}:
+		default:
+		}
+	}
 	return n, err
 }

@@ -27,6 +27,9 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	redact.RegisterEnv()
+	if stopProfile := startCPUProfile(os.Getenv("MCPFLEET_CPUPROFILE"), stderr); stopProfile != nil {
+		defer stopProfile()
+	}
 	if len(args) > 0 {
 		if cmd, ok := app.Commands[args[0]]; ok {
 			return cmd(ctx, args[1:])

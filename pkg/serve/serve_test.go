@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -357,6 +358,32 @@ func TestStdioAnswersBatchBeforeExit(t *testing.T) {
 	for i := 0; i < n; i++ {
 		if !strings.Contains(out.String(), fmt.Sprintf(`"id":%d,`, 100+i)) {
 			t.Fatalf("no reply to request %d; stdout:\n%s", 100+i, out.String())
+		}
+	}
+}
+
+// The drain with input arriving a byte at a time, a line that is not JSON but
+// has an id-like prefix, and a notification: every request answered, and the
+// broken line does not hold the exit for the drain timeout.
+func TestStdioDrainOddInput(t *testing.T) {
+	var in strings.Builder
+	in.WriteString(initBody + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	in.WriteString(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{` + "\n") // not JSON: answered with a parse error and no id
+	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}` + "\n")
+	for i := 0; i < 5; i++ {
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":"r%d","method":"tools/call","params":{"name":"echo","arguments":{"msg":"m%d"}}}`+"\n", i, i)
+	}
+	var out, stderr bytes.Buffer
+	start := time.Now()
+	if code := serve.Run(context.Background(), testApp(), nil, iotest.OneByteReader(strings.NewReader(in.String())), &out, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("exit took %v: the unparsable line was waited for", took)
+	}
+	for i := 0; i < 5; i++ {
+		if !strings.Contains(out.String(), fmt.Sprintf(`"id":"r%d",`, i)) {
+			t.Fatalf("no reply to r%d; stdout:\n%s", i, out.String())
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -321,22 +322,35 @@ func TestExchangesAndSymbols(t *testing.T) {
 		t.Fatalf("exchanges: %d %+v", out.Count, list[:3])
 	}
 	order := map[string]int{"crypto": 0, "forex": 1, "stock": 2, "index": 3, "futures": 4, "bond": 5, "other": 6}
+	sortKey := func(x tools.Exchange) string { // letters and digits of the name, lower case
+		return strings.Map(func(r rune) rune {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				return unicode.ToLower(r)
+			}
+			return -1
+		}, x.Name)
+	}
 	byID := map[string]tools.Exchange{}
 	for i, x := range list {
 		byID[x.ID] = x
 		if i > 0 {
 			p := list[i-1]
-			if order[p.Type] > order[x.Type] || p.Type == x.Type && strings.ToLower(p.Name) > strings.ToLower(x.Name) {
+			if order[p.Type] > order[x.Type] || p.Type == x.Type && sortKey(p) > sortKey(x) {
 				t.Errorf("not sorted: %+v before %+v", p, x)
 			}
 		}
 	}
-	if byID["BINANCE"].Name != "Binance" || byID["NASDAQ"].Type != "stock" || byID["FX"].Type != "forex" || byID["SP"].Type != "index" {
-		t.Errorf("table: %+v %+v %+v", byID["BINANCE"], byID["NASDAQ"], byID["FX"])
+	if byID["BINANCE"].Type != "crypto" || byID["NASDAQ"].Type != "stock" || byID["FX"].Type != "forex" || byID["SP"].Type != "index" {
+		t.Errorf("types: %+v %+v %+v %+v", byID["BINANCE"], byID["NASDAQ"], byID["FX"], byID["SP"])
 	}
-	// The text lists every exchange, by type then name, for text-only clients.
+	// Names only where the id does not spell the name.
+	if out.Names["FX"] != "FXCM" || out.Names["SP"] != "S&P Dow Jones Indices" || out.Names["BINANCE"] != "" || out.Names["BINANCEUS"] != "" {
+		t.Errorf("names: %v", out.Names)
+	}
+	// The text lists every exchange, by type then name, for clients that show it.
 	text := servetest.Text(res)
-	if !strings.HasPrefix(text, fmt.Sprintf("%d exchanges\ncrypto: Binance=BINANCE, ", out.Count)) || !strings.Contains(text, "FXCM=FX") || strings.Count(text, "\n") < 5 {
+	if !strings.HasPrefix(text, fmt.Sprintf("%d exchanges by type (ID=Name where the name differs)\ncrypto: BINANCE, BINANCEUS, ", out.Count)) ||
+		!strings.Contains(text, "FX=FXCM") || strings.Count(text, "\n") < 5 || strings.Count(text, ", ")+5 != out.Count {
 		t.Errorf("text: %q", text)
 	}
 	if again := servetest.Decode[tools.ExchangesOut](t, e.call(t, "get_exchanges", nil)); !again.Cached || e.fake.Count(fake.RouteList) != 1 {

@@ -83,3 +83,23 @@ func BenchmarkEchoFloorStdio(b *testing.B) {
 	})
 	benchCall(b, stdioConn(b, srv), "echo", map[string]any{"msg": "hello"})
 }
+
+// BenchmarkSameAnswerBareStdio serves get_exchanges' exact answer (text and
+// structured content, taken from our server) from a bare mcp-go server with no
+// validation, middleware or drain: what this payload costs through mcp-go
+// alone. BenchmarkGetExchangesStdio minus this is our server's own overhead.
+func BenchmarkSameAnswerBareStdio(b *testing.B) {
+	f := fake.New(fake.Options{NoRateLimit: true})
+	base, stop := f.Start()
+	defer stop()
+	b.Setenv("CHART_IMG_API_KEY", "test-key")
+	conn := servetest.New(b, app(&tools.Config{NoLimiter: true}), "--api-url", base, "--docs-url", base+"/", "--log-level", "error")
+	conn.Call(b, "get_exchanges", nil)
+	res := conn.Call(b, "get_exchanges", nil) // cached, as measured
+	answer := &mcp.CallToolResult{Content: res.Content, RawStructuredContent: res.RawStructuredContent}
+	srv := server.NewMCPServer("bare", "1", server.WithToolCapabilities(false))
+	srv.AddTool(mcp.NewTool("get_exchanges"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer, nil
+	})
+	benchCall(b, stdioConn(b, srv), "get_exchanges", nil)
+}

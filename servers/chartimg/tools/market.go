@@ -24,26 +24,29 @@ type Exchange struct {
 	Type string // crypto, forex, stock, index, futures, bond, other
 }
 
-// ExchangesByType maps id → name for each type: the list's information without
-// repeating "id", "name" and "type" on every row, which halves the answer and
-// what mcp-go validates and the client decodes on every call.
+// ExchangesByType lists ids per type, each sorted by name. Lists rather than
+// {id: name} objects because a cached get_exchanges is paid per byte (mcp-go
+// encodes, and its client decodes, every byte several times) and the model
+// needs ids; names that add nothing to their id ("Binance" for BINANCE) are left
+// out and the rest go in ExchangesOut.Names.
 type ExchangesByType struct {
-	Crypto  map[string]string `json:"crypto,omitempty"`
-	Forex   map[string]string `json:"forex,omitempty"`
-	Stock   map[string]string `json:"stock,omitempty"`
-	Index   map[string]string `json:"index,omitempty"`
-	Futures map[string]string `json:"futures,omitempty"`
-	Bond    map[string]string `json:"bond,omitempty"`
-	Other   map[string]string `json:"other,omitempty"`
+	Crypto  []string `json:"crypto,omitempty"`
+	Forex   []string `json:"forex,omitempty"`
+	Stock   []string `json:"stock,omitempty"`
+	Index   []string `json:"index,omitempty"`
+	Futures []string `json:"futures,omitempty"`
+	Bond    []string `json:"bond,omitempty"`
+	Other   []string `json:"other,omitempty"`
 }
 
-// ExchangesOut lists exchanges by type; the text lists them sorted by type, then name.
+// ExchangesOut lists exchanges by type; the text lists them the same way.
 type ExchangesOut struct {
-	Exchanges ExchangesByType `json:"exchanges" jsonschema:"per type: exchange id → name; the id is EXCHANGE in EXCHANGE:SYMBOL and get_symbols' exchange"`
-	Count     int             `json:"count"`
-	UpdatedAt string          `json:"updatedAt,omitempty" jsonschema:"when chart-img last updated the list"`
-	Cached    bool            `json:"cached"`
-	Stale     bool            `json:"stale" jsonschema:"chart-img could not be reached; this is the last good list"`
+	Exchanges ExchangesByType   `json:"exchanges" jsonschema:"ids per type, sorted by name; an id is EXCHANGE in EXCHANGE:SYMBOL and get_symbols' exchange"`
+	Names     map[string]string `json:"names" jsonschema:"name of each id that does not spell it (FX: FXCM); any other id is its own name"`
+	Count     int               `json:"count"`
+	UpdatedAt string            `json:"updatedAt,omitempty" jsonschema:"when chart-img last updated the list"`
+	Cached    bool              `json:"cached"`
+	Stale     bool              `json:"stale" jsonschema:"chart-img could not be reached; this is the last good list"`
 
 	sorted []Exchange        // by type, then name: the text's order
 	enc    *envelope.Encoded // set on memoised answers: encoded once per cache fill
@@ -52,37 +55,60 @@ type ExchangesOut struct {
 // Preencoded is the answer's encoding, when memoised (see exchangesMemo).
 func (o ExchangesOut) Preencoded() *envelope.Encoded { return o.enc }
 
-// List returns the exchanges sorted by type, then name (from the maps when the
-// value was decoded rather than built).
+// List returns the exchanges sorted by type, then name (rebuilt from the lists
+// and names when the value was decoded rather than built).
 func (o ExchangesOut) List() []Exchange {
 	if o.sorted != nil {
 		return o.sorted
 	}
 	var l []Exchange
-	for typ, m := range o.Exchanges.byType() {
-		for id, name := range m {
-			l = append(l, Exchange{ID: id, Name: name, Type: typ})
+	for _, t := range o.Exchanges.types() {
+		for _, id := range *t.ids {
+			name := o.Names[id]
+			if name == "" {
+				name = id
+			}
+			l = append(l, Exchange{ID: id, Name: name, Type: t.name})
 		}
 	}
-	sortExchanges(l)
 	return l
 }
 
-func (g *ExchangesByType) byType() map[string]map[string]string {
-	return map[string]map[string]string{"crypto": g.Crypto, "forex": g.Forex, "stock": g.Stock, "index": g.Index,
-		"futures": g.Futures, "bond": g.Bond, "other": g.Other}
+type typedIDs struct {
+	name string
+	ids  *[]string
 }
 
+// types lists the type names with their lists, in the answer's order.
+func (g *ExchangesByType) types() []typedIDs {
+	return []typedIDs{{"crypto", &g.Crypto}, {"forex", &g.Forex}, {"stock", &g.Stock}, {"index", &g.Index},
+		{"futures", &g.Futures}, {"bond", &g.Bond}, {"other", &g.Other}}
+}
+
+// add appends e's id to its type's list (call in sorted order).
 func (g *ExchangesByType) add(e Exchange) {
-	p := map[string]*map[string]string{"crypto": &g.Crypto, "forex": &g.Forex, "stock": &g.Stock, "index": &g.Index,
-		"futures": &g.Futures, "bond": &g.Bond}[e.Type]
-	if p == nil {
-		p = &g.Other
+	for _, t := range g.types() {
+		if t.name == e.Type || t.name == "other" {
+			*t.ids = append(*t.ids, e.ID)
+			return
+		}
 	}
-	if *p == nil {
-		*p = map[string]string{}
+}
+
+// spellsID reports whether name adds nothing to id: the same letters and
+// digits ignoring case, spaces and punctuation (Binance US for BINANCEUS).
+func spellsID(name, id string) bool {
+	return alnumLower(name) == alnumLower(id)
+}
+
+func alnumLower(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 {
+			b.WriteRune(r)
+		}
 	}
-	(*p)[e.ID] = e.Name
+	return b.String()
 }
 
 func sortExchanges(l []Exchange) {
@@ -91,8 +117,10 @@ func sortExchanges(l []Exchange) {
 		if typeOrder[a.Type] != typeOrder[b.Type] {
 			return typeOrder[a.Type] < typeOrder[b.Type]
 		}
-		if a.Name != b.Name {
-			return strings.ToLower(a.Name) < strings.ToLower(b.Name)
+		// by letters and digits, so a client sorting by Names[id] or the id
+		// (which spells the name when Names leaves it out) gets the same order
+		if an, bn := alnumLower(a.Name), alnumLower(b.Name); an != bn {
+			return an < bn
 		}
 		return a.ID < b.ID
 	})
@@ -100,19 +128,19 @@ func sortExchanges(l []Exchange) {
 
 // extra names ids the docs' symbol tables do not cover.
 var extraExchanges = map[string]Exchange{
-	"AMEX": {Name: "NYSE Arca (AMEX)", Type: "stock"}, "FX": {Name: "FXCM", Type: "forex"},
-	"TVC": {Name: "TradingView (TVC)", Type: "index"}, "SP": {Name: "S&P Dow Jones Indices", Type: "index"},
+	"AMEX": {Name: "NYSE Arca", Type: "stock"}, "FX": {Name: "FXCM", Type: "forex"},
+	"TVC": {Name: "TradingView", Type: "index"}, "SP": {Name: "S&P Dow Jones Indices", Type: "index"},
 	"DJ": {Name: "Dow Jones", Type: "index"}, "CBOE": {Name: "Cboe", Type: "index"}, "BITSTAMP": {Name: "Bitstamp", Type: "crypto"},
 	"ADX": {Name: "Abu Dhabi Securities Exchange", Type: "stock"}, "ACTIVTRADES": {Name: "ActivTrades", Type: "forex"},
-	"AFTERPRIME": {Name: "Afterprime", Type: "forex"}, "CRYPTOCAP": {Name: "Crypto market cap (CRYPTOCAP)", Type: "index"},
+	"AFTERPRIME": {Name: "Afterprime", Type: "forex"}, "CRYPTOCAP": {Name: "Crypto market cap", Type: "index"},
 }
 
-// Text renders the list compactly for text-only clients ("crypto: Binance=BINANCE, …"),
-// a third of the JSON's size; the structured content carries the full list.
+// Text renders the same list for clients that show the text block: one line
+// per type, ids sorted by name, "ID=Name" where the name says more than the id.
 func (o ExchangesOut) Text() string {
 	var b strings.Builder
-	b.Grow(o.Count * 24)
-	fmt.Fprintf(&b, "%d exchanges", o.Count)
+	b.Grow(o.Count * 12)
+	fmt.Fprintf(&b, "%d exchanges by type (ID=Name where the name differs)", o.Count)
 	if o.Stale {
 		b.WriteString(" (stale: chart-img unreachable)")
 	}
@@ -126,11 +154,11 @@ func (o ExchangesOut) Text() string {
 		} else {
 			b.WriteString(", ")
 		}
-		if e.Name != e.ID {
-			b.WriteString(e.Name)
-			b.WriteByte('=')
-		}
 		b.WriteString(e.ID)
+		if !spellsID(e.Name, e.ID) {
+			b.WriteByte('=')
+			b.WriteString(e.Name)
+		}
 	}
 	return b.String()
 }
@@ -212,7 +240,7 @@ func (s *Service) exchangesAnswer(list client.ExchangeList, docs *docsparse.Docs
 
 func newExchangesMemo(list client.ExchangeList, docs *docsparse.Docs) *exchangesMemo {
 	table := exchangeTable(docs)
-	out := ExchangesOut{sorted: make([]Exchange, 0, len(list.Payload)), UpdatedAt: deref(list.UpdatedAt)}
+	out := ExchangesOut{sorted: make([]Exchange, 0, len(list.Payload)), UpdatedAt: deref(list.UpdatedAt), Names: map[string]string{}}
 	for _, id := range list.Payload {
 		e, ok := table[id]
 		if !ok {
@@ -220,9 +248,14 @@ func newExchangesMemo(list client.ExchangeList, docs *docsparse.Docs) *exchanges
 		}
 		e.ID = id
 		out.sorted = append(out.sorted, e)
-		out.Exchanges.add(e)
 	}
 	sortExchanges(out.sorted)
+	for _, e := range out.sorted {
+		out.Exchanges.add(e)
+		if !spellsID(e.Name, e.ID) {
+			out.Names[e.ID] = e.Name
+		}
+	}
 	out.Count = len(out.sorted)
 	return &exchangesMemo{docs: docs, ids: list.Payload, out: out}
 }
