@@ -1,5 +1,7 @@
 package serve
 
+import "bytes"
+
 // peekEnvelope reads a JSON-RPC message's top-level "id" (raw) and whether it
 // has a "method", without decoding the rest. The stdio drain runs it on every
 // line read and written, and a json.Unmarshal of each cost a fifth of a cached
@@ -25,10 +27,8 @@ func peekEnvelope(line []byte, answered bool) (id []byte, hasMethod, ok bool) {
 			return nil, false, false
 		}
 		key := line[i+1 : end-1]
-		for _, c := range key {
-			if c == '\\' {
-				return nil, false, false
-			}
+		if bytes.IndexByte(key, '\\') >= 0 {
+			return nil, false, false
 		}
 		i = skipSpace(line, end)
 		if i >= len(line) || line[i] != ':' {
@@ -108,8 +108,7 @@ func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' ||
 const maxPeekDepth = 512
 
 // skipValue returns the index after the JSON value starting at b[i], or -1.
-// It loops instead of recursing: mcp-go reads each stdin line on a fresh
-// goroutine, and a recursive walk there grew (copied) its stack on every call.
+// It loops instead of recursing, so nesting costs a bit, not a stack frame.
 func skipValue(b []byte, i int) int {
 	var objects [maxPeekDepth / 64]uint64 // bit d set: container at depth d is an object
 	depth := 0

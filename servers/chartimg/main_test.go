@@ -415,13 +415,20 @@ func TestCanaryKeyNeverLeaks(t *testing.T) {
 	servetest.NoSecrets(t, outs, canaryKey)
 }
 
-func BenchmarkGetExchangesCached(b *testing.B) {
+// benchConn is our server (no limiter, quiet) against a fake chart-img for
+// the life of the benchmark, with the exchange list already cached.
+func benchConn(b *testing.B) *servetest.Conn {
 	f := fake.New(fake.Options{NoRateLimit: true})
 	base, stop := f.Start()
-	defer stop()
+	b.Cleanup(stop)
 	b.Setenv("CHART_IMG_API_KEY", "test-key")
 	conn := servetest.New(b, app(&tools.Config{NoLimiter: true}), "--api-url", base, "--docs-url", base+"/", "--log-level", "error")
 	conn.Call(b, "get_exchanges", nil)
+	return conn
+}
+
+func BenchmarkGetExchangesCached(b *testing.B) {
+	conn := benchConn(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -463,36 +470,6 @@ func BenchmarkEchoFloor(b *testing.B) {
 	req.Params.Name = "echo"
 	req.Params.Arguments = map[string]any{"msg": "hi"}
 	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := c.CallTool(ctx, req); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkEchoSameBytes echoes a text as large as get_exchanges' answer, to
-// separate payload cost from server cost.
-func BenchmarkEchoSameBytes(b *testing.B) {
-	f := fake.New(fake.Options{NoRateLimit: true})
-	base, stop := f.Start()
-	defer stop()
-	b.Setenv("CHART_IMG_API_KEY", "test-key")
-	conn := servetest.New(b, app(&tools.Config{NoLimiter: true}), "--api-url", base, "--docs-url", base+"/", "--log-level", "error")
-	payload := servetest.ResultJSON(conn.Call(b, "get_exchanges", nil))
-	srv := server.NewMCPServer("echo", "1", server.WithToolCapabilities(false))
-	srv.AddTool(mcp.NewTool("echo"), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return mcp.NewToolResultText(payload), nil
-	})
-	c, _ := client.NewInProcessClient(srv)
-	ctx := context.Background()
-	_ = c.Start(ctx)
-	defer c.Close()
-	if err := servetest.Initialize(ctx, c, ""); err != nil {
-		b.Fatal(err)
-	}
-	var req mcp.CallToolRequest
-	req.Params.Name = "echo"
-	b.ReportMetric(float64(len(payload)), "payload-bytes")
 	for b.Loop() {
 		if _, err := c.CallTool(ctx, req); err != nil {
 			b.Fatal(err)

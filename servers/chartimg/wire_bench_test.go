@@ -89,13 +89,7 @@ func BenchmarkEchoFloorStdio(b *testing.B) {
 // validation, middleware or drain: what this payload costs through mcp-go
 // alone. BenchmarkGetExchangesStdio minus this is our server's own overhead.
 func BenchmarkSameAnswerBareStdio(b *testing.B) {
-	f := fake.New(fake.Options{NoRateLimit: true})
-	base, stop := f.Start()
-	defer stop()
-	b.Setenv("CHART_IMG_API_KEY", "test-key")
-	conn := servetest.New(b, app(&tools.Config{NoLimiter: true}), "--api-url", base, "--docs-url", base+"/", "--log-level", "error")
-	conn.Call(b, "get_exchanges", nil)
-	res := conn.Call(b, "get_exchanges", nil) // cached, as measured
+	res := benchConn(b).Call(b, "get_exchanges", nil) // cached, as measured
 	answer := &mcp.CallToolResult{Content: res.Content, RawStructuredContent: res.RawStructuredContent}
 	srv := server.NewMCPServer("bare", "1", server.WithToolCapabilities(false))
 	srv.AddTool(mcp.NewTool("get_exchanges"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
