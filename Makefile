@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 GO ?= go
 # Every package of every module in go.work.
-PKGS := $(shell $(GO) list -m -f '{{.Dir}}/...')
+PKGS := ./...
 SERVERS := ziwei shoonya chartimg ktrdr
 FAKES := $(wildcard servers/*/cmd/fake-*)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
