@@ -16,14 +16,10 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/tools"
 )
 
-// publicGolden is ../../../shared/ziwei/golden-public.jsonl.gz from the module dir.
+// publicGolden is the 300 public iztro 2.6.1 cases kept in the golden package's testdata.
 func publicGolden(t testing.TB) string {
 	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "ziwei", "golden-public.jsonl.gz")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("public golden data not found at %s: %v", p, err)
-	}
-	return p
+	return filepath.Join("golden", "testdata", "golden-public.jsonl.gz")
 }
 
 func conn(t testing.TB, args ...string) *servetest.Conn {

@@ -7,7 +7,7 @@ import (
 
 // Rendering: the chart and horoscope as JSON-ready values with iztro's field
 // names and names in one language — the shapes of the golden data
-// (shared/ziwei/README.md). Star entries are [name, type, scope, brightness,
+// (servers/ziwei/golden/README.md). Star entries are [name, type, scope, brightness,
 // mutagen]; moving stars are [name, type].
 
 // ChartJSON is a rendered natal chart.

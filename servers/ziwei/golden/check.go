@@ -1,5 +1,5 @@
 // Package golden checks the astro engine against golden charts computed with
-// iztro 2.6.1 (format: shared/ziwei/README.md).
+// iztro 2.6.1 (format: README.md beside this file).
 package golden
 
 import (

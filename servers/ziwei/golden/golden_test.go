@@ -7,26 +7,14 @@ import (
 	"testing"
 )
 
-// publicGolden finds shared/ziwei/golden-public.jsonl.gz: $ZIWEI_PUBLIC_GOLDEN,
-// else next to the repository root (<repo>/../shared/ziwei, i.e.
-// ../../../../shared from servers/ziwei/golden), else inside it (<repo>/../../../shared).
+// publicGolden is the 300 public iztro 2.6.1 cases kept in testdata (format:
+// servers/ziwei/golden/README.md); $ZIWEI_PUBLIC_GOLDEN points at another file.
 func publicGolden(t *testing.T) string {
 	t.Helper()
-	candidates := []string{
-		os.Getenv("ZIWEI_PUBLIC_GOLDEN"),
-		filepath.Join("..", "..", "..", "..", "shared", "ziwei", "golden-public.jsonl.gz"),
-		filepath.Join("..", "..", "..", "shared", "ziwei", "golden-public.jsonl.gz"),
+	if p := os.Getenv("ZIWEI_PUBLIC_GOLDEN"); p != "" {
+		return p
 	}
-	for _, p := range candidates {
-		if p == "" {
-			continue
-		}
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Skipf("public golden data not found (looked for %v; set ZIWEI_PUBLIC_GOLDEN)", candidates[1:])
-	return ""
+	return filepath.Join("testdata", "golden-public.jsonl.gz")
 }
 
 func TestGoldenPublic(t *testing.T) {
