@@ -74,9 +74,9 @@ func (b Body) text() string {
 	case b.Retryable:
 		s += " (retryable)"
 	}
-	if len(b.Details) > 0 {
-		if d, err := json.Marshal(b.Details); err == nil {
-			s += " details=" + string(d)
+	if d := textDetails(b.Details); len(d) > 0 {
+		if j, err := json.Marshal(d); err == nil {
+			s += " details=" + string(j)
 		}
 	}
 	return s
@@ -88,4 +88,22 @@ func Result(v any, err error) *mcp.CallToolResult {
 		return Fail(err)
 	}
 	return OK(v)
+}
+
+// textDetails is what the text block repeats of details: not "fields", whose
+// sentences the message already carries (the model would read them twice).
+func textDetails(d map[string]any) map[string]any {
+	if _, ok := d["fields"]; !ok {
+		return d
+	}
+	if len(d) == 1 {
+		return nil
+	}
+	out := make(map[string]any, len(d)-1)
+	for k, v := range d {
+		if k != "fields" {
+			out[k] = v
+		}
+	}
+	return out
 }

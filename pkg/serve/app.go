@@ -28,6 +28,8 @@ type App struct {
 	Register func(ctx context.Context, r *Registry) error
 	// Commands are subcommands run instead of serving (e.g. "check-golden").
 	Commands map[string]Command
+	// Env lists the variables the server reads (--help, placeholder checks).
+	Env []EnvVar
 }
 
 // Command is a subcommand: it gets the arguments after its name and returns the exit code.

@@ -36,12 +36,13 @@ type Built struct {
 // hints and filters applied, the call logger installed, Register run.
 func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built, error) {
 	log = log.With().Str("server", app.Name).Logger()
-	s := server.NewMCPServer(app.Name, app.Version,
+	s := server.NewMCPServer(app.Name, resolveVersion(app.Version),
 		server.WithInstructions(app.Instructions),
 		server.WithToolCapabilities(true),
 		server.WithResourceCapabilities(true, true),
 		server.WithPromptCapabilities(true),
-		server.WithInputSchemaValidation(),
+		// Input validation is the toolkit's (one pass, readable per-field
+		// errors); mcp-go's would run a second pass with Go struct dumps.
 		server.WithOutputSchemaValidation(),
 		server.WithRecovery(),
 		// Always a hook set, so Register can add hooks via r.Server.GetHooks().

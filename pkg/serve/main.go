@@ -44,8 +44,12 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		return 2
 	}
 	if o.Version {
-		fmt.Fprintln(stdout, app.Name, app.Version)
+		fmt.Fprintln(stdout, app.Name, resolveVersion(app.Version))
 		return 0
+	}
+	if err := checkPlaceholders(app, environ()); err != nil {
+		fmt.Fprintln(stderr, app.Name+":", err)
+		return 2
 	}
 	logger, err := NewLogger(stderr, o.LogLevel)
 	if err != nil {

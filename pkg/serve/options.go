@@ -68,6 +68,7 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "  MCPFLEET_AUTH_TOKENS=user=token,... bearer tokens for HTTP (env only)")
 		fmt.Fprintln(stderr, "  MCPFLEET_REDIS_URL=redis://host:6379/0 share rate limits and caches between replicas (env only)")
+		printEnv(stderr, app)
 	}
 	if err := fs.Parse(args); err != nil {
 		return o, err

@@ -24,6 +24,21 @@ type Handler[In, Out any] func(ctx context.Context, in In) (Out, error)
 type Tool struct {
 	server.ServerTool
 	Toolset string
+	input   *inputCheck
+}
+
+// CheckArguments validates a call's arguments against the tool's input schema,
+// as the tool's own handler does first; a wrapper that reads the arguments
+// before the handler (order confirmation) calls it so it never acts on bad input.
+func (t Tool) CheckArguments(req mcp.CallToolRequest) *envelope.Error {
+	if t.input == nil {
+		return nil
+	}
+	raw, err := rawArguments(req)
+	if err != nil {
+		return envelope.Invalid("", "arguments must be a JSON object: %v", err)
+	}
+	return t.input.check(raw)
 }
 
 // Name of the tool.
@@ -65,10 +80,11 @@ func New[In, Out any](d Def, h Handler[In, Out]) Tool {
 		RawOutputSchema: out,
 		Annotations:     d.Hints.annotation(d.Title),
 	}
-	return Tool{Toolset: d.Toolset, ServerTool: server.ServerTool{Tool: t, Handler: wrap(d.Name, h, &lazySchema{raw: out})}}
+	ic := &inputCheck{raw: in}
+	return Tool{Toolset: d.Toolset, input: ic, ServerTool: server.ServerTool{Tool: t, Handler: wrap(d.Name, h, ic, &lazySchema{raw: out})}}
 }
 
-func wrap[In, Out any](name string, h Handler[In, Out], outSchema *lazySchema) server.ToolHandlerFunc {
+func wrap[In, Out any](name string, h Handler[In, Out], inCheck *inputCheck, outSchema *lazySchema) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
 		defer func() {
 			if p := recover(); p != nil {
@@ -76,9 +92,20 @@ func wrap[In, Out any](name string, h Handler[In, Out], outSchema *lazySchema) s
 				res = envelope.Fail(envelope.New(envelope.Internal, "internal error in %s; the server log has details", name))
 			}
 		}()
+		raw, err := rawArguments(req)
+		if err != nil {
+			return envelope.Fail(envelope.Invalid("", "arguments must be a JSON object: %v", err)), nil
+		}
+		// The one validation pass: readable per-field errors (mcp-go's own
+		// input validation is off, see serve.Build).
+		if e := inCheck.check(raw); e != nil {
+			return envelope.Fail(e), nil
+		}
 		var in In
-		if err := Bind(req, &in); err != nil {
-			return envelope.Fail(envelope.Invalid("", "arguments do not match the input schema: %v", err)), nil
+		if len(raw) > 0 && string(raw) != "null" {
+			if err := json.Unmarshal(raw, &in); err != nil {
+				return envelope.Fail(envelope.Invalid("", "arguments do not fit the tool: %v", err)), nil
+			}
 		}
 		ctx = context.WithValue(ctx, requestKey{}, req)
 		out, err := h(ctx, in)
@@ -106,23 +133,24 @@ func wrap[In, Out any](name string, h Handler[In, Out], outSchema *lazySchema) s
 	}
 }
 
-// Bind decodes a call's arguments into dst, as every toolkit handler gets them.
-// Schema validation has run already (the server turns it on); this catches what
-// schemas cannot express.
-func Bind(req mcp.CallToolRequest, dst any) error {
+// rawArguments returns a call's arguments as JSON bytes (nil when absent).
+func rawArguments(req mcp.CallToolRequest) (json.RawMessage, error) {
 	raw := req.GetRawArguments()
 	if raw == nil {
-		return nil
+		return nil, nil
 	}
-	b, ok := raw.(json.RawMessage)
-	if !ok {
-		var err error
-		if b, err = json.Marshal(raw); err != nil {
-			return err
-		}
+	if b, ok := raw.(json.RawMessage); ok {
+		return b, nil
 	}
-	if len(b) == 0 || string(b) == "null" {
-		return nil
+	return json.Marshal(raw)
+}
+
+// Bind decodes a call's arguments into dst without schema validation (toolkit
+// handlers get theirs validated and decoded by the wrapper).
+func Bind(req mcp.CallToolRequest, dst any) error {
+	b, err := rawArguments(req)
+	if err != nil || len(b) == 0 || string(b) == "null" {
+		return err
 	}
 	return json.Unmarshal(b, dst)
 }

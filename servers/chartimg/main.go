@@ -13,7 +13,7 @@ func main() { serve.Main(app(&tools.Config{})) }
 
 func app(cfg *tools.Config) serve.App {
 	return serve.App{
-		Name: "chartimg", Version: version, DefaultPort: 8703,
+		Name: "chartimg", Version: version, DefaultPort: 8703, Env: envVars,
 		Instructions: tools.Instructions,
 		Flags:        cfg.Flags,
 		Register:     cfg.Register,

@@ -13,7 +13,7 @@ func main() { serve.Main(app(&tools.Config{})) }
 
 func app(cfg *tools.Config) serve.App {
 	return serve.App{
-		Name: "ktrdr", Version: version, DefaultPort: 8704,
+		Name: "ktrdr", Version: version, DefaultPort: 8704, Env: envVars,
 		Instructions: tools.Instructions,
 		Flags:        cfg.Flags,
 		Register:     cfg.Register,

@@ -10,7 +10,7 @@ var version = "dev"
 
 func main() {
 	serve.Main(serve.App{
-		Name: "shoonya", Version: version, DefaultPort: 8702,
+		Name: "shoonya", Version: version, DefaultPort: 8702, Env: envVars,
 		Instructions: tools.Instructions,
 		Register:     tools.Register,
 	})

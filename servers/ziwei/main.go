@@ -31,7 +31,7 @@ func main() { serve.Main(newApp()) }
 func newApp() serve.App {
 	var rulesFile string
 	return serve.App{
-		Name: "ziwei", Version: version, DefaultPort: 8701, Instructions: instructions,
+		Name: "ziwei", Version: version, DefaultPort: 8701, Instructions: instructions, Env: envVars,
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&rulesFile, "rules-file", defaultRulesFile(), "JSON file for stored star-combination rules [ZIWEI_RULES_FILE]")
 		},

@@ -296,10 +296,18 @@ func TestBadInputs(t *testing.T) {
 		})
 	}
 	// Out-of-range numbers and unknown genders are refused by the input schema (min/max, enum) before the handler.
-	for _, args := range []map[string]any{with(birth1990, "birthTimeIndex", 13), with(birth1990, "birthTimeIndex", -1), with(birth1990, "longitude", 181.0), with(birth1990, "gender", "x")} {
-		res := c.Call(t, "initialize_chart", args)
-		if !res.IsError || !strings.Contains(servetest.Text(res), "validation") {
-			t.Errorf("%v: want a schema validation error, got %s", args, servetest.Text(res))
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{with(birth1990, "birthTimeIndex", 13), "birthTimeIndex: 13 is above the maximum 12"},
+		{with(birth1990, "birthTimeIndex", -1), "birthTimeIndex: -1 is below the minimum 0"},
+		{with(birth1990, "longitude", 181.0), "longitude: 181 is above the maximum 180"},
+		{with(birth1990, "gender", "x"), `gender: "x" is not one of "男", "女", "male", "female"`},
+	} {
+		body := servetest.ErrorBody(t, c.Call(t, "initialize_chart", tc.args))
+		if body.Code != "invalid_argument" || body.Message != tc.want {
+			t.Errorf("%v: got %s %q, want invalid_argument %q", tc.args, body.Code, body.Message, tc.want)
 		}
 	}
 }

@@ -41,6 +41,9 @@ func withConfirmation(d *Deps, t toolkit.Tool) toolkit.Tool {
 		if d.Confirm == ConfirmOff {
 			return inner(ctx, req)
 		}
+		if e := t.CheckArguments(req); e != nil {
+			return envelope.Fail(e), nil
+		}
 		var in PlaceIn
 		if err := toolkit.Bind(req, &in); err != nil {
 			return envelope.Fail(envelope.Invalid("", "arguments do not match the input schema: %v", err)), nil

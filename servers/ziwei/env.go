@@ -1,0 +1,8 @@
+package main
+
+import "github.com/mcpfleet/mcpfleet/pkg/serve"
+
+// envVars is what the ziwei server reads from its environment (--help lists it).
+var envVars = []serve.EnvVar{
+	{Name: "ZIWEI_RULES_FILE", Help: "JSON file for stored star-combination rules (default: the user config dir)"},
+}
