@@ -15,55 +15,66 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
 
 const usage = `usage:
   mcpfleet list                                   the servers
-  mcpfleet tools SERVER                           the tools SERVER serves (spawns bin/SERVER)
-  mcpfleet call SERVER TOOL '{"arg":"value"}'     call one tool over stdio and print the result
+  mcpfleet tools SERVER                           SERVER's tools with their arguments (types, defaults, enums)
+  mcpfleet call [--save-images DIR] SERVER TOOL '{"arg":"value"}'
+                                                  call one tool over stdio and print the result as JSON
+  mcpfleet shell [--save-images DIR] SERVER       one server process, calls typed as TOOL {json}, Tab completes
+  mcpfleet batch [--save-images DIR] SERVER [FILE|-]
+                                                  the calls in FILE (or stdin), one per line, in one process
+  mcpfleet doctor [SERVER...]                     check binaries, credentials, upstreams and Redis; say what to fix
   mcpfleet config --client claude-desktop|claude-code|cursor|vscode --servers a,b
+  mcpfleet --version
 Binaries are looked up in $MCPFLEET_BIN, then next to mcpfleet, then ./bin, then $PATH.
-Exit codes: 0 ok, 1 the tool answered an error, 2 usage, 3 the server could not be run.`
+Exit codes: 0 ok, 1 a tool answered an error (doctor: something to fix), 2 usage, 3 the server could not be run,
+4 the server refused the request (unknown tool, protocol error).`
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	return runWithInput(args, os.Stdin, stdout, stderr)
+}
+
+func runWithInput(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, usage)
-		return 2
+		return exitUsage
 	}
 	switch args[0] {
 	case "list":
 		for _, s := range servers {
-			fmt.Fprintf(stdout, "%-10s %s\n", s.Name, s.Summary)
+			fmt.Fprintf(stdout, "%-16s %s\n", s.Name, s.Summary)
 		}
-		return 0
+		return exitOK
 	case "tools":
 		if len(args) != 2 {
 			fmt.Fprintln(stderr, usage)
-			return 2
+			return exitUsage
 		}
 		return listTools(args[1], stdout, stderr)
 	case "call":
-		if len(args) < 3 || len(args) > 4 {
-			fmt.Fprintln(stderr, usage)
-			return 2
-		}
-		raw := "{}"
-		if len(args) == 4 {
-			raw = args[3]
-		}
-		return callTool(args[1], args[2], raw, stdout, stderr)
+		return callCommand(args[1:], stdout, stderr)
+	case "shell", "batch":
+		return runSession(args[0], args[1:], stdin, stdout, stderr)
+	case "doctor":
+		return doctor(args[1:], stdout, stderr)
 	case "config":
 		return config(args[1:], stdout, stderr)
+	case "--version", "-version", "version":
+		fmt.Fprintln(stdout, "mcpfleet", cliVersion())
+		return exitOK
 	case "-h", "--help", "help":
 		fmt.Fprintln(stdout, usage)
-		return 0
+		return exitOK
 	}
 	fmt.Fprintf(stderr, "unknown command %q\n%s\n", args[0], usage)
-	return 2
+	return exitUsage
 }
 
 // binary finds a server's executable.
@@ -88,100 +99,105 @@ func binary(name string) (string, error) {
 	return "", fmt.Errorf("no %s binary in $MCPFLEET_BIN, next to mcpfleet, ./bin or $PATH; run `make build`", name)
 }
 
-// connect spawns the server over stdio and initializes a client.
-func connect(ctx context.Context, name string) (*client.Client, error) {
-	if _, ok := findServer(name); !ok {
-		return nil, fmt.Errorf("unknown server %q; `mcpfleet list` shows them", name)
-	}
-	bin, err := binary(name)
-	if err != nil {
-		return nil, err
-	}
-	c, err := client.NewStdioMCPClient(bin, os.Environ())
-	if err != nil {
-		return nil, err
-	}
-	var init mcp.InitializeRequest
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "mcpfleet", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("initialize %s: %w", name, err)
-	}
-	return c, nil
-}
-
 func listTools(name string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := connect(ctx, name)
+	s, err := openSession(ctx, name)
 	if err != nil {
 		fmt.Fprintln(stderr, "mcpfleet:", err)
-		return 3
+		return exitNoServer
 	}
-	defer c.Close()
-	res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	defer s.Close()
+	ts, err := s.listTools(ctx)
 	if err != nil {
 		fmt.Fprintln(stderr, "mcpfleet:", err)
-		return 3
+		return exitNoServer
 	}
-	for _, t := range res.Tools {
-		summary, _, _ := strings.Cut(t.Description, "\n")
-		ro := "write"
-		if t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint {
-			ro = "read"
+	for i, t := range ts {
+		if i > 0 {
+			fmt.Fprintln(stdout)
 		}
-		fmt.Fprintf(stdout, "%-34s %-5s %s\n", t.Name, ro, summary)
+		printTool(stdout, t)
 	}
-	return 0
+	return exitOK
 }
 
-func callTool(name, tool, raw string, stdout, stderr io.Writer) int {
-	var args map[string]any
-	if err := json.Unmarshal([]byte(raw), &args); err != nil {
+// printTool shows one tool: name, read/write, summary, and each argument.
+func printTool(w io.Writer, t mcp.Tool) {
+	summary, _, _ := strings.Cut(t.Description, "\n")
+	kind := "write"
+	if t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint {
+		kind = "read"
+	}
+	fmt.Fprintf(w, "%s (%s): %s\n", t.Name, kind, summary)
+	schema := t.RawInputSchema
+	if schema == nil {
+		schema, _ = json.Marshal(t.InputSchema)
+	}
+	args := describeArgs(schema)
+	if len(args) == 0 {
+		fmt.Fprintln(w, "    (no arguments)")
+	}
+	for _, a := range args {
+		fmt.Fprintln(w, "    "+a)
+	}
+}
+
+func closestName(name string, ts []mcp.Tool) string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name
+	}
+	return toolkit.Closest(name, names)
+}
+
+func callCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("call", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	saveDir := fs.String("save-images", "", "directory to write image results to")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	rest := fs.Args()
+	if len(rest) < 2 || len(rest) > 3 {
+		fmt.Fprintln(stderr, usage)
+		return exitUsage
+	}
+	raw := "{}"
+	if len(rest) == 3 {
+		raw = rest[2]
+	}
+	var callArgs map[string]any
+	if err := json.Unmarshal([]byte(raw), &callArgs); err != nil {
 		fmt.Fprintf(stderr, "mcpfleet: the arguments must be a JSON object: %v\n", err)
-		return 2
+		return exitUsage
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	c, err := connect(ctx, name)
+	s, err := openSession(ctx, rest[0])
 	if err != nil {
 		fmt.Fprintln(stderr, "mcpfleet:", err)
-		return 3
+		return exitNoServer
 	}
-	defer c.Close()
-	var req mcp.CallToolRequest
-	req.Params.Name = tool
-	req.Params.Arguments = args
-	res, err := c.CallTool(ctx, req)
+	defer s.Close()
+	update, finish := progressPrinter(stderr)
+	res, err := s.call(ctx, rest[1], callArgs, update)
+	finish()
 	if err != nil {
 		fmt.Fprintln(stderr, "mcpfleet:", err)
-		return 3
+		return exitFor(err)
 	}
-	out := map[string]any{"isError": res.IsError}
-	if res.StructuredContent != nil {
-		out["structuredContent"] = res.StructuredContent
-	} else {
-		var texts []string
-		for _, c := range res.Content {
-			if tc, ok := c.(mcp.TextContent); ok {
-				texts = append(texts, tc.Text)
-			}
-		}
-		out["text"] = strings.Join(texts, "\n")
-	}
-	for _, c := range res.Content {
-		if ic, ok := c.(mcp.ImageContent); ok {
-			out["image"] = map[string]any{"mimeType": ic.MIMEType, "base64Bytes": len(ic.Data)}
+	var saved []string
+	if *saveDir != "" {
+		if saved, err = saveImages(res, *saveDir, rest[1]); err != nil {
+			fmt.Fprintln(stderr, "mcpfleet:", err)
 		}
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(out)
+	callJSON(stdout, res, saved)
 	if res.IsError {
-		return 1
+		return exitToolErr
 	}
-	return 0
+	return exitOK
 }
 
 func config(args []string, stdout, stderr io.Writer) int {

@@ -8,31 +8,39 @@ type server struct {
 	Port    int
 	Env     []envVar // variables a deployment sets; secrets get placeholders
 	Fake    string   // the fake upstream binary for trying it without an account
+	// Upstreams are the URLs doctor checks: the variable, else its default.
+	Upstreams []upstreamURL
 }
 
 type envVar struct {
 	Name, Example string
 	Secret        bool
+	Required      bool // doctor reports it missing
 }
+
+type upstreamURL struct{ Env, Default string }
 
 var servers = []server{
 	{Name: "ziwei", Summary: "Zi Wei Dou Shu charts computed natively in Go (matches iztro 2.6.1)", Port: 8701,
 		Env: nil}, // no credentials; ZIWEI_RULES_FILE is optional
 	{Name: "shoonya", Summary: "Shoonya (Finvasia/Noren) broker: login, orders, books, quotes, option chain, candles, live ticks", Port: 8702,
 		Fake: "fake-shoonya",
-		Env: []envVar{{Name: "SHOONYA_AUTH", Example: "oauth"}, {Name: "SHOONYA_USER_ID", Example: "FA12345"},
+		Env: []envVar{{Name: "SHOONYA_AUTH", Example: "oauth"}, {Name: "SHOONYA_USER_ID", Example: "FA12345", Required: true},
 			{Name: "SHOONYA_PASSWORD", Secret: true}, {Name: "SHOONYA_TOTP_SECRET", Secret: true},
 			{Name: "SHOONYA_VENDOR_CODE", Example: "FA12345_U"}, {Name: "SHOONYA_API_SECRET", Secret: true},
 			{Name: "SHOONYA_IMEI", Example: "abc1234"}, {Name: "SHOONYA_CLIENT_ID", Example: "FA12345_U"},
 			{Name: "SHOONYA_CLIENT_SECRET", Secret: true},
 			{Name: "SHOONYA_CONFIRM_ORDERS", Example: "auto"}, {Name: "SHOONYA_MAX_ORDER_QTY", Example: "1000"},
-			{Name: "SHOONYA_MAX_ORDER_VALUE", Example: "500000"}}},
+			{Name: "SHOONYA_MAX_ORDER_VALUE", Example: "500000"}},
+		Upstreams: []upstreamURL{{Env: "SHOONYA_REST_URL", Default: "https://api.shoonya.com/NorenWClientTP/"}}},
 	{Name: "chartimg", Summary: "chart-img.com: docs, exchanges, symbols, natural language to chart config, validation, chart images", Port: 8703,
-		Fake: "fake-chartimg",
-		Env:  []envVar{{Name: "CHART_IMG_API_KEY", Secret: true}, {Name: "CHART_IMG_PLAN", Example: "BASIC"}}},
+		Fake:      "fake-chartimg",
+		Env:       []envVar{{Name: "CHART_IMG_API_KEY", Secret: true, Required: true}, {Name: "CHART_IMG_PLAN", Example: "BASIC"}},
+		Upstreams: []upstreamURL{{Env: "CHART_IMG_API_URL", Default: "https://api.chart-img.com"}}},
 	{Name: "ktrdr", Summary: "KTRDR trading-research backend: operations, data loading, training, models, strategies", Port: 8704,
-		Fake: "fake-ktrdr",
-		Env:  []envVar{{Name: "KTRDR_API_URL", Example: "http://localhost:8000/api/v1"}}},
+		Fake:      "fake-ktrdr",
+		Env:       []envVar{{Name: "KTRDR_API_URL", Example: "http://localhost:8000/api/v1", Required: true}},
+		Upstreams: []upstreamURL{{Env: "KTRDR_API_URL", Default: "http://localhost:8000/api/v1"}}},
 }
 
 func findServer(name string) (server, bool) {

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+)
+
+// doctor checks what each server needs before a client starts it: its binary,
+// its credentials (present, not placeholders), its upstream reachable, Redis
+// when configured, and that it starts and lists its tools. Every problem is
+// one line that says what to fix. Exit 0 when nothing needs fixing, else 1.
+func doctor(args []string, stdout, stderr io.Writer) int {
+	picked := servers
+	if len(args) > 0 {
+		picked = nil
+		for _, n := range args {
+			s, ok := findServer(n)
+			if !ok {
+				fmt.Fprintf(stderr, "mcpfleet: unknown server %q; `mcpfleet list` shows them\n", n)
+				return exitUsage
+			}
+			picked = append(picked, s)
+		}
+	}
+	problems := 0
+	report := func(ok bool, what, fix string) {
+		if ok {
+			fmt.Fprintf(stdout, "  ok   %s\n", what)
+			return
+		}
+		problems++
+		fmt.Fprintf(stdout, "  FIX  %s — %s\n", what, fix)
+	}
+	if u := os.Getenv("MCPFLEET_REDIS_URL"); u != "" {
+		fmt.Fprintln(stdout, "fleet")
+		err := checkRedis(u)
+		report(err == nil, "Redis at MCPFLEET_REDIS_URL answers PING", fmt.Sprint(err, "; start Redis or fix the URL (or unset it to keep limits in memory)"))
+	}
+	for _, s := range picked {
+		fmt.Fprintln(stdout, s.Name)
+		bin, err := binary(s.Name)
+		report(err == nil, "binary "+s.Name+" found", fmt.Sprint(err))
+		for _, e := range s.Env {
+			v, set := os.LookupEnv(e.Name)
+			switch {
+			case set && serve.IsPlaceholder(v):
+				report(false, e.Name+" set", "it is still a placeholder; put the real value in the environment or the client's config")
+			case e.Required && (!set || strings.TrimSpace(v) == ""):
+				report(false, e.Name+" set", "the server needs it; see configs/"+s.Name+".env.example")
+			case e.Required:
+				report(true, e.Name+" set", "")
+			}
+		}
+		for _, u := range s.Upstreams {
+			raw := os.Getenv(u.Env)
+			from := u.Env
+			if raw == "" {
+				raw, from = u.Default, "default"
+			}
+			if raw == "" {
+				continue
+			}
+			err := reach(raw)
+			report(err == nil, fmt.Sprintf("upstream %s (%s) reachable", raw, from), fmt.Sprint(err, "; check ", u.Env, " and the network"))
+		}
+		if bin == "" {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		sess, err := openSession(ctx, s.Name)
+		if err == nil {
+			var ts int
+			if tools, lerr := sess.listTools(ctx); lerr == nil {
+				ts = len(tools)
+			} else {
+				err = lerr
+			}
+			sess.Close()
+			if err == nil {
+				report(true, fmt.Sprintf("%s starts and lists %d tools", s.Name, ts), "")
+			}
+		}
+		if err != nil {
+			report(false, s.Name+" starts", strings.ReplaceAll(err.Error(), "\n", "\n       "))
+		}
+		cancel()
+	}
+	if problems > 0 {
+		fmt.Fprintf(stdout, "%d thing(s) to fix\n", problems)
+		return exitToolErr
+	}
+	fmt.Fprintln(stdout, "all good")
+	return exitOK
+}
+
+// reach dials the URL's host:port (no request is sent): is the upstream there?
+func reach(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("%q is not a URL", raw)
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443", "ws": "80", "wss": "443"}[u.Scheme]
+	}
+	c, err := net.DialTimeout("tcp", net.JoinHostPort(u.Hostname(), port), 3*time.Second)
+	if err != nil {
+		return fmt.Errorf("cannot connect to %s: %v", net.JoinHostPort(u.Hostname(), port), err)
+	}
+	return c.Close()
+}
+
+// checkRedis sends one PING (RESP) to the URL's host without printing the URL,
+// which may hold a password.
+func checkRedis(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("MCPFLEET_REDIS_URL is not a redis:// URL")
+	}
+	host := u.Host
+	if u.Port() == "" {
+		host = net.JoinHostPort(u.Hostname(), "6379")
+	}
+	c, err := net.DialTimeout("tcp", host, 3*time.Second)
+	if err != nil {
+		return fmt.Errorf("cannot connect to Redis at %s", host)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(3 * time.Second))
+	if pw, ok := u.User.Password(); ok {
+		user := u.User.Username()
+		if user == "" {
+			user = "default"
+		}
+		fmt.Fprintf(c, "*3\r\n$4\r\nAUTH\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n", len(user), user, len(pw), pw)
+	}
+	if _, err := io.WriteString(c, "*1\r\n$4\r\nPING\r\n"); err != nil {
+		return err
+	}
+	buf := make([]byte, 256)
+	n, _ := io.ReadAtLeast(c, buf, 1)
+	if !strings.Contains(string(buf[:n]), "PONG") {
+		return fmt.Errorf("Redis at %s did not answer PONG (wrong password or not Redis?)", host)
+	}
+	return nil
+}
