@@ -16,10 +16,16 @@ build:
 	@for s in $(SERVERS); do echo "build bin/$$s"; $(GO) build -o bin/$$s ./servers/$$s || exit 1; done
 	@for f in $(FAKES); do echo "build bin/$$(basename $$f)"; $(GO) build -o bin/$$(basename $$f) ./$$f || exit 1; done
 
-# All tests, with the race detector. Redis- and inspector-backed tests run when
+# All tests, with the race detector, then a summary: packages, tests passed,
+# failed and skipped, and which missing prerequisite caused each skip with the
+# command that installs it. Redis- and inspector-backed tests run when
 # redis-server and .tools/ are present (.ci/run installs them and makes them required).
 test:
-	$(GO) test -race -count=1 -timeout 30m $(PKGS)
+	@race=-race; \
+	if [ "$$($(GO) env CGO_ENABLED)" != 1 ] || ! command -v "$$($(GO) env CC)" >/dev/null 2>&1; then \
+	  echo "note: the race detector needs cgo and a C compiler (apt-get install gcc); running the tests without -race"; race=; \
+	fi; \
+	set -o pipefail; $(GO) test $$race -json -count=1 -timeout 30m $(PKGS) | $(GO) run ./cmd/testreport
 
 test-short:
 	$(GO) test -short -count=1 $(PKGS)
