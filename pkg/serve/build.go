@@ -5,23 +5,49 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mattn/go-isatty"
 	"github.com/rs/zerolog"
 
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/redact"
 )
 
 // NewLogger is the zerolog logger every server uses: JSON lines to w (stderr in
 // production), every line scrubbed of registered secrets and secret-named fields.
 func NewLogger(w io.Writer, level string) (zerolog.Logger, error) {
+	return NewLoggerFormat(w, level, "json")
+}
+
+// NewLoggerFormat is NewLogger with a format: "json" (one JSON object per
+// line, for collectors), "console" (aligned, human-readable), or "auto"
+// (console when w is a terminal, else JSON). Secrets are scrubbed in both.
+func NewLoggerFormat(w io.Writer, level, format string) (zerolog.Logger, error) {
 	lvl, err := zerolog.ParseLevel(level)
 	if err != nil || level == "" {
 		return zerolog.Nop(), fmt.Errorf("--log-level must be debug, info, warn or error, not %q", level)
 	}
-	return zerolog.New(redact.Writer{W: w}).Level(lvl).With().Timestamp().Logger(), nil
+	f, isFile := w.(*os.File)
+	tty := isFile && isatty.IsTerminal(f.Fd())
+	switch format {
+	case "auto":
+		format = "json"
+		if tty {
+			format = "console"
+		}
+	case "json", "console":
+	default:
+		return zerolog.Nop(), fmt.Errorf("--log-format must be auto, json or console, not %q", format)
+	}
+	var out io.Writer = redact.Writer{W: w}
+	if format == "console" {
+		out = zerolog.ConsoleWriter{Out: redact.Writer{W: w}, TimeFormat: "15:04:05.000", NoColor: !tty}
+	}
+	return zerolog.New(out).Level(lvl).With().Timestamp().Logger(), nil
 }
 
 // Built is a configured server, ready for a transport or an in-process client.
@@ -78,8 +104,9 @@ func maxLevel(a, b zerolog.Level) zerolog.Level {
 	return b
 }
 
-// callLogger puts a per-call logger in ctx (zerolog.Ctx) and logs each call's
-// outcome and duration. Arguments are not logged: they may hold secrets.
+// callLogger puts a per-call logger in ctx (zerolog.Ctx) and logs one info
+// line per call: tool, user, outcome code (ok or the envelope's error code),
+// duration in ms. Arguments are not logged: they may hold secrets.
 func callLogger(log zerolog.Logger) server.ToolHandlerMiddleware {
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -87,14 +114,18 @@ func callLogger(log zerolog.Logger) server.ToolHandlerMiddleware {
 			ctx = l.WithContext(ctx)
 			start := time.Now()
 			res, err := next(ctx, req)
-			ev := l.Debug()
-			outcome := "ok"
-			if err != nil {
-				ev, outcome = l.Error().Err(err), "protocol_error"
-			} else if res != nil && res.IsError {
-				outcome = "tool_error"
+			ev := l.Info()
+			code := "ok"
+			switch {
+			case err != nil:
+				ev, code = l.Error().Err(err), "protocol_error"
+			case res != nil && res.IsError:
+				code = "tool_error"
+				if b, ok := res.StructuredContent.(envelope.Body); ok {
+					code = string(b.Code)
+				}
 			}
-			ev.Str("outcome", outcome).Dur("took", time.Since(start)).Msg("tool call")
+			ev.Str("code", code).Float64("duration_ms", float64(time.Since(start).Microseconds())/1000).Msg("tool call")
 			return res, err
 		}
 	}

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -44,5 +45,20 @@ func TestVersionIsReal(t *testing.T) {
 	}
 	if v := resolveVersion("dev"); !strings.Contains(v, "go1.") {
 		t.Fatalf("build-info version %q has no Go version", v)
+	}
+}
+
+func TestConsoleLogFormat(t *testing.T) {
+	var buf bytes.Buffer
+	l, err := NewLoggerFormat(&buf, "info", "console")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Info().Str("tool", "x").Msg("tool call")
+	if s := buf.String(); strings.HasPrefix(s, "{") || !strings.Contains(s, "tool call") || !strings.Contains(s, "tool=x") {
+		t.Fatalf("not console: %q", s)
+	}
+	if _, err := NewLoggerFormat(&buf, "info", "xml"); err == nil {
+		t.Fatal("bad format accepted")
 	}
 }

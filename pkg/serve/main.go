@@ -51,7 +51,7 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintln(stderr, app.Name+":", err)
 		return 2
 	}
-	logger, err := NewLogger(stderr, o.LogLevel)
+	logger, err := NewLoggerFormat(stderr, o.LogLevel, o.LogFormat)
 	if err != nil {
 		fmt.Fprintln(stderr, app.Name+":", err)
 		return 2

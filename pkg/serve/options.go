@@ -19,6 +19,7 @@ type Options struct {
 	Tools        []string
 	ExcludeTools []string
 	LogLevel     string
+	LogFormat    string // auto, json or console
 	Version      bool
 	AuthTokens   map[string]string // token -> user, from MCPFLEET_AUTH_TOKENS only (never a flag: argv is visible to other users)
 	AllowOrigins []string          // extra allowed Origins besides loopback ones, MCPFLEET_ALLOWED_ORIGINS
@@ -55,6 +56,7 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 	fs.StringVar(&tools, "tools", envOr("MCPFLEET_TOOLS", ""), "comma-separated tools or toolsets to keep [MCPFLEET_TOOLS]")
 	fs.StringVar(&exclude, "exclude-tools", envOr("MCPFLEET_EXCLUDE_TOOLS", ""), "comma-separated tools or toolsets to drop [MCPFLEET_EXCLUDE_TOOLS]")
 	fs.StringVar(&o.LogLevel, "log-level", envOr("MCPFLEET_LOG_LEVEL", "info"), "debug, info, warn or error [MCPFLEET_LOG_LEVEL]")
+	fs.StringVar(&o.LogFormat, "log-format", envOr("MCPFLEET_LOG_FORMAT", "auto"), "auto (console on a terminal, else json), json or console [MCPFLEET_LOG_FORMAT]")
 	fs.BoolVar(&o.Version, "version", false, "print the version and exit")
 	if app.Flags != nil {
 		app.Flags(fs)
