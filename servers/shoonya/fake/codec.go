@@ -27,6 +27,7 @@ type call struct {
 	hasJData bool
 	badJSON  bool
 	token    string // from Authorization: Bearer, else &jKey=
+	bodyJKey bool   // the body carried &jKey= (whatever the header said)
 	sess     *session
 	remote   string
 }
@@ -39,9 +40,11 @@ func parseCall(r *http.Request, body []byte, route string, era Era) *call {
 	if i := strings.LastIndex(s, "&jKey="); i >= 0 {
 		c.token = s[i+len("&jKey="):]
 		s = s[:i]
+		c.bodyJKey = c.token != ""
 	} else if strings.HasPrefix(s, "jKey=") { // jKey first, form style
 		if j := strings.Index(s, "&jData="); j >= 0 {
 			c.token, s = s[len("jKey="):j], s[j+1:]
+			c.bodyJKey = c.token != ""
 		}
 	}
 	if h := r.Header.Get("Authorization"); len(h) > 7 && strings.EqualFold(h[:7], "Bearer ") {

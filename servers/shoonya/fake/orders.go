@@ -102,6 +102,24 @@ var (
 	validRet      = []string{"DAY", "EOS", "IOC"}
 )
 
+// coverBracketLegsOK: a COVER (H) order carries blprc and a BRACKET (B)
+// order blprc and bpprc, positive; trailprc is optional (the SDK sends exactly
+// these, reference §4 table and §5.1). What the real OMS answers when they are
+// missing is not public: the syntax error below is // assumed.
+func coverBracketLegsOK(c *call) bool {
+	pos := func(k string) bool {
+		f, ok := parsePrice(c.str(k))
+		return ok && f > 0
+	}
+	switch c.str("prd") {
+	case "H":
+		return pos("blprc") && (!c.has("trailprc") || pos("trailprc"))
+	case "B":
+		return pos("blprc") && pos("bpprc") && (!c.has("trailprc") || pos("trailprc"))
+	}
+	return true
+}
+
 func parsePositiveInt(s string) (int, bool) {
 	n, err := strconv.Atoi(s)
 	return n, err == nil && n > 0
@@ -120,7 +138,8 @@ func onTick(p, tick float64) bool {
 		return true
 	}
 	r := p / tick
-	return math.Abs(r-math.Round(r)) < 1e-6
+	// A positive price under one tick (5e-324) is not a price: round(r) is 0.
+	return math.Round(r) >= 1 && math.Abs(r-math.Round(r)) < 1e-6
 }
 
 // placeOrder validates like the OMS (syntax → Not_Ok "invalid input"), then
@@ -145,6 +164,9 @@ func (s *Server) placeOrder(c *call) reply {
 		return s.notOk(EmsgInvalidInput)
 	}
 	if a := c.str("actid"); a != "" && a != c.sess.uid {
+		return s.notOk(EmsgInvalidInput)
+	}
+	if !coverBracketLegsOK(c) {
 		return s.notOk(EmsgInvalidInput)
 	}
 	now := s.now()
@@ -204,7 +226,7 @@ func (s *Server) rejectReason(o *order) string {
 		return EmsgInvalidInput
 	case o.qty%in.LS != 0:
 		return RejLotSize
-	case s.cfg.RejectMarketOrders && (o.prctyp == "MKT" || o.prctyp == "SL-MKT"):
+	case !s.cfg.AllowMarketOrders && (o.prctyp == "MKT" || o.prctyp == "SL-MKT"):
 		return RejMarketBlocked
 	case o.prc > 0 && !onTick(o.prc, in.TI), o.trgprc > 0 && !onTick(o.trgprc, in.TI):
 		return RejTickSize
