@@ -258,8 +258,8 @@ func placeOrderTool(d *Deps) toolkit.Tool {
 	t := toolkit.New(toolkit.Def{
 		Name: "place_order", Title: "Place order", Toolset: "orders",
 		Description: "Place a real order on Shoonya. Safe to retry with the same idempotency_key: a key that already has an order returns it, nothing is sent. " +
-			"Prices must be multiples of tick_size within the circuit limits (checked via a quote first; invalid_argument otherwise). " +
-			"Shoonya rejects API market orders, so " + orders.ProtectiveRule + "; the result's converted says how. " +
+			"Prices: multiples of tick_size within circuits (checked on a quote first). " +
+			"Shoonya rejects API market orders: " + orders.ProtectiveRule + " (see converted). " +
 			"Pre-trade limits (quantity, value, exchanges/products, orders/minute) refuse with permission_denied. Asks the user to confirm (elicitation) where supported. " +
 			"Never auto-retried; a lost answer is checked in the order book (outcome recovered), else outcome_unknown: call again with the same key. " +
 			"Accepted ≠ executed: see get_order_book. Needs connect_shoonya_broker; symbols from search_scrip.",
