@@ -133,6 +133,7 @@ func parsePrice(s string) (float64, bool) {
 	return f, err == nil && f >= 0 && !math.IsInf(f, 0)
 }
 
+// The exchange refuses prices that are not whole ticks (ti, §4.11); the reject text is // assumed.
 func onTick(p, tick float64) bool {
 	if tick <= 0 {
 		return true
@@ -213,6 +214,9 @@ func (s *Server) placeOrder(c *call) reply {
 
 // rejectReason holds the exchange/RMS checks that turn an accepted order
 // into REJECTED.
+// ref: shoonya.md §4.2 ("Ok only means accepted by the OMS; exchange rejection
+// appears later in OrderBook"); the checks (lot, tick, circuit, funds) are exchange
+// rules, their rejreason texts are // assumed except "Insufficient funds" (§4.4).
 func (s *Server) rejectReason(o *order) string {
 	in := o.inst
 	acct := s.accounts[o.uid]
@@ -245,6 +249,7 @@ func (s *Server) rejectReason(o *order) string {
 	return ""
 }
 
+// assumed: margin multipliers per product (no public source).
 func marginFactor(prd string) float64 {
 	if prd == "I" || prd == "H" || prd == "B" {
 		return 0.2
@@ -253,6 +258,8 @@ func marginFactor(prd string) float64 {
 }
 
 // matchLocked fills or triggers o against the current last price.
+// assumed: fills at the last price when it crosses (one fill per order); statuses
+// and rpt names follow shoonya.md §5.2.
 func (s *Server) matchLocked(o *order) {
 	if o.terminal() {
 		return
@@ -402,6 +409,7 @@ func (s *Server) modifyOrder(c *call) reply {
 
 // cancelOrder: only working orders can be cancelled; anything else is
 // "Rejected : ORA:Order not found to Cancel".
+// ref: shoonya.md §4.3 (answer in "result"; CancelOrder failure sample).
 func (s *Server) cancelOrder(c *call) reply {
 	s.mu.Lock()
 	defer s.mu.Unlock()
