@@ -99,7 +99,7 @@ func ProtectionPct(ref float64, option bool) float64 {
 }
 
 // ProtectiveRule states the conversion rule for tool descriptions and results.
-const ProtectiveRule = "MARKET goes as LIMIT, SL-M as SL, priced at the last price (SL-M: trigger) moved against you by 2/1/0.5% for prices <100/<500/≥500 (options 5/3/2/1% for <10/<100/<500/≥500), rounded to the tick, capped at the circuit"
+const ProtectiveRule = "MARKET/SL-M go as LIMIT/SL at the last price (SL-M: trigger) ±2/1/0.5% against you (price <100/<500/more; options 5/3/2/1% for <10/<100/<500/more), tick-rounded, circuit-capped"
 
 // Protective is the limit price for a market-style order of side ("B"/"S")
 // referenced at ref (the last price, or an SL-M's trigger): ref moved against

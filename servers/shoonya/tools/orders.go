@@ -17,13 +17,13 @@ type PlaceIn struct {
 	TradingSymbol  string  `json:"trading_symbol" jsonschema:"from search_scrip, e.g. RELIANCE-EQ" mcp:"minLength=1;maxLength=64"`
 	Side           string  `json:"side" mcp:"enum=BUY|SELL"`
 	Quantity       int     `json:"quantity" jsonschema:"shares; F&O: contracts × lot size" mcp:"min=1;max=1000000"`
-	OrderType      string  `json:"order_type" jsonschema:"LIMIT: price; SL: price+trigger_price; SL-M: trigger_price; MARKET/SL-M go out as protective LIMIT/SL" mcp:"enum=LIMIT|MARKET|SL|SL-M"`
-	Price          float64 `json:"price,omitempty" jsonschema:"LIMIT, SL; multiple of tick_size, within circuits" mcp:"min=0;max=10000000"`
+	OrderType      string  `json:"order_type" jsonschema:"LIMIT: price; SL: price+trigger_price; SL-M: trigger_price" mcp:"enum=LIMIT|MARKET|SL|SL-M"`
+	Price          float64 `json:"price,omitempty" jsonschema:"LIMIT, SL" mcp:"min=0;max=10000000"`
 	TriggerPrice   float64 `json:"trigger_price,omitempty" jsonschema:"SL, SL-M" mcp:"min=0;max=10000000"`
 	Product        string  `json:"product,omitempty" jsonschema:"CNC delivery, INTRADAY=MIS, NORMAL=NRML (F&O carry), COVER: +stop_loss, BRACKET: +stop_loss+target" mcp:"enum=CNC|INTRADAY|MIS|NORMAL|NRML|COVER|BRACKET|MTF;default=CNC"`
-	StopLoss       float64 `json:"stop_loss,omitempty" jsonschema:"COVER/BRACKET stop-loss price: below entry for BUY, above for SELL" mcp:"min=0;max=10000000"`
-	Target         float64 `json:"target,omitempty" jsonschema:"BRACKET target price: above entry for BUY, below for SELL" mcp:"min=0;max=10000000"`
-	TrailingStop   float64 `json:"trailing_stop,omitempty" jsonschema:"COVER/BRACKET trailing step in rupees (optional)" mcp:"min=0;max=10000000"`
+	StopLoss       float64 `json:"stop_loss,omitempty" jsonschema:"COVER/BRACKET stop price (BUY: below entry)" mcp:"min=0"`
+	Target         float64 `json:"target,omitempty" jsonschema:"BRACKET target price (BUY: above entry)" mcp:"min=0"`
+	TrailingStop   float64 `json:"trailing_stop,omitempty" jsonschema:"COVER/BRACKET trail step, rupees" mcp:"min=0"`
 	Validity       string  `json:"validity,omitempty" mcp:"enum=DAY|IOC|EOS;default=DAY"`
 	DisclosedQty   int     `json:"disclosed_quantity,omitempty" mcp:"min=0"`
 	AfterMarket    bool    `json:"after_market,omitempty" jsonschema:"AMO"`
@@ -35,9 +35,9 @@ type PlaceOut struct {
 	OrderID        string  `json:"order_id"`
 	IdempotencyKey string  `json:"idempotency_key"`
 	Outcome        string  `json:"outcome" jsonschema:"placed, already_placed (nothing sent) or recovered (found in the book)"`
-	OrderType      string  `json:"order_type_sent,omitempty" jsonschema:"LIMIT or SL after a MARKET/SL-M conversion"`
+	OrderType      string  `json:"order_type_sent,omitempty"`
 	Price          float64 `json:"price_sent,omitempty"`
-	Converted      string  `json:"converted,omitempty" jsonschema:"how a MARKET/SL-M became a protective LIMIT/SL"`
+	Converted      string  `json:"converted,omitempty" jsonschema:"MARKET/SL-M → LIMIT/SL: how priced"`
 	Next           string  `json:"next"`
 }
 
@@ -257,11 +257,11 @@ func (d *Deps) preflight(ctx context.Context, a *noren.Auth, in PlaceIn, o *nore
 func placeOrderTool(d *Deps) toolkit.Tool {
 	t := toolkit.New(toolkit.Def{
 		Name: "place_order", Title: "Place order", Toolset: "orders",
-		Description: "Place a real order on Shoonya. Safe to retry with the same idempotency_key: a key that already has an order returns it, nothing is sent. " +
-			"Prices: multiples of tick_size within circuits (checked on a quote first). " +
-			"Shoonya rejects API market orders: " + orders.ProtectiveRule + " (see converted). " +
+		Description: "Place a real order on Shoonya. Same idempotency_key never orders twice (the existing order is returned, nothing sent). " +
+			"Prices: whole ticks inside the circuits (checked on a quote first). " +
+			"Shoonya rejects API market orders, so " + orders.ProtectiveRule + "; see converted. " +
 			"Pre-trade limits (quantity, value, exchanges/products, orders/minute) refuse with permission_denied. Asks the user to confirm (elicitation) where supported. " +
-			"Never auto-retried; a lost answer is checked in the order book (outcome recovered), else outcome_unknown: call again with the same key. " +
+			"Never auto-retried; a lost answer is looked up in the order book (recovered), else outcome_unknown: call again with the same key. " +
 			"Accepted ≠ executed: see get_order_book. Needs connect_shoonya_broker; symbols from search_scrip.",
 		Hints: toolkit.RemoteDestructive,
 	}, func(ctx context.Context, in PlaceIn) (PlaceOut, error) {

@@ -92,7 +92,7 @@ func TestMarketOrdersGoOutAsProtectiveLimits(t *testing.T) {
 	}
 	// The description states the rule.
 	for _, tl := range e.conn.Tools(t) {
-		if tl.Name == "place_order" && !strings.Contains(tl.Description, "MARKET goes as LIMIT") {
+		if tl.Name == "place_order" && !strings.Contains(tl.Description, "MARKET/SL-M go as LIMIT/SL") {
 			t.Fatalf("description lacks the rule: %s", tl.Description)
 		}
 	}
