@@ -176,6 +176,7 @@ func prepare(o *noren.OrderRequest, in PlaceIn, inst orders.Instrument) (string,
 		}
 	}
 	converted := ""
+	entry := o.Price // where the legs of a COVER/BRACKET are measured from
 	switch o.PriceType {
 	case "LMT", "SL-LMT":
 		if err := orders.CheckPrice("price", o.Price, inst); err != nil {
@@ -186,11 +187,11 @@ func prepare(o *noren.OrderRequest, in PlaceIn, inst orders.Instrument) (string,
 			return "", envelope.Invalid("order_type", "Shoonya rejects MARKET orders from the API, and %s has no last price to set a protective limit from; place a LIMIT order", o.TSym)
 		}
 		px, how := orders.Protective(o.TranType, inst.LTP, inst)
-		o.PriceType, o.Price = "LMT", px
+		o.PriceType, o.Price, entry = "LMT", px, inst.LTP // expected fill: the last price, not the protective cap
 		converted = "MARKET sent as LIMIT: last price " + how
 	case "SL-MKT":
 		px, how := orders.Protective(o.TranType, o.Trigger, inst)
-		o.PriceType, o.Price = "SL-LMT", px
+		o.PriceType, o.Price, entry = "SL-LMT", px, o.Trigger
 		converted = "SL-M sent as SL: trigger " + how
 	}
 	if o.Product != "H" && o.Product != "B" {
@@ -198,7 +199,6 @@ func prepare(o *noren.OrderRequest, in PlaceIn, inst orders.Instrument) (string,
 	}
 	// COVER/BRACKET legs: absolute prices from the caller, checked against the
 	// entry, sent as distances (reference §5.1).
-	entry := o.Price
 	buy := o.TranType == "B"
 	if err := orders.CheckPrice("stop_loss", in.StopLoss, inst); err != nil {
 		return "", err

@@ -160,6 +160,16 @@ func TestCoverAndBracketLegs(t *testing.T) {
 	if le.Fields["prd"] != "H" || le.Fields["blprc"] != "10.00" || le.Fields["bpprc"] != "" {
 		t.Fatalf("cover sent %v", le.Fields)
 	}
+	// A MARKET bracket goes out as a protective LIMIT; its legs are measured
+	// from the last price (the expected fill), not from the protective cap.
+	lp, _ := e.fake.LastPrice("NSE", "3045")
+	servetest.Decode[tools.PlaceOut](t, e.call("place_order", order(map[string]any{"order_type": "MARKET", "price": nil, "product": "BRACKET",
+		"stop_loss": 800, "target": 830, "idempotency_key": "bo-mkt"})))
+	le = lastLedger(t, e.fake)
+	want := func(v float64) string { return strconv.FormatFloat(math.Round(v/0.05)*0.05, 'f', 2, 64) }
+	if le.Fields["prctyp"] != "LMT" || le.Fields["blprc"] != want(lp-800) || le.Fields["bpprc"] != want(830-lp) {
+		t.Fatalf("market bracket from %v sent %v", lp, le.Fields)
+	}
 }
 
 // Item 5: candles under OAuth carry jKey in the body as well as the Bearer
