@@ -58,6 +58,7 @@ func (s *Server) newSession(uid string, era Era) *session {
 	return ss
 }
 
+// ref: shoonya.md §3.5 (tokens last a trading day; unknown or expired → Session Expired).
 func (s *Server) lookupSession(token string) *session {
 	if token == "" {
 		return nil
@@ -93,6 +94,7 @@ func (s *Server) ExpireSession(token string) bool {
 }
 
 // validTOTP checks factor2 as RFC 6238 (6 digits, 30 s, SHA1, ±skew steps).
+// ref: shoonya.md §3.4 (RFC 6238, 6 digits, 30 s; skew per Config.TOTPSkew).
 func (s *Server) validTOTP(code, secret string) bool {
 	ok, err := totp.ValidateCustom(code, secret, s.now(), totp.ValidateOpts{
 		Period: 30, Skew: uint(s.cfg.TOTPSkew), Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1,
@@ -211,6 +213,7 @@ func (s *Server) genAcsTok(c *call) reply {
 }
 
 // logout drops the session; like Noren, the websocket stays up (issue #23).
+// ref: shoonya.md §3.3 (Logout; the websocket keeps working, issue #23).
 func (s *Server) logout(c *call) reply {
 	s.mu.Lock()
 	delete(s.sessions, c.sess.token)

@@ -176,11 +176,26 @@ func TestAuthorizePage(t *testing.T) {
 			}
 			if tc.status == 302 {
 				loc, _ := url.Parse(res.Header.Get("Location"))
-				if loc.Query().Get("code") == "" || loc.Query().Get("state") != "xyz" {
+				// The real redirect carries only ?code= (reference §3.2).
+				if loc.Query().Get("code") == "" || loc.Query().Has("state") {
 					t.Fatalf("redirect %s", loc)
 				}
 			}
 		})
+	}
+}
+
+// TestAuthorizeEchoState: state comes back only when asked for.
+func TestAuthorizeEchoState(t *testing.T) {
+	_, u := newTestServer(t, Config{OAuthEchoState: true})
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := noRedirect.Get(u.Authorize + "?client_id=FA12345_U&auto=1&state=xyz&redirect_uri=" + url.QueryEscape("http://127.0.0.1:1/cb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if loc, _ := url.Parse(res.Header.Get("Location")); loc.Query().Get("state") != "xyz" {
+		t.Fatalf("redirect %s", loc)
 	}
 }
 

@@ -11,6 +11,16 @@ import (
 	"time"
 )
 
+// chartsNeedJKey refuses an OAuth-era chart request without &jKey= in the
+// body when Config.ChartsRequireJKey is set (openalgo broker/shoonya/api/data.py,
+// reference §2.2; the answer text is // assumed: the session-expired one).
+func (s *Server) chartsNeedJKey(c *call) (reply, bool) {
+	if s.cfg.ChartsRequireJKey && c.era == EraOAuth && !c.bodyJKey {
+		return s.sessionExpired(), true
+	}
+	return reply{}, false
+}
+
 // Candles are a pure function of (seed, token, time) so repeated calls agree.
 
 func (s *Server) pathNoise(key string, n int64) float64 {
@@ -48,6 +58,9 @@ var validIntervals = []string{"1", "3", "5", "10", "15", "30", "60", "120", "240
 
 // tpSeries (reference §4.12): intraday candles, newest first.
 func (s *Server) tpSeries(c *call) reply {
+	if rp, refused := s.chartsNeedJKey(c); refused {
+		return rp
+	}
 	in := s.cat.byToken(c.str("exch"), c.str("token"))
 	st, ok := parseEpoch(c.str("st"))
 	intrv := c.str("intrv")
@@ -129,6 +142,9 @@ const eodMaxRows = 1201
 // eodChartData (reference §4.13): an array of JSON *strings*, newest first,
 // at most 1201 rows. sym is "EXCH:TSYM" (indices by display name, "NSE:Nifty 50").
 func (s *Server) eodChartData(c *call) reply {
+	if rp, refused := s.chartsNeedJKey(c); refused {
+		return rp
+	}
 	exch, tsym, found := strings.Cut(c.symbol("sym"), ":")
 	from, ok1 := parseEpoch(c.str("from"))
 	to, ok2 := parseEpoch(c.str("to"))

@@ -27,6 +27,7 @@ type call struct {
 	hasJData bool
 	badJSON  bool
 	token    string // from Authorization: Bearer, else &jKey=
+	bodyJKey bool   // the body carried &jKey= (whatever the header said)
 	sess     *session
 	remote   string
 }
@@ -39,9 +40,11 @@ func parseCall(r *http.Request, body []byte, route string, era Era) *call {
 	if i := strings.LastIndex(s, "&jKey="); i >= 0 {
 		c.token = s[i+len("&jKey="):]
 		s = s[:i]
+		c.bodyJKey = c.token != ""
 	} else if strings.HasPrefix(s, "jKey=") { // jKey first, form style
 		if j := strings.Index(s, "&jData="); j >= 0 {
 			c.token, s = s[len("jKey="):j], s[j+1:]
+			c.bodyJKey = c.token != ""
 		}
 	}
 	if h := r.Header.Get("Authorization"); len(h) > 7 && strings.EqualFold(h[:7], "Bearer ") {
@@ -129,6 +132,7 @@ func (s *Server) ok(fields map[string]any) reply {
 	return reply{status: http.StatusOK, body: fields}
 }
 
+// ref: shoonya.md §2.3 (in-band Not_Ok with emsg; HTTP 200 in issue #131).
 func (s *Server) notOk(emsg string) reply { return s.notOkStatus(http.StatusOK, emsg) }
 
 func (s *Server) notOkStatus(status int, emsg string) reply {
@@ -139,6 +143,8 @@ func (s *Server) notOkStatus(status int, emsg string) reply {
 
 // list answers a list endpoint: a bare array on success, the configured
 // "no data" object when empty.
+// ref: shoonya.md §0.3, §2.3 (bare array on success, Not_Ok object when empty;
+// the exact empty-book emsg is not public: Config.NoDataEmsg, §11).
 func (s *Server) list(items []map[string]any) reply {
 	if len(items) == 0 {
 		if s.cfg.EmptyBooksAsArray {
@@ -152,6 +158,7 @@ func (s *Server) list(items []map[string]any) reply {
 	return reply{status: http.StatusOK, body: items}
 }
 
+// ref: shoonya.md §3.5 ("Session Expired : Invalid Session Key"; HTTP 403 per the live docs, configurable).
 func (s *Server) sessionExpired() reply {
 	return s.notOkStatus(s.cfg.SessionExpiredStatus, EmsgSessionExpired)
 }

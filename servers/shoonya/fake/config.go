@@ -74,6 +74,13 @@ type Config struct {
 	// OAuthAutoApprove makes GET on the authorize page redirect at once with
 	// a code (as if the user had logged in). Per request: add auto=1.
 	OAuthAutoApprove bool
+	// OAuthEchoState copies a state parameter into the redirect. Off by
+	// default: the real redirect carries only ?code= (reference §3.2 step 1).
+	OAuthEchoState bool
+	// ChartsRequireJKey makes OAuth-era TPSeries and EODChartData refuse a
+	// request without &jKey= in the body (openalgo's claim, reference §2.2
+	// and §11; the vendor SDK sends the Bearer header only).
+	ChartsRequireJKey bool
 	// LegacyGone makes /NorenWClientTP/ answer 502 Bad Gateway, as the real
 	// host does after the 2026-04-01 OAuth switch.
 	LegacyGone bool
@@ -81,12 +88,16 @@ type Config struct {
 	// Invalid Session Key"; 0 → 200 (the live docs say 403; samples show the body only).
 	SessionExpiredStatus int
 
-	RejectMarketOrders bool   // MKT / SL-MKT orders end REJECTED (openalgo's 2026 claim)
-	NoDataEmsg         string // emsg for empty books; "" → `Error Occurred : 5 "no data"`
-	EmptyBooksAsArray  bool   // answer empty books with [] instead of Not_Ok
-	LimitsMTMField     string // "urmtom" (sample, default) or "unmtom" (field table)
-	RateLimit          RateLimit
-	TPSeriesMaxDays    int // longer TPSeries ranges answer 504 "Server Timeout :  "; 0 → 30
+	// AllowMarketOrders lets MKT / SL-MKT orders fill. By default they are
+	// accepted and then REJECTED, as the real OMS does for API orders since
+	// 2026 (reference §5.1: openalgo transform_data.py "Shoonya blocks both
+	// MKT and SL-MKT order types for API orders").
+	AllowMarketOrders bool
+	NoDataEmsg        string // emsg for empty books; "" → `Error Occurred : 5 "no data"`
+	EmptyBooksAsArray bool   // answer empty books with [] instead of Not_Ok
+	LimitsMTMField    string // "urmtom" (sample, default) or "unmtom" (field table)
+	RateLimit         RateLimit
+	TPSeriesMaxDays   int // longer TPSeries ranges answer 504 "Server Timeout :  "; 0 → 30
 
 	TickInterval time.Duration // random-walk step per active token; 0 → 100ms (10 ticks/s); <0 → off
 

@@ -24,6 +24,7 @@ func (s *Server) searchScrip(c *call) reply {
 }
 
 // staticFields are the scrip-master fields shared by GetQuotes and GetSecurityInfo.
+// ref: shoonya.md §4.11 (GetQuotes/GetSecurityInfo scrip-master fields: pp, ls, ti, uc, lc).
 func (s *Server) staticFields(in *Instrument) map[string]any {
 	q, _ := s.mkt.snapshot(in.Key())
 	uc, lc := circuit(in, q.c)

@@ -162,3 +162,21 @@ func TestEODChartData(t *testing.T) {
 		t.Fatalf("want truncation to %d rows, got %d", eodMaxRows, len(rows))
 	}
 }
+
+// TestChartsRequireJKey: with the switch on, OAuth chart routes want the token
+// in the body too (openalgo's claim, reference §2.2); the Bearer alone fails.
+func TestChartsRequireJKey(t *testing.T) {
+	for _, require := range []bool{false, true} {
+		s, u := newTestServer(t, Config{ChartsRequireJKey: require})
+		tok := oauthLogin(t, s, u)
+		body := map[string]any{"uid": "FA12345", "exch": "NSE", "token": "2885", "st": fmt.Sprint(time.Now().Add(-72 * time.Hour).Unix())}
+		_, bearerOnly := post(t, u.OAuthREST+"TPSeries", body, "", tok)
+		_, both := post(t, u.OAuthREST+"TPSeries", body, tok, tok)
+		if strings.HasPrefix(both, "{") && strings.Contains(both, EmsgSessionExpired) {
+			t.Fatalf("require=%t: jKey+Bearer refused: %s", require, both)
+		}
+		if refused := strings.Contains(bearerOnly, EmsgSessionExpired); refused != require {
+			t.Fatalf("require=%t: Bearer only → %s", require, bearerOnly)
+		}
+	}
+}

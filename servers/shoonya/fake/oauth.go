@@ -51,8 +51,8 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	u, _ := url.Parse(redirect)
 	q := u.Query()
 	q.Set("code", code)
-	if st := r.Form.Get("state"); st != "" {
-		q.Set("state", st)
+	if st := r.Form.Get("state"); st != "" && s.cfg.OAuthEchoState {
+		q.Set("state", st) // not by default: the real redirect carries only ?code= (reference §3.2)
 	}
 	u.RawQuery = q.Encode()
 	http.Redirect(w, r, u.String(), http.StatusFound)

@@ -102,6 +102,24 @@ var (
 	validRet      = []string{"DAY", "EOS", "IOC"}
 )
 
+// coverBracketLegsOK: a COVER (H) order carries blprc and a BRACKET (B)
+// order blprc and bpprc, positive; trailprc is optional (the SDK sends exactly
+// these, reference §4 table and §5.1). What the real OMS answers when they are
+// missing is not public: the syntax error below is // assumed.
+func coverBracketLegsOK(c *call) bool {
+	pos := func(k string) bool {
+		f, ok := parsePrice(c.str(k))
+		return ok && f > 0
+	}
+	switch c.str("prd") {
+	case "H":
+		return pos("blprc") && (!c.has("trailprc") || pos("trailprc"))
+	case "B":
+		return pos("blprc") && pos("bpprc") && (!c.has("trailprc") || pos("trailprc"))
+	}
+	return true
+}
+
 func parsePositiveInt(s string) (int, bool) {
 	n, err := strconv.Atoi(s)
 	return n, err == nil && n > 0
@@ -115,12 +133,14 @@ func parsePrice(s string) (float64, bool) {
 	return f, err == nil && f >= 0 && !math.IsInf(f, 0)
 }
 
+// The exchange refuses prices that are not whole ticks (ti, §4.11); the reject text is // assumed.
 func onTick(p, tick float64) bool {
 	if tick <= 0 {
 		return true
 	}
 	r := p / tick
-	return math.Abs(r-math.Round(r)) < 1e-6
+	// A positive price under one tick (5e-324) is not a price: round(r) is 0.
+	return math.Round(r) >= 1 && math.Abs(r-math.Round(r)) < 1e-6
 }
 
 // placeOrder validates like the OMS (syntax → Not_Ok "invalid input"), then
@@ -145,6 +165,9 @@ func (s *Server) placeOrder(c *call) reply {
 		return s.notOk(EmsgInvalidInput)
 	}
 	if a := c.str("actid"); a != "" && a != c.sess.uid {
+		return s.notOk(EmsgInvalidInput)
+	}
+	if !coverBracketLegsOK(c) {
 		return s.notOk(EmsgInvalidInput)
 	}
 	now := s.now()
@@ -191,6 +214,9 @@ func (s *Server) placeOrder(c *call) reply {
 
 // rejectReason holds the exchange/RMS checks that turn an accepted order
 // into REJECTED.
+// ref: shoonya.md §4.2 ("Ok only means accepted by the OMS; exchange rejection
+// appears later in OrderBook"); the checks (lot, tick, circuit, funds) are exchange
+// rules, their rejreason texts are // assumed except "Insufficient funds" (§4.4).
 func (s *Server) rejectReason(o *order) string {
 	in := o.inst
 	acct := s.accounts[o.uid]
@@ -204,7 +230,7 @@ func (s *Server) rejectReason(o *order) string {
 		return EmsgInvalidInput
 	case o.qty%in.LS != 0:
 		return RejLotSize
-	case s.cfg.RejectMarketOrders && (o.prctyp == "MKT" || o.prctyp == "SL-MKT"):
+	case !s.cfg.AllowMarketOrders && (o.prctyp == "MKT" || o.prctyp == "SL-MKT"):
 		return RejMarketBlocked
 	case o.prc > 0 && !onTick(o.prc, in.TI), o.trgprc > 0 && !onTick(o.trgprc, in.TI):
 		return RejTickSize
@@ -223,6 +249,7 @@ func (s *Server) rejectReason(o *order) string {
 	return ""
 }
 
+// assumed: margin multipliers per product (no public source).
 func marginFactor(prd string) float64 {
 	if prd == "I" || prd == "H" || prd == "B" {
 		return 0.2
@@ -231,6 +258,8 @@ func marginFactor(prd string) float64 {
 }
 
 // matchLocked fills or triggers o against the current last price.
+// assumed: fills at the last price when it crosses (one fill per order); statuses
+// and rpt names follow shoonya.md §5.2.
 func (s *Server) matchLocked(o *order) {
 	if o.terminal() {
 		return
@@ -380,6 +409,7 @@ func (s *Server) modifyOrder(c *call) reply {
 
 // cancelOrder: only working orders can be cancelled; anything else is
 // "Rejected : ORA:Order not found to Cancel".
+// ref: shoonya.md §4.3 (answer in "result"; CancelOrder failure sample).
 func (s *Server) cancelOrder(c *call) reply {
 	s.mu.Lock()
 	defer s.mu.Unlock()

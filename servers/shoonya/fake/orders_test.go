@@ -6,7 +6,7 @@ import (
 )
 
 func TestOrderLifecycle(t *testing.T) {
-	s, u := newTestServer(t, Config{})
+	s, u := newTestServer(t, Config{AllowMarketOrders: true})
 	tok := oauthLogin(t, s, u)
 	lp, _ := s.LastPrice("NSE", "2885")
 
@@ -127,8 +127,15 @@ func TestOrderLifecycle(t *testing.T) {
 	}
 }
 
+func withFields(m map[string]any, kv ...string) map[string]any {
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return m
+}
+
 func TestPlaceOrderValidation(t *testing.T) {
-	s, u := newTestServer(t, Config{RejectMarketOrders: true})
+	s, u := newTestServer(t, Config{})
 	tok := legacyLogin(t, u)
 	place := func(b map[string]any) map[string]any {
 		_, raw := post(t, u.LegacyREST+"PlaceOrder", b, tok, "")
@@ -146,7 +153,12 @@ func TestPlaceOrderValidation(t *testing.T) {
 		{"SL without trigger", placeBody("SBIN-EQ", "B", "SL-LMT", 1, "800.00", "None", nil), EmsgInvalidInput, ""},
 		{"lot size", placeBody(firstNiftyOption(s), "B", "LMT", 1, "10.00", "None", nil), "", RejLotSize},
 		{"tick size", placeBody("SBIN-EQ", "B", "LMT", 1, "800.03", "None", nil), "", RejTickSize},
-		{"market blocked", placeBody("SBIN-EQ", "B", "MKT", 1, "0", "None", nil), "", RejMarketBlocked},
+		{"market blocked by default", placeBody("SBIN-EQ", "B", "MKT", 1, "0", "None", nil), "", RejMarketBlocked},
+		{"SL-M blocked by default", placeBody("SBIN-EQ", "B", "SL-MKT", 1, "0", "900.00", nil), "", RejMarketBlocked},
+		{"under one tick", placeBody("SBIN-EQ", "B", "LMT", 1, "4.9406564584124654e-324", "None", nil), "", RejTickSize},
+		{"cover without blprc", withFields(placeBody("SBIN-EQ", "B", "LMT", 1, "800.00", "None", nil), "prd", "H"), EmsgInvalidInput, ""},
+		{"bracket without bpprc", withFields(placeBody("SBIN-EQ", "B", "LMT", 1, "800.00", "None", nil), "prd", "B", "blprc", "5.00"), EmsgInvalidInput, ""},
+		{"bracket with legs", withFields(placeBody("SBIN-EQ", "B", "LMT", 1, "800.00", "None", nil), "prd", "B", "blprc", "5.00", "bpprc", "10.00"), "", ""},
 		{"insufficient funds", placeBody("TCS-EQ", "B", "LMT", 10000, "3100.00", "None", nil), "", RejInsufficient},
 	}
 	for _, tc := range tests {
@@ -159,6 +171,12 @@ func TestPlaceOrderValidation(t *testing.T) {
 				return
 			}
 			no, _ := m["norenordno"].(string)
+			if tc.rejects == "" { // accepted and working
+				if m["stat"] != "Ok" || s.OrderStatus(no) == StatusRejected || s.OrderStatus(no) == "" {
+					t.Fatalf("got %v status %s", m, s.OrderStatus(no))
+				}
+				return
+			}
 			if m["stat"] != "Ok" || s.OrderStatus(no) != StatusRejected {
 				t.Fatalf("got %v status %s", m, s.OrderStatus(no))
 			}

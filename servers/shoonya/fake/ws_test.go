@@ -161,7 +161,7 @@ func TestWebsocketUnsubscribeAndTicks(t *testing.T) {
 }
 
 func TestWebsocketOrderUpdates(t *testing.T) {
-	s, u := newTestServer(t, Config{})
+	s, u := newTestServer(t, Config{AllowMarketOrders: true})
 	tok := oauthLogin(t, s, u)
 	c := dial(t, u.OAuthWS)
 	send(t, c, map[string]string{"t": "a", "uid": "FA12345", "accesstoken": tok, "source": "API"})

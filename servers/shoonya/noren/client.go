@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -148,6 +149,16 @@ func (c *Client) Config() Config { return c.cfg }
 
 // post sends jdata to route as a, applying the call deadline.
 func (c *Client) post(ctx context.Context, route string, a *Auth, jdata map[string]any, idempotent bool) ([]byte, error) {
+	return c.postAs(ctx, route, a, jdata, idempotent, false)
+}
+
+// postAs is post; jkeyToo also puts an OAuth access token in the body as
+// &jKey= (the Bearer header stays): public OAuth-era clients send the chart
+// routes that way (reference §2.2: openalgo broker/shoonya/api/data.py sends
+// TPSeries and EODChartData with jKey, "claiming those chart endpoints
+// require it"; the vendor SDK 0.0.33 uses the Bearer header). Sending both
+// satisfies either reading.
+func (c *Client) postAs(ctx context.Context, route string, a *Auth, jdata map[string]any, idempotent, jkeyToo bool) ([]byte, error) {
 	timeout := c.cfg.Timeout
 	if !idempotent {
 		timeout = c.cfg.OrderTimeout
@@ -186,6 +197,9 @@ func (c *Client) post(ctx context.Context, route string, a *Auth, jdata map[stri
 	if a != nil {
 		if a.Era == OAuth {
 			bearer = a.Token
+			if jkeyToo {
+				jkey = a.Token
+			}
 		} else {
 			jkey = a.Token
 		}
@@ -233,6 +247,25 @@ type OrderRequest struct {
 	Retention string  // DAY, IOC, EOS
 	Remarks   string  // carries the idempotency key
 	AMO       bool
+	// Decimals formats prices with the instrument's precision (pp, or the
+	// tick's decimals); 0 → shortest exact form (the zero value must never
+	// round a price away).
+	Decimals int
+	// COVER (H) and BRACKET (B) legs, as price distances from the entry
+	// (reference §5.1: "stop-loss diff (H,B) / profit diff (B) / trailing
+	// (H,B)"); sent only for those products.
+	BookLoss   float64 // blprc: H and B
+	BookProfit float64 // bpprc: B
+	Trail      float64 // trailprc: H and B, optional
+}
+
+// FormatPrice renders a price with decimals digits (Noren's pp); decimals ≤ 0
+// gives the shortest exact form (whole-number ticks print the same).
+func FormatPrice(p float64, decimals int) string {
+	if decimals <= 0 {
+		return fnum(p)
+	}
+	return strconv.FormatFloat(p, 'f', decimals, 64)
 }
 
 func fnum(f float64) string { return strings.TrimRight(strings.TrimRight(formatFloat(f), "0"), ".") }
@@ -253,13 +286,25 @@ func (c *Client) PlaceOrder(ctx context.Context, a *Auth, o OrderRequest) (strin
 		"ordersource": "API", "uid": a.UID, "actid": a.ActID,
 		"trantype": o.TranType, "prd": o.Product, "exch": o.Exch, "tsym": QuoteSymbol(o.TSym),
 		"qty": itoa(o.Qty), "dscqty": itoa(o.DiscQty), "prctyp": o.PriceType,
-		"prc": priceStr(o.PriceType, o.Price), "ret": o.Retention, "remarks": o.Remarks,
+		"prc": priceStr(o.PriceType, o.Price, o.Decimals), "ret": o.Retention, "remarks": o.Remarks,
 	}
 	if isStop(o.PriceType) {
-		j["trgprc"] = fnum(o.Trigger)
+		j["trgprc"] = FormatPrice(o.Trigger, o.Decimals)
 	}
 	if o.AMO {
 		j["amo"] = "Yes"
+	}
+	// The SDK (NorenApi.py place_order) sends blprc for H, blprc and bpprc
+	// for B, and trailprc for either when it is not 0 (reference §4 table).
+	switch o.Product {
+	case "H":
+		j["blprc"] = FormatPrice(o.BookLoss, o.Decimals)
+	case "B":
+		j["blprc"] = FormatPrice(o.BookLoss, o.Decimals)
+		j["bpprc"] = FormatPrice(o.BookProfit, o.Decimals)
+	}
+	if (o.Product == "H" || o.Product == "B") && o.Trail > 0 {
+		j["trailprc"] = FormatPrice(o.Trail, o.Decimals)
 	}
 	var res struct {
 		OrderNo string `json:"norenordno"`
@@ -273,11 +318,11 @@ func (c *Client) PlaceOrder(ctx context.Context, a *Auth, o OrderRequest) (strin
 	return res.OrderNo, nil
 }
 
-func priceStr(prctyp string, p float64) string {
+func priceStr(prctyp string, p float64, decimals int) string {
 	if prctyp == "MKT" || prctyp == "SL-MKT" {
 		return "0"
 	}
-	return fnum(p)
+	return FormatPrice(p, decimals)
 }
 
 // ModifyRequest is ModifyOrder's payload. Qty is the total order quantity.
@@ -289,6 +334,7 @@ type ModifyRequest struct {
 	PriceType string
 	Price     float64
 	Trigger   float64
+	Decimals  int // see OrderRequest.Decimals
 }
 
 // ModifyOrder sends ModifyOrder once and returns the order number (Noren's "result").
@@ -296,10 +342,10 @@ func (c *Client) ModifyOrder(ctx context.Context, a *Auth, m ModifyRequest) (str
 	j := map[string]any{
 		"ordersource": "API", "uid": a.UID, "actid": a.ActID, "norenordno": m.OrderNo,
 		"exch": m.Exch, "tsym": QuoteSymbol(m.TSym), "qty": itoa(m.Qty), "prctyp": m.PriceType,
-		"prc": priceStr(m.PriceType, m.Price),
+		"prc": priceStr(m.PriceType, m.Price, m.Decimals),
 	}
 	if isStop(m.PriceType) {
-		j["trgprc"] = fnum(m.Trigger)
+		j["trgprc"] = FormatPrice(m.Trigger, m.Decimals)
 	}
 	var res struct {
 		Result string `json:"result"`
@@ -349,9 +395,10 @@ func (c *Client) Limits(ctx context.Context, a *Auth) (Limits, error) {
 	return l, err
 }
 
-// SearchScrip searches instruments ("no data" → empty list).
+// SearchScrip searches instruments ("no data" → empty list). stext is
+// quote_plus'd like tsym (NorenApi.py searchscrip).
 func (c *Client) SearchScrip(ctx context.Context, a *Auth, exch, text string) ([]Scrip, error) {
-	return list[Scrip](ctx, c, "SearchScrip", a, map[string]any{"uid": a.UID, "exch": exch, "stext": text})
+	return list[Scrip](ctx, c, "SearchScrip", a, map[string]any{"uid": a.UID, "exch": exch, "stext": QuoteSymbol(text)})
 }
 
 // GetQuotes returns one instrument's quote.
@@ -367,7 +414,7 @@ func (c *Client) GetOptionChain(ctx context.Context, a *Auth, exch, tsym string,
 		Values []Scrip `json:"values"`
 	}
 	err := c.object(ctx, "GetOptionChain", a, map[string]any{
-		"uid": a.UID, "exch": exch, "tsym": tsym, "strprc": formatFloat(strike), "cnt": itoa(cnt),
+		"uid": a.UID, "exch": exch, "tsym": QuoteSymbol(tsym), "strprc": formatFloat(strike), "cnt": itoa(cnt),
 	}, true, &res)
 	if IsNoData(err) {
 		return []Scrip{}, nil
@@ -382,12 +429,21 @@ func (c *Client) TPSeries(ctx context.Context, a *Auth, exch, token string, st, 
 	if et > 0 {
 		j["et"] = i64(et)
 	}
-	return list[Candle](ctx, c, "TPSeries", a, j)
+	body, err := c.postAs(ctx, "TPSeries", a, j, true, true)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeList[Candle]("TPSeries", body)
 }
 
-// EODChartData returns daily candles for sym ("NSE:RELIANCE-EQ") between from and to (epoch s).
+// EODChartData returns daily candles for sym ("NSE:RELIANCE-EQ") between
+// from and to (epoch s). sym is sent as the SDK sends it (NorenApi.py
+// get_daily_price_series: not quote_plus'd; index names carry spaces, e.g.
+// "NSE:Nifty 50"); a '&' in it still never reaches the body raw, because the
+// JSON encoder writes it as \u0026 (openalgo escapes '&' that way on the data
+// routes, reference §2.2).
 func (c *Client) EODChartData(ctx context.Context, a *Auth, sym string, from, to int64) ([]Candle, error) {
-	body, err := c.post(ctx, "EODChartData", a, map[string]any{"uid": a.UID, "sym": sym, "from": i64(from), "to": i64(to)}, true)
+	body, err := c.postAs(ctx, "EODChartData", a, map[string]any{"uid": a.UID, "sym": sym, "from": i64(from), "to": i64(to)}, true, true)
 	if err != nil {
 		return nil, err
 	}

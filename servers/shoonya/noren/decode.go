@@ -53,7 +53,8 @@ func DecodeObject(op string, body []byte, dst any) error {
 
 // DecodeList decodes a list endpoint's answer: a JSON array on success, an
 // object {"stat":"Not_Ok","emsg":...} on failure. Noren's "no data" answer (an
-// empty book) is an empty list, not an error. Elements with stat Not_Ok are
+// empty book) and any other Not_Ok that is not a failed read (see
+// listReadFailed) is an empty list, not an error. Elements with stat Not_Ok are
 // skipped (each element carries its own stat).
 func DecodeList[T any](op string, body []byte) ([]T, error) {
 	switch firstByte(body) {
@@ -98,14 +99,32 @@ func DecodeList[T any](op string, body []byte) ([]T, error) {
 			}
 			return w.Values, nil
 		}
+		// The official SDK treats every non-array answer to a list read as
+		// "nothing" (NorenApi.py send_payload: expected_return_type 'list' and
+		// type(res) != list → None; reference §0.3), and the emsg of an empty
+		// OrderBook/TradeBook/Holdings is not public (reference §2.3, §11). So
+		// any Not_Ok is an empty list, except answers that say the read itself
+		// failed: session/auth, rate limit and server timeout stay errors, so a
+		// caller checking the order book for an earlier order never mistakes
+		// "could not look" for "nothing there".
 		err := EmsgError(op, st.Emsg)
-		if IsNoData(err) {
-			return []T{}, nil
+		if listReadFailed(err) {
+			return nil, err
 		}
-		return nil, err
+		return []T{}, nil
 	default:
 		return nil, unreadable(op, fmt.Errorf("want a JSON array or object, got %q", clip(body)))
 	}
+}
+
+// listReadFailed reports whether a Not_Ok answer to a list read means the
+// read failed rather than "no rows".
+func listReadFailed(err *envelope.Error) bool {
+	switch err.Code {
+	case envelope.Unauthenticated, envelope.PermissionDenied, envelope.RateLimited, envelope.UpstreamUnavailable:
+		return true
+	}
+	return false
 }
 
 // DecodeJSONStrings decodes EODChartData's answer: an array whose elements

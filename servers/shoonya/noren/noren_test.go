@@ -71,6 +71,13 @@ func TestDecodeList(t *testing.T) {
 		{"html", `<html>502</html>`, 0, envelope.UpstreamError, true},
 		{"bad number", `[{"stat":"Ok","qty":"five"}]`, 0, envelope.UpstreamError, true},
 		{"values wrapper", `{"stat":"Ok","values":[{"norenordno":"9"}]}`, 1, "", false},
+		// The emsg of an empty OrderBook is not public: any Not_Ok is "no rows",
+		// like the SDK's non-list → None, unless the read itself failed.
+		{"unpublished emsg", `{"stat":"Not_Ok","emsg":"Error Occurred : 7 \"whatever\""}`, 0, "", false},
+		{"no stat text", `{"stat":"Not_Ok"}`, 0, "", false},
+		{"server timeout", `{"stat":"Not_Ok","emsg":"Server Timeout :  "}`, 0, envelope.UpstreamUnavailable, true},
+		{"api not enabled", `{"stat":"Not_Ok","emsg":"Invalid Input : User Not enabled on : API"}`, 0, envelope.PermissionDenied, true},
+		{"rate limited", `{"stat":"Not_Ok","emsg":"Too Many Requests"}`, 0, envelope.RateLimited, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -238,3 +245,45 @@ func TestLimiterRefusesBeforeSending(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// TestAmpersandSymbolsEveryRoute: a trading symbol with '&' goes out the same
+// way on every route that carries one (quote_plus'd, as NorenApi.py does for
+// tsym and stext), and never as a raw '&' that would cut the body at &jKey.
+func TestAmpersandSymbolsEveryRoute(t *testing.T) {
+	bodies := map[string]string{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		bodies[r.URL.Path[strings.LastIndex(r.URL.Path, "/")+1:]] = string(b)
+		_, _ = io.WriteString(w, `{"stat":"Ok","norenordno":"1","result":"1","values":[]}`)
+	}))
+	defer srv.Close()
+	c := New(Config{Era: Legacy, RESTURL: srv.URL + "/NorenWClientTP/"})
+	a := &Auth{Era: Legacy, UID: "U", ActID: "U", Token: "tok"}
+	ctx := context.Background()
+	_, _ = c.PlaceOrder(ctx, a, OrderRequest{TranType: "B", Product: "C", Exch: "NSE", TSym: "M&M-EQ", Qty: 1, PriceType: "LMT", Price: 3000, Retention: "DAY"})
+	_, _ = c.ModifyOrder(ctx, a, ModifyRequest{OrderNo: "1", Exch: "NSE", TSym: "M&M-EQ", Qty: 1, PriceType: "LMT", Price: 3000})
+	_, _ = c.SearchScrip(ctx, a, "NSE", "M&M")
+	_, _ = c.GetOptionChain(ctx, a, "NFO", "M&M25NOV26F", 3000, 2)
+	_, _ = c.EODChartData(ctx, a, "NSE:M&M-EQ", 1, 2)
+	for route, want := range map[string]string{"PlaceOrder": `"tsym":"M%26M-EQ"`, "ModifyOrder": `"tsym":"M%26M-EQ"`,
+		"SearchScrip": `"stext":"M%26M"`, "GetOptionChain": `"tsym":"M%26M25NOV26F"`, "EODChartData": `"sym":"NSE:M\u0026M-EQ"`} {
+		b := bodies[route]
+		if !strings.Contains(b, want) || strings.Count(b, "&") != 1 {
+			t.Errorf("%s: want %s and one '&' (before jKey): %s", route, want, b)
+		}
+	}
+}
+
+// TestPriceFormatting: prices go out with the instrument's decimals, and the
+// zero value never rounds a price away.
+func TestPriceFormatting(t *testing.T) {
+	for _, c := range []struct {
+		p    float64
+		d    int
+		want string
+	}{{800.1, 2, "800.10"}, {800.1, 0, "800.1"}, {1505, 2, "1505.00"}, {0.0025, 4, "0.0025"}, {76.1234, 4, "76.1234"}} {
+		if got := FormatPrice(c.p, c.d); got != c.want {
+			t.Errorf("FormatPrice(%v, %d) = %s, want %s", c.p, c.d, got, c.want)
+		}
+	}
+}

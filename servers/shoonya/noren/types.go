@@ -136,6 +136,7 @@ type Quote struct {
 	CName    string `json:"cname"`
 	Symbol   string `json:"symname"`
 	InstName string `json:"instname"`
+	PP       Num    `json:"pp"`
 	TickSize Num    `json:"ti"`
 	LotSize  Num    `json:"ls"`
 	Mult     Num    `json:"mult"`

@@ -31,6 +31,9 @@ func DeriveKey(user string, o noren.OrderRequest, day time.Time) string {
 	ist := day.In(time.FixedZone("IST", 5*3600+1800)).Format("2006-01-02")
 	s := fmt.Sprintf("%s|%s|%s|%s|%d|%s|%g|%g|%s|%s|%t|%d|%s", user, o.Exch, o.TSym, o.TranType, o.Qty,
 		o.PriceType, o.Price, o.Trigger, o.Product, o.Retention, o.AMO, o.DiscQty, ist)
+	if o.Product == "H" || o.Product == "B" {
+		s += fmt.Sprintf("|%g|%g|%g", o.BookLoss, o.BookProfit, o.Trail) // the legs make it a different order
+	}
 	sum := sha256.Sum256([]byte(s))
 	return "mcp-" + hex.EncodeToString(sum[:])[:16]
 }
@@ -143,6 +146,8 @@ func (p *Placer) Place(ctx context.Context, user, key string, book Book, send Se
 	// The request left but the answer was lost: ask the order book.
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
+	bookRead := false
+	var lastErr error
 	for _, d := range p.LookupDelays {
 		select {
 		case <-lctx.Done():
@@ -151,16 +156,31 @@ func (p *Placer) Place(ctx context.Context, user, key string, book Book, send Se
 		if lctx.Err() != nil {
 			break
 		}
-		if orders, lerr := book(lctx); lerr == nil {
-			if no := findKey(orders, key); no != "" {
-				p.remember(k, no)
-				return Placed{OrderNo: no, Key: key, Recovered: true}, nil
-			}
+		orders, lerr := book(lctx)
+		if lerr != nil {
+			lastErr = lerr
+			continue
+		}
+		bookRead = true
+		if no := findKey(orders, key); no != "" {
+			p.remember(k, no)
+			return Placed{OrderNo: no, Key: key, Recovered: true}, nil
 		}
 	}
+	again := "call place_order again with the same idempotency_key (it checks the order book first and never sends a second order for a key it finds), or check get_order_book"
+	if !bookRead {
+		// Saying "not in the book" here would be a guess: the book was never read.
+		why := "no answer"
+		if lastErr != nil {
+			why = envelope.From(lastErr).Message
+		}
+		return Placed{}, envelope.New(envelope.OutcomeUnknown,
+			"the order was sent but Shoonya's answer was lost, and the order book could not be checked either (%s), so whether an order with idempotency key %s exists is unknown; when Shoonya answers again, %s", why, key, again).
+			WithRetryable(true).WithRetryAfter(2*time.Second).WithDetail("idempotency_key", key).WithDetail("order_book", "unreadable").WithCause(err)
+	}
 	return Placed{}, envelope.New(envelope.OutcomeUnknown,
-		"the order was sent but Shoonya's answer was lost, and no order with idempotency key %s is in the order book yet; call place_order again with the same idempotency_key (it checks the order book first and never sends a second order for a key it finds), or check get_order_book", key).
-		WithRetryable(true).WithDetail("idempotency_key", key).WithCause(err)
+		"the order was sent but Shoonya's answer was lost, and no order with idempotency key %s is in the order book yet; %s", key, again).
+		WithRetryable(true).WithDetail("idempotency_key", key).WithDetail("order_book", "checked").WithCause(err)
 }
 
 func (p *Placer) remember(k, no string) {

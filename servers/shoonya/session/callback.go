@@ -72,7 +72,9 @@ func (cb *Callback) Begin(user string, cr noren.Credentials) (redirect, state st
 	cb.mu.Lock()
 	now := time.Now()
 	for s, p := range cb.pending {
-		if now.After(p.expires) {
+		// A new connect supersedes the user's earlier one, so one user never
+		// has two logins pending (a state-less redirect binds to the only one).
+		if now.After(p.expires) || p.user == user {
 			delete(cb.pending, s)
 		}
 	}
@@ -100,15 +102,52 @@ func (cb *Callback) listen() error {
 	return nil
 }
 
+// take finds the pending login a redirect belongs to and removes it. With a
+// state it must match. Shoonya's real redirect carries only ?code= (reference
+// §3.2 step 1: "redirect to the registered URL with ?code=<auth_code>"), so a
+// redirect without state binds to the one login still pending within its 10
+// minutes; with several pending (several users) it cannot be told apart and
+// is refused (ambiguous = true) rather than guessed.
+func (cb *Callback) take(state string) (p pending, ok, ambiguous bool) {
+	cb.mu.Lock()
+	defer cb.mu.Unlock()
+	now := time.Now()
+	for s, p := range cb.pending {
+		if now.After(p.expires) {
+			delete(cb.pending, s)
+		}
+	}
+	if state != "" {
+		p, ok = cb.pending[state]
+		delete(cb.pending, state)
+		return p, ok, false
+	}
+	if len(cb.pending) > 1 {
+		return pending{}, false, true
+	}
+	for s, p := range cb.pending {
+		delete(cb.pending, s)
+		return p, true, false
+	}
+	return pending{}, false, false
+}
+
 func (cb *Callback) serve(w http.ResponseWriter, r *http.Request) {
 	state, code := r.URL.Query().Get("state"), r.URL.Query().Get("code")
-	cb.mu.Lock()
-	p, ok := cb.pending[state]
-	delete(cb.pending, state)
-	cb.mu.Unlock()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	if !ok || time.Now().After(p.expires) || code == "" {
+	if code == "" {
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, page("No login code", "This address receives Shoonya's login redirect (?code=...). Ask your assistant to call connect_shoonya_broker."))
+		return
+	}
+	p, ok, ambiguous := cb.take(state)
+	if ambiguous {
+		w.WriteHeader(http.StatusConflict)
+		fmt.Fprint(w, page("Several logins are waiting", "Shoonya's redirect does not say whose login this is. Paste the code from this page's address (code=...) to your assistant as auth_code, or log in again when no one else is logging in."))
+		return
+	}
+	if !ok || time.Now().After(p.expires) {
 		w.WriteHeader(http.StatusBadRequest)
 		fmt.Fprint(w, page("Login link expired or unknown", "Ask your assistant to call connect_shoonya_broker again."))
 		return

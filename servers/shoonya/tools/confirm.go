@@ -94,15 +94,22 @@ func confirmed(content any) bool {
 }
 
 func summary(in PlaceIn, qty int) string {
-	px := "at market"
+	px := "as a protective LIMIT near the last price (Shoonya rejects API market orders)"
 	switch in.OrderType {
 	case "LIMIT":
-		px = fmt.Sprintf("limit %.2f", in.Price)
+		px = fmt.Sprintf("limit %g", in.Price)
 	case "SL":
-		px = fmt.Sprintf("limit %.2f, trigger %.2f", in.Price, in.TriggerPrice)
+		px = fmt.Sprintf("limit %g, trigger %g", in.Price, in.TriggerPrice)
 	case "SL-M":
-		px = fmt.Sprintf("at market after trigger %.2f", in.TriggerPrice)
+		px = fmt.Sprintf("trigger %g, as SL with a protective limit near the trigger", in.TriggerPrice)
 	}
-	return fmt.Sprintf("Place a REAL order on Shoonya: %s %d %s on %s, %s, product %s, validity %s?",
-		in.Side, qty, in.TradingSymbol, in.Exchange, px, defaultStr(in.Product, "CNC"), defaultStr(in.Validity, "DAY"))
+	legs := ""
+	if in.StopLoss > 0 {
+		legs += fmt.Sprintf(", stop-loss %g", in.StopLoss)
+	}
+	if in.Target > 0 {
+		legs += fmt.Sprintf(", target %g", in.Target)
+	}
+	return fmt.Sprintf("Place a REAL order on Shoonya: %s %d %s on %s, %s%s, product %s, validity %s?",
+		in.Side, qty, in.TradingSymbol, in.Exchange, px, legs, defaultStr(in.Product, "CNC"), defaultStr(in.Validity, "DAY"))
 }

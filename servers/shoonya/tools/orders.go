@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"math"
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
@@ -17,9 +18,12 @@ type PlaceIn struct {
 	Side           string  `json:"side" mcp:"enum=BUY|SELL"`
 	Quantity       int     `json:"quantity" jsonschema:"shares; F&O: contracts × lot size" mcp:"min=1;max=1000000"`
 	OrderType      string  `json:"order_type" jsonschema:"LIMIT: price; SL: price+trigger_price; SL-M: trigger_price" mcp:"enum=LIMIT|MARKET|SL|SL-M"`
-	Price          float64 `json:"price,omitempty" jsonschema:"LIMIT, SL" mcp:"min=0"`
-	TriggerPrice   float64 `json:"trigger_price,omitempty" jsonschema:"SL, SL-M" mcp:"min=0"`
-	Product        string  `json:"product,omitempty" jsonschema:"CNC delivery, INTRADAY=MIS, NORMAL=NRML (F&O carry)" mcp:"enum=CNC|INTRADAY|MIS|NORMAL|NRML|COVER|BRACKET|MTF;default=CNC"`
+	Price          float64 `json:"price,omitempty" jsonschema:"LIMIT, SL" mcp:"min=0;max=10000000"`
+	TriggerPrice   float64 `json:"trigger_price,omitempty" jsonschema:"SL, SL-M" mcp:"min=0;max=10000000"`
+	Product        string  `json:"product,omitempty" jsonschema:"CNC delivery, INTRADAY=MIS, NORMAL=NRML (F&O carry), COVER: +stop_loss, BRACKET: +stop_loss+target" mcp:"enum=CNC|INTRADAY|MIS|NORMAL|NRML|COVER|BRACKET|MTF;default=CNC"`
+	StopLoss       float64 `json:"stop_loss,omitempty" jsonschema:"COVER/BRACKET stop price (BUY: below entry)" mcp:"min=0"`
+	Target         float64 `json:"target,omitempty" jsonschema:"BRACKET target price (BUY: above entry)" mcp:"min=0"`
+	TrailingStop   float64 `json:"trailing_stop,omitempty" jsonschema:"COVER/BRACKET trail step, rupees" mcp:"min=0"`
 	Validity       string  `json:"validity,omitempty" mcp:"enum=DAY|IOC|EOS;default=DAY"`
 	DisclosedQty   int     `json:"disclosed_quantity,omitempty" mcp:"min=0"`
 	AfterMarket    bool    `json:"after_market,omitempty" jsonschema:"AMO"`
@@ -28,16 +32,22 @@ type PlaceIn struct {
 
 // PlaceOut is place_order's result.
 type PlaceOut struct {
-	OrderID        string `json:"order_id"`
-	IdempotencyKey string `json:"idempotency_key"`
-	Outcome        string `json:"outcome" jsonschema:"placed, already_placed (nothing sent) or recovered (found in the book)"`
-	Next           string `json:"next"`
+	OrderID        string  `json:"order_id"`
+	IdempotencyKey string  `json:"idempotency_key"`
+	Outcome        string  `json:"outcome" jsonschema:"placed, already_placed (nothing sent) or recovered (found in the book)"`
+	OrderType      string  `json:"order_type_sent,omitempty"`
+	Price          float64 `json:"price_sent,omitempty"`
+	Converted      string  `json:"converted,omitempty" jsonschema:"MARKET/SL-M → LIMIT/SL: how priced"`
+	Next           string  `json:"next"`
 }
 
 // mapOrder validates a PlaceIn and maps it to Noren codes.
 func mapOrder(in PlaceIn) (noren.OrderRequest, error) {
+	// BookLoss/BookProfit/Trail hold the caller's prices until prepare turns
+	// them into distances; the derived idempotency key sees the caller's values.
 	o := noren.OrderRequest{Exch: strings.ToUpper(in.Exchange), TSym: strings.TrimSpace(in.TradingSymbol), Qty: in.Quantity,
-		DiscQty: in.DisclosedQty, Price: in.Price, Trigger: in.TriggerPrice, AMO: in.AfterMarket}
+		DiscQty: in.DisclosedQty, Price: in.Price, Trigger: in.TriggerPrice, AMO: in.AfterMarket,
+		BookLoss: in.StopLoss, BookProfit: in.Target, Trail: in.TrailingStop}
 	var err error
 	if o.TranType, err = orders.Code("side", orders.Sides, in.Side); err != nil {
 		return o, err
@@ -57,6 +67,16 @@ func mapOrder(in PlaceIn) (noren.OrderRequest, error) {
 	if o.Qty < 1 {
 		return o, envelope.Invalid("quantity", "quantity must be at least 1")
 	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"price", in.Price}, {"trigger_price", in.TriggerPrice}, {"stop_loss", in.StopLoss}, {"target", in.Target}, {"trailing_stop", in.TrailingStop}} {
+		if f.v != 0 {
+			if err := orders.StaticPrice(f.name, f.v); err != nil {
+				return o, err
+			}
+		}
+	}
 	if orders.NeedsPrice(o.PriceType) && o.Price <= 0 {
 		return o, envelope.Invalid("price", "%s orders need price > 0", in.OrderType)
 	}
@@ -72,7 +92,31 @@ func mapOrder(in PlaceIn) (noren.OrderRequest, error) {
 	if o.DiscQty > o.Qty {
 		return o, envelope.Invalid("disclosed_quantity", "disclosed_quantity cannot exceed quantity")
 	}
-	return o, nil
+	return o, coverBracketArgs(in, o.Product)
+}
+
+// coverBracketArgs checks which leg arguments the product takes: COVER (H)
+// needs stop_loss, BRACKET (B) stop_loss and target (the SDK sends blprc for
+// H, blprc+bpprc for B; reference §4 table); no other product takes them.
+func coverBracketArgs(in PlaceIn, prd string) error {
+	switch prd {
+	case "H":
+		if in.StopLoss <= 0 {
+			return envelope.Invalid("stop_loss", "COVER orders need stop_loss (the stop-loss price)")
+		}
+		if in.Target > 0 {
+			return envelope.Invalid("target", "COVER orders take no target; use product BRACKET for a target")
+		}
+	case "B":
+		if in.StopLoss <= 0 || in.Target <= 0 {
+			return envelope.Invalid("stop_loss", "BRACKET orders need stop_loss and target prices")
+		}
+	default:
+		if in.StopLoss > 0 || in.Target > 0 || in.TrailingStop > 0 {
+			return envelope.Invalid("stop_loss", "stop_loss, target and trailing_stop are only for product COVER or BRACKET")
+		}
+	}
+	return nil
 }
 
 func defaultStr(v, def string) string {
@@ -82,51 +126,142 @@ func defaultStr(v, def string) string {
 	return v
 }
 
-// valuePrice is the price used for the max-order-value limit: the limit price,
-// else the trigger, else the last traded price from GetQuotes.
-func (d *Deps) valuePrice(ctx context.Context, a *noren.Auth, o noren.OrderRequest) (float64, error) {
-	if o.Price > 0 {
-		return o.Price, nil
+// instrument looks up what the price checks need: SearchScrip for the
+// token (exact trading symbol), then GetQuotes (tick, precision, circuits,
+// last price). Nothing is sent when it fails.
+func (d *Deps) instrument(ctx context.Context, a *noren.Auth, exch, tsym string) (orders.Instrument, error) {
+	res, err := d.client().SearchScrip(ctx, a, exch, tsym)
+	if err != nil {
+		return orders.Instrument{}, lookupErr(tsym, err)
 	}
-	if d.Limits.MaxOrderValue <= 0 {
-		return 0, nil
-	}
-	if o.Trigger > 0 {
-		return o.Trigger, nil
-	}
-	res, err := d.client().SearchScrip(ctx, a, o.Exch, o.TSym)
-	if err == nil {
-		for _, s := range res {
-			if strings.EqualFold(s.TSym, o.TSym) {
-				q, qerr := d.client().GetQuotes(ctx, a, o.Exch, s.Token)
-				if qerr == nil && q.LP > 0 {
-					return float64(q.LP), nil
-				}
-				err = qerr
-				break
-			}
+	for _, s := range res {
+		if !strings.EqualFold(s.TSym, tsym) {
+			continue
 		}
+		q, err := d.client().GetQuotes(ctx, a, exch, s.Token)
+		if err != nil {
+			return orders.Instrument{}, lookupErr(tsym, err)
+		}
+		in := orders.Instrument{TSym: tsym, Tick: float64(q.TickSize), Decimals: int(q.PP), Upper: float64(q.Upper),
+			Lower: float64(q.Lower), LTP: float64(q.LP), Option: strings.HasPrefix(strings.ToUpper(q.InstName), "OPT")}
+		if in.Tick <= 0 {
+			in.Tick = float64(s.TickSize)
+		}
+		if in.Decimals <= 0 {
+			in.Decimals = orders.TickDecimals(in.Tick)
+		}
+		return in, nil
 	}
-	return 0, envelope.New(envelope.PermissionDenied, "refused by the pre-trade limit max_order_value (%s): no last price for %s to value a market order; use a LIMIT order", orders.EnvMaxValue, o.TSym).
-		WithDetail("limit", "max_order_value").WithCause(err)
+	return orders.Instrument{}, envelope.Invalid("trading_symbol", "%s is not a trading symbol on %s; find the exact one with search_scrip", tsym, exch)
 }
 
-// preflight runs the pre-trade limits that need no broker state plus the
-// market-order valuation; it runs again right before sending.
-func (d *Deps) preflight(ctx context.Context, a *noren.Auth, in PlaceIn, o noren.OrderRequest) error {
-	px, err := d.valuePrice(ctx, a, o)
-	if err != nil {
-		return err
+func lookupErr(tsym string, err error) error {
+	e := envelope.From(err)
+	if e.Code == envelope.Unauthenticated {
+		return err // session.Do logs in again (legacy) or names connect_shoonya_broker
 	}
-	return d.Limits.CheckStatic(o.Exch, defaultStr(in.Product, "CNC"), o.Qty, px)
+	return envelope.New(e.Code, "could not look up %s's tick size, circuit limits and last price, so nothing was sent; try again (%s)", tsym, e.Message).
+		WithRetryable(true).WithRetryAfter(e.RetryAfter).WithCause(err)
+}
+
+// prepare validates o's prices against in and converts MARKET/SL-M to a
+// protective LIMIT/SL: public live-trading clients do so because Shoonya
+// rejects API MKT and SL-MKT orders (reference §5.1, openalgo
+// broker/shoonya/mapping/transform_data.py). It returns how it converted ("" if not).
+func prepare(o *noren.OrderRequest, in PlaceIn, inst orders.Instrument) (string, error) {
+	o.Decimals = inst.Decimals
+	if o.Trigger > 0 {
+		if err := orders.CheckPrice("trigger_price", o.Trigger, inst); err != nil {
+			return "", err
+		}
+	}
+	converted := ""
+	entry := o.Price // where the legs of a COVER/BRACKET are measured from
+	switch o.PriceType {
+	case "LMT", "SL-LMT":
+		if err := orders.CheckPrice("price", o.Price, inst); err != nil {
+			return "", err
+		}
+	case "MKT":
+		if inst.LTP <= 0 {
+			return "", envelope.Invalid("order_type", "Shoonya rejects MARKET orders from the API, and %s has no last price to set a protective limit from; place a LIMIT order", o.TSym)
+		}
+		px, how := orders.Protective(o.TranType, inst.LTP, inst)
+		o.PriceType, o.Price, entry = "LMT", px, inst.LTP // expected fill: the last price, not the protective cap
+		converted = "MARKET sent as LIMIT: last price " + how
+	case "SL-MKT":
+		px, how := orders.Protective(o.TranType, o.Trigger, inst)
+		o.PriceType, o.Price, entry = "SL-LMT", px, o.Trigger
+		converted = "SL-M sent as SL: trigger " + how
+	}
+	if o.Product != "H" && o.Product != "B" {
+		return converted, nil
+	}
+	// COVER/BRACKET legs: absolute prices from the caller, checked against the
+	// entry, sent as distances (reference §5.1).
+	buy := o.TranType == "B"
+	if err := orders.CheckPrice("stop_loss", in.StopLoss, inst); err != nil {
+		return "", err
+	}
+	if (buy && in.StopLoss >= entry) || (!buy && in.StopLoss <= entry) {
+		return "", envelope.Invalid("stop_loss", "stop_loss %v must be %s the entry price %v for a %s", in.StopLoss, map[bool]string{true: "below", false: "above"}[buy], entry, in.Side)
+	}
+	o.BookLoss = roundTo(math.Abs(entry-in.StopLoss), inst.Tick)
+	if o.Product == "B" {
+		if err := orders.CheckPrice("target", in.Target, inst); err != nil {
+			return "", err
+		}
+		if (buy && in.Target <= entry) || (!buy && in.Target >= entry) {
+			return "", envelope.Invalid("target", "target %v must be %s the entry price %v for a %s", in.Target, map[bool]string{true: "above", false: "below"}[buy], entry, in.Side)
+		}
+		o.BookProfit = roundTo(math.Abs(in.Target-entry), inst.Tick)
+	}
+	if in.TrailingStop > 0 {
+		if err := orders.CheckPrice("trailing_stop", in.TrailingStop, orders.Instrument{TSym: inst.TSym, Tick: inst.Tick, Decimals: inst.Decimals}); err != nil {
+			return "", err
+		}
+		o.Trail = in.TrailingStop
+	}
+	return converted, nil
+}
+
+func roundTo(v, tick float64) float64 {
+	if tick <= 0 {
+		return v
+	}
+	return math.Round(v/tick) * tick
+}
+
+// preflight runs right before sending: instrument lookup, price checks and
+// conversion, the pre-trade limits (valued at the price sent, or the trigger
+// or last price), and the orders-per-minute pacer.
+func (d *Deps) preflight(ctx context.Context, a *noren.Auth, in PlaceIn, o *noren.OrderRequest) (string, error) {
+	inst, err := d.instrument(ctx, a, o.Exch, o.TSym)
+	if err != nil {
+		return "", err
+	}
+	converted, err := prepare(o, in, inst)
+	if err != nil {
+		return "", err
+	}
+	px := o.Price
+	if px <= 0 {
+		px = max(o.Trigger, inst.LTP)
+	}
+	if err := d.Limits.CheckStatic(o.Exch, defaultStr(in.Product, "CNC"), o.Qty, px); err != nil {
+		return "", err
+	}
+	return converted, d.Pacer.Take(user(ctx))
 }
 
 func placeOrderTool(d *Deps) toolkit.Tool {
 	t := toolkit.New(toolkit.Def{
 		Name: "place_order", Title: "Place order", Toolset: "orders",
-		Description: "Place a real order on Shoonya. Safe to retry with the same idempotency_key: a key that already has an order returns it, nothing is sent. " +
+		Description: "Place a real order on Shoonya. Same idempotency_key never orders twice (the existing order is returned, nothing sent). " +
+			"Prices: whole ticks inside the circuits (checked on a quote first). " +
+			"Shoonya rejects API market orders, so " + orders.ProtectiveRule + "; see converted. " +
 			"Pre-trade limits (quantity, value, exchanges/products, orders/minute) refuse with permission_denied. Asks the user to confirm (elicitation) where supported. " +
-			"Never auto-retried; a lost answer is checked in the order book (outcome recovered), else outcome_unknown: call again with the same key. " +
+			"Never auto-retried; a lost answer is looked up in the order book (recovered), else outcome_unknown: call again with the same key. " +
 			"Accepted ≠ executed: see get_order_book. Needs connect_shoonya_broker; symbols from search_scrip.",
 		Hints: toolkit.RemoteDestructive,
 	}, func(ctx context.Context, in PlaceIn) (PlaceOut, error) {
@@ -136,18 +271,22 @@ func placeOrderTool(d *Deps) toolkit.Tool {
 		}
 		key := in.IdempotencyKey
 		if key == "" {
+			// From the caller's values, before any conversion: a re-sent call
+			// derives the same key however the market moved.
 			key = orders.DeriveKey(user(ctx), o, d.now())
 		}
 		o.Remarks = key
+		orig := o
+		var converted string
 		res, err := do(ctx, d, func(a *noren.Auth) (orders.Placed, error) {
 			return d.Placer.Place(ctx, user(ctx), key,
 				func(ctx context.Context) ([]noren.Order, error) { return d.client().OrderBook(ctx, a) },
 				func(ctx context.Context) (string, error) { return d.client().PlaceOrder(ctx, a, o) },
 				func() error {
-					if err := d.preflight(ctx, a, in, o); err != nil {
-						return err
-					}
-					return d.Pacer.Take(user(ctx))
+					o = orig // a repeat after a re-login starts from the caller's values
+					var err error
+					converted, err = d.preflight(ctx, a, in, &o)
+					return err
 				})
 		})
 		if err != nil {
@@ -155,6 +294,9 @@ func placeOrderTool(d *Deps) toolkit.Tool {
 		}
 		out := PlaceOut{OrderID: res.OrderNo, IdempotencyKey: key, Outcome: "placed",
 			Next: "check get_order_book for the status (accepted by the OMS is not yet executed)"}
+		if !res.Deduplicated {
+			out.OrderType, out.Price, out.Converted = orders.OrderTypeName(o.PriceType), o.Price, converted
+		}
 		switch {
 		case res.Deduplicated:
 			out.Outcome = "already_placed"
@@ -174,9 +316,9 @@ type ModifyIn struct {
 	Exchange      string  `json:"exchange" mcp:"enum=NSE|BSE|NFO|BFO|CDS|BCD|MCX|NCX"`
 	TradingSymbol string  `json:"trading_symbol" jsonschema:"the order's symbol" mcp:"minLength=1;maxLength=64"`
 	Quantity      int     `json:"quantity" jsonschema:"new TOTAL (filled + pending)" mcp:"min=1;max=1000000"`
-	OrderType     string  `json:"order_type" mcp:"enum=LIMIT|MARKET|SL|SL-M"`
-	Price         float64 `json:"price,omitempty" mcp:"min=0"`
-	TriggerPrice  float64 `json:"trigger_price,omitempty" jsonschema:"SL, SL-M" mcp:"min=0"`
+	OrderType     string  `json:"order_type" mcp:"enum=LIMIT|SL"`
+	Price         float64 `json:"price,omitempty" mcp:"min=0;max=10000000"`
+	TriggerPrice  float64 `json:"trigger_price,omitempty" jsonschema:"SL" mcp:"min=0;max=10000000"`
 }
 
 // OrderAck is modify/cancel's result.
@@ -189,7 +331,7 @@ type OrderAck struct {
 func modifyOrderTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "modify_order", Title: "Modify order", Toolset: "orders",
-		Description: "Change an open order's quantity, type, price or trigger. Pre-trade limits apply. Sent once, never auto-retried; on outcome_unknown check get_order_book before repeating. " +
+		Description: "Change an open order's quantity, type (LIMIT or SL: Shoonya rejects API market orders), price or trigger; prices are checked against tick size and circuits. Pre-trade limits apply. Sent once, never auto-retried; on outcome_unknown check get_order_book before repeating. " +
 			"Errors: not_found (no such open order). Needs connect_shoonya_broker.",
 		Hints: toolkit.RemoteDestructive,
 	}, func(ctx context.Context, in ModifyIn) (OrderAck, error) {
@@ -198,15 +340,27 @@ func modifyOrderTool(d *Deps) toolkit.Tool {
 		if err != nil {
 			return OrderAck{}, err
 		}
+		if o.PriceType == "MKT" || o.PriceType == "SL-MKT" {
+			// reference §5.1: Shoonya rejects API MKT/SL-MKT orders (openalgo transform_data.py).
+			return OrderAck{}, envelope.Invalid("order_type", "Shoonya rejects MARKET and SL-M orders from the API; modify to LIMIT or SL with a price (see place_order's protective-price rule)")
+		}
 		if err := d.Limits.CheckStatic(o.Exch, "", o.Qty, max(o.Price, o.Trigger)); err != nil {
 			return OrderAck{}, err
 		}
-		if err := d.Pacer.Take(user(ctx)); err != nil {
-			return OrderAck{}, err
-		}
 		no, err := do(ctx, d, func(a *noren.Auth) (string, error) {
-			return d.client().ModifyOrder(ctx, a, noren.ModifyRequest{OrderNo: in.OrderID, Exch: o.Exch, TSym: o.TSym, Qty: o.Qty,
-				PriceType: o.PriceType, Price: o.Price, Trigger: o.Trigger})
+			inst, err := d.instrument(ctx, a, o.Exch, o.TSym)
+			if err != nil {
+				return "", err
+			}
+			m := o
+			if _, err := prepare(&m, PlaceIn{Side: "BUY"}, inst); err != nil {
+				return "", err
+			}
+			if err := d.Pacer.Take(user(ctx)); err != nil {
+				return "", err
+			}
+			return d.client().ModifyOrder(ctx, a, noren.ModifyRequest{OrderNo: in.OrderID, Exch: m.Exch, TSym: m.TSym, Qty: m.Qty,
+				PriceType: m.PriceType, Price: m.Price, Trigger: m.Trigger, Decimals: m.Decimals})
 		})
 		if err != nil {
 			return OrderAck{}, err

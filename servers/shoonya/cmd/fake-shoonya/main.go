@@ -22,6 +22,8 @@ func main() {
 	autoApprove := flag.Bool("oauth-auto-approve", false, "OAuth authorize page redirects at once with a code")
 	legacyGone := flag.Bool("legacy-gone", false, "answer 502 on /NorenWClientTP/ (post 2026-04-01 behaviour)")
 	noRateLimit := flag.Bool("no-rate-limit", false, "disable the 20/s, 200/min limiter")
+	allowMarket := flag.Bool("allow-market-orders", false, "let MKT/SL-MKT orders fill (the real OMS rejects them from the API)")
+	echoState := flag.Bool("oauth-echo-state", false, "copy state into the OAuth redirect (the real one carries only ?code=)")
 	verbose := flag.Bool("v", false, "debug logging")
 	flag.Parse()
 
@@ -34,7 +36,7 @@ func main() {
 	}
 	cfg := fake.Config{
 		Seed: *seed, TickInterval: *tick, OAuthAutoApprove: *autoApprove, LegacyGone: *legacyGone,
-		RateLimit: fake.RateLimit{Disabled: *noRateLimit}, Logger: &log,
+		RateLimit: fake.RateLimit{Disabled: *noRateLimit}, Logger: &log, AllowMarketOrders: *allowMarket, OAuthEchoState: *echoState,
 	}
 	srv := fake.New(cfg)
 	urls, err := srv.StartAt(*addr)
