@@ -16,9 +16,13 @@ const (
 	StatusCancelled = "cancelled"
 )
 
+// The enums the list filters validate (422 otherwise): 3ba55e75's, and HEAD's
+// with the resuming status and the agent types (ktrdr/api/models/operations.py).
 var (
-	operationStatuses = []string{StatusPending, StatusRunning, StatusCompleted, StatusFailed, StatusCancelled}
-	operationTypes    = []string{"data_load", "training", "backtesting", "indicator_compute", "fuzzy_analysis", "dummy"}
+	operationStatuses     = []string{StatusPending, StatusRunning, StatusCompleted, StatusFailed, StatusCancelled}
+	operationTypes        = []string{"data_load", "training", "backtesting", "indicator_compute", "fuzzy_analysis", "dummy"}
+	headOperationStatuses = []string{StatusPending, "resuming", StatusRunning, StatusCompleted, StatusFailed, StatusCancelled}
+	headOperationTypes    = append(append([]string{}, operationTypes...), "agent_research", "agent_design", "agent_assessment")
 )
 
 // Script says how a new operation of one type progresses: it stays pending for
