@@ -1,8 +1,8 @@
 package client
 
 import (
-	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -71,10 +71,15 @@ type upstreamTransport struct{ up *upstream.Client }
 // matches, and 405 when the path matches a route of another method. 3ba55e75
 // answers POST /data/acquire/download with 405 because the path matches
 // GET /data/{symbol}/{timeframe} (kpiteira/ktrdr@3ba55e75 ktrdr/api/endpoints/data.py).
-var (
-	bareNotFound     = []byte(`{"detail":"Not Found"}`)
-	methodNotAllowed = []byte(`{"detail":"Method Not Allowed"}`)
-)
+func routeMissing(status int, body []byte) bool {
+	var m struct {
+		Detail *string `json:"detail"`
+	}
+	if (status != 404 && status != 405) || json.Unmarshal(body, &m) != nil || m.Detail == nil {
+		return false
+	}
+	return (status == 404 && *m.Detail == "Not Found") || (status == 405 && *m.Detail == "Method Not Allowed")
+}
 
 func (u upstreamTransport) do(ctx context.Context, r request) (reply, error) {
 	res, err := u.up.Do(ctx, upstream.Request{Op: r.op, Method: r.method, Path: r.path, Query: r.query, JSON: r.json, Idempotent: r.idempotent})
@@ -85,7 +90,7 @@ func (u upstreamTransport) do(ctx context.Context, r request) (reply, error) {
 	if res != nil {
 		out.status, out.body = res.Status, res.Body
 	}
-	if body := bytes.TrimSpace(out.body); (out.status == 404 && bytes.Equal(body, bareNotFound)) || (out.status == 405 && bytes.Equal(body, methodNotAllowed)) {
+	if routeMissing(out.status, out.body) {
 		// No such route: the base URL or the backend version is off, not the thing asked for.
 		out.routeMissing = true
 		e := envelope.New(envelope.UpstreamError, "ktrdr %s: the backend has no route %s %s (HTTP %d); check KTRDR_API_URL (it must end in /api/v1) and the backend version",
