@@ -24,6 +24,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, f Fa
 	}
 	switch {
 	case path == "/health":
+		// Flat {status, version}; HEAD adds orphan_detector (ref: chartimg-ktrdr.md §B5).
 		if is("GET") {
 			writeJSON(w, 200, map[string]any{"status": "ok", "version": Version, "orphan_detector": nil})
 		}
@@ -58,6 +59,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, f Fa
 			s.marketData(w, r, seg[1], seg[2], f)
 		}
 	case path == "/symbols":
+		// ApiResponse envelope around the list (ref: chartimg-ktrdr.md §B5).
 		if is("GET") {
 			s.mu.Lock()
 			data := append([]symbolInfo{}, s.symbols...)
@@ -68,10 +70,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, f Fa
 		// FastAPI's redirect_slashes: the router is mounted with a trailing slash.
 		http.Redirect(w, r, r.URL.Path+"/", http.StatusTemporaryRedirect)
 	case path == "/indicators/":
+		// Envelope list; the route has a trailing slash (ref: chartimg-ktrdr.md §B5, §B10).
 		if is("GET") {
 			writeJSON(w, 200, map[string]any{"success": true, "data": seedIndicators(), "error": nil})
 		}
 	case path == "/strategies/":
+		// Flat {success, strategies} (ref: chartimg-ktrdr.md §B5).
 		if is("GET") {
 			s.mu.Lock()
 			b, _ := json.Marshal(s.strategies)
@@ -79,6 +83,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, f Fa
 			writeJSON(w, 200, map[string]any{"success": true, "strategies": json.RawMessage(b)})
 		}
 	case path == "/models":
+		// Flat {success, models}, no trailing slash (ktrdr/api/endpoints/models.py).
 		if is("GET") {
 			s.mu.Lock()
 			models := append([]model{}, s.models...)
@@ -103,6 +108,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, f Fa
 			s.performance(w, seg[1])
 		}
 	default:
+		// No route matched: FastAPI's bare 404.
 		detail(w, 404, "Not Found")
 	}
 }
@@ -187,7 +193,8 @@ func literalMsg(vals []string) string {
 func (s *Server) listOperations(w http.ResponseWriter, r *http.Request, f Faults) {
 	q := r.URL.Query()
 	var errs []verr
-	limit, offset := 100, 0
+	// Query(10, ge=1, le=1000) and Query(0, ge=0) (ktrdr/api/endpoints/operations.py).
+	limit, offset := 10, 0
 	intParam := func(name string, lo, hi int, dst *int) {
 		v := q.Get(name)
 		if v == "" {
@@ -236,6 +243,8 @@ func (s *Server) listOperations(w http.ResponseWriter, r *http.Request, f Faults
 	now := s.now()
 	items := []operationSummary{}
 	total, active := 0, 0
+	// Newest first; total_count counts the matches, active_count all active ops
+	// (ref: chartimg-ktrdr.md §B5; the count semantics are assumed).
 	for _, o := range s.sortedOps() {
 		st := o.state(now)
 		if isActive(st.Status) {
@@ -266,6 +275,7 @@ func (s *Server) getOperation(w http.ResponseWriter, id string) {
 	_, st, ok := s.lookup(id)
 	s.mu.Unlock()
 	if !ok {
+		// HTTPException(404, f"Operation not found: {operation_id}") (ktrdr/api/endpoints/operations.py).
 		detail(w, 404, "Operation not found: "+id)
 		return
 	}
@@ -300,6 +310,7 @@ func (s *Server) cancelOperation(w http.ResponseWriter, r *http.Request, id stri
 		return
 	}
 	if !isActive(st.Status) {
+		// HTTPException(400) with the status f-string (ktrdr/api/endpoints/operations.py).
 		detail(w, 400, fmt.Sprintf("Operation %s cannot be cancelled (status: %s)", id, pyEnum(st.Status)))
 		return
 	}
@@ -331,6 +342,8 @@ func (s *Server) operationResults(w http.ResponseWriter, id string) {
 		return
 	}
 	if st.Status != StatusCompleted && st.Status != StatusFailed {
+		// HTTPException(400, f"Operation not finished (status: {operation.status.value})")
+		// (ktrdr/api/endpoints/operations.py); the body on success is flat (ref: §B5).
 		detail(w, 400, "Operation not finished (status: "+st.Status+")")
 		return
 	}
@@ -341,7 +354,8 @@ func (s *Server) operationResults(w http.ResponseWriter, id string) {
 	writeJSON(w, 200, map[string]any{"success": true, "operation_id": id, "operation_type": st.OperationType, "status": st.Status, "results": res})
 }
 
-// successFalse is a 200 carrying success:false, which the MCP's strict extractor must catch.
+// successFalse is a 200 carrying success:false, which the MCP's strict extractor
+// must catch (assumed: the backend's routes raise instead; ref: chartimg-ktrdr.md §B3, §B10).
 func successFalse(w http.ResponseWriter, msg string) {
 	writeJSON(w, 200, envelopeError("PROCESSING_ERROR", msg, map[string]any{}))
 }
@@ -396,6 +410,7 @@ func (s *Server) loadData(w http.ResponseWriter, r *http.Request, f Faults, lega
 		known = known || si.Symbol == symbol
 	}
 	if !known {
+		// assumed: an unknown symbol fails during the load with an IB message.
 		o.script.FailAt, o.script.FailMessage = 20, "No data found for symbol "+symbol+": IB returned no security definition"
 	}
 	key := symbol + "/" + tf
@@ -414,6 +429,7 @@ func (s *Server) loadData(w http.ResponseWriter, r *http.Request, f Faults, lega
 		id = ""
 	}
 	if legacy || f.OldShape {
+		// DataLoadApiResponse around DataLoadOperationResponse (ktrdr/api/endpoints/data.py @3ba55e75).
 		data := map[string]any{"status": "started", "fetched_bars": 0, "cached_before": false, "merged_file": "", "gaps_analyzed": 0,
 			"segments_fetched": 0, "ib_requests_made": 0, "execution_time_seconds": 0.0, "error_message": nil}
 		if id != "" {
@@ -422,6 +438,7 @@ func (s *Server) loadData(w http.ResponseWriter, r *http.Request, f Faults, lega
 		writeJSON(w, 200, map[string]any{"success": true, "data": data, "error": nil})
 		return
 	}
+	// DataAcquisitionResponse, flat (ktrdr/api/endpoints/data.py @2c5c7173 docstring example).
 	out := map[string]any{"success": true, "status": "started", "message": fmt.Sprintf("Started %s download for %s %s", mode, symbol, tf)}
 	if id != "" {
 		out["operation_id"] = id
@@ -443,6 +460,7 @@ func (s *Server) marketData(w http.ResponseWriter, r *http.Request, symbol, tf s
 	symbol, _ = url.PathUnescape(symbol)
 	symbol = strings.ToUpper(symbol)
 	if !contains(timeframes, tf) {
+		// assumed: the code and message of a bad timeframe (a DataError → 400 envelope).
 		writeJSON(w, 400, envelopeError("DATA-InvalidTimeframe", "Invalid timeframe: "+tf, map[string]any{"valid_timeframes": timeframes}))
 		return
 	}
@@ -452,7 +470,8 @@ func (s *Server) marketData(w http.ResponseWriter, r *http.Request, symbol, tf s
 		if v := q.Get(name); v != "" {
 			t, ok := parseDay(v)
 			if !ok {
-				writeJSON(w, 400, envelopeError("DATA-InvalidDate", "Invalid date format for "+name+": "+v, map[string]any{name: v}))
+				// DataError("Invalid start_date format. Use YYYY-MM-DD", "DATA-InvalidDate") → 400 envelope (ktrdr/api/endpoints/data.py).
+				writeJSON(w, 400, envelopeError("DATA-InvalidDate", "Invalid "+name+" format. Use YYYY-MM-DD", map[string]any{name: v}))
 				return
 			}
 			*dst = t
@@ -480,6 +499,7 @@ func (s *Server) marketData(w http.ResponseWriter, r *http.Request, symbol, tf s
 		kept = append(kept, b)
 	}
 	if len(kept) == 0 {
+		// Nothing cached is an empty 200, not an error (ref: chartimg-ktrdr.md §B5).
 		writeJSON(w, 200, map[string]any{"success": true, "data": map[string]any{"dates": []string{}, "ohlcv": [][]float64{}, "points": nil,
 			"metadata": map[string]any{"symbol": symbol, "timeframe": tf, "start": "", "end": "", "points": 0}}, "error": nil})
 		return
@@ -496,6 +516,7 @@ func (s *Server) marketData(w http.ResponseWriter, r *http.Request, symbol, tf s
 	}
 	md := map[string]any{"symbol": symbol, "timeframe": tf, "start_date": dates[0], "end_date": dates[len(dates)-1], "point_count": len(kept)}
 	if limit > 0 {
+		// HEAD's metadata.limited/original_points (ref: chartimg-ktrdr.md §B5).
 		md["limited"] = original > len(kept)
 		md["original_points"] = original
 	}
@@ -574,6 +595,7 @@ func (s *Server) startTraining(w http.ResponseWriter, r *http.Request, f Faults)
 	}
 	if st == nil {
 		s.mu.Unlock()
+		// The text follows ktrdr/api/services/training/context.py; the 400 status is assumed.
 		detail(w, 400, "Strategy file not found: strategies/"+name+".yaml")
 		return
 	}
@@ -600,6 +622,7 @@ func (s *Server) startTraining(w http.ResponseWriter, r *http.Request, f Faults)
 	minutes := int(o.script.Duration.Minutes()) + 1
 	s.mu.Unlock()
 
+	// TrainingStartResponse, flat; task_id is the operation id (ktrdr/api/endpoints/training.py).
 	out := map[string]any{"success": true, "status": "training_started",
 		"message": fmt.Sprintf("Neural network training started for %s using strategy %s", strings.Join(symbols, ", "), name),
 		"symbols": symbols, "timeframes": tfs, "strategy_name": name, "estimated_duration_minutes": minutes}
