@@ -89,11 +89,11 @@ func predict(c *client.Client) toolkit.Tool {
 	// Read-only: loading a model into the backend's memory and predicting change
 	// nothing the user owns, so read-only mode keeps it.
 	return toolkit.New(toolkit.Def{Name: "predict", Title: "Predict with a model", Toolset: setTraining, Hints: toolkit.RemoteRead,
-		Description: `Ask the backend for a trained model's signal on one bar; loads the model into the backend first when needed (POST /models/{name}/load).
-Honest note: KTRDR's prediction endpoint is a stub at 3ba55e75 and HEAD: it answers signal hold, confidence 0, neutral 1, empty input_features for any model and date (placeholder: true). Do not act on it; use get_model_performance for a model's quality.
+		Description: `Get a trained model's signal for one bar (loads the model into the backend first if needed).
+Note: KTRDR's prediction is a stub at 3ba55e75 and HEAD: hold, confidence 0, neutral 1, no input_features, for any model (placeholder: true). Do not act on it; judge models with get_model_performance.
 Returns signal, confidence, signal_strength, fuzzy_outputs, input_features, test_date (default today), placeholder.
-Errors: not_found (unknown model_name), conflict (its model file is missing), upstream_unavailable.
-Example: {"model_name":"neuro_mean_reversion","symbol":"AAPL","timeframe":"1h"}
+Errors: not_found (unknown model_name), conflict (model file missing), upstream_unavailable.
+Example: {"model_name":"neuro_mean_reversion","symbol":"AAPL"}
 Related: list_trained_models, get_model_performance.`},
 		func(ctx context.Context, in predictIn) (client.Prediction, error) {
 			if in.Timeframe == "" {
