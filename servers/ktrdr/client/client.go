@@ -78,31 +78,36 @@ func (c *Client) call(ctx context.Context, r request) ([]byte, error) {
 	return rep.body, nil
 }
 
-// workerUnavailable is the object HEAD puts in detail of a 503 when no worker
-// can take the operation (WorkerUnavailableError.to_response_dict in
-// kpiteira/ktrdr@2c5c7173 ktrdr/errors/exceptions.py).
-type workerUnavailable struct {
-	Error                string       `json:"error"`
+// objectDetail is an object HEAD puts in detail: WorkerUnavailableError's
+// {error, worker_type, registered_workers, backend_uptime_seconds, hint} on a
+// 503 when no worker can take the operation, and ConfigurationError's
+// {message, error_code, context, details, suggestion} on a 400
+// (to_response_dict and to_dict in kpiteira/ktrdr@2c5c7173 ktrdr/errors/exceptions.py).
+type objectDetail struct {
 	WorkerType           string       `json:"worker_type"`
 	RegisteredWorkers    *extract.Int `json:"registered_workers"`
 	BackendUptimeSeconds *extract.Num `json:"backend_uptime_seconds"`
 	Hint                 string       `json:"hint"`
+	ErrorCode            string       `json:"error_code"`
+	Suggestion           string       `json:"suggestion"`
 }
 
-// withObjectDetail renders an object detail ({"detail": {error, hint, …}}):
-// the detectors keep only its error text, so the hint and the diagnostic
-// fields are added here.
+// withObjectDetail renders an object detail: the detectors keep only its
+// error/message text, so the hint or suggestion and the diagnostic fields are
+// added here.
 func withObjectDetail(err error, body []byte) error {
 	var e *envelope.Error
-	if !errors.As(err, &e) || !bytes.Contains(body, []byte(`"hint"`)) {
+	if !errors.As(err, &e) || (!bytes.Contains(body, []byte(`"hint"`)) && !bytes.Contains(body, []byte(`"suggestion"`))) {
 		return err
 	}
-	d, derr := extract.Object[workerUnavailable](body, "detail")
-	if derr != nil || (d.Hint == "" && d.WorkerType == "") {
+	d, derr := extract.Object[objectDetail](body, "detail")
+	if derr != nil {
 		return err
 	}
-	if d.Hint != "" {
-		e.Message = strings.TrimRight(e.Message, ". ") + ". " + extract.Clip(d.Hint, 300)
+	for _, fix := range []string{d.Hint, d.Suggestion} {
+		if fix = strings.TrimSpace(fix); fix != "" {
+			e.Message = strings.TrimRight(e.Message, ". ") + ". " + extract.Clip(fix, 300)
+		}
 	}
 	if d.WorkerType != "" {
 		e.WithDetail("worker_type", d.WorkerType)
@@ -112,6 +117,9 @@ func withObjectDetail(err error, body []byte) error {
 	}
 	if d.BackendUptimeSeconds != nil {
 		e.WithDetail("backend_uptime_seconds", float64(*d.BackendUptimeSeconds))
+	}
+	if d.ErrorCode != "" {
+		e.WithDetail("upstream_code", extract.Clip(d.ErrorCode, 80))
 	}
 	return err
 }
