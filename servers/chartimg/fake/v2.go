@@ -149,7 +149,8 @@ func orDefault(v, d string) string {
 	return v
 }
 
-// check is the API's body validation; failures are the 422 array.
+// check is the API's body validation; failures are the 422 array (docs › Errors:
+// the symbol and interval messages; the others are inferred, ref: chartimg-ktrdr.md §A7).
 func (s *Server) check(c chart.Config) []fieldError {
 	var errs []fieldError
 	add := func(v any, m, p string) { errs = append(errs, fieldError{v, m, p, "body"}) }
@@ -221,6 +222,8 @@ func (s *Server) check(c chart.Config) []fieldError {
 	return errs
 }
 
+// image serves a stored image at its public URL (stands in for r2.chart-img.com;
+// assumed: the fake serves it itself so tests can fetch the URL).
 func (s *Server) image(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(r.URL.Path, "/storage/")
 	s.mu.Lock()

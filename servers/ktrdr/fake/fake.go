@@ -201,6 +201,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.mu.Unlock()
 	}()
 
+	// Routers are mounted under /api/v1; anything else is FastAPI's bare 404.
 	path, ok := strings.CutPrefix(r.URL.Path, APIPrefix)
 	if !ok {
 		writeJSON(w, 404, map[string]any{"detail": "Not Found"})

@@ -144,7 +144,9 @@ func validation(w http.ResponseWriter, f Faults, errs ...verr) {
 	writeJSON(w, 422, map[string]any{"detail": details})
 }
 
-// decodeBody reads a JSON object body; a missing body is an empty object when optional.
+// decodeBody reads a JSON object body; a missing body is an empty object when
+// optional. Failures are FastAPI's request-validation 422 with pydantic v2's
+// types and messages (ref: chartimg-ktrdr.md §B3).
 func decodeBody(w http.ResponseWriter, r *http.Request, f Faults, optional bool) (map[string]any, bool) {
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
 	if err != nil {
