@@ -38,7 +38,7 @@ type env struct {
 
 type setup struct {
 	key       string // CHART_IMG_API_KEY ("-" for unset)
-	plan      string // --plan
+	plan      string // --plan ("" = PRO, "-" = unset: the plan is unknown)
 	retries   int    // 0 = none
 	limiter   bool   // client-side plan limiter on
 	fakeOpts  fake.Options
@@ -63,8 +63,12 @@ func start(t *testing.T, s setup) *env {
 	default:
 		t.Setenv("CHART_IMG_API_KEY", s.key)
 	}
-	if s.plan == "" {
+	switch s.plan {
+	case "":
 		s.plan = "PRO"
+	case "-":
+		s.plan = ""
+		t.Setenv("CHART_IMG_PLAN", "")
 	}
 	if s.docsURL == "" {
 		s.docsURL = base + "/"

@@ -36,12 +36,13 @@ func TestBackendErrorShapes(t *testing.T) {
 		{name: "400 cannot be cancelled", tool: "cancel_operation", args: map[string]any{"operation_id": seeded},
 			code: envelope.Conflict, contains: []string{"already completed"}, detail: map[string]any{"status": "completed"}},
 		{name: "404 cancel unknown", tool: "cancel_operation", args: map[string]any{"operation_id": "op_nope"}, code: envelope.NotFound},
-		{name: "422 fastapi array", faults: fake.Faults{Status: 422}, tool: "trigger_data_loading", args: loadArgs,
+		{name: "422 fastapi array", faults: fake.Faults{Status: 422, Validation: "fastapi"}, tool: "trigger_data_loading", args: loadArgs,
 			code: envelope.InvalidArgument, contains: []string{"body.symbol", "Field required"}, detail: map[string]any{"field": "body.symbol"}},
-		{name: "422 HEAD envelope", faults: fake.Faults{Status: 422, Validation: "envelope"}, tool: "start_training", args: trainArgs,
+		{name: "422 HEAD envelope", faults: fake.Faults{Status: 422}, tool: "start_training", args: trainArgs,
 			code: envelope.InvalidArgument, contains: []string{"Request validation failed", "body -> symbol"}, detail: map[string]any{"upstream_code": "VALIDATION_ERROR"}},
-		{name: "503 no workers", faults: fake.Faults{NoWorkers: true}, tool: "start_training", args: trainArgs,
-			code: envelope.UpstreamUnavailable, retryable: true, contains: []string{"No training workers available"}},
+		{name: "503 no workers (object detail)", faults: fake.Faults{NoWorkers: true}, tool: "start_training", args: trainArgs,
+			code: envelope.UpstreamUnavailable, retryable: true, contains: []string{"No training workers available", "Workers auto-register after startup"},
+			detail: map[string]any{"worker_type": "training", "registered_workers": float64(0)}},
 		{name: "503 connection error envelope", faults: fake.Faults{Status: 503}, tool: "get_symbols",
 			code: envelope.UpstreamUnavailable, retryable: true, contains: []string{"Failed to connect to IB Gateway"}, detail: map[string]any{"upstream_code": "CONNECTION_ERROR"}},
 		{name: "500 envelope keeps the message", faults: fake.Faults{Status: 500}, tool: "list_operations",
@@ -60,9 +61,9 @@ func TestBackendErrorShapes(t *testing.T) {
 		{name: "unknown strategy", tool: "start_training", args: map[string]any{"symbols": []string{"AAPL"}, "timeframes": []string{"1h"}, "strategy_name": "nope"},
 			code: envelope.NotFound, contains: []string{"Strategy file not found", "get_strategies"}},
 		{name: "unknown model", tool: "predict", args: map[string]any{"model_name": "nope", "symbol": "AAPL"},
-			code: envelope.NotFound, contains: []string{"Model not found: nope", "list_trained_models"}},
-		{name: "predict without data", tool: "predict", args: map[string]any{"model_name": "neuro_mean_reversion", "symbol": "NVDA"},
-			code: envelope.InvalidArgument, contains: []string{"No data available for NVDA 1h"}},
+			code: envelope.NotFound, contains: []string{"Model 'nope' not found", "list_trained_models"}},
+		{name: "model file missing", faults: fake.Faults{ModelFileMissing: true}, tool: "predict", args: map[string]any{"model_name": "neuro_mean_reversion", "symbol": "AAPL"},
+			code: envelope.Conflict, contains: []string{"could not load it"}, detail: map[string]any{"model_loaded": false}},
 		{name: "performance of unknown training", tool: "get_model_performance", args: map[string]any{"operation_id": "op_nope"}, code: envelope.NotFound},
 		{name: "results of unknown", tool: "get_operation_results", args: map[string]any{"operation_id": "op_nope"}, code: envelope.NotFound},
 		{name: "schema rejects bad timeframe", tool: "get_market_data", args: map[string]any{"symbol": "AAPL", "timeframe": "7h"}, code: envelope.InvalidArgument},
@@ -157,9 +158,9 @@ func TestWrongBaseURL(t *testing.T) {
 // TestDataLoadRoutes: the probe finds the route a backend has once and
 // remembers it; config pins it; an old shape on the new route still works.
 func TestDataLoadRoutes(t *testing.T) {
-	t.Run("auto probes once on a 3ba55e75 backend", func(t *testing.T) {
+	t.Run("auto probes once on a 3ba55e75 backend (405 on acquire)", func(t *testing.T) {
 		e := start(t, setup{})
-		e.fake.SetFaults(fake.Faults{DataLoadRoutes: "load"})
+		e.fake.SetFaults(fake.Faults{Backend: fake.Backend3ba55e75})
 		for i := 0; i < 3; i++ {
 			r := servetest.Decode[client.LoadStarted](t, e.call(t, "trigger_data_loading", loadArgs))
 			if r.Route != client.RouteLoad || r.OperationID == "" {
@@ -175,7 +176,6 @@ func TestDataLoadRoutes(t *testing.T) {
 	})
 	t.Run("auto on HEAD uses acquire", func(t *testing.T) {
 		e := start(t, setup{})
-		e.fake.SetFaults(fake.Faults{DataLoadRoutes: "acquire"})
 		r := servetest.Decode[client.LoadStarted](t, e.call(t, "trigger_data_loading", loadArgs))
 		if r.Route != client.RouteAcquire || !strings.Contains(r.Message, "Started tail download") || e.fake.Count("POST", fake.APIPrefix+client.RouteLoad) != 0 {
 			t.Fatalf("%+v", r)
@@ -183,6 +183,7 @@ func TestDataLoadRoutes(t *testing.T) {
 	})
 	t.Run("config pins load", func(t *testing.T) {
 		e := start(t, setup{args: []string{"--data-load-route", "load"}})
+		e.fake.SetFaults(fake.Faults{Backend: fake.Backend3ba55e75})
 		r := servetest.Decode[client.LoadStarted](t, e.call(t, "trigger_data_loading", loadArgs))
 		if r.Route != client.RouteLoad || e.fake.Count("POST", fake.APIPrefix+client.RouteAcquire) != 0 {
 			t.Fatalf("%+v", r)
@@ -191,7 +192,14 @@ func TestDataLoadRoutes(t *testing.T) {
 	t.Run("config env pins acquire on a backend without it", func(t *testing.T) {
 		t.Setenv("KTRDR_DATA_LOAD_ROUTE", "acquire")
 		e := start(t, setup{})
-		e.fake.SetFaults(fake.Faults{DataLoadRoutes: "load"})
+		e.fake.SetFaults(fake.Faults{Backend: fake.Backend3ba55e75})
+		b := servetest.ErrorBody(t, e.call(t, "trigger_data_loading", loadArgs))
+		if b.Code != envelope.UpstreamError || !strings.Contains(b.Message, "KTRDR_DATA_LOAD_ROUTE") {
+			t.Fatalf("%+v", b)
+		}
+	})
+	t.Run("config pins load on HEAD (bare 404)", func(t *testing.T) {
+		e := start(t, setup{args: []string{"--data-load-route", "load"}})
 		b := servetest.ErrorBody(t, e.call(t, "trigger_data_loading", loadArgs))
 		if b.Code != envelope.UpstreamError || !strings.Contains(b.Message, "KTRDR_DATA_LOAD_ROUTE") {
 			t.Fatalf("%+v", b)

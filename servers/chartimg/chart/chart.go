@@ -253,19 +253,30 @@ func ParseLimitMessage(msg string) (LimitKind, string, bool) {
 	return LimitParameter, m[2], true
 }
 
-// PlanForLimit names the plan whose limit a 403 message quotes ("800x600" → BASIC).
+// PlanForLimit names the plan whose limit a 403 message quotes ("800x600" →
+// BASIC); where plans share the limit it names the cheapest.
 func PlanForLimit(kind LimitKind, value string) string {
+	if ps := PlansForLimit(kind, value); len(ps) > 0 {
+		return ps[0].Name
+	}
+	return ""
+}
+
+// PlansForLimit lists every plan with the limit a 403 message quotes: one for
+// all parameter limits and most sizes, two for 2048x1920 (ULTRA, ENTERPRISE).
+func PlansForLimit(kind LimitKind, value string) []Plan {
+	var out []Plan
 	for _, p := range Plans {
 		switch kind {
 		case LimitResolution:
 			if value == fmt.Sprintf("%dx%d", p.MaxWidth, p.MaxHeight) {
-				return p.Name
+				out = append(out, p)
 			}
 		case LimitParameter:
 			if value == strconv.Itoa(p.MaxParameters) {
-				return p.Name
+				out = append(out, p)
 			}
 		}
 	}
-	return ""
+	return out
 }

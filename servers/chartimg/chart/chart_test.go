@@ -1,6 +1,9 @@
 package chart
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestValidSymbol(t *testing.T) {
 	for s, want := range map[string]bool{
@@ -48,5 +51,26 @@ func TestBarsAndPlans(t *testing.T) {
 	}
 	if _, ok := SmallestPlanFor(4000, 100, 1); ok {
 		t.Error("4000 wide fits a plan")
+	}
+}
+
+func TestPlansForLimit(t *testing.T) {
+	for _, tc := range []struct {
+		kind  LimitKind
+		value string
+		want  []string
+	}{
+		{LimitResolution, "800x600", []string{"BASIC"}},
+		{LimitResolution, "2048x1920", []string{"ULTRA", "ENTERPRISE"}},
+		{LimitParameter, "50", []string{"ENTERPRISE"}},
+		{LimitParameter, "7", nil},
+	} {
+		var got []string
+		for _, p := range PlansForLimit(tc.kind, tc.value) {
+			got = append(got, p.Name)
+		}
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("%s %s: %v, want %v", tc.kind, tc.value, got, tc.want)
+		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -93,6 +94,9 @@ type Client struct {
 	daily  ratelimit.Limiter
 	keyID  string // the limiters' key: KeyID(key)
 	shared bool   // the limiters live in Redis
+	// learned is the plan a 403 "Exceed Max Usage … Limit (…)" revealed when
+	// CHART_IMG_PLAN is not set (only limits no two plans share).
+	learned atomic.Pointer[chart.Plan]
 }
 
 // New builds a client. A missing API key is not an error here: calls that need
@@ -104,9 +108,6 @@ func New(cfg Config) *Client {
 	if cfg.DocsURL == "" {
 		cfg.DocsURL = DefaultDocsURL
 	}
-	if cfg.Plan.Name == "" {
-		cfg.Plan = chart.Plans[0]
-	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 60 * time.Second
 	}
@@ -114,7 +115,11 @@ func New(cfg Config) *Client {
 		cfg.RetryWait = 500 * time.Millisecond
 	}
 	c := &Client{key: cfg.APIKey, plan: cfg.Plan, keyID: KeyID(cfg.APIKey), shared: cfg.Redis != nil}
-	if !cfg.NoLimiter {
+	// The limiter paces a known plan only: chart-img does not say which plan a
+	// key has (no account route, no documented rate-limit headers), and a
+	// guessed BASIC would refuse a paid key's 2nd request each second and its
+	// 51st each day. Unknown, chart-img's own 429s are retried instead.
+	if !cfg.NoLimiter && cfg.Plan.Name != "" {
 		var sec, day []ratelimit.Option
 		if cfg.Redis != nil {
 			sec = append(sec, ratelimit.WithRedis(cfg.Redis, perSecondPrefix))
@@ -140,8 +145,30 @@ func New(cfg Config) *Client {
 	return c
 }
 
-// Plan is the configured plan.
-func (c *Client) Plan() chart.Plan { return c.plan }
+// Plan is the key's plan: CHART_IMG_PLAN if set, else the plan a 403 limit
+// answer revealed, else the zero Plan (Name ""), meaning unknown: nothing
+// checks plan limits locally then.
+func (c *Client) Plan() chart.Plan {
+	if c.plan.Name != "" {
+		return c.plan
+	}
+	if p := c.learned.Load(); p != nil {
+		return *p
+	}
+	return chart.Plan{}
+}
+
+// PlanSource says where Plan comes from: "CHART_IMG_PLAN", "learned" (from a
+// 403 limit answer) or "unknown".
+func (c *Client) PlanSource() string {
+	switch {
+	case c.plan.Name != "":
+		return EnvPlan
+	case c.learned.Load() != nil:
+		return "learned"
+	}
+	return "unknown"
+}
 
 // HasKey reports whether an API key is configured.
 func (c *Client) HasKey() bool { return c.key != "" }
@@ -218,8 +245,12 @@ func (c *Client) detect(status int, body []byte) *envelope.Error {
 			msg += fmt.Sprintf("; remove some or upgrade (%s allows %d)", up.Name, up.MaxParameters)
 		}
 	}
-	if plan != "" && plan != c.plan.Name {
+	switch ps := chart.PlansForLimit(kind, value); {
+	case plan != "" && c.plan.Name != "" && plan != c.plan.Name:
 		msg += fmt.Sprintf(". These are the %s limits, but %s=%s: set it to %s so validation matches", plan, EnvPlan, c.plan.Name, plan)
+	case c.plan.Name == "" && len(ps) == 1:
+		c.learned.Store(&ps[0])
+		msg += fmt.Sprintf(". The key is on the %s plan: later calls check its limits first (set %s=%s to keep that across restarts)", ps[0].Name, EnvPlan, ps[0].Name)
 	}
 	out := envelope.New(envelope.PermissionDenied, "%s", msg).WithDetail("limit", string(kind)).WithDetail("max", value)
 	if plan != "" {

@@ -26,7 +26,7 @@ type fieldError struct {
 
 func (s *Server) chart(w http.ResponseWriter, r *http.Request, storage bool) {
 	if r.Method != http.MethodPost {
-		msg(w, 404, "Not Found")
+		msg(w, 404, "Not Found") // assumed: the status and body of a wrong method
 		return
 	}
 	p, key, ok := s.auth(w, r, false)
@@ -34,9 +34,13 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request, storage bool) {
 		return
 	}
 	if sid := r.Header.Get("tradingview-session-id"); sid == "expired" {
+		// docs › Errors: 409 {"message":"Session Disconnected"} (ref: chartimg-ktrdr.md §A7);
+		// the "expired" session id that triggers it is a test convention.
 		msg(w, 409, "Session Disconnected")
 		return
 	}
+	// docs › Errors: 400 is a bad content type or invalid JSON; its body is not
+	// documented (assumed {"message":"Bad Request"}). ref: chartimg-ktrdr.md §A7.
 	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	if err != nil {
 		msg(w, 400, "Bad Request")
@@ -55,11 +59,13 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request, storage bool) {
 				return
 			}
 			// valid JSON of the wrong types: the API's type validation answers 422
+			// (docs' changelog Jun 25 2024 "incorrect type validation error"; the item text is assumed)
 			writeJSON(w, 422, []fieldError{{Value: "INVALID", Msg: "invalid value type", Param: "body", Location: "body"}})
 			return
 		}
 	}
 	if errs := s.check(cfg); len(errs) > 0 {
+		// docs › Errors: 422 as a top-level array of {value,msg,param,location} (ref: §A7).
 		writeJSON(w, 422, errs)
 		return
 	}
@@ -70,6 +76,8 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request, storage bool) {
 			known = known || e == ex
 		}
 		if !known && !strings.ContainsAny(cfg.Symbol, "()+*/") {
+			// docs › Errors: 422 {"message":"Invalid Symbol"}; which symbols chart-img
+			// knows is assumed (the exchanges of the fake's list).
 			msg(w, 422, "Invalid Symbol")
 			return
 		}
@@ -81,6 +89,9 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request, storage bool) {
 	if height == 0 {
 		height = chart.DefaultHeight
 	}
+	// docs › Request Limit and Errors: plan limits are 403s with these messages,
+	// the parameter limit counts studies+drawings together (ref: §A2, §A7, Part 0 §3–4).
+	// The order of the checks is assumed.
 	if width > p.MaxWidth || height > p.MaxHeight {
 		msg(w, 403, fmt.Sprintf("Exceed Max Usage Resolution Limit (%dx%d)", p.MaxWidth, p.MaxHeight))
 		return
@@ -90,7 +101,7 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request, storage bool) {
 		return
 	}
 	if cfg.Watermark != "" && !p.CustomMark {
-		msg(w, 403, "Forbidden")
+		msg(w, 403, "Forbidden") // assumed: the answer to a watermark below ULTRA
 		return
 	}
 	if !s.limit(w, key, p) {
@@ -103,9 +114,10 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request, storage bool) {
 	img, err := render(orDefault(cfg.Symbol, "BINANCE:BTCUSDT"), orDefault(cfg.Interval, "1D"), orDefault(cfg.Style, "candle"),
 		orDefault(cfg.Theme, "light"), format, width, height, len(cfg.Studies))
 	if err != nil {
-		msg(w, 500, "Something Went Wrong")
+		msg(w, 500, "Something Went Wrong") // docs › Errors: 500 body
 		return
 	}
+	// docs › Advanced Chart: raw image bytes with its content type (ref: §A6).
 	mime := "image/" + format
 	if !storage {
 		w.Header().Set("Content-Type", mime)
@@ -124,6 +136,8 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request, storage bool) {
 	if base == "" {
 		base = "http://" + r.Host
 	}
+	// docs › Advanced Chart To Storage: {url, etag, expire}, expiring after the
+	// plan's storage days (ref: chartimg-ktrdr.md §A6, §A2).
 	writeJSON(w, 200, map[string]any{"url": base + "/storage/" + name, "etag": etag,
 		"expire": s.o.Now().UTC().Add(time.Duration(p.StorageDays) * 24 * time.Hour).Format("2006-01-02T15:04:05.000Z")})
 }
@@ -135,7 +149,8 @@ func orDefault(v, d string) string {
 	return v
 }
 
-// check is the API's body validation; failures are the 422 array.
+// check is the API's body validation; failures are the 422 array (docs › Errors:
+// the symbol and interval messages; the others are inferred, ref: chartimg-ktrdr.md §A7).
 func (s *Server) check(c chart.Config) []fieldError {
 	var errs []fieldError
 	add := func(v any, m, p string) { errs = append(errs, fieldError{v, m, p, "body"}) }
@@ -207,6 +222,8 @@ func (s *Server) check(c chart.Config) []fieldError {
 	return errs
 }
 
+// image serves a stored image at its public URL (stands in for r2.chart-img.com;
+// assumed: the fake serves it itself so tests can fetch the URL).
 func (s *Server) image(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(r.URL.Path, "/storage/")
 	s.mu.Lock()

@@ -9,13 +9,16 @@ import (
 
 func (s *Server) v3(w http.ResponseWriter, r *http.Request, route string) {
 	if r.Method != http.MethodGet {
-		msg(w, 404, "Not Found")
+		msg(w, 404, "Not Found") // assumed
 		return
 	}
 	p, key, ok := s.auth(w, r, true)
 	if !ok || !s.limit(w, key, p) {
 		return
 	}
+	// docs › TradingView Snapshot v3: {updatedAt, payload}; the list is plain ids,
+	// the symbols keep their hyphenated keys, symbol= and type= filter upstream
+	// (ref: chartimg-ktrdr.md §A8). How symbol= matches (substring) is assumed.
 	updated := "2024-07-08T00:00:00.106Z"
 	if route == RouteList {
 		writeJSON(w, 200, map[string]any{"updatedAt": updated, "payload": s.o.Exchanges})

@@ -40,7 +40,7 @@ type Config struct {
 func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.APIURL, "api-url", envOr(client.EnvAPIURL, client.DefaultAPIURL), "chart-img API base URL ["+client.EnvAPIURL+"]")
 	fs.StringVar(&c.DocsURL, "docs-url", envOr(client.EnvDocsURL, client.DefaultDocsURL), "chart-img docs page URL ["+client.EnvDocsURL+"]")
-	fs.StringVar(&c.Plan, "plan", envOr(client.EnvPlan, "BASIC"), "chart-img plan: BASIC, PRO, MEGA, ULTRA or ENTERPRISE (limits and validation) ["+client.EnvPlan+"]")
+	fs.StringVar(&c.Plan, "plan", envOr(client.EnvPlan, ""), "chart-img plan: BASIC, PRO, MEGA, ULTRA or ENTERPRISE (client-side limiter and plan-limit checks); empty: unknown, not enforced ["+client.EnvPlan+"]")
 	fs.DurationVar(&c.Timeout, "timeout", 60*time.Second, "per-call deadline for chart-img requests")
 }
 
@@ -53,13 +53,19 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 		c.DocsURL = envOr(client.EnvDocsURL, client.DefaultDocsURL)
 	}
 	if c.Plan == "" {
-		c.Plan = envOr(client.EnvPlan, "BASIC")
+		c.Plan = envOr(client.EnvPlan, "")
 	}
-	plan, ok := chart.PlanByName(c.Plan)
-	if !ok {
-		return fmt.Errorf("%s=%q: want one of %s", client.EnvPlan, c.Plan, strings.Join(chart.PlanNames, ", "))
+	// chart-img does not say which plan a key has, so an unset plan stays
+	// unknown (no local limiter, plan limits only warned about) rather than
+	// defaulting to BASIC and refusing what a paid key may do.
+	var plan chart.Plan
+	if c.Plan != "" {
+		var ok bool
+		if plan, ok = chart.PlanByName(c.Plan); !ok {
+			return fmt.Errorf("%s=%q: want one of %s, or leave it unset", client.EnvPlan, c.Plan, strings.Join(chart.PlanNames, ", "))
+		}
 	}
-	if c.DailyMax > 0 {
+	if c.DailyMax > 0 && plan.Name != "" {
 		plan.DailyMax = c.DailyMax
 	}
 	key := strings.TrimSpace(os.Getenv(client.EnvAPIKey))
@@ -72,13 +78,20 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	r.AddTools(All(NewService(cl, r.Redis, cache.WithErrorHandler(func(err error) {
 		log.Warn().Err(err).Msg("chart-img cache: Redis failed; fetching from chart-img without the shared cache")
 	})))...)
-	ev := r.Log.Info().Str("api_url", c.APIURL).Str("plan", plan.Name).Bool("api_key_set", key != "").
+	ev := r.Log.Info().Str("api_url", c.APIURL).Str("plan", cmpOr(plan.Name, "unknown")).Bool("api_key_set", key != "").
 		Bool("shared_limits_and_caches", r.Redis != nil).Bool("read_only", r.ReadOnly)
 	ev.Msg("chartimg configured")
 	if key == "" {
 		r.Log.Warn().Msg("CHART_IMG_API_KEY is not set: get_exchanges, get_symbols and generate_chart_image will answer unauthenticated")
 	}
 	return nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 func envOr(k, d string) string {

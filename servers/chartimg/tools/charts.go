@@ -41,7 +41,7 @@ Returns {config, reasoning, warnings}: anything it could not resolve is a warnin
 // ValidateIn is validate_chart_config's input.
 type ValidateIn struct {
 	Config    map[string]any `json:"config" jsonschema:"a chart-img v2 request body (as construct_chart_config returns)"`
-	PlanLevel string         `json:"planLevel,omitempty" jsonschema:"plan to check limits against; default CHART_IMG_PLAN" mcp:"enum=BASIC|PRO|MEGA|ULTRA|ENTERPRISE"`
+	PlanLevel string         `json:"planLevel,omitempty" jsonschema:"plan to check limits against; default CHART_IMG_PLAN (unset: limits only warn)" mcp:"enum=BASIC|PRO|MEGA|ULTRA|ENTERPRISE"`
 }
 
 func (s *Service) validateTool() toolkit.Tool {
@@ -64,6 +64,9 @@ Returns {valid, errors[{field,message,severity}], suggestions, rateLimitCheck}; 
 func (s *Service) plan(name string) (chart.Plan, error) {
 	if name == "" {
 		name = s.c.Plan().Name
+	}
+	if name == "" {
+		return chart.Plan{}, nil // unknown: the validator only warns about plan limits
 	}
 	p, ok := s.current().validator.Plan(name)
 	if !ok {
@@ -112,7 +115,7 @@ func (o ImageOut) ExtraContent() []mcp.Content {
 func (s *Service) generateTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "generate_chart_image", Title: "Render a chart image", Toolset: "charts",
 		Description: `Render a chart-img v2 config as an image (PNG or JPEG) and return it as image content, plus metadata; with storage=true, chart-img stores it publicly and the URL and expiry are returned instead.
-The config is validated first against CHART_IMG_PLAN (invalid → invalid_argument with the errors, no quota spent). Each call spends one request of the plan's quota (per second and per day); 429 and 5xx are retried with backoff. Plan limits answer permission_denied naming the limit. Needs CHART_IMG_API_KEY.
+The config is validated first (invalid → invalid_argument with the errors, no quota spent); plan limits only when CHART_IMG_PLAN is set or a 403 revealed the plan. Each call spends one request of the plan's quota (per second and per day); 429 and 5xx are retried with backoff. Plan limits answer permission_denied naming the limit. Needs CHART_IMG_API_KEY.
 Build configs with construct_chart_config; check them with validate_chart_config.`,
 		Hints: toolkit.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true}},
 		func(ctx context.Context, in GenerateIn) (ImageOut, error) {
@@ -126,7 +129,10 @@ Build configs with construct_chart_config; check them with validate_chart_config
 			if in.Format != "" {
 				cfg["format"] = in.Format
 			}
-			plan := s.c.Plan()
+			plan, err := s.plan("")
+			if err != nil {
+				return ImageOut{}, err
+			}
 			res := s.current().validator.Validate(cfg, plan)
 			if !res.Valid {
 				var msgs []string
@@ -137,6 +143,9 @@ Build configs with construct_chart_config; check them with validate_chart_config
 				}
 				return ImageOut{}, envelope.Invalid("config", "the config would be rejected (%s); fix it (validate_chart_config lists everything) — no quota was spent", strings.Join(msgs, "; ")).
 					WithDetail("errors", res.Errors).WithDetail("suggestions", res.Suggestions)
+			}
+			if plan.Name == "" {
+				plan.Name = validate.Unknown
 			}
 			out := ImageOut{Plan: plan.Name, GeneratedAt: time.Now().UTC().Format(time.RFC3339), Storage: in.Storage}
 			out.Symbol, _ = cfg["symbol"].(string)

@@ -32,7 +32,7 @@ type Check struct {
 
 // RateLimitCheck compares the config with the plan.
 type RateLimitCheck struct {
-	Plan              string `json:"plan"`
+	Plan              string `json:"plan" jsonschema:"the plan checked, or unknown (CHART_IMG_PLAN not set): limits are warnings then"`
 	WithinLimits      bool   `json:"withinLimits"`
 	Resolution        Check  `json:"resolution"`
 	Parameters        Check  `json:"parameters" jsonschema:"studies[] + drawings[] against the plan's combined limit"`
@@ -544,8 +544,10 @@ func (r *run) override(cfg map[string]any) {
 }
 
 func (r *run) watermark(cfg map[string]any) {
-	if _, ok := cfg["watermark"]; ok && !r.plan.CustomMark {
-		r.err("watermark", "a custom watermark needs the ULTRA or ENTERPRISE plan (this is %s)", r.plan.Name)
+	if _, ok := cfg["watermark"]; ok && r.plan.Name == "" {
+		r.warn("watermark", "a custom watermark needs the ULTRA or ENTERPRISE plan; the plan is unknown (set %s to check it)", planEnv)
+	} else if ok && !r.plan.CustomMark {
+		r.err("watermark", "a custom watermark needs the ULTRA or ENTERPRISE plan (this is %s; if your key has a larger plan, set %s)", r.plan.Name, planEnv)
 	}
 	if x, ok := cfg["watermarkSize"]; ok {
 		f, _ := x.(float64)
@@ -586,15 +588,25 @@ func (r *run) bars(cfg map[string]any) {
 	}
 }
 
+// planEnv names the setting that tells the server the key's plan.
+const planEnv = "CHART_IMG_PLAN"
+
+// Unknown is the RateLimitCheck.Plan of an unknown plan.
+const Unknown = "unknown"
+
 func (r *run) limits(w, h, n int) {
+	if r.plan.Name == "" {
+		r.unknownPlanLimits(w, h, n)
+		return
+	}
 	p := r.plan
 	c := &r.res.RateLimitCheck
 	c.Plan, c.RequestsPerSecond, c.DailyMax, c.StorageDays = p.Name, p.PerSecond, p.DailyMax, p.StorageDays
 	c.Resolution = Check{Pass: w <= p.MaxWidth && h <= p.MaxHeight,
 		Message: fmt.Sprintf("%dx%d within %s's %dx%d", w, h, p.Name, p.MaxWidth, p.MaxHeight)}
 	if !c.Resolution.Pass {
-		c.Resolution.Message = fmt.Sprintf("%dx%d exceeds %s's %dx%d (the API answers 403 Exceed Max Usage Resolution Limit (%dx%d))",
-			w, h, p.Name, p.MaxWidth, p.MaxHeight, p.MaxWidth, p.MaxHeight)
+		c.Resolution.Message = fmt.Sprintf("%dx%d exceeds %s's %dx%d (the API answers 403 Exceed Max Usage Resolution Limit (%dx%d); if your key has a larger plan, set %s)",
+			w, h, p.Name, p.MaxWidth, p.MaxHeight, p.MaxWidth, p.MaxHeight, planEnv)
 		r.err("width", "%s", c.Resolution.Message)
 		if up, ok := chart.SmallestPlanFor(w, h, 0); ok {
 			r.suggest("reduce to at most %dx%d, or use the %s plan or higher", p.MaxWidth, p.MaxHeight, up.Name)
@@ -604,12 +616,42 @@ func (r *run) limits(w, h, n int) {
 	}
 	c.Parameters = Check{Pass: n <= p.MaxParameters, Message: fmt.Sprintf("%d studies+drawings within %s's %d", n, p.Name, p.MaxParameters)}
 	if !c.Parameters.Pass {
-		c.Parameters.Message = fmt.Sprintf("%d studies+drawings exceed %s's combined limit of %d (the API answers 403 Exceed Max Usage Parameter Limit (%d))",
-			n, p.Name, p.MaxParameters, p.MaxParameters)
+		c.Parameters.Message = fmt.Sprintf("%d studies+drawings exceed %s's combined limit of %d (the API answers 403 Exceed Max Usage Parameter Limit (%d); if your key has a larger plan, set %s)",
+			n, p.Name, p.MaxParameters, p.MaxParameters, planEnv)
 		r.err("studies", "%s", c.Parameters.Message)
 		if up, ok := chart.SmallestPlanFor(0, 0, n); ok {
 			r.suggest("drop to %d studies+drawings, or use the %s plan or higher", p.MaxParameters, up.Name)
 		}
+	}
+	c.WithinLimits = c.Resolution.Pass && c.Parameters.Pass
+}
+
+// unknownPlanLimits checks against the largest plan (nothing can exceed it)
+// and, below that, only warns which plans allow the config: chart-img does
+// not tell a key's plan, so refusing on a guess would block paid keys.
+func (r *run) unknownPlanLimits(w, h, n int) {
+	top := chart.Plans[len(chart.Plans)-1]
+	c := &r.res.RateLimitCheck
+	c.Plan = Unknown
+	c.Resolution = Check{Pass: w <= top.MaxWidth && h <= top.MaxHeight}
+	c.Parameters = Check{Pass: n <= top.MaxParameters}
+	if !c.Resolution.Pass {
+		c.Resolution.Message = fmt.Sprintf("%dx%d exceeds every plan (the largest is %dx%d)", w, h, top.MaxWidth, top.MaxHeight)
+		r.err("width", "%s", c.Resolution.Message)
+	} else if p, _ := chart.SmallestPlanFor(w, h, 0); p.Name != chart.Plans[0].Name {
+		c.Resolution.Message = fmt.Sprintf("%dx%d needs the %s plan or higher; the key's plan is unknown, so this is not checked (set %s)", w, h, p.Name, planEnv)
+		r.warn("width", "%s", c.Resolution.Message)
+	} else {
+		c.Resolution.Message = fmt.Sprintf("%dx%d is within every plan", w, h)
+	}
+	if !c.Parameters.Pass {
+		c.Parameters.Message = fmt.Sprintf("%d studies+drawings exceed every plan (the largest allows %d)", n, top.MaxParameters)
+		r.err("studies", "%s", c.Parameters.Message)
+	} else if p, _ := chart.SmallestPlanFor(0, 0, n); p.Name != chart.Plans[0].Name {
+		c.Parameters.Message = fmt.Sprintf("%d studies+drawings need the %s plan or higher; the key's plan is unknown, so this is not checked (set %s)", n, p.Name, planEnv)
+		r.warn("studies", "%s", c.Parameters.Message)
+	} else {
+		c.Parameters.Message = fmt.Sprintf("%d studies+drawings are within every plan", n)
 	}
 	c.WithinLimits = c.Resolution.Pass && c.Parameters.Pass
 }

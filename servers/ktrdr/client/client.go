@@ -5,6 +5,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
 
 // Data-load routes: 3ba55e75 answers POST /data/load with the ApiResponse
@@ -40,12 +42,23 @@ type request struct {
 	idempotent bool
 }
 
+// reply is what a call got back. On an error it still holds the last status
+// and body, so callers can read structured error bodies the detectors flatten
+// (HEAD's 503 {"detail": {error, worker_type, hint, …}}).
+type reply struct {
+	body   []byte
+	status int
+	// routeMissing reports FastAPI's answer for a route that does not exist:
+	// the bare 404 {"detail":"Not Found"}, or 405 {"detail":"Method Not Allowed"}
+	// when the path matches a route of another method. The data-load probe
+	// tells these from a real not-found.
+	routeMissing bool
+}
+
 // transport performs a call and returns the body of a 2xx answer; every other
 // outcome is an *envelope.Error (status and body mapped by the detectors).
-// routeMissing reports FastAPI's bare 404 {"detail":"Not Found"} for an
-// unknown route, so the data-load probe can tell it from a real not-found.
 type transport interface {
-	do(ctx context.Context, r request) (body []byte, routeMissing bool, err error)
+	do(ctx context.Context, r request) (reply, error)
 }
 
 // Client talks to one KTRDR backend.
@@ -58,8 +71,57 @@ type Client struct {
 }
 
 func (c *Client) call(ctx context.Context, r request) ([]byte, error) {
-	body, _, err := c.t.do(ctx, r)
-	return body, err
+	rep, err := c.t.do(ctx, r)
+	if err != nil {
+		return nil, withObjectDetail(err, rep.body)
+	}
+	return rep.body, nil
+}
+
+// objectDetail is an object HEAD puts in detail: WorkerUnavailableError's
+// {error, worker_type, registered_workers, backend_uptime_seconds, hint} on a
+// 503 when no worker can take the operation, and ConfigurationError's
+// {message, error_code, context, details, suggestion} on a 400
+// (to_response_dict and to_dict in kpiteira/ktrdr@2c5c7173 ktrdr/errors/exceptions.py).
+type objectDetail struct {
+	WorkerType           string       `json:"worker_type"`
+	RegisteredWorkers    *extract.Int `json:"registered_workers"`
+	BackendUptimeSeconds *extract.Num `json:"backend_uptime_seconds"`
+	Hint                 string       `json:"hint"`
+	ErrorCode            string       `json:"error_code"`
+	Suggestion           string       `json:"suggestion"`
+}
+
+// withObjectDetail renders an object detail: the detectors keep only its
+// error/message text, so the hint or suggestion and the diagnostic fields are
+// added here.
+func withObjectDetail(err error, body []byte) error {
+	var e *envelope.Error
+	if !errors.As(err, &e) || (!bytes.Contains(body, []byte(`"hint"`)) && !bytes.Contains(body, []byte(`"suggestion"`))) {
+		return err
+	}
+	d, derr := extract.Object[objectDetail](body, "detail")
+	if derr != nil {
+		return err
+	}
+	for _, fix := range []string{d.Hint, d.Suggestion} {
+		if fix = strings.TrimSpace(fix); fix != "" {
+			e.Message = strings.TrimRight(e.Message, ". ") + ". " + extract.Clip(fix, 300)
+		}
+	}
+	if d.WorkerType != "" {
+		e.WithDetail("worker_type", d.WorkerType)
+	}
+	if d.RegisteredWorkers != nil {
+		e.WithDetail("registered_workers", int(*d.RegisteredWorkers))
+	}
+	if d.BackendUptimeSeconds != nil {
+		e.WithDetail("backend_uptime_seconds", float64(*d.BackendUptimeSeconds))
+	}
+	if d.ErrorCode != "" {
+		e.WithDetail("upstream_code", extract.Clip(d.ErrorCode, 80))
+	}
+	return err
 }
 
 // withHint appends a fix to the message of an error of one of the codes.
@@ -146,31 +208,60 @@ func (c *Client) OperationResults(ctx context.Context, id string) (Results, erro
 	return ParseResults(body, id)
 }
 
+// DefaultLoadMode is the data-load mode both routes run: HEAD's acquire route
+// accepts only tail, backfill and full (and falls back to tail itself when the
+// mode is empty, kpiteira/ktrdr@2c5c7173 ktrdr/api/endpoints/data.py); 3ba55e75's
+// /data/load accepts all four.
+const DefaultLoadMode = "tail"
+
 // LoadData starts a data-load operation on whichever route the backend has.
 // The first call under RouteAuto probes: HEAD's route first, and on FastAPI's
-// bare 404 for a missing route (nothing was started) the 3ba55e75 route; the
-// answer is remembered for the life of the client.
+// answer for a missing route (bare 404, or 405 where the path matches another
+// method's route; nothing was started) the 3ba55e75 route; the answer is
+// remembered for the life of the client.
+//
+// Mode local ("read the cache only") exists only on /data/load: HEAD's request
+// model still lists it, but its acquisition service raises "Invalid mode: local"
+// and the route answers 500 (ktrdr/data/acquisition/acquisition_service.py). It
+// is refused before sending once the route is known to be acquire, and the
+// backend's 500 is turned into the same invalid_argument while probing.
 func (c *Client) LoadData(ctx context.Context, r LoadRequest) (LoadStarted, error) {
+	if r.Mode == "" {
+		r.Mode = DefaultLoadMode
+	}
 	route := c.dataLoadRoute()
+	if r.Mode == "local" && route == RouteAcquire && (c.route == RouteAcqOnly || c.settled()) {
+		return LoadStarted{}, localOnAcquire()
+	}
 	req := request{op: "data loading", method: "POST", path: route, json: r}
-	body, missing, err := c.t.do(ctx, req)
-	if missing && c.route == RouteAuto && !c.settled() {
+	rep, err := c.t.do(ctx, req)
+	if rep.routeMissing && c.route == RouteAuto && !c.settled() {
 		route = RouteLoad
 		if route == req.path {
 			route = RouteAcquire
 		}
 		req.path = route
-		body, missing, err = c.t.do(ctx, req)
+		rep, err = c.t.do(ctx, req)
 	}
 	if err != nil {
-		if missing {
+		if rep.routeMissing {
 			return LoadStarted{}, envelope.New(envelope.UpstreamError,
 				"data loading: the backend has no %s route; set KTRDR_DATA_LOAD_ROUTE to load or acquire to match its version", route)
+		}
+		var e *envelope.Error
+		if route == RouteAcquire && errors.As(err, &e) && strings.Contains(e.Message, "Invalid mode") {
+			c.settle(route) // the route exists; only the mode was wrong
+			return LoadStarted{}, localOnAcquire().WithCause(err)
 		}
 		return LoadStarted{}, err
 	}
 	c.settle(route)
-	return ParseLoadStarted(body, route)
+	return ParseLoadStarted(rep.body, route)
+}
+
+func localOnAcquire() *envelope.Error {
+	return envelope.Invalid("mode", "mode local (read the cache only) does not exist on this backend's %s, which downloads with tail, backfill or full; "+
+		"read the cache with get_data_summary or get_market_data, or load with mode tail", RouteAcquire)
 }
 
 func (c *Client) dataLoadRoute() string {
@@ -286,10 +377,16 @@ func (c *Client) Health(ctx context.Context) (Health, error) {
 func (c *Client) Performance(ctx context.Context, taskID string) (Performance, error) {
 	body, err := c.call(ctx, request{op: "model performance of " + taskID, method: "GET", path: "/trainings/" + url.PathEscape(taskID) + "/performance"})
 	if err != nil {
+		// The backend answers 404 "Training task X is not completed (status:
+		// running)" (TrainingService.get_model_performance raises ValidationError,
+		// the route maps it to 404: kpiteira/ktrdr ktrdr/api/endpoints/training.py).
+		// That is a state, not a wrong id.
 		var e *envelope.Error
-		if errors.As(err, &e) && e.Code == envelope.InvalidArgument && strings.Contains(e.Message, "not completed (status") {
-			// "Training not completed (status: running)" is a state, not a bad argument.
+		if errors.As(err, &e) && strings.Contains(e.Message, "not completed (status") {
 			e.Code, e.Retryable = envelope.Conflict, false
+			if st := cancelStatus(e.Message); st != "" {
+				e.WithDetail("status", st)
+			}
 		}
 		err = withHint(err, "the training has not completed; wait_for_operation waits for it", envelope.Conflict)
 		return Performance{}, withHint(err, "pass the operation_id start_training returned (list_operations operation_type=training)", envelope.NotFound)
@@ -297,12 +394,63 @@ func (c *Client) Performance(ctx context.Context, taskID string) (Performance, e
 	return ParsePerformance(body, taskID)
 }
 
-// Predict runs a trained model on cached data. It computes without changing
-// backend state, so it is safe to repeat.
+// Predict asks the backend for a model's signal on one bar, loading the model
+// first when the backend says it is not loaded.
+//
+// The backend keeps loaded models in process memory: POST /models/predict
+// answers 400 "Model 'X' is not loaded. Load it first." until POST
+// /models/{name}/load has run (and again after a restart). Its prediction is a
+// placeholder at 3ba55e75 and HEAD: signal hold, confidence 0, neutral 1,
+// input_features {} (TrainingService.test_model_prediction in
+// kpiteira/ktrdr ktrdr/api/services/training_service.py). Predicting and
+// loading change nothing the user owns, so both are safe to repeat.
 func (c *Client) Predict(ctx context.Context, r PredictRequest) (Prediction, error) {
-	body, err := c.call(ctx, request{op: "prediction", method: "POST", path: "/models/predict", json: r, idempotent: true})
-	if err != nil {
-		return Prediction{}, withHint(err, "list_trained_models lists model names; get_data_summary shows cached data", envelope.NotFound, envelope.InvalidArgument)
+	body, err := c.predict(ctx, r)
+	if isNotLoaded(err) {
+		if _, lerr := c.LoadModel(ctx, r.ModelName); lerr != nil {
+			return Prediction{}, lerr
+		}
+		body, err = c.predict(ctx, r)
+		if isNotLoaded(err) {
+			return Prediction{}, envelope.New(envelope.UpstreamError,
+				"prediction: the backend loaded model %q but still reports it not loaded (is more than one backend process behind KTRDR_API_URL?)", r.ModelName).WithCause(err)
+		}
 	}
-	return ParsePrediction(body)
+	if err != nil {
+		return Prediction{}, withHint(err, "list_trained_models lists model names", envelope.NotFound, envelope.InvalidArgument)
+	}
+	p, err := ParsePrediction(body)
+	if err != nil {
+		return Prediction{}, err
+	}
+	p.Placeholder = p.Confidence == 0 && p.SignalStrength == 0 && len(p.InputFeatures) == 0
+	return p, nil
+}
+
+func (c *Client) predict(ctx context.Context, r PredictRequest) ([]byte, error) {
+	return c.call(ctx, request{op: "prediction", method: "POST", path: "/models/predict", json: r, idempotent: true})
+}
+
+func isNotLoaded(err error) bool {
+	var e *envelope.Error
+	return errors.As(err, &e) && strings.Contains(e.Message, "is not loaded")
+}
+
+// LoadModel loads a saved model into the backend's memory (POST
+// /models/{name}/load, matched on model_name). An unknown name is 404 "Model
+// 'X' not found"; a model whose file is missing answers model_loaded false.
+func (c *Client) LoadModel(ctx context.Context, name string) (ModelLoaded, error) {
+	body, err := c.call(ctx, request{op: "load model " + name, method: "POST", path: "/models/" + url.PathEscape(name) + "/load", idempotent: true})
+	if err != nil {
+		return ModelLoaded{}, withHint(err, "list_trained_models lists model names (model_name, not model_id)", envelope.NotFound)
+	}
+	m, err := ParseModelLoaded(body)
+	if err != nil {
+		return ModelLoaded{}, err
+	}
+	if !m.ModelLoaded {
+		return m, envelope.New(envelope.Conflict, "model %q is listed but the backend could not load it (its model file is missing on the backend); retrain it with start_training", name).
+			WithDetail("model_loaded", false)
+	}
+	return m, nil
 }

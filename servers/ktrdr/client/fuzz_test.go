@@ -25,6 +25,9 @@ var seeds = []string{
 	`{"success":true,"models":[{"model_id":"m"}]}`,
 	`{"status":"ok","version":"1"}`,
 	`{"success":true,"prediction":{"signal":"buy","confidence":"0.5"},"input_features":{"a":1}}`,
+	`{"success":true,"model_name":"m","model_loaded":true,"model_info":{"symbol":"AAPL"}}`,
+	`{"detail":{"error":"No training workers available","worker_type":"training","registered_workers":"0","backend_uptime_seconds":5.2,"hint":"h"}}`,
+	`{"detail":"Method Not Allowed"}`, `{"detail":"Not Found"}`, `{"detail":null}`,
 }
 
 func fuzzParser(f *testing.F, parse func([]byte) error) {
@@ -100,4 +103,17 @@ func FuzzParsePerformance(f *testing.F) {
 
 func FuzzParsePrediction(f *testing.F) {
 	fuzzParser(f, func(b []byte) error { _, err := ParsePrediction(b); return err })
+}
+
+func FuzzParseModelLoaded(f *testing.F) {
+	fuzzParser(f, func(b []byte) error { _, err := ParseModelLoaded(b); return err })
+}
+
+// FuzzErrorBodies covers the readers of error bodies: the missing-route check
+// and the object detail (HEAD's 503), which must keep an *envelope.Error.
+func FuzzErrorBodies(f *testing.F) {
+	fuzzParser(f, func(b []byte) error {
+		_ = routeMissing(404, b) || routeMissing(405, b)
+		return withObjectDetail(envelope.New(envelope.UpstreamUnavailable, "ktrdr: No training workers available"), b)
+	})
 }

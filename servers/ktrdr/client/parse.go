@@ -297,6 +297,15 @@ func ParsePrediction(body []byte) (Prediction, error) {
 	return out, nil
 }
 
+// ParseModelLoaded reads POST /models/{name}/load (flat), strictly: model_loaded
+// must be there.
+func ParseModelLoaded(body []byte) (ModelLoaded, error) {
+	if _, err := extract.Require[bool](body, "load model", "model_loaded"); err != nil {
+		return ModelLoaded{}, err
+	}
+	return extract.Object[ModelLoaded](body)
+}
+
 func numMap(m map[string]extract.Num) map[string]float64 {
 	if m == nil {
 		return nil

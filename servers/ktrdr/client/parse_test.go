@@ -210,3 +210,31 @@ func BenchmarkParseMarketData500(b *testing.B) {
 		}
 	}
 }
+
+// TestObjectDetail: HEAD's object details keep their fix and diagnostics.
+func TestObjectDetail(t *testing.T) {
+	for _, tc := range []struct {
+		name, body, msg string
+		details         map[string]any
+	}{
+		{"worker unavailable", `{"detail":{"error":"No training workers available","worker_type":"training","registered_workers":0,"backend_uptime_seconds":5.2,"hint":"Retry in a few seconds."}}`,
+			"x. Retry in a few seconds.", map[string]any{"worker_type": "training", "registered_workers": 0, "backend_uptime_seconds": 5.2}},
+		{"configuration error", `{"detail":{"message":"bad strategy","error_code":"CONFIG-InvalidStrategy","context":{},"details":{},"suggestion":"Fix the YAML."}}`,
+			"x. Fix the YAML.", map[string]any{"upstream_code": "CONFIG-InvalidStrategy"}},
+		{"string detail", `{"detail":"hint"}`, "x", nil},
+		{"not json", `hint`, "x", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := withObjectDetail(envelope.New(envelope.UpstreamError, "x"), []byte(tc.body))
+			var e *envelope.Error
+			if !errors.As(err, &e) || e.Message != tc.msg {
+				t.Fatalf("%v", err)
+			}
+			for k, v := range tc.details {
+				if e.Details[k] != v {
+					t.Errorf("details[%s] = %v, want %v", k, e.Details[k], v)
+				}
+			}
+		})
+	}
+}

@@ -1,8 +1,8 @@
 package client
 
 import (
-	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -67,23 +67,39 @@ func New(cfg Config) (*Client, error) {
 
 type upstreamTransport struct{ up *upstream.Client }
 
-// bareNotFound is FastAPI's answer for a path no route matches.
-var bareNotFound = []byte(`{"detail":"Not Found"}`)
+// FastAPI's answers when no route serves a request: a bare 404 when no path
+// matches, and 405 when the path matches a route of another method. 3ba55e75
+// answers POST /data/acquire/download with 405 because the path matches
+// GET /data/{symbol}/{timeframe} (kpiteira/ktrdr@3ba55e75 ktrdr/api/endpoints/data.py).
+func routeMissing(status int, body []byte) bool {
+	var m struct {
+		Detail *string `json:"detail"`
+	}
+	if (status != 404 && status != 405) || json.Unmarshal(body, &m) != nil || m.Detail == nil {
+		return false
+	}
+	return (status == 404 && *m.Detail == "Not Found") || (status == 405 && *m.Detail == "Method Not Allowed")
+}
 
-func (u upstreamTransport) do(ctx context.Context, r request) ([]byte, bool, error) {
+func (u upstreamTransport) do(ctx context.Context, r request) (reply, error) {
 	res, err := u.up.Do(ctx, upstream.Request{Op: r.op, Method: r.method, Path: r.path, Query: r.query, JSON: r.json, Idempotent: r.idempotent})
 	if err == nil {
-		return res.Body, false, nil
+		return reply{body: res.Body, status: res.Status}, nil
 	}
-	if res != nil && res.Status == 404 && bytes.Equal(bytes.TrimSpace(res.Body), bareNotFound) {
+	var out reply
+	if res != nil {
+		out.status, out.body = res.Status, res.Body
+	}
+	if routeMissing(out.status, out.body) {
 		// No such route: the base URL or the backend version is off, not the thing asked for.
-		e := envelope.New(envelope.UpstreamError, "ktrdr %s: the backend has no route %s %s; check KTRDR_API_URL (it must end in /api/v1) and the backend version",
-			r.op, r.method, r.path).WithDetail("http_status", 404).WithCause(err)
-		return nil, true, e
+		out.routeMissing = true
+		e := envelope.New(envelope.UpstreamError, "ktrdr %s: the backend has no route %s %s (HTTP %d); check KTRDR_API_URL (it must end in /api/v1) and the backend version",
+			r.op, r.method, r.path, out.status).WithDetail("http_status", out.status).WithCause(err)
+		return out, e
 	}
 	var e *envelope.Error
 	if !errors.As(err, &e) {
-		return nil, false, envelope.From(err)
+		return out, envelope.From(err)
 	}
-	return nil, false, err
+	return out, err
 }

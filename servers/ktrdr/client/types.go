@@ -4,8 +4,10 @@ import "github.com/mcpfleet/mcpfleet/pkg/extract"
 
 // Enumerations the backend validates (ktrdr/api/models/operations.py, data-load Literal).
 var (
-	OperationTypes    = []string{"data_load", "training", "backtesting", "indicator_compute", "fuzzy_analysis", "dummy"}
-	OperationStatuses = []string{"pending", "running", "completed", "failed", "cancelled"}
+	// HEAD adds the agent_* types and the resuming status (kpiteira/ktrdr@2c5c7173
+	// ktrdr/api/models/operations.py); 3ba55e75 answers 422 to them as filters.
+	OperationTypes    = []string{"data_load", "training", "backtesting", "indicator_compute", "fuzzy_analysis", "dummy", "agent_research", "agent_design", "agent_assessment"}
+	OperationStatuses = []string{"pending", "resuming", "running", "completed", "failed", "cancelled"}
 	Timeframes        = []string{"1m", "5m", "15m", "30m", "1h", "2h", "4h", "1d", "1w", "1M"}
 	LoadModes         = []string{"local", "tail", "backfill", "full"}
 )
@@ -61,7 +63,7 @@ type Metadata struct {
 type Operation struct {
 	OperationID   string         `json:"operation_id"`
 	OperationType string         `json:"operation_type"`
-	Status        string         `json:"status" jsonschema:"pending, running, completed, failed or cancelled"`
+	Status        string         `json:"status" jsonschema:"pending, resuming, running, completed, failed or cancelled"`
 	CreatedAt     string         `json:"created_at"`
 	StartedAt     string         `json:"started_at,omitempty"`
 	CompletedAt   string         `json:"completed_at,omitempty"`
@@ -73,14 +75,19 @@ type Operation struct {
 	ResultSummary map[string]any `json:"result_summary,omitempty"`
 }
 
-// Cancellation is the data of DELETE /operations/{id}.
+// Cancellation is the data of DELETE /operations/{id}. 3ba55e75 sends
+// training_session_cancelled; HEAD sends remote_cancelled and
+// children_cancelled (ids of child operations cancelled with it) instead
+// (OperationsService.cancel_operation at each commit).
 type Cancellation struct {
-	OperationID              string `json:"operation_id"`
-	Status                   string `json:"status"`
-	CancelledAt              string `json:"cancelled_at,omitempty"`
-	CancellationReason       string `json:"cancellation_reason,omitempty"`
-	TaskCancelled            bool   `json:"task_cancelled"`
-	TrainingSessionCancelled bool   `json:"training_session_cancelled"`
+	OperationID              string   `json:"operation_id"`
+	Status                   string   `json:"status"`
+	CancelledAt              string   `json:"cancelled_at,omitempty"`
+	CancellationReason       string   `json:"cancellation_reason,omitempty"`
+	TaskCancelled            bool     `json:"task_cancelled"`
+	TrainingSessionCancelled *bool    `json:"training_session_cancelled,omitempty" jsonschema:"3ba55e75 backends"`
+	RemoteCancelled          *bool    `json:"remote_cancelled,omitempty" jsonschema:"HEAD: the worker host's copy was cancelled too"`
+	ChildrenCancelled        []string `json:"children_cancelled,omitempty" jsonschema:"HEAD: child operations cancelled with it"`
 }
 
 // Results is GET /operations/{id}/results (flat).
@@ -240,4 +247,12 @@ type Prediction struct {
 	SignalStrength float64            `json:"signal_strength"`
 	FuzzyOutputs   map[string]float64 `json:"fuzzy_outputs,omitempty" jsonschema:"bullish, bearish, neutral memberships"`
 	InputFeatures  map[string]float64 `json:"input_features,omitempty"`
+	Placeholder    bool               `json:"placeholder" jsonschema:"true: the backend's stub answer (hold, 0 confidence, no features), not a model output"`
+}
+
+// ModelLoaded is POST /models/{name}/load (flat).
+type ModelLoaded struct {
+	ModelName   string         `json:"model_name"`
+	ModelLoaded bool           `json:"model_loaded"`
+	ModelInfo   map[string]any `json:"model_info,omitempty"`
 }

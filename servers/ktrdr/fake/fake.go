@@ -35,11 +35,14 @@ type Options struct {
 	Scripts map[string]Script
 	// NoSeed starts with no operations (symbols, strategies and models are still there).
 	NoSeed bool
+	// Backend is the version answered: BackendHEAD (default) or Backend3ba55e75.
+	Backend string
 }
 
 // Server is the fake backend; it is an http.Handler.
 type Server struct {
-	now func() time.Time
+	now     func() time.Time
+	backend string
 
 	mu         sync.Mutex
 	ops        map[string]*operation
@@ -49,8 +52,9 @@ type Server struct {
 	symbols    []symbolInfo
 	strategies []*strategy
 	models     []model
-	cached     map[string]int // "SYMBOL/tf" → bar count
-	counts     map[string]int // "METHOD /path" → requests
+	loaded     map[string]bool // model names loaded into "process memory" by POST /models/{name}/load
+	cached     map[string]int  // "SYMBOL/tf" → bar count
+	counts     map[string]int  // "METHOD /path" → requests
 	inflight   map[string]int
 	maxFlight  map[string]int
 }
@@ -59,10 +63,10 @@ type Server struct {
 // cached bars and (unless NoSeed) a few finished operations.
 func New(o Options) *Server {
 	s := &Server{
-		now: o.Now, ops: map[string]*operation{}, scripts: defaultScripts(),
+		now: o.Now, backend: o.Backend, ops: map[string]*operation{}, scripts: defaultScripts(),
 		symbols: seedSymbols(), strategies: seedStrategies(), models: seedModels(),
 		cached: map[string]int{"AAPL/1h": 500, "AAPL/1d": 250, "MSFT/1d": 250, "EURUSD/1h": 300},
-		counts: map[string]int{}, inflight: map[string]int{}, maxFlight: map[string]int{},
+		loaded: map[string]bool{}, counts: map[string]int{}, inflight: map[string]int{}, maxFlight: map[string]int{},
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -187,6 +191,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.maxFlight[key] = s.inflight[key]
 	}
 	f := s.faults
+	if f.Backend == "" {
+		f.Backend = s.backend
+	}
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -194,6 +201,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.mu.Unlock()
 	}()
 
+	// Routers are mounted under /api/v1; anything else is FastAPI's bare 404.
 	path, ok := strings.CutPrefix(r.URL.Path, APIPrefix)
 	if !ok {
 		writeJSON(w, 404, map[string]any{"detail": "Not Found"})

@@ -86,7 +86,8 @@ func TestRouteShapes(t *testing.T) {
 	}{
 		{name: "health flat", method: "GET", path: "/health", status: 200, topKeys: "orphan_detector,status,version"},
 		{name: "operations list", method: "GET", path: "/operations?limit=2", status: 200, topKeys: "active_count,data,success,total_count"},
-		{name: "operations bad status", method: "GET", path: "/operations?status=bogus", status: 422, topKeys: "detail", contains: `"loc":["query","status"]`},
+		{name: "operations bad status", method: "GET", path: "/operations?status=bogus", faults: Faults{Backend: Backend3ba55e75}, status: 422, topKeys: "detail", contains: `"loc":["query","status"]`},
+		{name: "operations bad status HEAD", method: "GET", path: "/operations?status=bogus", status: 422, topKeys: "data,error,success", contains: `"field":"query -> status"`},
 		{name: "operations bad limit envelope", method: "GET", path: "/operations?limit=0", faults: Faults{Validation: "envelope"}, status: 422, topKeys: "data,error,success", contains: `"field":"query -> limit"`},
 		{name: "unknown op", method: "GET", path: "/operations/op_nope", status: 404, contains: `{"detail":"Operation not found: op_nope"}`},
 		{name: "unknown op results", method: "GET", path: "/operations/op_nope/results", status: 404, topKeys: "detail"},
@@ -100,23 +101,37 @@ func TestRouteShapes(t *testing.T) {
 		{name: "market data", method: "GET", path: "/data/AAPL/1h?limit=3", status: 200, topKeys: "data,error,success", contains: `"original_points":500`},
 		{name: "market data empty", method: "GET", path: "/data/ZZZ/1h", status: 200, contains: `"metadata":{"end":"","points":0,"start":"","symbol":"ZZZ","timeframe":"1h"}`},
 		{name: "market data old ignores limit", method: "GET", path: "/data/AAPL/1d?limit=3", faults: Faults{OldShape: true}, status: 200, contains: `"point_count":250`},
+		{name: "market data 3ba55e75 has no limit", method: "GET", path: "/data/AAPL/1d?limit=3", faults: Faults{Backend: Backend3ba55e75}, status: 200, contains: `"point_count":250`},
 		{name: "market data bad timeframe", method: "GET", path: "/data/AAPL/7h", status: 400, topKeys: "data,error,success"},
-		{name: "load legacy envelope", method: "POST", path: "/data/load", body: `{"symbol":"AAPL","timeframe":"1h","mode":"tail"}`, status: 200, topKeys: "data,error,success", contains: `"operation_id":"op_data_load_`},
+		{name: "load legacy envelope", method: "POST", path: "/data/load", body: `{"symbol":"AAPL","timeframe":"1h","mode":"tail"}`, faults: Faults{Backend: Backend3ba55e75}, status: 200, topKeys: "data,error,success", contains: `"operation_id":"op_data_load_`},
 		{name: "acquire flat", method: "POST", path: "/data/acquire/download", body: `{"symbol":"AAPL","timeframe":"1h","mode":"tail"}`, status: 200, topKeys: "message,operation_id,status,success", contains: `Started tail download for AAPL 1h`},
-		{name: "acquire old shape", method: "POST", path: "/data/acquire/download", body: `{"symbol":"AAPL","timeframe":"1h"}`, faults: Faults{OldShape: true}, status: 200, topKeys: "data,error,success"},
-		{name: "acquire missing id", method: "POST", path: "/data/acquire/download", body: `{"symbol":"AAPL","timeframe":"1h"}`, faults: Faults{MissingID: true}, status: 200, topKeys: "message,status,success"},
-		{name: "acquire bad mode", method: "POST", path: "/data/acquire/download", body: `{"symbol":"AAPL","timeframe":"1h","mode":"ib"}`, status: 422, contains: `"loc":["body","mode"]`},
-		{name: "acquire only route", method: "POST", path: "/data/load", body: `{"symbol":"AAPL","timeframe":"1h"}`, faults: Faults{DataLoadRoutes: "acquire"}, status: 404, contains: `{"detail":"Not Found"}`},
-		{name: "load only route", method: "POST", path: "/data/acquire/download", body: `{"symbol":"AAPL","timeframe":"1h"}`, faults: Faults{DataLoadRoutes: "load"}, status: 404},
-		{name: "load success false", method: "POST", path: "/data/load", body: `{"symbol":"AAPL","timeframe":"1h"}`, faults: Faults{SuccessFalse: true}, status: 200, contains: `"success":false`},
+		{name: "acquire old shape", method: "POST", path: "/data/acquire/download", body: `{"symbol":"AAPL","timeframe":"1h","mode":"tail"}`, faults: Faults{OldShape: true}, status: 200, topKeys: "data,error,success"},
+		{name: "acquire missing id", method: "POST", path: "/data/acquire/download", body: `{"symbol":"AAPL","timeframe":"1h","mode":"tail"}`, faults: Faults{MissingID: true}, status: 200, topKeys: "message,status,success"},
+		{name: "acquire bad mode HEAD envelope", method: "POST", path: "/data/acquire/download", body: `{"symbol":"AAPL","timeframe":"1h","mode":"ib"}`, status: 422, contains: `"field":"body -> mode"`},
+		{name: "acquire mode local is a 500", method: "POST", path: "/data/acquire/download", body: `{"symbol":"AAPL","timeframe":"1h","mode":"local"}`, status: 500,
+			contains: `{"detail":"Data acquisition failed: Invalid mode: local. Must be 'tail', 'backfill', or 'full'"}`},
+		{name: "acquire default mode is local, a 500", method: "POST", path: "/data/acquire/download", body: `{"symbol":"AAPL","timeframe":"1h"}`, status: 500, contains: `Invalid mode: local`},
+		{name: "load bad mode fastapi", method: "POST", path: "/data/load", body: `{"symbol":"AAPL","timeframe":"1h","mode":"ib"}`, faults: Faults{Backend: Backend3ba55e75}, status: 422, contains: `"loc":["body","mode"]`},
+		{name: "load local on 3ba55e75", method: "POST", path: "/data/load", body: `{"symbol":"AAPL","timeframe":"1h"}`, faults: Faults{Backend: Backend3ba55e75}, status: 200, contains: `"operation_id":"op_data_load_`},
+		{name: "HEAD has no /data/load", method: "POST", path: "/data/load", body: `{"symbol":"AAPL","timeframe":"1h"}`, status: 404, contains: `{"detail":"Not Found"}`},
+		{name: "3ba55e75 answers acquire with 405", method: "POST", path: "/data/acquire/download", body: `{"symbol":"AAPL","timeframe":"1h"}`, faults: Faults{Backend: Backend3ba55e75}, status: 405, contains: `{"detail":"Method Not Allowed"}`},
+		{name: "load success false", method: "POST", path: "/data/load", body: `{"symbol":"AAPL","timeframe":"1h"}`, faults: Faults{Backend: Backend3ba55e75, SuccessFalse: true}, status: 200, contains: `"success":false`},
 		{name: "training flat task_id", method: "POST", path: "/trainings/start", body: `{"symbols":["AAPL"],"timeframes":["1h"],"strategy_name":"neuro_mean_reversion"}`, status: 200,
 			topKeys: "estimated_duration_minutes,message,status,strategy_name,success,symbols,task_id,timeframes", contains: `"task_id":"op_training_`},
 		{name: "training empty lists", method: "POST", path: "/trainings/start", body: `{"symbols":[],"timeframes":[],"strategy_name":"x"}`, status: 422, contains: `too_short`},
 		{name: "training unknown strategy", method: "POST", path: "/trainings/start", body: `{"symbols":["AAPL"],"timeframes":["1h"],"strategy_name":"nope"}`, status: 400, contains: `Strategy file not found`},
-		{name: "training no workers", method: "POST", path: "/trainings/start", body: `{"symbols":["AAPL"],"timeframes":["1h"],"strategy_name":"neuro_mean_reversion"}`, faults: Faults{NoWorkers: true}, status: 503, topKeys: "detail"},
-		{name: "predict", method: "POST", path: "/models/predict", body: `{"model_name":"neuro_mean_reversion","symbol":"AAPL","timeframe":"1h"}`, status: 200, topKeys: "input_features,model_name,prediction,success,symbol,test_date"},
-		{name: "predict unknown model", method: "POST", path: "/models/predict", body: `{"model_name":"nope","symbol":"AAPL"}`, status: 400, contains: `Model not found: nope`},
-		{name: "performance unknown", method: "GET", path: "/trainings/op_x/performance", status: 404, topKeys: "detail"},
+		{name: "training no workers", method: "POST", path: "/trainings/start", body: `{"symbols":["AAPL"],"timeframes":["1h"],"strategy_name":"neuro_mean_reversion"}`, faults: Faults{NoWorkers: true}, status: 503, topKeys: "detail",
+			contains: `"worker_type":"training"`},
+		{name: "predict needs a load", method: "POST", path: "/models/predict", body: `{"model_name":"neuro_mean_reversion","symbol":"AAPL","timeframe":"1h"}`, status: 400,
+			contains: `{"detail":"Model 'neuro_mean_reversion' is not loaded. Load it first."}`},
+		{name: "load unknown model", method: "POST", path: "/models/nope/load", status: 404, contains: `{"detail":"Model 'nope' not found"}`},
+		{name: "load model", method: "POST", path: "/models/neuro_mean_reversion/load", status: 200, topKeys: "model_info,model_loaded,model_name,success", contains: `"model_loaded":true`},
+		{name: "predict stub after load", method: "POST", path: "/models/predict", body: `{"model_name":"neuro_mean_reversion","symbol":"AAPL","timeframe":"1h","test_date":"2024-06-28"}`, status: 200,
+			topKeys: "input_features,model_name,prediction,success,symbol,test_date", contains: `"input_features":{}`},
+		{name: "load with the file missing", method: "POST", path: "/models/neuro_mean_reversion/load", faults: Faults{ModelFileMissing: true}, status: 200, contains: `"model_loaded":false`},
+		{name: "performance unknown", method: "GET", path: "/trainings/op_x/performance", status: 404, contains: `{"detail":"Training task op_x not found"}`},
+		{name: "HEAD filters accept agent types", method: "GET", path: "/operations?operation_type=agent_research&status=resuming", status: 200, topKeys: "active_count,data,success,total_count"},
+		{name: "3ba55e75 filters reject agent types", method: "GET", path: "/operations?operation_type=agent_research", faults: Faults{Backend: Backend3ba55e75}, status: 422},
 		{name: "method not allowed", method: "POST", path: "/health", status: 405, contains: `Method Not Allowed`},
 		{name: "unknown route", method: "GET", path: "/nope", status: 404, contains: `{"detail":"Not Found"}`},
 		{name: "fault 503", method: "GET", path: "/health", faults: Faults{Status: 503}, status: 503, contains: `CONNECTION_ERROR`},
@@ -208,9 +223,16 @@ func TestCancelAndFail(t *testing.T) {
 	id := m["task_id"].(string)
 	clk.Add(time.Second)
 	code, m, raw := do(t, "DELETE", api+"/operations/"+id, "")
-	if code != 200 || !strings.Contains(raw, `"status":"cancelled"`) || !strings.Contains(raw, `"training_session_cancelled":true`) || !strings.Contains(raw, `"cancellation_reason":null`) {
-		t.Fatalf("cancel: %d %s", code, raw)
+	if code != 200 || !strings.Contains(raw, `"status":"cancelled"`) || !strings.Contains(raw, `"remote_cancelled":false,`) || !strings.Contains(raw, `"children_cancelled":[]`) ||
+		strings.Contains(raw, "training_session_cancelled") || !strings.Contains(raw, `"cancellation_reason":null`) {
+		t.Fatalf("cancel (HEAD): %d %s", code, raw)
 	}
+	s.SetFaults(Faults{Backend: Backend3ba55e75})
+	_, m, _ = do(t, "POST", api+"/trainings/start", `{"symbols":["AAPL"],"timeframes":["1h"],"strategy_name":"trend_momentum"}`)
+	if code, _, raw := do(t, "DELETE", api+"/operations/"+m["task_id"].(string), ""); code != 200 || !strings.Contains(raw, `"training_session_cancelled":true`) || strings.Contains(raw, "remote_cancelled") {
+		t.Fatalf("cancel (3ba55e75): %d %s", code, raw)
+	}
+	s.ClearFaults()
 	_ = m
 	if s.Status(id) != StatusCancelled {
 		t.Fatal("not cancelled")
@@ -220,8 +242,8 @@ func TestCancelAndFail(t *testing.T) {
 		t.Fatalf("results of cancelled: %d %s", code, raw)
 	}
 	// unknown symbol: the load fails at 20% with a message
-	_, m, _ = do(t, "POST", api+"/data/load", `{"symbol":"NOPE","timeframe":"1d"}`)
-	lid := m["data"].(map[string]any)["operation_id"].(string)
+	_, m, _ = do(t, "POST", api+"/data/acquire/download", `{"symbol":"NOPE","timeframe":"1d","mode":"tail"}`)
+	lid := m["operation_id"].(string)
 	clk.Add(time.Hour)
 	_, m, raw = do(t, "GET", api+"/operations/"+lid, "")
 	d := m["data"].(map[string]any)

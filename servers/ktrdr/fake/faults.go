@@ -6,9 +6,26 @@ import (
 	"strings"
 )
 
+// Backend versions the fake can answer as (kpiteira/ktrdr commits).
+const (
+	// BackendHEAD is 2c5c7173 (2026-04-14): POST /data/acquire/download (flat;
+	// tail/backfill/full only), no POST /data/load (bare 404), the envelope 422,
+	// 503 with an object detail when no training worker is registered, cancel
+	// answers with remote_cancelled/children_cancelled, agent_* types and the
+	// resuming status.
+	BackendHEAD = "head"
+	// Backend3ba55e75 is 3ba55e75 (2025-10-05): POST /data/load (envelope; all
+	// four modes), POST /data/acquire/download answers 405 (the path matches GET
+	// /data/{symbol}/{timeframe}), FastAPI's default 422, no limit on market
+	// data, cancel answers with training_session_cancelled.
+	Backend3ba55e75 = "3ba55e75"
+)
+
 // Faults switch the fake away from the happy path. The zero value is a healthy
-// backend serving both data-load routes with FastAPI's default 422 shape.
+// backend answering as Options.Backend (default HEAD).
 type Faults struct {
+	// Backend overrides Options.Backend: BackendHEAD or Backend3ba55e75.
+	Backend string `json:"backend,omitempty"`
 	// LatencyMS delays every backend answer (the request's context still cancels it).
 	LatencyMS int `json:"latency_ms,omitempty"`
 	// Status answers every backend request with this HTTP status: 500 (envelope
@@ -26,13 +43,15 @@ type Faults struct {
 	MissingID bool `json:"missing_id,omitempty"`
 	// SuccessFalse answers the POST routes with 200 {"success":false,"error":{…}}.
 	SuccessFalse bool `json:"success_false,omitempty"`
-	// NoWorkers answers POST /trainings/start with HEAD's 503 (no training workers).
+	// NoWorkers answers POST /trainings/start with HEAD's 503 (no training
+	// workers); a 3ba55e75 backend trains in process and never sends it.
 	NoWorkers bool `json:"no_workers,omitempty"`
-	// Validation picks the 422 body: "fastapi" (default, 3ba55e75) or "envelope" (HEAD).
+	// Validation overrides the 422 body: "fastapi" (3ba55e75's) or "envelope"
+	// (HEAD's custom handler); empty follows the backend version.
 	Validation string `json:"validation,omitempty"`
-	// DataLoadRoutes picks which data-load routes exist: "both" (default), "load"
-	// (3ba55e75: POST /data/load only) or "acquire" (HEAD: POST /data/acquire/download only).
-	DataLoadRoutes string `json:"data_load_routes,omitempty"`
+	// ModelFileMissing makes POST /models/{name}/load answer model_loaded false,
+	// as the backend does when a listed model's file is gone.
+	ModelFileMissing bool `json:"model_file_missing,omitempty"`
 	// PathPrefix limits Status, Malformed and LatencyMS to backend paths starting
 	// with it (after /api/v1), e.g. "/operations"; empty means every route.
 	PathPrefix string `json:"path_prefix,omitempty"`
@@ -55,6 +74,8 @@ func (s *Server) Faults() Faults {
 // ClearFaults restores the healthy backend.
 func (s *Server) ClearFaults() { s.SetFaults(Faults{}) }
 
+func (f Faults) head() bool { return f.Backend != Backend3ba55e75 }
+
 func (f Faults) applies(path string) bool {
 	return f.PathPrefix == "" || strings.HasPrefix(path, f.PathPrefix)
 }
@@ -67,10 +88,13 @@ func writeFaultStatus(w http.ResponseWriter, status int, f Faults) {
 		// A backend of another version requiring a field the client does not send.
 		validation(w, f, verr{[]any{"body", "symbol"}, "Field required", "missing", map[string]any{}})
 	case 500:
+		// The catch-all exception handler's envelope (ktrdr/api/main.py).
 		writeJSON(w, 500, envelopeError("INTERNAL_SERVER_ERROR", "An unexpected error occurred", map[string]any{}))
 	case 503:
+		// ConnectionError → 503 envelope (kpiteira/ktrdr ktrdr/api/main.py exception handlers).
 		writeJSON(w, 503, envelopeError("CONNECTION_ERROR", "Failed to connect to IB Gateway", map[string]any{"host": "127.0.0.1", "port": 4002}))
 	case 502, 504:
+		// assumed: a reverse proxy's HTML error page in front of the backend.
 		w.Header().Set("Content-Type", "text/html")
 		w.WriteHeader(status)
 		_, _ = w.Write([]byte("<html><body><h1>" + http.StatusText(status) + "</h1></body></html>"))

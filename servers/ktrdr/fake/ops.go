@@ -16,12 +16,17 @@ const (
 	StatusCancelled = "cancelled"
 )
 
+// The enums the list filters validate (422 otherwise): 3ba55e75's, and HEAD's
+// with the resuming status and the agent types (ktrdr/api/models/operations.py).
 var (
-	operationStatuses = []string{StatusPending, StatusRunning, StatusCompleted, StatusFailed, StatusCancelled}
-	operationTypes    = []string{"data_load", "training", "backtesting", "indicator_compute", "fuzzy_analysis", "dummy"}
+	operationStatuses     = []string{StatusPending, StatusRunning, StatusCompleted, StatusFailed, StatusCancelled}
+	operationTypes        = []string{"data_load", "training", "backtesting", "indicator_compute", "fuzzy_analysis", "dummy"}
+	headOperationStatuses = []string{StatusPending, "resuming", StatusRunning, StatusCompleted, StatusFailed, StatusCancelled}
+	headOperationTypes    = append(append([]string{}, operationTypes...), "agent_research", "agent_design", "agent_assessment")
 )
 
-// Script says how a new operation of one type progresses: it stays pending for
+// Script says how a new operation of one type progresses (assumed: the real
+// pace depends on IB and the model; only the shapes below are the backend's): it stays pending for
 // Pending, then runs from 0 to 100% over Duration in Steps steps, and ends
 // completed, or failed with FailMessage once it reaches FailAt percent.
 type Script struct {
@@ -78,7 +83,8 @@ type opProgress struct {
 	Context        map[string]any `json:"context"`
 }
 
-// operationInfo is OperationInfo on the wire.
+// operationInfo is OperationInfo on the wire (ref: chartimg-ktrdr.md §B4,
+// ktrdr/api/models/operations.py; HEAD's parent_operation_id/metrics are left out).
 type operationInfo struct {
 	OperationID   string         `json:"operation_id"`
 	OperationType string         `json:"operation_type"`
@@ -95,7 +101,7 @@ type operationInfo struct {
 	durationS     *float64
 }
 
-// operationSummary is OperationSummary on the wire (list items).
+// operationSummary is OperationSummary on the wire (list items; ref: chartimg-ktrdr.md §B4).
 type operationSummary struct {
 	OperationID        string   `json:"operation_id"`
 	OperationType      string   `json:"operation_type"`
@@ -209,6 +215,7 @@ func (o *operation) state(now time.Time) operationInfo {
 	return info
 }
 
+// stepText is the current_step text (assumed wording; the client only passes it on).
 func (o *operation) stepText(cur, total int, status string) string {
 	switch status {
 	case StatusCompleted:
@@ -267,7 +274,8 @@ func (s *Server) sortedOps() []*operation {
 	return ops
 }
 
-// newOp registers an operation with the id format op_{type}_{YYYYmmdd_HHMMSS}_{uuid8}.
+// newOp registers an operation with the id format op_{type}_{YYYYmmdd_HHMMSS}_{uuid8}
+// (operations_service.py generate_operation_id; ref: chartimg-ktrdr.md §B4).
 func (s *Server) newOp(opType string, md opMetadata, created time.Time) *operation {
 	s.seq++
 	id := fmt.Sprintf("op_%s_%s_%08x", opType, created.UTC().Format("20060102_150405"), uint32(s.seq*2654435761))

@@ -3,7 +3,6 @@ package fake
 import (
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"net/http"
 	"net/url"
@@ -25,6 +24,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, f Fa
 	}
 	switch {
 	case path == "/health":
+		// Flat {status, version}; HEAD adds orphan_detector (ref: chartimg-ktrdr.md §B5).
 		if is("GET") {
 			writeJSON(w, 200, map[string]any{"status": "ok", "version": Version, "orphan_detector": nil})
 		}
@@ -45,23 +45,21 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, f Fa
 		if is("GET") {
 			s.operationResults(w, seg[1])
 		}
-	case path == "/data/load":
-		if f.DataLoadRoutes == "acquire" {
-			detail(w, 404, "Not Found")
-		} else if is("POST") {
+	case path == "/data/load" && !f.head():
+		// 3ba55e75 only; HEAD has no such route (bare 404 below).
+		if is("POST") {
 			s.loadData(w, r, f, true)
 		}
-	case path == "/data/acquire/download":
-		if f.DataLoadRoutes == "load" {
-			detail(w, 404, "Not Found")
-		} else if is("POST") {
-			s.loadData(w, r, f, false)
-		}
+	case path == "/data/acquire/download" && f.head() && m == "POST":
+		// HEAD only. On 3ba55e75 the path falls to GET /data/{symbol}/{timeframe}
+		// below, whose method check answers POST with 405 (Starlette's partial match).
+		s.loadData(w, r, f, false)
 	case len(seg) == 3 && seg[0] == "data" && seg[1] != "" && seg[2] != "":
 		if is("GET") {
 			s.marketData(w, r, seg[1], seg[2], f)
 		}
 	case path == "/symbols":
+		// ApiResponse envelope around the list (ref: chartimg-ktrdr.md §B5).
 		if is("GET") {
 			s.mu.Lock()
 			data := append([]symbolInfo{}, s.symbols...)
@@ -72,10 +70,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, f Fa
 		// FastAPI's redirect_slashes: the router is mounted with a trailing slash.
 		http.Redirect(w, r, r.URL.Path+"/", http.StatusTemporaryRedirect)
 	case path == "/indicators/":
+		// Envelope list; the route has a trailing slash (ref: chartimg-ktrdr.md §B5, §B10).
 		if is("GET") {
 			writeJSON(w, 200, map[string]any{"success": true, "data": seedIndicators(), "error": nil})
 		}
 	case path == "/strategies/":
+		// Flat {success, strategies} (ref: chartimg-ktrdr.md §B5).
 		if is("GET") {
 			s.mu.Lock()
 			b, _ := json.Marshal(s.strategies)
@@ -83,6 +83,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, f Fa
 			writeJSON(w, 200, map[string]any{"success": true, "strategies": json.RawMessage(b)})
 		}
 	case path == "/models":
+		// Flat {success, models}, no trailing slash (ktrdr/api/endpoints/models.py).
 		if is("GET") {
 			s.mu.Lock()
 			models := append([]model{}, s.models...)
@@ -93,6 +94,11 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, f Fa
 		if is("POST") {
 			s.predict(w, r, f)
 		}
+	case len(seg) == 3 && seg[0] == "models" && seg[2] == "load":
+		if is("POST") {
+			name, _ := url.PathUnescape(seg[1])
+			s.loadModel(w, name, f)
+		}
 	case path == "/trainings/start":
 		if is("POST") {
 			s.startTraining(w, r, f)
@@ -102,6 +108,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, f Fa
 			s.performance(w, seg[1])
 		}
 	default:
+		// No route matched: FastAPI's bare 404.
 		detail(w, 404, "Not Found")
 	}
 }
@@ -116,7 +123,9 @@ type verr struct {
 
 // validation answers 422 in the shape the Validation fault selects.
 func validation(w http.ResponseWriter, f Faults, errs ...verr) {
-	if f.Validation == "envelope" {
+	// HEAD: the custom RequestValidationError handler's envelope; 3ba55e75:
+	// FastAPI's default {"detail": [...]} (ref: chartimg-ktrdr.md §B3).
+	if f.Validation == "envelope" || (f.Validation == "" && f.head()) {
 		details := make([]map[string]any, len(errs))
 		for i, e := range errs {
 			parts := make([]string, len(e.loc))
@@ -135,7 +144,9 @@ func validation(w http.ResponseWriter, f Faults, errs ...verr) {
 	writeJSON(w, 422, map[string]any{"detail": details})
 }
 
-// decodeBody reads a JSON object body; a missing body is an empty object when optional.
+// decodeBody reads a JSON object body; a missing body is an empty object when
+// optional. Failures are FastAPI's request-validation 422 with pydantic v2's
+// types and messages (ref: chartimg-ktrdr.md §B3).
 func decodeBody(w http.ResponseWriter, r *http.Request, f Faults, optional bool) (map[string]any, bool) {
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
 	if err != nil {
@@ -184,7 +195,8 @@ func literalMsg(vals []string) string {
 func (s *Server) listOperations(w http.ResponseWriter, r *http.Request, f Faults) {
 	q := r.URL.Query()
 	var errs []verr
-	limit, offset := 100, 0
+	// Query(10, ge=1, le=1000) and Query(0, ge=0) (ktrdr/api/endpoints/operations.py).
+	limit, offset := 10, 0
 	intParam := func(name string, lo, hi int, dst *int) {
 		v := q.Get(name)
 		if v == "" {
@@ -205,11 +217,15 @@ func (s *Server) listOperations(w http.ResponseWriter, r *http.Request, f Faults
 	intParam("limit", 1, 1000, &limit)
 	intParam("offset", 0, 0, &offset)
 	status, opType := q.Get("status"), q.Get("operation_type")
-	if status != "" && !contains(operationStatuses, status) {
-		errs = append(errs, verr{[]any{"query", "status"}, literalMsg(operationStatuses), "enum", status})
+	statuses, types := operationStatuses, operationTypes
+	if f.head() {
+		statuses, types = headOperationStatuses, headOperationTypes
 	}
-	if opType != "" && !contains(operationTypes, opType) {
-		errs = append(errs, verr{[]any{"query", "operation_type"}, literalMsg(operationTypes), "enum", opType})
+	if status != "" && !contains(statuses, status) {
+		errs = append(errs, verr{[]any{"query", "status"}, literalMsg(statuses), "enum", status})
+	}
+	if opType != "" && !contains(types, opType) {
+		errs = append(errs, verr{[]any{"query", "operation_type"}, literalMsg(types), "enum", opType})
 	}
 	activeOnly := false
 	if v := q.Get("active_only"); v != "" {
@@ -229,6 +245,8 @@ func (s *Server) listOperations(w http.ResponseWriter, r *http.Request, f Faults
 	now := s.now()
 	items := []operationSummary{}
 	total, active := 0, 0
+	// Newest first; total_count counts the matches, active_count all active ops
+	// (ref: chartimg-ktrdr.md §B5; the count semantics are assumed).
 	for _, o := range s.sortedOps() {
 		st := o.state(now)
 		if isActive(st.Status) {
@@ -259,6 +277,7 @@ func (s *Server) getOperation(w http.ResponseWriter, id string) {
 	_, st, ok := s.lookup(id)
 	s.mu.Unlock()
 	if !ok {
+		// HTTPException(404, f"Operation not found: {operation_id}") (ktrdr/api/endpoints/operations.py).
 		detail(w, 404, "Operation not found: "+id)
 		return
 	}
@@ -293,6 +312,7 @@ func (s *Server) cancelOperation(w http.ResponseWriter, r *http.Request, id stri
 		return
 	}
 	if !isActive(st.Status) {
+		// HTTPException(400) with the status f-string (ktrdr/api/endpoints/operations.py).
 		detail(w, 400, fmt.Sprintf("Operation %s cannot be cancelled (status: %s)", id, pyEnum(st.Status)))
 		return
 	}
@@ -303,10 +323,16 @@ func (s *Server) cancelOperation(w http.ResponseWriter, r *http.Request, id stri
 		reasonPtr = strp(reason)
 	}
 	o.cancelReason = reasonPtr
-	writeJSON(w, 200, map[string]any{"success": true, "data": map[string]any{
-		"success": true, "operation_id": id, "status": StatusCancelled, "cancelled_at": isoTime(now),
-		"cancellation_reason": reasonPtr, "task_cancelled": true, "training_session_cancelled": o.opType == "training",
-	}})
+	// OperationsService.cancel_operation's dict, wrapped in OperationCancelResponse
+	// (ktrdr/api/services/operations_service.py at each commit).
+	data := map[string]any{"success": true, "operation_id": id, "status": StatusCancelled, "cancelled_at": isoTime(now),
+		"cancellation_reason": reasonPtr, "task_cancelled": true}
+	if f.head() {
+		data["remote_cancelled"], data["children_cancelled"] = false, []string{}
+	} else {
+		data["training_session_cancelled"] = o.opType == "training"
+	}
+	writeJSON(w, 200, map[string]any{"success": true, "data": data})
 }
 
 func (s *Server) operationResults(w http.ResponseWriter, id string) {
@@ -318,6 +344,8 @@ func (s *Server) operationResults(w http.ResponseWriter, id string) {
 		return
 	}
 	if st.Status != StatusCompleted && st.Status != StatusFailed {
+		// HTTPException(400, f"Operation not finished (status: {operation.status.value})")
+		// (ktrdr/api/endpoints/operations.py); the body on success is flat (ref: §B5).
 		detail(w, 400, "Operation not finished (status: "+st.Status+")")
 		return
 	}
@@ -328,7 +356,8 @@ func (s *Server) operationResults(w http.ResponseWriter, id string) {
 	writeJSON(w, 200, map[string]any{"success": true, "operation_id": id, "operation_type": st.OperationType, "status": st.Status, "results": res})
 }
 
-// successFalse is a 200 carrying success:false, which the MCP's strict extractor must catch.
+// successFalse is a 200 carrying success:false, which the MCP's strict extractor
+// must catch (assumed: the backend's routes raise instead; ref: chartimg-ktrdr.md §B3, §B10).
 func successFalse(w http.ResponseWriter, msg string) {
 	writeJSON(w, 200, envelopeError("PROCESSING_ERROR", msg, map[string]any{}))
 }
@@ -356,6 +385,14 @@ func (s *Server) loadData(w http.ResponseWriter, r *http.Request, f Faults, lega
 		validation(w, f, errs...)
 		return
 	}
+	if !legacy && mode != "tail" && mode != "backfill" && mode != "full" {
+		// HEAD's request model still allows (and defaults to) local, but the
+		// acquisition service rejects it and the route answers 500
+		// (kpiteira/ktrdr@2c5c7173 ktrdr/data/acquisition/acquisition_service.py,
+		// ktrdr/api/endpoints/data.py). Nothing is started.
+		detail(w, 500, "Data acquisition failed: Invalid mode: "+mode+". Must be 'tail', 'backfill', or 'full'")
+		return
+	}
 	if f.SuccessFalse {
 		successFalse(w, "Data loading failed: IB Gateway is not connected")
 		return
@@ -375,6 +412,7 @@ func (s *Server) loadData(w http.ResponseWriter, r *http.Request, f Faults, lega
 		known = known || si.Symbol == symbol
 	}
 	if !known {
+		// assumed: an unknown symbol fails during the load with an IB message.
 		o.script.FailAt, o.script.FailMessage = 20, "No data found for symbol "+symbol+": IB returned no security definition"
 	}
 	key := symbol + "/" + tf
@@ -393,6 +431,7 @@ func (s *Server) loadData(w http.ResponseWriter, r *http.Request, f Faults, lega
 		id = ""
 	}
 	if legacy || f.OldShape {
+		// DataLoadApiResponse around DataLoadOperationResponse (ktrdr/api/endpoints/data.py @3ba55e75).
 		data := map[string]any{"status": "started", "fetched_bars": 0, "cached_before": false, "merged_file": "", "gaps_analyzed": 0,
 			"segments_fetched": 0, "ib_requests_made": 0, "execution_time_seconds": 0.0, "error_message": nil}
 		if id != "" {
@@ -401,6 +440,7 @@ func (s *Server) loadData(w http.ResponseWriter, r *http.Request, f Faults, lega
 		writeJSON(w, 200, map[string]any{"success": true, "data": data, "error": nil})
 		return
 	}
+	// DataAcquisitionResponse, flat (ktrdr/api/endpoints/data.py @2c5c7173 docstring example).
 	out := map[string]any{"success": true, "status": "started", "message": fmt.Sprintf("Started %s download for %s %s", mode, symbol, tf)}
 	if id != "" {
 		out["operation_id"] = id
@@ -422,6 +462,7 @@ func (s *Server) marketData(w http.ResponseWriter, r *http.Request, symbol, tf s
 	symbol, _ = url.PathUnescape(symbol)
 	symbol = strings.ToUpper(symbol)
 	if !contains(timeframes, tf) {
+		// assumed: the code and message of a bad timeframe (a DataError → 400 envelope).
 		writeJSON(w, 400, envelopeError("DATA-InvalidTimeframe", "Invalid timeframe: "+tf, map[string]any{"valid_timeframes": timeframes}))
 		return
 	}
@@ -431,14 +472,16 @@ func (s *Server) marketData(w http.ResponseWriter, r *http.Request, symbol, tf s
 		if v := q.Get(name); v != "" {
 			t, ok := parseDay(v)
 			if !ok {
-				writeJSON(w, 400, envelopeError("DATA-InvalidDate", "Invalid date format for "+name+": "+v, map[string]any{name: v}))
+				// DataError("Invalid start_date format. Use YYYY-MM-DD", "DATA-InvalidDate") → 400 envelope (ktrdr/api/endpoints/data.py).
+				writeJSON(w, 400, envelopeError("DATA-InvalidDate", "Invalid "+name+" format. Use YYYY-MM-DD", map[string]any{name: v}))
 				return
 			}
 			*dst = t
 		}
 	}
 	limit := 0
-	if v := q.Get("limit"); v != "" && !f.OldShape {
+	// HEAD added limit (1–100000); 3ba55e75 ignores it (ref: chartimg-ktrdr.md §B5).
+	if v := q.Get("limit"); v != "" && !f.OldShape && f.head() {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 100000 {
 			validation(w, f, verr{[]any{"query", "limit"}, "Input should be greater than or equal to 1 and less than or equal to 100000", "value_error", v})
@@ -458,6 +501,7 @@ func (s *Server) marketData(w http.ResponseWriter, r *http.Request, symbol, tf s
 		kept = append(kept, b)
 	}
 	if len(kept) == 0 {
+		// Nothing cached is an empty 200, not an error (ref: chartimg-ktrdr.md §B5).
 		writeJSON(w, 200, map[string]any{"success": true, "data": map[string]any{"dates": []string{}, "ohlcv": [][]float64{}, "points": nil,
 			"metadata": map[string]any{"symbol": symbol, "timeframe": tf, "start": "", "end": "", "points": 0}}, "error": nil})
 		return
@@ -474,6 +518,7 @@ func (s *Server) marketData(w http.ResponseWriter, r *http.Request, symbol, tf s
 	}
 	md := map[string]any{"symbol": symbol, "timeframe": tf, "start_date": dates[0], "end_date": dates[len(dates)-1], "point_count": len(kept)}
 	if limit > 0 {
+		// HEAD's metadata.limited/original_points (ref: chartimg-ktrdr.md §B5).
 		md["limited"] = original > len(kept)
 		md["original_points"] = original
 	}
@@ -532,8 +577,11 @@ func (s *Server) startTraining(w http.ResponseWriter, r *http.Request, f Faults)
 		validation(w, f, errs...)
 		return
 	}
-	if f.NoWorkers {
-		detail(w, 503, "No training workers available. Start a training worker and retry.")
+	if f.NoWorkers && f.head() {
+		// WorkerUnavailableError.to_response_dict() as the HTTPException detail
+		// (kpiteira/ktrdr@2c5c7173 ktrdr/errors/exceptions.py, ktrdr/api/endpoints/training.py).
+		writeJSON(w, 503, map[string]any{"detail": map[string]any{"error": "No training workers available", "worker_type": "training",
+			"registered_workers": 0, "backend_uptime_seconds": 5.2, "hint": "Workers auto-register after startup. Retry in a few seconds, or check worker container logs."}})
 		return
 	}
 	if f.SuccessFalse {
@@ -549,6 +597,7 @@ func (s *Server) startTraining(w http.ResponseWriter, r *http.Request, f Faults)
 	}
 	if st == nil {
 		s.mu.Unlock()
+		// The text follows ktrdr/api/services/training/context.py; the 400 status is assumed.
 		detail(w, 400, "Strategy file not found: strategies/"+name+".yaml")
 		return
 	}
@@ -575,6 +624,7 @@ func (s *Server) startTraining(w http.ResponseWriter, r *http.Request, f Faults)
 	minutes := int(o.script.Duration.Minutes()) + 1
 	s.mu.Unlock()
 
+	// TrainingStartResponse, flat; task_id is the operation id (ktrdr/api/endpoints/training.py).
 	out := map[string]any{"success": true, "status": "training_started",
 		"message": fmt.Sprintf("Neural network training started for %s using strategy %s", strings.Join(symbols, ", "), name),
 		"symbols": symbols, "timeframes": tfs, "strategy_name": name, "estimated_duration_minutes": minutes}
@@ -584,23 +634,79 @@ func (s *Server) startTraining(w http.ResponseWriter, r *http.Request, f Faults)
 	writeJSON(w, 200, out)
 }
 
+// performance is TrainingService.get_model_performance behind GET
+// /trainings/{id}/performance: its ValidationErrors become 404s, "not found"
+// and "not completed (status: …)" alike (kpiteira/ktrdr ktrdr/api/endpoints/training.py,
+// ktrdr/api/services/training_service.py). It reads any operation, not only trainings.
 func (s *Server) performance(w http.ResponseWriter, id string) {
 	s.mu.Lock()
-	o, st, ok := s.lookup(id)
+	_, st, ok := s.lookup(id)
 	s.mu.Unlock()
-	if !ok || o.opType != "training" {
-		detail(w, 404, "Training task not found: "+id)
+	if !ok {
+		detail(w, 404, "Training task "+id+" not found")
 		return
 	}
 	if st.Status != StatusCompleted {
-		detail(w, 400, "Training not completed (status: "+st.Status+")")
+		detail(w, 404, "Training task "+id+" is not completed (status: "+st.Status+")")
 		return
 	}
 	sum := st.ResultSummary
+	part := func(k string) any {
+		if v, ok := sum[k]; ok {
+			return v
+		}
+		return map[string]any{}
+	}
 	writeJSON(w, 200, map[string]any{"success": true, "task_id": id, "status": "completed",
-		"training_metrics": sum["training_metrics"], "test_metrics": sum["test_metrics"], "model_info": sum["model_info"]})
+		"training_metrics": part("training_metrics"), "test_metrics": part("test_metrics"), "model_info": part("model_info")})
 }
 
+// loadModel is POST /models/{name}/load: TrainingService.load_trained_model
+// matches the name against the stored models' names; unknown → 404 "Model 'X'
+// not found"; a model whose file is missing answers model_loaded false and is
+// not loaded (kpiteira/ktrdr ktrdr/api/endpoints/models.py, training_service.py).
+func (s *Server) loadModel(w http.ResponseWriter, name string, f Faults) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var found *model
+	for i := range s.models {
+		if s.models[i].ModelName == name {
+			found = &s.models[i]
+		}
+	}
+	if found == nil {
+		detail(w, 404, "Model '"+name+"' not found")
+		return
+	}
+	loaded := !f.ModelFileMissing
+	if loaded {
+		s.loaded[name] = true
+	}
+	writeJSON(w, 200, map[string]any{"success": true, "model_name": name, "model_loaded": loaded, "model_info": map[string]any{
+		"created_at": found.CreatedAt, "symbol": found.Symbol, "timeframe": found.Timeframe, "architecture": "mlp_64_32_16",
+		"training_accuracy": deref(found.TrainingAccuracy), "test_accuracy": deref(found.TestAccuracy)}})
+}
+
+func deref(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// UnloadModels forgets loaded models, as a backend restart does (they live in
+// the backend process's memory).
+func (s *Server) UnloadModels() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.loaded = map[string]bool{}
+}
+
+// predict is POST /models/predict: TrainingService.test_model_prediction
+// refuses a model not loaded in this process (400 via ValidationError) and
+// otherwise answers a fixed placeholder, whatever the model, symbol or data:
+// hold, confidence 0, neutral 1, no input features; test_date defaults to
+// today (kpiteira/ktrdr at 3ba55e75 and 2c5c7173, training_service.py).
 func (s *Server) predict(w http.ResponseWriter, r *http.Request, f Faults) {
 	body, ok := decodeBody(w, r, f, false)
 	if !ok {
@@ -614,6 +720,7 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, f Faults) {
 	if !hasTF {
 		tf = "1h"
 	}
+	// PredictionRequest's field_validator: "Field cannot be empty", then strip.
 	for k, v := range map[string]string{"model_name": name, "symbol": symbol, "timeframe": tf} {
 		if _, present := body[k]; (present || k == "timeframe") && strings.TrimSpace(v) == "" {
 			errs = append(errs, verr{[]any{"body", k}, "Value error, Field cannot be empty", "value_error", v})
@@ -624,49 +731,23 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request, f Faults) {
 		return
 	}
 	if f.SuccessFalse {
-		successFalse(w, "Prediction failed: model could not be loaded")
+		successFalse(w, "Prediction failed: model could not be loaded") // assumed: a 200 success:false the client must catch
 		return
 	}
-	symbol = strings.ToUpper(strings.TrimSpace(symbol))
+	name, symbol = strings.TrimSpace(name), strings.TrimSpace(symbol)
 	s.mu.Lock()
-	found := false
-	for _, m := range s.models {
-		found = found || m.ModelName == name || m.ModelID == name
-	}
-	n := s.cached[symbol+"/"+tf]
+	loaded := s.loaded[name]
+	now := s.now()
 	s.mu.Unlock()
-	if !found {
-		detail(w, 400, "Model not found: "+name)
+	if !loaded {
+		detail(w, 400, "Model '"+name+"' is not loaded. Load it first.")
 		return
 	}
-	if n == 0 {
-		detail(w, 400, fmt.Sprintf("No data available for %s %s", symbol, tf))
-		return
+	if !hasDate || testDate == "" {
+		testDate = now.UTC().Format("2006-01-02")
 	}
-	if !hasDate {
-		testDate = dataEnd.Format("2006-01-02 15:04:05")
-	}
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(name + symbol + tf + testDate))
-	x := float64(h.Sum32()%1000) / 1000
-	bull, bear := round2(0.2+0.6*x), round2(0.2+0.6*(1-x))
-	neutral := round2(1 - (bull+bear)/2)
-	signal := "hold"
-	switch {
-	case bull-bear > 0.2:
-		signal = "buy"
-	case bear-bull > 0.2:
-		signal = "sell"
-	}
-	conf := round2(0.5 + absf(bull-bear)/2)
 	writeJSON(w, 200, map[string]any{"success": true, "model_name": name, "symbol": symbol, "test_date": testDate,
-		"prediction":     map[string]any{"signal": signal, "confidence": conf, "signal_strength": round2(absf(bull - bear)), "fuzzy_outputs": map[string]any{"bullish": bull, "bearish": bear, "neutral": neutral}},
-		"input_features": map[string]float64{"rsi_oversold": round2(1 - x), "rsi_overbought": round2(x), "bb_position": round2(x*2 - 1)}})
-}
-
-func absf(v float64) float64 {
-	if v < 0 {
-		return -v
-	}
-	return v
+		"prediction": map[string]any{"signal": "hold", "confidence": 0.0, "signal_strength": 0.0,
+			"fuzzy_outputs": map[string]any{"bullish": 0.0, "bearish": 0.0, "neutral": 1.0}},
+		"input_features": map[string]float64{}})
 }

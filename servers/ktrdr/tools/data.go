@@ -10,7 +10,7 @@ import (
 type loadIn struct {
 	Symbol    string `json:"symbol" jsonschema:"e.g. AAPL, EURUSD" mcp:"minLength=1;maxLength=32;pattern=^[A-Za-z0-9._:^-]+$"`
 	Timeframe string `json:"timeframe,omitempty" mcp:"enum=1m|5m|15m|30m|1h|2h|4h|1d|1w|1M;default=1h"`
-	Mode      string `json:"mode,omitempty" jsonschema:"local: cache only; tail: fetch newer bars; backfill: fetch older bars; full: backfill+tail" mcp:"enum=local|tail|backfill|full;default=local"`
+	Mode      string `json:"mode,omitempty" jsonschema:"tail: newer bars; backfill: older; full: both; local: cache only (3ba55e75 only)" mcp:"enum=tail|backfill|full|local;default=tail"`
 	StartDate string `json:"start_date,omitempty" jsonschema:"YYYY-MM-DD" mcp:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}$"`
 	EndDate   string `json:"end_date,omitempty" jsonschema:"YYYY-MM-DD" mcp:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}$"`
 }
@@ -19,7 +19,7 @@ func triggerDataLoading(c *client.Client) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "trigger_data_loading", Title: "Trigger data loading", Toolset: setData, Hints: toolkit.RemoteWrite,
 		Description: `Start a background data-load operation that fills the backend's OHLCV cache for one symbol and timeframe (from IB for tail/backfill/full).
 Returns operation_id, status "started", the backend's message and the route used. The load runs for seconds to minutes: follow it with wait_for_operation. Not idempotent: each call starts a new operation.
-Errors: invalid_argument (details.fields name the bad ones), upstream_error (the backend answered without an operation id; its message is included), upstream_unavailable.
+Errors: invalid_argument (details.fields; local on HEAD), upstream_error (no operation id in the answer; its message is included), upstream_unavailable.
 Example: {"symbol":"AAPL","timeframe":"1h","mode":"tail"}
 Related: wait_for_operation, get_data_summary, get_market_data.`},
 		func(ctx context.Context, in loadIn) (client.LoadStarted, error) {
@@ -27,7 +27,7 @@ Related: wait_for_operation, get_data_summary, get_market_data.`},
 				in.Timeframe = "1h"
 			}
 			if in.Mode == "" {
-				in.Mode = "local"
+				in.Mode = client.DefaultLoadMode
 			}
 			if err := dateOrder(in.StartDate, in.EndDate); err != nil {
 				return client.LoadStarted{}, err

@@ -8,8 +8,8 @@ import (
 )
 
 type listOperationsIn struct {
-	OperationType string `json:"operation_type,omitempty" mcp:"enum=data_load|training|backtesting|indicator_compute|fuzzy_analysis|dummy"`
-	Status        string `json:"status,omitempty" mcp:"enum=pending|running|completed|failed|cancelled"`
+	OperationType string `json:"operation_type,omitempty" mcp:"enum=data_load|training|backtesting|indicator_compute|fuzzy_analysis|dummy|agent_research|agent_design|agent_assessment"`
+	Status        string `json:"status,omitempty" mcp:"enum=pending|resuming|running|completed|failed|cancelled"`
 	ActiveOnly    bool   `json:"active_only,omitempty" jsonschema:"only pending and running operations"`
 	Limit         int    `json:"limit,omitempty" mcp:"min=1;max=100;default=10"`
 	Offset        int    `json:"offset,omitempty" jsonschema:"skip this many (paging)" mcp:"min=0;max=100000;default=0"`
@@ -59,7 +59,7 @@ func cancelOperation(c *client.Client) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "cancel_operation", Title: "Cancel operation", Toolset: setOperations,
 		Hints: toolkit.Hints{Destructive: true, Idempotent: true, OpenWorld: true},
 		Description: `Cancel a pending or running operation (stops a data load or training; partial work is discarded).
-Returns operation_id, status "cancelled", cancelled_at, cancellation_reason, task_cancelled, training_session_cancelled.
+Returns operation_id, status "cancelled", cancelled_at, cancellation_reason, task_cancelled, and training_session_cancelled (3ba55e75) or remote_cancelled, children_cancelled (HEAD).
 Errors: conflict (already completed, failed or cancelled; details.status says which), not_found, upstream_unavailable.
 Example: {"operation_id":"op_training_20250101_120000_ab12cd34","reason":"wrong dates"}
 Related: list_operations (active_only), get_operation_status.`},

@@ -70,7 +70,7 @@ Related: predict, get_model_performance.`},
 func getModelPerformance(c *client.Client) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_model_performance", Title: "Get model performance", Toolset: setTraining, Hints: toolkit.RemoteRead,
 		Description: `Get a completed training's metrics: training_metrics (final losses/accuracies, epochs_completed, early_stopped, training_time_minutes), test_metrics (test_accuracy, precision, recall, f1_score), model_info (size, parameters, architecture).
-Errors: conflict (training not completed yet), not_found (unknown training id), upstream_unavailable.
+Errors: conflict (not completed yet; details.status), not_found (unknown training id), upstream_unavailable.
 Example: {"operation_id":"op_training_20250101_120000_ab12cd34"}
 Related: wait_for_operation, list_trained_models.`},
 		func(ctx context.Context, in operationIn) (client.Performance, error) {
@@ -82,18 +82,19 @@ type predictIn struct {
 	ModelName string `json:"model_name" jsonschema:"from list_trained_models" mcp:"minLength=1;maxLength=200"`
 	Symbol    string `json:"symbol" mcp:"minLength=1;maxLength=32;pattern=^[A-Za-z0-9._:^-]+$"`
 	Timeframe string `json:"timeframe,omitempty" mcp:"enum=1m|5m|15m|30m|1h|2h|4h|1d|1w|1M;default=1h"`
-	TestDate  string `json:"test_date,omitempty" jsonschema:"bar to predict on, YYYY-MM-DD[ HH:MM:SS]; default the latest cached bar" mcp:"maxLength=19;pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}"`
+	TestDate  string `json:"test_date,omitempty" jsonschema:"YYYY-MM-DD[ HH:MM:SS]; default today" mcp:"maxLength=19;pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}"`
 }
 
 func predict(c *client.Client) toolkit.Tool {
-	// Read-only: the backend computes a prediction from a saved model and cached
-	// bars without changing state, so read-only mode keeps it.
+	// Read-only: loading a model into the backend's memory and predicting change
+	// nothing the user owns, so read-only mode keeps it.
 	return toolkit.New(toolkit.Def{Name: "predict", Title: "Predict with a model", Toolset: setTraining, Hints: toolkit.RemoteRead,
-		Description: `Run a trained model on cached data for one bar and return its trading signal.
-Returns signal (buy, sell, hold), confidence, signal_strength, fuzzy_outputs (bullish, bearish, neutral), input_features, test_date.
-Errors: not_found (unknown model), invalid_argument (no cached data for the symbol/timeframe, bad date), upstream_unavailable.
-Example: {"model_name":"neuro_mean_reversion","symbol":"AAPL","timeframe":"1h"}
-Related: list_trained_models, get_data_summary.`},
+		Description: `Get a trained model's signal for one bar (loads the model into the backend first if needed).
+Note: KTRDR's prediction is a stub at 3ba55e75 and HEAD: hold, confidence 0, neutral 1, no input_features, for any model (placeholder: true). Do not act on it; judge models with get_model_performance.
+Returns signal, confidence, signal_strength, fuzzy_outputs, input_features, test_date (default today), placeholder.
+Errors: not_found (unknown model_name), conflict (model file missing), upstream_unavailable.
+Example: {"model_name":"neuro_mean_reversion","symbol":"AAPL"}
+Related: list_trained_models, get_model_performance.`},
 		func(ctx context.Context, in predictIn) (client.Prediction, error) {
 			if in.Timeframe == "" {
 				in.Timeframe = "1h"

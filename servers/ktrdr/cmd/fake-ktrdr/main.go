@@ -22,7 +22,12 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8000", "loopback address to listen on")
 	dataLoad := flag.Duration("data-load-duration", 3*time.Second, "how long a data-load operation runs")
 	training := flag.Duration("training-duration", 10*time.Second, "how long a training operation runs")
+	backend := flag.String("backend", fake.BackendHEAD, "backend version to answer as: head (2c5c7173) or 3ba55e75")
 	flag.Parse()
+	if *backend != fake.BackendHEAD && *backend != fake.Backend3ba55e75 {
+		fmt.Fprintln(os.Stderr, "fake-ktrdr: -backend must be head or 3ba55e75")
+		os.Exit(2)
+	}
 
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil {
@@ -33,7 +38,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "fake-ktrdr: -addr must be a loopback address (127.0.0.1, ::1 or localhost)")
 		os.Exit(2)
 	}
-	srv := fake.New(fake.Options{Scripts: map[string]fake.Script{
+	srv := fake.New(fake.Options{Backend: *backend, Scripts: map[string]fake.Script{
 		"data_load": {Duration: *dataLoad, Steps: 5},
 		"training":  {Duration: *training, Steps: 10},
 	}})
