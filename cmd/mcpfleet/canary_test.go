@@ -104,7 +104,7 @@ var happyArgs = map[string]map[string]map[string]any{
 	"ktrdr": {
 		"health_check":         {},
 		"list_operations":      {},
-		"trigger_data_loading": {"symbol": "AAPL", "timeframe": "1h", "mode": "local"},
+		"trigger_data_loading": {"symbol": "AAPL", "timeframe": "1h", "mode": "tail"},
 	},
 	"chartimg": {
 		"get_exchanges":             {},

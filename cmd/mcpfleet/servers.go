@@ -35,7 +35,7 @@ var servers = []server{
 		Upstreams: []upstreamURL{{Env: "SHOONYA_REST_URL", Default: "https://api.shoonya.com/NorenWClientTP/"}}},
 	{Name: "chartimg", Summary: "chart-img.com: docs, exchanges, symbols, natural language to chart config, validation, chart images", Port: 8703,
 		Fake:      "fake-chartimg",
-		Env:       []envVar{{Name: "CHART_IMG_API_KEY", Secret: true, Required: true}, {Name: "CHART_IMG_PLAN", Example: "BASIC"}},
+		Env:       []envVar{{Name: "CHART_IMG_API_KEY", Secret: true, Required: true}},
 		Upstreams: []upstreamURL{{Env: "CHART_IMG_API_URL", Default: "https://api.chart-img.com"}}},
 	{Name: "ktrdr", Summary: "KTRDR trading-research backend: operations, data loading, training, models, strategies", Port: 8704,
 		Fake:      "fake-ktrdr",
