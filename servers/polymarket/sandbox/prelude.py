@@ -37,6 +37,8 @@ def _sandbox_main():
                 src = lines[n - 1].strip() if 0 < n <= len(lines) else ""
                 out.append('  line %d, in %s\n    %s\n' % (n, f.co_name, src))
             tb = tb.tb_next
+        if len(out) > 13:  # deep recursion: keep the outer and inner frames
+            out = out[:3] + ["  ... %d frames omitted\n" % (len(out) - 13)] + out[-10:]
         return out
 
     def describe(e):
@@ -68,6 +70,15 @@ def _sandbox_main():
     import collections.abc, time, _strptime, locale, calendar, heapq, bisect, fractions, decimal  # noqa
     import operator, numbers, keyword, enum, types, copy, reprlib  # noqa
 
+    # namedtuple asks sys._getframe for the caller's module; give it one so
+    # that the audit hook can refuse sys._getframe (frame walks) to the user.
+    real_namedtuple = collections.namedtuple
+
+    def namedtuple(typename, field_names, *, rename=False, defaults=None, module=None):
+        return real_namedtuple(typename, field_names, rename=rename, defaults=defaults,
+                               module=module or "__main__")
+    collections.namedtuple = namedtuple
+
     allowed = ("collections", "datetime", "functools", "itertools", "json",
                "math", "random", "re", "statistics", "string")
     allowed_set = frozenset(allowed)
@@ -96,8 +107,7 @@ def _sandbox_main():
     safe["__import__"] = guarded_import
 
     # Events the allowed modules raise while they work: namedtuple compiles
-    # and execs its class and calls sys._getframe; classes get attributes
-    # set. Everything else (open, os.*, socket, ctypes, subprocess, frame
+    # and execs its class; classes get attributes set. Everything else (open, os.*, socket, ctypes, subprocess, frame
     # and gc walks, settrace, code objects...) raises.
     denied_setattr = frozenset(("__code__", "__globals__", "__closure__", "__builtins__",
                                 "__defaults__", "__kwdefaults__"))
@@ -107,7 +117,7 @@ def _sandbox_main():
             top = args[0].partition(".")[0]
             if top in allowed_set or args[0] in helpers:
                 return
-        elif event in ("compile", "exec", "sys._getframe", "time.sleep"):
+        elif event in ("compile", "exec", "time.sleep"):
             return
         elif event == "object.__getattr__" and walking[0]:
             return

@@ -100,14 +100,14 @@ func (s *Sandbox) prepare(ctx context.Context) Probe {
 		}
 		s.spec.HostNS[kind] = st.Ino
 	}
+	// Where the server is deployed is nobody's business: its binary's
+	// directory and working directory never appear in a message.
 	var pairs []string
-	for _, p := range []string{filepath.Dir(py), root, s.selfDir()} {
-		if p != "" && p != "/" {
-			pairs = append(pairs, p, "<host>")
+	wd, _ := os.Getwd()
+	for _, p := range []string{s.selfDir(), wd} {
+		if len(p) > 1 && !strings.HasPrefix(s.cfg.Python, p+"/") {
+			pairs = append(pairs, p, "<server>")
 		}
-	}
-	for _, d := range s.spec.ReadDirs {
-		pairs = append(pairs, d, "<lib>")
 	}
 	s.scrub = strings.NewReplacer(pairs...)
 	// The probe is a real run through every layer.

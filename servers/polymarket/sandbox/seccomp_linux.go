@@ -21,7 +21,7 @@ var allowedSyscalls = []string{
 	"read", "write", "readv", "writev", "pread64", "close", "lseek",
 	"open", "openat", "stat", "fstat", "lstat", "newfstatat", "statx",
 	"access", "faccessat", "faccessat2", "readlink", "readlinkat", "getdents64", "getcwd",
-	"dup", "dup2", "dup3",
+	"dup", "dup2", "dup3", "pipe", "pipe2",
 	"mmap", "munmap", "mremap", "mprotect", "madvise", "brk",
 	"rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack", "restart_syscall",
 	"getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getgroups",
