@@ -52,7 +52,7 @@ type Config struct {
 // In is the seed's input.
 type In struct {
 	Code      string                     `json:"code" jsonschema:"Python 3 source; print() what you want back" mcp:"minLength=1;maxLength=65536"`
-	InputData map[string]json.RawMessage `json:"input_data,omitempty" jsonschema:"JSON object; each key (a Python identifier) becomes a global"`
+	InputData map[string]any `json:"input_data,omitempty" jsonschema:"JSON object; each key (a Python identifier) becomes a global"`
 }
 
 // Out is the seed's output plus stderr.

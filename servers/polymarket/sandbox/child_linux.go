@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -101,26 +102,44 @@ func enter(s spec, res *os.File) error {
 	if err != nil {
 		return layerErr(LayerSeccomp, "build filter: %v", err)
 	}
+	if len(filter) == 0 || len(filter) > 4096 {
+		return layerErr(LayerSeccomp, "filter of %d instructions", len(filter))
+	}
+	// Everything the last steps need is allocated now: once RLIMIT_AS is
+	// set, this Go runtime (whose address space may already exceed it)
+	// must not allocate again, so only raw syscalls follow.
+	prog := &syscall.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
+	okLine := []byte(fmt.Sprintf("ok namespaces=%s uid=%d no_new_privs=1 landlock_abi=%d seccomp=allow-list rlimits=as,cpu,nproc,fsize,nofile,core\n",
+		strings.Join(namespaceKinds, ","), nobody, abi))
+	argv := []string{s.Python, "-I", "-S", "-B", "-c", s.Prelude}
+	if s.KernelOnly {
+		argv = append(argv, "kernel-only")
+	}
+	path, err := syscall.BytePtrFromString(s.Python)
+	if err != nil {
+		return layerErr(LayerPython, "%v", err)
+	}
+	argvp, err := syscall.SlicePtrFromStrings(argv)
+	if err != nil {
+		return layerErr(LayerPython, "%v", err)
+	}
+	envp := []*byte{nil} // an empty environment
+	if err := broken(LayerSeccomp); err != nil {
+		return err
+	}
 	if err := setRlimits(s); err != nil {
 		return layerErr(LayerRlimits, "%v", err)
 	}
 	if err := broken(LayerRlimits); err != nil {
 		return err
 	}
-	if err := broken(LayerSeccomp); err != nil {
-		return err
+	if _, _, e := syscall.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(prog))); e != 0 {
+		return layerErr(LayerSeccomp, "seccomp(SET_MODE_FILTER): %v", e)
 	}
-	if err := loadSeccomp(filter); err != nil {
-		return layerErr(LayerSeccomp, "%v", err)
-	}
-	fmt.Fprintf(res, "ok namespaces=%s uid=%d no_new_privs=1 landlock_abi=%d seccomp=allow-list rlimits=as,cpu,nproc,fsize,nofile,core\n",
-		strings.Join(namespaceKinds, ","), nobody, abi)
-	argv := []string{s.Python, "-I", "-S", "-B", "-c", s.Prelude}
-	if s.KernelOnly {
-		argv = append(argv, "kernel-only")
-	}
-	err = syscall.Exec(s.Python, argv, []string{})
-	return layerErr(LayerPython, "exec: %v", err)
+	_, _ = unix.Write(3, okLine) // the result pipe (res); Fd() would touch the runtime
+	_, _, e := syscall.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(path)),
+		uintptr(unsafe.Pointer(&argvp[0])), uintptr(unsafe.Pointer(&envp[0])))
+	return layerErr(LayerPython, "exec: %v", e)
 }
 
 func setRlimits(s spec) error {

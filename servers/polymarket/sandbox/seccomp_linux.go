@@ -1,9 +1,7 @@
 package sandbox
 
 import (
-	"fmt"
 	"syscall"
-	"unsafe"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
 	"github.com/elastic/go-seccomp-bpf/arch"
@@ -104,18 +102,4 @@ func seccompProgram() ([]syscall.SockFilter, error) {
 		out[i] = syscall.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
 	}
 	return out, nil
-}
-
-// loadSeccomp installs the filter on this thread (no TSYNC: only this thread
-// execs). no_new_privs is already set.
-func loadSeccomp(f []syscall.SockFilter) error {
-	if len(f) == 0 || len(f) > 4096 {
-		return fmt.Errorf("filter of %d instructions", len(f))
-	}
-	prog := syscall.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
-	_, _, e := syscall.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&prog)))
-	if e != 0 {
-		return fmt.Errorf("seccomp(SET_MODE_FILTER): %v", e)
-	}
-	return nil
 }
