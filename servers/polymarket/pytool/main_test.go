@@ -45,7 +45,12 @@ func connect(t *testing.T, cfg pytool.Config) *servetest.Conn {
 	return c
 }
 
-func run(t *testing.T, c *servetest.Conn, code string, input map[string]any) pytool.Out {
+func connectB(b *testing.B, cfg pytool.Config) *servetest.Conn {
+	b.Helper()
+	return servetest.New(b, app(cfg))
+}
+
+func run(t testing.TB, c *servetest.Conn, code string, input map[string]any) pytool.Out {
 	t.Helper()
 	args := map[string]any{"code": code}
 	if input != nil {

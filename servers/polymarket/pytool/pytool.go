@@ -64,10 +64,9 @@ type Out struct {
 	Stderr          string `json:"stderr,omitempty" jsonschema:"stderr and the traceback of the code (16 KiB max)"`
 }
 
-const description = `Run Python 3 for data analysis in an isolated sandbox; no state between runs.
-Use for statistics or reshaping data you fetched with the other tools: pass it as input_data.
-Imports: json math datetime statistics itertools functools collections re string random only. No files, network, processes, eval/exec/open. Limits: 30 s, 512 MiB, 64 KiB output, 10 runs/hour per user.
-A Python error is success:false with error and stderr (fix and rerun). Errors: rate_limited (limit or busy; see retry_after_s), invalid_argument.`
+const description = `Run Python 3 in an isolated sandbox to analyse data you fetched (pass it as input_data); no state between runs.
+Imports: json math datetime statistics itertools functools collections re string random. No files, network, processes, eval/exec/open. Limits: 30 s, 512 MiB, 64 KiB output, 10 runs/hour/user.
+A Python error is success:false + error + stderr: fix and rerun. Errors: rate_limited (limit or busy, retry_after_s), invalid_argument.`
 
 // Tool is the tool over a running sandbox.
 type Tool struct {
