@@ -14,8 +14,10 @@ import (
 // floor no sandbox can beat). Each reports p50 and p99 per op as well.
 // go test -run XXX -bench . -benchtime 60x ./servers/polymarket/pytool/
 
-func BenchmarkPrint1MCP(b *testing.B)     { benchCode(b, "print(1)", "1\n") }
-func BenchmarkStatisticsMCP(b *testing.B) { benchCode(b, statisticsExample, "mean 0.4633\nmedian 0.46\nstdev 0.0333\n") }
+func BenchmarkPrint1MCP(b *testing.B) { benchCode(b, "print(1)", "1\n") }
+func BenchmarkStatisticsMCP(b *testing.B) {
+	benchCode(b, statisticsExample, "mean 0.4633\nmedian 0.46\nstdev 0.0333\n")
+}
 
 func BenchmarkBarePythonStart(b *testing.B) {
 	lat := make([]time.Duration, 0, b.N)

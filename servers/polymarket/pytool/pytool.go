@@ -51,7 +51,7 @@ type Config struct {
 
 // In is the seed's input.
 type In struct {
-	Code      string                     `json:"code" jsonschema:"Python 3 source; print() what you want back" mcp:"minLength=1;maxLength=65536"`
+	Code      string         `json:"code" jsonschema:"Python 3 source; print() what you want back" mcp:"minLength=1;maxLength=65536"`
 	InputData map[string]any `json:"input_data,omitempty" jsonschema:"JSON object; each key (a Python identifier) becomes a global"`
 }
 
