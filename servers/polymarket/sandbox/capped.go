@@ -39,6 +39,12 @@ func (c *capped) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+func (c *capped) overflowed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.overflow
+}
+
 func (c *capped) String() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()

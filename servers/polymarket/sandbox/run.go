@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -225,8 +226,16 @@ func (s *Sandbox) exec(ctx context.Context, req []byte) (Result, string, error) 
 		return Result{}, "", err
 	}
 	defer resR.Close()
-	out := &capped{max: s.cfg.MaxOutput}
-	errOut := &capped{max: s.cfg.MaxStderr}
+	// The pipes' copy goroutines may overflow as soon as the helper starts:
+	// the kill they trigger reads the pid set once it exists.
+	var pgid atomic.Int64
+	killGroup := func() {
+		if p := pgid.Load(); p > 0 {
+			_ = syscall.Kill(-int(p), syscall.SIGKILL)
+		}
+	}
+	out := &capped{max: s.cfg.MaxOutput, onOverflow: killGroup}
+	errOut := &capped{max: s.cfg.MaxStderr, onOverflow: killGroup}
 	cmd := &exec.Cmd{
 		Path:        "/proc/self/exe",
 		Args:        []string{"python-sandbox", childArg, string(specJSON)},
@@ -245,9 +254,10 @@ func (s *Sandbox) exec(ctx context.Context, req []byte) (Result, string, error) 
 		return Result{}, "", err
 	}
 	resW.Close()
-	pgid := cmd.Process.Pid
-	killGroup := func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) }
-	out.onOverflow, errOut.onOverflow = killGroup, killGroup
+	pgid.Store(int64(cmd.Process.Pid))
+	if out.overflowed() || errOut.overflowed() {
+		killGroup() // overflowed before the pid was known
+	}
 
 	var resBuf bytes.Buffer
 	resDone := make(chan struct{})
@@ -301,9 +311,9 @@ func (s *Sandbox) exec(ctx context.Context, req []byte) (Result, string, error) 
 	}
 	parsed := json.Unmarshal([]byte(verdict), &v) == nil
 	switch {
-	case out.overflow:
+	case out.overflowed():
 		res.Error = fmt.Sprintf("output truncated: the code printed more than %d KiB and was stopped; print a summary instead", s.cfg.MaxOutput>>10)
-	case errOut.overflow:
+	case errOut.overflowed():
 		res.Error = fmt.Sprintf("output truncated: the code wrote more than %d KiB to stderr and was stopped", s.cfg.MaxStderr>>10)
 	case wasTimeout:
 		res.Error = fmt.Sprintf("timeout: the code ran longer than %s and was stopped", s.cfg.Timeout)
