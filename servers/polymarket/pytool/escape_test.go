@@ -105,6 +105,7 @@ print("ESC" + "APED fork_exec", pid)
 		{"import resource", "import resource\nresource.setrlimit(resource.RLIMIT_AS, (-1, -1))", "ImportError"},
 		{"import posix", "import posix", "ImportError"},
 		{"import gc", "import gc\nprint(len(gc.get_objects()))", "ImportError"},
+		{"import _thread", "import _thread\n_thread.start_new_thread(print, ())", "ImportError"},
 		{"from json import os-less relative", "from . import os", "ImportError"},
 		{"__import__ from builtins dict", "__builtins__['__import__']('os')", "ImportError"},
 		{"open builtin", "print(open('/etc/passwd').read())", "NameError"},

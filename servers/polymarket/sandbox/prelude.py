@@ -87,7 +87,7 @@ def _sandbox_main():
                          "keyword", "enum", "types", "copy", "reprlib", "fractions",
                          "decimal", "_decimal", "_datetime", "_json", "_random",
                          "_sha512", "_statistics", "_collections", "_functools",
-                         "_sre", "_string", "_thread", "math", "itertools"))
+                         "_sre", "_string"))
     modules = sys.modules
     real_import = builtins.__import__
     allowed_text = ", ".join(allowed)
