@@ -241,3 +241,18 @@ func TestSchema(t *testing.T) {
 }
 
 var _ = sandbox.MaxCodeBytes
+
+// TestUnavailableThroughMCP: a sandbox missing a layer answers every call
+// success:false, "sandbox unavailable: <layer>", and runs nothing.
+func TestUnavailableThroughMCP(t *testing.T) {
+	cfg := testConfig()
+	cfg.Sandbox.Python = "/nonexistent/python3"
+	c := connect(t, cfg)
+	out := run(t, c, "print('ran')", nil)
+	if out.Success || out.Error != "sandbox unavailable: python" || out.Output != "" {
+		t.Fatalf("got %+v", out)
+	}
+	if !strings.Contains(c.Logs(), `"unavailable":"python"`) {
+		t.Fatalf("the probe did not log the missing layer:\n%s", c.Logs())
+	}
+}
