@@ -77,6 +77,10 @@ func TestUserErrors(t *testing.T) {
 	if out.Success || !strings.HasPrefix(out.Error, "SyntaxError") {
 		t.Fatalf("syntax error: %+v", out)
 	}
+	out = run(t, c, "from json import nope", nil)
+	if out.Success || !strings.Contains(out.Error, "cannot import name 'nope'") || strings.Contains(out.Error+out.Stderr, "/usr/lib") {
+		t.Fatalf("a library path in an error: %+v", out)
+	}
 	out = run(t, c, "import numpy", nil)
 	if out.Success || !strings.Contains(out.Error, "allowed modules: collections, datetime") {
 		t.Fatalf("import error: %+v", out)

@@ -110,6 +110,11 @@ func (s *Sandbox) prepare(ctx context.Context) Probe {
 			pairs = append(pairs, p, "<server>")
 		}
 	}
+	// Library paths show up in some exception messages ("cannot import name
+	// x from json (/usr/lib/python3.11/json/__init__.py)").
+	for _, d := range s.spec.ReadDirs {
+		pairs = append(pairs, d, "<lib>")
+	}
 	s.scrub = strings.NewReplacer(pairs...)
 	// The probe is a real run through every layer.
 	pctx, cancel := context.WithTimeout(ctx, 20*time.Second)
