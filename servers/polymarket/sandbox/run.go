@@ -51,6 +51,9 @@ type Probe struct {
 // once and logs which layers are active. A sandbox whose probe failed
 // answers every run with "sandbox unavailable: <layer>".
 func New(ctx context.Context, cfg Config, log zerolog.Logger) *Sandbox {
+	// A helper whose main (or TestMain) forgot MaybeChild must not serve, nor
+	// start helpers of its own (each would do the same): become the helper.
+	MaybeChild()
 	cfg = cfg.withDefaults()
 	s := &Sandbox{cfg: cfg, log: log, slots: make(chan struct{}, cfg.Concurrency)}
 	s.probe = s.prepare(ctx)
