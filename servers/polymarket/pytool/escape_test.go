@@ -158,6 +158,7 @@ print("ESC" + "APED fork_exec", pid)
 		{"subclasses listing is harmless", "print(len(().__class__.__base__.__subclasses__()))", ""},
 		{"deep recursion", "def f(n): return f(n + 1)\nf(0)", "RecursionError"},
 		{"sys.exit", "raise SystemExit(3)", "SystemExit"},
+		{"forged verdict on the result pipe", "import random\nrandom._os.write(3, b'\\n{}\\n')\nraise ValueError('real')", "ValueError: real"},
 		{"fake verdict on stdout", "print('{}')\nraise ValueError('still an error')", "ValueError: still an error"},
 	}
 }

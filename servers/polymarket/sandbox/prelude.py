@@ -20,7 +20,7 @@ def _sandbox_main():
             sys.stdout.flush()
         except BaseException:
             pass
-        result.write(json.dumps(obj))
+        result.write("\n" + json.dumps(obj))  # its own last line, whatever the code wrote to fd 3
         result.flush()
 
     walking = [False]  # the audit hook lets the prelude itself read tb_frame

@@ -284,14 +284,18 @@ func (s *Sandbox) exec(ctx context.Context, req []byte) (Result, string, error) 
 	})
 	stop := context.AfterFunc(ctx, killGroup)
 	waitErr := cmd.Wait()
+	// Reaped: its pid may be reused, so nothing may signal the group any
+	// more. No process of the run can outlive it: seccomp and RLIMIT_NPROC
+	// forbid any other process in the group.
+	pgid.Store(0)
 	timer.Stop()
 	stop()
-	killGroup() // nothing of the run outlives it
 	elapsed := time.Since(start)
 	select {
 	case <-resDone:
 	case <-time.After(time.Second):
 		resR.Close()
+		<-resDone
 	}
 	mu.Lock()
 	wasTimeout := timedOut
