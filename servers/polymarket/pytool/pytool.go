@@ -1,0 +1,190 @@
+// Package pytool is polymarket's execute-python-code tool: the seed's
+// {code, input_data?} → {success, output, error, execution_time_ms} over the
+// layered sandbox (package sandbox), limited per bearer user.
+package pytool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/rs/zerolog"
+
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/sandbox"
+)
+
+// Name is the seed's tool name; agents built for the original call it so.
+const Name = "execute-python-code"
+
+// EnvRunsPerHour changes the per-user limit (default 10, the seed's).
+const EnvRunsPerHour = "POLYMARKET_PYTHON_RUNS_PER_HOUR"
+
+// DefaultRunsPerHour is the seed's limit. ref: polymarket.md §3.6.
+const DefaultRunsPerHour = 10
+
+// RedisPrefix starts the Redis keys of the shared per-user limit.
+const RedisPrefix = "rl:polymarket:python:"
+
+// Config configures the tool.
+type Config struct {
+	Sandbox sandbox.Config
+	// RunsPerHour per bearer user; 0 reads POLYMARKET_PYTHON_RUNS_PER_HOUR
+	// (default 10).
+	RunsPerHour int
+	// Redis shares the limit between replicas (serve's r.Redis); nil keeps it
+	// in this process.
+	Redis *redis.Client
+	// Clock replaces time for the limiter (tests).
+	Clock clock.Clock
+}
+
+// In is the seed's input.
+type In struct {
+	Code      string         `json:"code" jsonschema:"Python 3 source; print() what you want back" mcp:"minLength=1;maxLength=65536"`
+	InputData map[string]any `json:"input_data,omitempty" jsonschema:"JSON object; each key (a Python identifier) becomes a global"`
+}
+
+// Out is the seed's output plus stderr.
+type Out struct {
+	Success         bool   `json:"success" jsonschema:"false if the code raised, timed out, hit a limit or the sandbox is unavailable"`
+	Output          string `json:"output" jsonschema:"stdout (64 KiB max)"`
+	Error           string `json:"error" jsonschema:"exception 'Type: message', timeout, memory limit, output truncated, sandbox unavailable; empty on success"`
+	ExecutionTimeMs int64  `json:"execution_time_ms"`
+	Stderr          string `json:"stderr,omitempty" jsonschema:"stderr and the traceback of the code (16 KiB max)"`
+}
+
+const description = `Run Python 3 in an isolated sandbox to analyse data you fetched (pass it as input_data); no state between runs.
+Imports: json math datetime statistics itertools functools collections re string random. No files, network, processes, eval/exec/open. Limits: 30 s, 512 MiB, 64 KiB output, 10 runs/hour/user.
+A Python error is success:false + error + stderr: fix and rerun. Errors: rate_limited (limit or busy, retry_after_s), invalid_argument.`
+
+// Tool is the tool over a running sandbox.
+type Tool struct {
+	sb      *sandbox.Sandbox
+	limiter ratelimit.Limiter
+	perHour int
+	log     zerolog.Logger
+}
+
+// New probes the sandbox (logging which layers are active) and returns the
+// tool. A sandbox missing a layer still gives a tool: every call then answers
+// success:false, "sandbox unavailable: <layer>", and runs nothing.
+func New(ctx context.Context, cfg Config, log zerolog.Logger) (*Tool, error) {
+	n := cfg.RunsPerHour
+	if n == 0 {
+		n = DefaultRunsPerHour
+		if v := strings.TrimSpace(os.Getenv(EnvRunsPerHour)); v != "" {
+			p, err := strconv.Atoi(v)
+			if err != nil || p < 1 || p > 100000 {
+				return nil, fmt.Errorf("%s=%q: want a whole number 1..100000", EnvRunsPerHour, v)
+			}
+			n = p
+		}
+	}
+	var opts []ratelimit.Option
+	if cfg.Redis != nil {
+		opts = append(opts, ratelimit.WithRedis(cfg.Redis, RedisPrefix))
+	}
+	if cfg.Clock != nil {
+		opts = append(opts, ratelimit.WithClock(cfg.Clock))
+	}
+	t := &Tool{
+		sb:      sandbox.New(ctx, cfg.Sandbox, log.With().Str("component", "python-sandbox").Logger()),
+		limiter: ratelimit.NewSlidingWindow(n, time.Hour, opts...),
+		perHour: n,
+		log:     log,
+	}
+	return t, nil
+}
+
+// Sandbox is the sandbox the tool runs code in (its Probe says which layers
+// are active).
+func (t *Tool) Sandbox() *sandbox.Sandbox { return t.sb }
+
+// Toolkit is the MCP tool definition.
+func (t *Tool) Toolkit() toolkit.Tool {
+	return toolkit.New(toolkit.Def{
+		Name: Name, Title: "Execute Python code", Toolset: "analysis",
+		Description: description,
+		// Runs code that reads nothing and changes nothing outside itself.
+		Hints: toolkit.Hints{ReadOnly: true},
+	}, t.handle)
+}
+
+// Register adds execute-python-code to a polymarket server: the limit is
+// shared through r.Redis when MCPFLEET_REDIS_URL is set.
+func Register(ctx context.Context, r *serve.Registry, cfg Config) error {
+	if cfg.Redis == nil {
+		cfg.Redis = r.Redis
+	}
+	t, err := New(ctx, cfg, r.Log)
+	if err != nil {
+		return err
+	}
+	r.AddTools(t.Toolkit())
+	return nil
+}
+
+func (t *Tool) handle(ctx context.Context, in In) (Out, error) {
+	var raw json.RawMessage
+	if in.InputData != nil {
+		b, err := json.Marshal(in.InputData)
+		if err != nil {
+			return Out{}, envelope.Invalid("input_data", "input_data is not valid JSON")
+		}
+		raw = b
+	}
+	input, err := sandbox.Validate(sandbox.Request{Code: in.Code, InputData: raw})
+	if err != nil {
+		var ie *sandbox.InvalidError
+		if errors.As(err, &ie) {
+			return Out{}, envelope.Invalid(ie.Field, "%s", ie.Message)
+		}
+		return Out{}, err
+	}
+	if layer := t.sb.Unavailable(); layer != "" {
+		// Fail closed before counting: nothing would run.
+		return Out{Error: "sandbox unavailable: " + layer}, nil
+	}
+	release, err := t.sb.Acquire(ctx)
+	if errors.Is(err, sandbox.ErrBusy) {
+		wait := t.sb.QueueWait()
+		return Out{}, envelope.New(envelope.RateLimited,
+			"the Python sandbox is busy (all run slots taken for %s); retry shortly", wait).WithRetryAfter(wait)
+	}
+	if err != nil {
+		return Out{}, err
+	}
+	defer release()
+	// Counted only once a slot is held: a busy refusal costs no run.
+	d, err := t.limiter.Allow(ctx, serve.UserID(ctx))
+	if err != nil {
+		return Out{}, envelope.New(envelope.UpstreamUnavailable, "the shared rate-limit store (Redis) did not answer; retry shortly").
+			WithRetryAfter(5 * time.Second).WithCause(err)
+	}
+	if !d.Allowed {
+		return Out{}, envelope.New(envelope.RateLimited, "%d Python runs per hour per user are used up; the next run is possible in %s",
+			t.perHour, d.RetryAfter.Round(time.Second)).WithRetryAfter(d.RetryAfter)
+	}
+	res, err := t.sb.RunAcquired(ctx, in.Code, input)
+	if err != nil {
+		return Out{}, err
+	}
+	return Out{
+		Success:         res.Success,
+		Output:          res.Output,
+		Error:           res.Error,
+		ExecutionTimeMs: res.Duration.Milliseconds(),
+		Stderr:          res.Stderr,
+	}, nil
+}
