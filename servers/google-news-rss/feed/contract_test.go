@@ -1,0 +1,76 @@
+package feed
+
+import (
+	"os"
+	"testing"
+)
+
+// Real captures (testdata/SOURCES.md) replayed against the parser: what the
+// tools promise must hold on Google's own bytes, not only on the fake's.
+func TestContractRealCaptures(t *testing.T) {
+	t.Run("search feed 2026-09-25", func(t *testing.T) {
+		f := mustParse(t, "testdata/search-us-2026-09-25.xml")
+		if f.Title != `"breaking OR crisis OR emergency" - Google News` {
+			t.Errorf("title %q", f.Title)
+		}
+		want := []Item{
+			{Title: "Fall Related Emergency Visits for Older Adults Continue to Climb", Publisher: "countynewscenter.com",
+				PublisherDomain: "countynewscenter.com", URL: "https://news.google.com/rss/articles/CBMinwFBVV95cUxObDNTMW1VT3pC?oc=5",
+				ArticleID: "CBMinwFBVV95cUxObDNTMW1VT3pC", Published: "2026-09-25T13:53:48Z",
+				Snippet: "Fall Related Emergency Visits for Older Adults Continue to Climb (countynewscenter.com)"},
+			{Title: "Ketanji Brown Jackson criticizes supreme court’s handling of emergency docket", Publisher: "The Guardian",
+				PublisherDomain: "theguardian.com", URL: "https://news.google.com/rss/articles/CBMiogFBVV95cUxQZ3MtNXd1?oc=5",
+				ArticleID: "CBMiogFBVV95cUxQZ3MtNXd1", Published: "2026-09-25T16:11:00Z",
+				Snippet: "Ketanji Brown Jackson criticizes supreme court’s handling of emergency docket (The Guardian)"},
+		}
+		assertItems(t, f.Items, want)
+	})
+	t.Run("top stories clusters 2026-06", func(t *testing.T) {
+		f := mustParse(t, "testdata/top-us-2026-06.xml")
+		if len(f.Items) != 2 {
+			t.Fatalf("%d items", len(f.Items))
+		}
+		a := f.Items[0]
+		if a.Title != "Escalating tensions threaten interim peace deal" || a.PublisherDomain != "theguardian.com" || a.Published != "2026-06-29T00:35:00Z" {
+			t.Errorf("item 0: %+v", a)
+		}
+		if a.Snippet != "Escalating tensions threaten interim peace deal (The Guardian); Diplomats meet as deadline nears (Reuters)" {
+			t.Errorf("snippet %q", a.Snippet)
+		}
+		if len(a.Related) != 1 || a.Related[0] != (Related{Title: "Diplomats meet as deadline nears", Publisher: "Reuters", URL: "https://news.google.com/rss/articles/CBMiOther2?oc=5"}) {
+			t.Errorf("related %+v", a.Related)
+		}
+		// no <source>: the title keeps its suffix and there is no publisher
+		b := f.Items[1]
+		if b.Title != "Market rallies on rate-cut hopes - Bloomberg" || b.Publisher != "" || len(b.Related) != 0 {
+			t.Errorf("item 1: %+v", b)
+		}
+	})
+}
+
+func mustParse(t *testing.T, path string) Feed {
+	t.Helper()
+	body, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse(body, "US:en")
+	if err != nil {
+		t.Fatalf("Parse(%s): %v", path, err)
+	}
+	return f
+}
+
+func assertItems(t *testing.T, got, want []Item) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d items, want %d: %+v", len(got), len(want), got)
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.Title != w.Title || g.Publisher != w.Publisher || g.PublisherDomain != w.PublisherDomain || g.URL != w.URL ||
+			g.ArticleID != w.ArticleID || g.Published != w.Published || g.Snippet != w.Snippet || len(g.Related) != len(w.Related) {
+			t.Errorf("item %d:\n got %+v\nwant %+v", i, g, w)
+		}
+	}
+}
