@@ -60,7 +60,7 @@ func New(cfg Config) *Client {
 	return &Client{
 		up: upstream.New(upstream.Config{
 			Name: "Google News", BaseURL: base, URLEnv: EnvBaseURL, Timeout: cfg.Timeout,
-			Retries: -1, // this client decides what is retried (429/503 never are)
+			Retries:      -1, // this client decides what is retried (429/503 never are)
 			MaxBodyBytes: MaxBodyBytes, Logger: cfg.Logger, Transport: finalPathTransport{http.DefaultTransport.(*http.Transport).Clone()},
 			// Outsharp's SKILL.md: empty or bot-like User-Agents may be blocked (§1.5).
 			UserAgent: "Mozilla/5.0 (compatible; mcpfleet-google-news-rss/1; feed reader)",
