@@ -19,21 +19,13 @@ import (
 
 // Item is one normalized story.
 type Item struct {
-	Title           string    `json:"title" jsonschema:"headline without the ' - Publisher' suffix"`
-	Publisher       string    `json:"publisher"`
-	PublisherDomain string    `json:"publisher_domain" jsonschema:"host of the publisher's home page, from <source url>"`
-	URL             string    `json:"url" jsonschema:"the Google News article link (publisher URLs are opaque and not resolved)"`
-	ArticleID       string    `json:"article_id,omitempty"`
-	Published       string    `json:"published,omitempty" jsonschema:"RFC 3339, UTC"`
-	Snippet         string    `json:"snippet,omitempty" jsonschema:"plain text of the description"`
-	Related         []Related `json:"related,omitempty" jsonschema:"other coverage listed in the item's cluster"`
-}
-
-// Related is one entry of a cluster's <ol> other than the item itself.
-type Related struct {
-	Title     string `json:"title"`
-	Publisher string `json:"publisher,omitempty"`
-	URL       string `json:"url"`
+	Title           string `json:"title"`
+	Publisher       string `json:"publisher"`
+	PublisherDomain string `json:"publisher_domain"`
+	URL             string `json:"url"`
+	ArticleID       string `json:"-"` // the id inside URL (tests)
+	Published       string `json:"published,omitempty"`
+	Snippet         string `json:"snippet,omitempty"`
 }
 
 // Feed is a parsed search feed.
@@ -162,7 +154,7 @@ func normalizeItem(it *rss.Item) Item {
 	}
 	out.Title = title
 	out.Published = published(it)
-	out.Snippet, out.Related = describe(it.Description, out.URL)
+	out.Snippet = describe(it.Description)
 	return out
 }
 
@@ -181,15 +173,15 @@ func published(it *rss.Item) string {
 }
 
 // describe turns the description's HTML (an <a> plus a <font> publisher, or an
-// <ol> of such entries for a cluster; §1.4) into plain text, and lists the
-// cluster's other entries.
-func describe(html, self string) (string, []Related) {
+// <ol> of such entries for a cluster, §1.4) into plain text: "Headline
+// (Publisher); Related headline (Publisher)".
+func describe(html string) string {
 	if strings.TrimSpace(html) == "" {
-		return "", nil
+		return ""
 	}
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(html))
 	if err != nil {
-		return clip(clean(html)), nil
+		return clip(clean(html))
 	}
 	lis := doc.Find("li")
 	if lis.Length() == 0 {
@@ -197,7 +189,6 @@ func describe(html, self string) (string, []Related) {
 		lis = doc.Find("body")
 	}
 	var parts []string
-	var related []Related
 	lis.Each(func(_ int, li *goquery.Selection) {
 		a := li.Find("a").First()
 		t := clean(a.Text())
@@ -213,15 +204,11 @@ func describe(html, self string) (string, []Related) {
 		} else {
 			parts = append(parts, t)
 		}
-		href, _ := a.Attr("href")
-		if href != "" && href != self {
-			related = append(related, Related{Title: t, Publisher: pub, URL: href})
-		}
 	})
 	if len(parts) == 0 {
-		return clip(clean(doc.Text())), related
+		return clip(clean(doc.Text()))
 	}
-	return clip(strings.Join(parts, "; ")), related
+	return clip(strings.Join(parts, "; "))
 }
 
 // clean decodes nothing (gofeed and goquery already decoded entities) but

@@ -39,8 +39,8 @@ func TestParseFakeFeed(t *testing.T) {
 		if got := f.Items[6].Title; got != "Live - oil: update 7" { // " - " inside a headline is kept
 			t.Errorf("headline with ' - ': %q", got)
 		}
-		if len(f.Items[0].Related) != 2 {
-			t.Errorf("cluster related: %+v", f.Items[0].Related)
+		if !strings.Contains(f.Items[0].Snippet, "; Related coverage 2 of story 1 (") {
+			t.Errorf("cluster snippet: %q", f.Items[0].Snippet)
 		}
 	}
 }

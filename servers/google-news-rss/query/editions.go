@@ -13,7 +13,7 @@ type Edition struct {
 	HL        string `json:"hl"`
 	GL        string `json:"gl"`
 	CEID      string `json:"ceid"`
-	Validated bool   `json:"validated" jsonschema:"a public client saw 200 for this edition"`
+	Validated bool   `json:"validated"`
 }
 
 // Editions is the static allow-list: the 24 English editions of Google's
@@ -55,10 +55,10 @@ const DefaultEdition = "US"
 // English edition of their own.
 type Preset struct {
 	Name        string   `json:"name"`
-	Edition     string   `json:"edition" jsonschema:"the ceid it uses"`
-	AnyOf       []string `json:"any_of,omitempty" jsonschema:"an any-of group it adds"`
-	Sites       []string `json:"site,omitempty" jsonschema:"site: filters it adds (OR-ed)"`
-	Adds        string   `json:"adds" jsonschema:"what it adds to q"`
+	Edition     string   `json:"edition"`
+	AnyOf       []string `json:"-"`
+	Sites       []string `json:"-"`
+	Adds        string   `json:"adds"`
 	Description string   `json:"description"`
 }
 

@@ -13,11 +13,11 @@ const (
 // SKILL.md and ranahaani/GNews.
 type Operator struct {
 	Operator string `json:"operator"`
-	Status   string `json:"status" jsonschema:"works, reported or rejected"`
-	Field    string `json:"field,omitempty" jsonschema:"the build_search_feed field that emits it"`
+	Status   string `json:"status"`
+	Field    string `json:"field,omitempty"`
 	Example  string `json:"example"`
 	Note     string `json:"note"`
-	Fix      string `json:"fix,omitempty" jsonschema:"what to use instead when rejected"`
+	Fix      string `json:"fix,omitempty"`
 	name     string // the operator name as parsed ("intitle"), "" for syntax rows
 }
 
