@@ -39,6 +39,7 @@ type Config struct {
 
 // Client fetches search feeds. Safe for concurrent use.
 type Client struct {
+	public    string // base without credentials, for URLs shown to callers
 	up        *upstream.Client
 	base      string
 	timeout   time.Duration
@@ -57,7 +58,7 @@ func New(cfg Config) *Client {
 		cfg.RetryWait = 300 * time.Millisecond
 	}
 	base := strings.TrimRight(cfg.BaseURL, "/")
-	return &Client{
+	return &Client{public: PublicBase(base),
 		up: upstream.New(upstream.Config{
 			Name: "Google News", BaseURL: base, URLEnv: EnvBaseURL, Timeout: cfg.Timeout,
 			Retries:      -1, // this client decides what is retried (429/503 never are)
@@ -72,7 +73,18 @@ func New(cfg Config) *Client {
 // FeedURL is the search feed URL of q on edition e: q, hl, gl, ceid in that
 // order (news-websearch.md §1.1), spaces as +, quotes as %22, ceid's colon %3A.
 func (c *Client) FeedURL(q string, e query.Edition) string {
-	return FeedURL(c.base, q, e)
+	return FeedURL(c.public, q, e)
+}
+
+// PublicBase is a base URL without user info, query or fragment: what results
+// and logs may show.
+func PublicBase(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "(unparsable URL)"
+	}
+	u.User, u.RawQuery, u.Fragment, u.RawFragment = nil, "", "", ""
+	return strings.TrimRight(u.String(), "/")
 }
 
 // FeedURL builds the feed URL on a base.

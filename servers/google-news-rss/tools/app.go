@@ -75,7 +75,7 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	}))
 	svc := &Service{client: cl, poller: p, store: store, clock: clk, preview: cache.New[feed.Feed](PreviewTTL, cacheOpts...)}
 	r.AddTools(All(svc)...)
-	r.Log.Info().Str("base_url", c.BaseURL).Dur("timeout", c.Timeout).Bool("shared_state", r.Redis != nil).Msg("google-news-rss configured")
+	r.Log.Info().Str("base_url", feed.PublicBase(c.BaseURL)).Dur("timeout", c.Timeout).Bool("shared_state", r.Redis != nil).Msg("google-news-rss configured")
 	return nil
 }
 
