@@ -402,3 +402,7 @@ func TestFetchUnreachableReleasesClaim(t *testing.T) {
 		t.Fatalf("%+v, %d polls", r, f.Count())
 	}
 }
+
+func decodeInto(t *testing.T, res *mcp.CallToolResult, out *fetched) {
+	*out = servetest.Decode[fetched](t, res)
+}

@@ -10,6 +10,10 @@ import (
 	"time"
 )
 
+// rfc1123GMT is how Google writes dates: "Fri, 25 Sep 2026 13:53:48 GMT"
+// (§1.4); Go's time.RFC1123 would print "UTC".
+const rfc1123GMT = "Mon, 02 Jan 2006 15:04:05 GMT"
+
 // MaxItems is Google's cap: a search feed holds about 100 items and has no
 // pagination (ref: news-websearch.md §1.5, ranahaani/GNews docs/backends/rss.md).
 const MaxItems = 100
@@ -106,7 +110,7 @@ func RenderSearch(q string, stories []Story, o RenderOptions) []byte {
 	fmt.Fprintf(&b, `<title>%s</title><link>%s</link><language>%s</language><webMaster>news-webmaster@google.com</webMaster>`,
 		html.EscapeString(`"`+q+`" - Google News`), html.EscapeString(link), html.EscapeString(o.HL))
 	fmt.Fprintf(&b, `<copyright>Copyright © %d Google. All rights reserved. This XML feed is made available solely for the purpose of rendering Google News results within a personal feed reader for personal, non-commercial use. Any other use of the feed is expressly prohibited. By accessing this feed or using these results in any manner whatsoever, you agree to be bound by the foregoing restrictions.</copyright>`, o.BuildTime.Year())
-	fmt.Fprintf(&b, `<lastBuildDate>%s</lastBuildDate>`, o.BuildTime.UTC().Format(time.RFC1123))
+	fmt.Fprintf(&b, `<lastBuildDate>%s</lastBuildDate>`, o.BuildTime.UTC().Format(rfc1123GMT))
 	b.WriteString(`<image><title>Google News</title><url>https://lh3.googleusercontent.com/-DR60l-K8vnyi99NZovm9HlXyZwQ85GMDxiwJWzoasZYCUrPuUM_P_4Rb7ei03j-0nRs0c4F=w256</url><link>https://news.google.com/</link><height>256</height><width>256</width></image><description>Google News</description>`)
 	for _, s := range stories {
 		writeItem(&b, s, o.CDATA)
@@ -135,7 +139,7 @@ func writeItem(b *strings.Builder, s Story, cdata bool) {
 		desc = html.EscapeString(desc)
 	}
 	fmt.Fprintf(b, `<item><title>%s</title><link>%s</link><guid isPermaLink="false">%s</guid><pubDate>%s</pubDate><description>%s</description><source url="%s">%s</source></item>`,
-		html.EscapeString(s.Headline+" - "+s.Publisher), articleURL(s.ID), s.ID, s.Published.Format(time.RFC1123), desc,
+		html.EscapeString(s.Headline+" - "+s.Publisher), articleURL(s.ID), s.ID, s.Published.UTC().Format(rfc1123GMT), desc,
 		html.EscapeString(s.Home), html.EscapeString(s.Publisher))
 }
 
@@ -144,8 +148,8 @@ func writeItem(b *strings.Builder, s Story, cdata bool) {
 // §1.5; // assumed: the exact channel markup, which was not captured).
 func unsupportedFeed(now time.Time) []byte {
 	return []byte(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><generator>NFE/5.0</generator><title>Google News</title><link>https://news.google.com/</link><language>en-US</language><webMaster>news-webmaster@google.com</webMaster><lastBuildDate>` +
-		now.UTC().Format(time.RFC1123) + `</lastBuildDate><description>Google News</description><item><title>This feed is not available.</title><link>https://news.google.com/</link><guid isPermaLink="false">unsupported</guid><pubDate>` +
-		now.UTC().Format(time.RFC1123) + `</pubDate><description>This feed is not available.</description></item></channel></rss>`)
+		now.UTC().Format(rfc1123GMT) + `</lastBuildDate><description>Google News</description><item><title>This feed is not available.</title><link>https://news.google.com/</link><guid isPermaLink="false">unsupported</guid><pubDate>` +
+		now.UTC().Format(rfc1123GMT) + `</pubDate><description>This feed is not available.</description></item></channel></rss>`)
 }
 
 // sorryPage is Google's generic throttle page (ref: §1.5, iv-org/invidious
