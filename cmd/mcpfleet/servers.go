@@ -33,6 +33,9 @@ var servers = []server{
 	{Name: "ktrdr", Summary: "KTRDR trading-research backend: operations, data loading, training, models, strategies", Port: 8704,
 		Fake: "fake-ktrdr",
 		Env:  []envVar{{Name: "KTRDR_API_URL", Example: "http://localhost:8000/api/v1"}}},
+	{Name: "google-news-rss", Summary: "English Google News search feeds: build, validate, preview, fetch polled once per 3-hour window", Port: 8706,
+		Fake: "fake-google-news-rss",
+		Env:  []envVar{{Name: "GOOGLE_NEWS_BASE_URL", Example: "https://news.google.com"}}},
 }
 
 func findServer(name string) (server, bool) {

@@ -50,7 +50,8 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	cl := feed.New(feed.Config{BaseURL: c.BaseURL, Timeout: c.Timeout, RetryWait: c.RetryWait,
 		Logger: r.Log.With().Str("upstream", "google-news").Logger()})
 	var claimOpts []ratelimit.Option
-	var cacheOpts []cache.Option
+	// a preview is a live look: after its minute, errors are shown, not a stale copy
+	cacheOpts := []cache.Option{cache.WithStaleFor(0)}
 	if c.Clock != nil {
 		claimOpts = append(claimOpts, ratelimit.WithClock(c.Clock))
 		cacheOpts = append(cacheOpts, cache.WithClock(c.Clock))
