@@ -1,6 +1,7 @@
 package feed
 
 import (
+	"encoding/json"
 	"os"
 	"testing"
 )
@@ -37,9 +38,9 @@ func TestContractRealCaptures(t *testing.T) {
 		if a.Snippet != "Escalating tensions threaten interim peace deal (The Guardian); Diplomats meet as deadline nears (Reuters)" {
 			t.Errorf("snippet %q", a.Snippet)
 		}
-		// no <source>: the title keeps its suffix and there is no publisher
+		// no <source>: the publisher comes from the description's <font>
 		b := f.Items[1]
-		if b.Title != "Market rallies on rate-cut hopes - Bloomberg" || b.Publisher != "" {
+		if b.Title != "Market rallies on rate-cut hopes" || b.Publisher != "Bloomberg" || b.PublisherDomain != "" {
 			t.Errorf("item 1: %+v", b)
 		}
 	})
@@ -68,6 +69,34 @@ func assertItems(t *testing.T, got, want []Item) {
 		if g.Title != w.Title || g.Publisher != w.Publisher || g.PublisherDomain != w.PublisherDomain || g.URL != w.URL ||
 			g.ArticleID != w.ArticleID || g.Published != w.Published || g.Snippet != w.Snippet {
 			t.Errorf("item %d:\n got %+v\nwant %+v", i, g, w)
+		}
+	}
+}
+
+// The normalized form of each capture is a golden file (UPDATE_GOLDEN=1 rewrites).
+func TestGoldenNormalized(t *testing.T) {
+	for _, name := range []string{"search-us-2026-09-25", "top-us-2026-06"} {
+		f := mustParse(t, "testdata/"+name+".xml")
+		got, err := json.MarshalIndent(f.Items, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := "testdata/golden/" + name + ".json"
+		if os.Getenv("UPDATE_GOLDEN") != "" {
+			if err := os.MkdirAll("testdata/golden", 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run with UPDATE_GOLDEN=1)", err)
+		}
+		if string(want) != string(got)+"\n" {
+			t.Errorf("%s changed:\n%s", path, got)
 		}
 	}
 }

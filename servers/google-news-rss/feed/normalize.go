@@ -141,9 +141,16 @@ func normalizeItem(it *rss.Item) Item {
 		out.ArticleID = strings.TrimSpace(it.GUID.Value)
 	}
 	title := clean(it.Title)
+	var firstPub string
+	out.Snippet, firstPub = describe(it.Description)
 	if it.Source != nil {
 		out.Publisher = clean(it.Source.Title)
 		out.PublisherDomain = domainOf(it.Source.URL)
+	}
+	if out.Publisher == "" {
+		// no <source> (seen in a top-stories capture): the description's
+		// <font> names the publisher of its first entry
+		out.Publisher = firstPub
 	}
 	// "Headline - Source": strip the suffix only when it is exactly the
 	// <source> name; headlines can contain " - " themselves (§1.4).
@@ -154,7 +161,6 @@ func normalizeItem(it *rss.Item) Item {
 	}
 	out.Title = title
 	out.Published = published(it)
-	out.Snippet = describe(it.Description)
 	return out
 }
 
@@ -175,13 +181,13 @@ func published(it *rss.Item) string {
 // describe turns the description's HTML (an <a> plus a <font> publisher, or an
 // <ol> of such entries for a cluster, §1.4) into plain text: "Headline
 // (Publisher); Related headline (Publisher)".
-func describe(html string) string {
+func describe(html string) (snippet, firstPublisher string) {
 	if strings.TrimSpace(html) == "" {
-		return ""
+		return "", ""
 	}
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(html))
 	if err != nil {
-		return clip(clean(html))
+		return clip(clean(html)), ""
 	}
 	lis := doc.Find("li")
 	if lis.Length() == 0 {
@@ -199,6 +205,9 @@ func describe(html string) string {
 		if t == "" {
 			return
 		}
+		if len(parts) == 0 {
+			firstPublisher = pub
+		}
 		if pub != "" {
 			parts = append(parts, t+" ("+pub+")")
 		} else {
@@ -206,9 +215,9 @@ func describe(html string) string {
 		}
 	})
 	if len(parts) == 0 {
-		return clip(clean(doc.Text()))
+		return clip(clean(doc.Text())), ""
 	}
-	return clip(strings.Join(parts, "; "))
+	return clip(strings.Join(parts, "; ")), firstPublisher
 }
 
 // clean decodes nothing (gofeed and goquery already decoded entities) but
