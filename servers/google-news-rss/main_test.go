@@ -406,3 +406,37 @@ func TestFetchUnreachableReleasesClaim(t *testing.T) {
 func decodeInto(t *testing.T, res *mcp.CallToolResult, out *fetched) {
 	*out = servetest.Decode[fetched](t, res)
 }
+
+// Concurrent callers on one replica while the poll is in flight: one polls,
+// the others wait for its result and get it as cached.
+func TestFetchConcurrentOneReplica(t *testing.T) {
+	e := start(t, setup{})
+	k := e.build(t, map[string]any{"terms": []string{"wheat"}}).QueryKey
+	e.fake.SetFaults(fake.Faults{SlowMS: 300})
+	done := make(chan fetched, 5)
+	for i := 0; i < 5; i++ {
+		go func() {
+			res, err := e.conn.CallCtx(t.Context(), "fetch_search_feed", map[string]any{"query_key": k})
+			if err != nil || res.IsError {
+				t.Errorf("fetch: %v %v", err, res)
+				done <- fetched{}
+				return
+			}
+			var out fetched
+			decodeInto(t, res, &out)
+			done <- out
+		}()
+	}
+	fresh := 0
+	for i := 0; i < 5; i++ {
+		out := <-done
+		if out.Status == "fresh" {
+			fresh++
+		} else if out.Status != "cached" || len(out.Items) != 28 {
+			t.Errorf("waiter got %+v", out.Status)
+		}
+	}
+	if fresh != 1 || e.fake.Count() != 1 {
+		t.Fatalf("%d fresh, %d polls", fresh, e.fake.Count())
+	}
+}
