@@ -72,3 +72,48 @@ func BenchmarkEchoFloor(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSameAnswerBare serves fetch_search_feed's exact cached answer (text
+// and structured content, taken from our server) from a bare mcp-go server
+// with no validation or middleware: what this payload costs through mcp-go
+// alone. BenchmarkFetchSearchFeedCached minus this is our server's overhead.
+func BenchmarkSameAnswerBare(b *testing.B) {
+	clk := clock.NewFake(t0)
+	f := fake.New(fake.Options{Now: clk.Now})
+	base, stop := f.Start()
+	b.Cleanup(stop)
+	b.Setenv("MCPFLEET_REDIS_URL", "")
+	conn := servetest.New(b, app(&tools.Config{Clock: clk}), "--base-url", base, "--log-level", "error")
+	key := servetest.Decode[built](b, conn.Call(b, "build_search_feed", map[string]any{"terms": []string{"shipping"}})).QueryKey
+	conn.Call(b, "fetch_search_feed", map[string]any{"query_key": key})
+	res := conn.Call(b, "fetch_search_feed", map[string]any{"query_key": key}) // cached, as measured
+	answer := &mcp.CallToolResult{Content: res.Content, StructuredContent: res.StructuredContent, RawStructuredContent: res.RawStructuredContent}
+	srv := server.NewMCPServer("bare", "1", server.WithToolCapabilities(false))
+	srv.AddTool(mcp.NewTool("fetch_search_feed"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer, nil
+	})
+	c, err := client.NewInProcessClient(srv)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	if err := servetest.Initialize(ctx, c, ""); err != nil {
+		b.Fatal(err)
+	}
+	var req mcp.CallToolRequest
+	req.Params.Name = "fetch_search_feed"
+	req.Params.Arguments = map[string]any{"query_key": key}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := c.CallTool(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(len(servetest.ResultJSON(res))), "result-bytes")
+}

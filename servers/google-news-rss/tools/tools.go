@@ -22,6 +22,7 @@ type Service struct {
 	store   poll.Store
 	clock   clock.Clock
 	preview *cache.Cache[feed.Feed]
+	answers answerMemo
 }
 
 // Toolsets.
