@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/redistest"
 	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/fake"
 )
@@ -89,5 +90,40 @@ func TestReplicasWithoutRedisPollEach(t *testing.T) {
 	b.fetch(t, kb)
 	if a.fake.Count() != 2 {
 		t.Fatalf("%d polls", a.fake.Count())
+	}
+}
+
+// Redis failing after start-up fails closed: nothing is polled, and the
+// caller gets upstream_unavailable naming MCPFLEET_REDIS_URL.
+func TestRedisDownFailsClosed(t *testing.T) {
+	srv := redistest.StartServer(t)
+	e := start(t, setup{redisURL: "redis://" + srv.Addr() + "/0"})
+	k := e.build(t, map[string]any{"terms": []string{"cotton"}}).QueryKey
+	admin := srv.NewClient(t)
+	// every later command of the server's client fails with NOAUTH
+	if err := admin.ConfigSet(context.Background(), "requirepass", "now-locked").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := admin.Do(context.Background(), "CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes").Err(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = admin.Do(context.Background(), "AUTH", "now-locked").Err()
+		_ = admin.ConfigSet(context.Background(), "requirepass", "").Err()
+	})
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"fetch_search_feed", map[string]any{"query_key": k}},
+		{"build_search_feed", map[string]any{"terms": []string{"cotton"}}},
+	} {
+		b := wantError(t, e.call(t, tc.tool, tc.args), envelope.UpstreamUnavailable, "MCPFLEET_REDIS_URL")
+		if !b.Retryable {
+			t.Errorf("%s: Redis down is retryable", tc.tool)
+		}
+	}
+	if n := e.fake.Count(); n != 0 {
+		t.Fatalf("%d polls with Redis down", n)
 	}
 }
