@@ -38,6 +38,14 @@ type Feed struct {
 // MaxSnippet bounds a snippet in runes.
 const MaxSnippet = 400
 
+// Bounds on what is parsed: Google sends ~100 items with descriptions of a
+// few hundred bytes (a cluster's <ol> a few KB); anything far beyond is not a
+// search feed, and HTML parsing of a huge description costs time for nothing.
+const (
+	maxItems       = 300
+	maxDescription = 32 << 10
+)
+
 // Errors of a 200 answer that is not news. Each is an *envelope.Error built
 // by the functions below, so tools return them as they are.
 
@@ -83,8 +91,8 @@ func Parse(body []byte, edition string) (Feed, error) {
 	out := Feed{Title: strings.TrimSpace(f.Title), Link: strings.TrimSpace(f.Link), Items: make([]Item, 0, len(f.Items))}
 	seenLink := map[string]bool{}
 	seenTitle := map[string]bool{}
-	for _, it := range f.Items {
-		if it == nil {
+	for i, it := range f.Items {
+		if it == nil || i >= maxItems {
 			continue
 		}
 		if unsupportedItem(it.Link) {
@@ -184,6 +192,9 @@ func published(it *rss.Item) string {
 func describe(html string) (snippet, firstPublisher string) {
 	if strings.TrimSpace(html) == "" {
 		return "", ""
+	}
+	if len(html) > maxDescription {
+		html = html[:maxDescription] // the parser closes what the cut leaves open
 	}
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(html))
 	if err != nil {
