@@ -82,7 +82,7 @@ func (p *Poller) Fetch(ctx context.Context, key string) (Result, error) {
 		return Result{}, err
 	}
 	if !ok {
-		return Result{}, envelope.New(envelope.NotFound, "unknown queryKey %s (keys are kept, not guessed, and may have expired); call build_search_feed to get one", key).
+		return Result{}, envelope.New(envelope.NotFound, "unknown query_key %s (keys are kept, not guessed, and may have expired); call build_search_feed to get one", key).
 			WithDetail("field", "query_key")
 	}
 	ed, err := query.ResolveEdition(spec.Edition)
