@@ -92,6 +92,7 @@ func isolatedEnv() []string {
 		"SHOONYA_BASE_URL=http://127.0.0.1:9",
 		"SHOONYA_REST_URL=http://127.0.0.1:9/NorenWClientTP/",
 		"SHOONYA_WS_URL=ws://127.0.0.1:9/NorenWSTP/",
+		"GOOGLE_NEWS_BASE_URL=http://127.0.0.1:9",
 	}
 }
 
@@ -186,6 +187,7 @@ func TestInspectorCallsTools(t *testing.T) {
 		{"ziwei", "initialize_chart", `{"birthDate":"1990-05-17","birthTimeIndex":6,"gender":"female"}`, "chart_id"},
 		{"chartimg", "construct_chart_config", `{"naturalLanguage":"Bitcoin 4 hour chart for the last week with RSI and 20 EMA, dark theme"}`, "BINANCE:BTCUSDT"},
 		{"chartimg", "validate_chart_config", `{"config":{"symbol":"NASDAQ:AAPL","interval":"1D","range":"1M"},"planLevel":"BASIC"}`, "valid"},
+		{"google-news-rss", "build_search_feed", `{"terms":["oil"],"preset":"uae_focus"}`, "gnq_"},
 	}
 	for _, tc := range cases {
 		for _, era := range []string{"legacy", "modern"} {

@@ -41,6 +41,10 @@ var servers = []server{
 		Fake:      "fake-ktrdr",
 		Env:       []envVar{{Name: "KTRDR_API_URL", Example: "http://localhost:8000/api/v1", Required: true}},
 		Upstreams: []upstreamURL{{Env: "KTRDR_API_URL", Default: "http://localhost:8000/api/v1"}}},
+	{Name: "google-news-rss", Summary: "English Google News search feeds: build, validate, preview, fetch polled once per 3-hour window", Port: 8706,
+		Fake:      "fake-google-news-rss",
+		Env:       []envVar{{Name: "GOOGLE_NEWS_BASE_URL", Example: "https://news.google.com"}},
+		Upstreams: []upstreamURL{{Env: "GOOGLE_NEWS_BASE_URL", Default: "https://news.google.com"}}},
 }
 
 func findServer(name string) (server, bool) {

@@ -1,0 +1,42 @@
+// Command fake-google-news-rss serves the faithful fake Google News RSS search
+// feed on a loopback address, for demos and manual runs of google-news-rss:
+//
+//	fake-google-news-rss -addr 127.0.0.1:8806
+//	GOOGLE_NEWS_BASE_URL=http://127.0.0.1:8806 google-news-rss
+//
+// Faults are switched over HTTP: curl -d '{"status":429}' http://127.0.0.1:8806/_fake/faults
+package main
+
+import (
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/fake"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:8806", "loopback address to listen on")
+	items := flag.Int("items", 30, "items per search feed (Google caps at about 100)")
+	flag.Parse()
+
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fake-google-news-rss: bad -addr:", err)
+		os.Exit(2)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		fmt.Fprintln(os.Stderr, "fake-google-news-rss: -addr must be a loopback address (127.0.0.1, ::1 or localhost)")
+		os.Exit(2)
+	}
+	srv := fake.New(fake.Options{Items: *items})
+	fmt.Fprintf(os.Stderr, "fake-google-news-rss: serving http://%s/rss/search (faults: POST /_fake/faults)\n", *addr)
+	hs := &http.Server{Addr: *addr, Handler: srv, ReadHeaderTimeout: 5 * time.Second}
+	if err := hs.ListenAndServe(); err != nil {
+		fmt.Fprintln(os.Stderr, "fake-google-news-rss:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,141 @@
+// Package fake is a faithful fake of Google News' RSS search feed, built from
+// news-websearch.md §1 (captures in §1.4, quirks in §1.5, checklist §1.6):
+// feeds shaped like the real captures, the /rss/unsupported redirect, the
+// ~100-item cap, and switchable faults (429, 503, the "Sorry…" page, slow
+// answers, truncated XML, a non-RSS 200). Loopback only.
+package fake
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options configure the fake.
+type Options struct {
+	// Items per search feed; default 30, capped at MaxItems.
+	Items int
+	// Now is the fake's clock for pubDates (default time.Now).
+	Now func() time.Time
+	// CDATA serves descriptions in CDATA (see RenderOptions.CDATA).
+	CDATA bool
+}
+
+// Request is one search request as received.
+type Request struct {
+	Q, HL, GL, CEID string
+}
+
+// Server is the fake Google News.
+type Server struct {
+	o        Options
+	mu       sync.Mutex
+	faults   Faults
+	requests []Request
+}
+
+// New builds a fake.
+func New(o Options) *Server {
+	if o.Items == 0 {
+		o.Items = 30
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &Server{o: o}
+}
+
+// Start serves the fake on a loopback port; stop shuts it down.
+func (s *Server) Start() (baseURL string, stop func()) {
+	ts := httptest.NewServer(s)
+	return ts.URL, ts.Close
+}
+
+// Requests returns the search requests received, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Count returns how many search requests were received.
+func (s *Server) Count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.requests)
+}
+
+// supported are the editions the fake serves: the 24 English editions of
+// Google's picker plus some non-English ones (ref: §1.2). Anything else is
+// redirected to /rss/unsupported, as Google does for e.g. AE:en (§0.1, §1.5).
+var supported = map[string]string{
+	"US:en": "en-US", "GB:en": "en-GB", "IN:en": "en-IN", "AU:en": "en-AU", "CA:en": "en-CA", "IL:en": "en-IL",
+	"SG:en": "en-SG", "NZ:en": "en-NZ", "IE:en": "en-IE", "ZA:en": "en-ZA", "PK:en": "en-PK", "NG:en": "en-NG",
+	"KE:en": "en-KE", "PH:en": "en-PH", "MY:en": "en-MY", "GH:en": "en-GH", "UG:en": "en-UG", "TZ:en": "en-TZ",
+	"ZW:en": "en-ZW", "BW:en": "en-BW", "NA:en": "en-NA", "ET:en": "en-ET", "ID:en": "en-ID", "LV:en": "en-LV",
+	"AE:ar": "ar", "SA:ar": "ar", "ID:id": "id", "LV:lv": "lv",
+}
+
+// ServeHTTP routes /rss/search, /rss/unsupported and POST /_fake/faults.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == "/_fake/faults":
+		s.serveFaults(w, r)
+	case strings.HasPrefix(r.URL.Path, "/rss/unsupported"):
+		writeXML(w, unsupportedFeed(s.o.Now()))
+	case r.URL.Path == "/rss/search" && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+		s.search(w, r)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func (s *Server) search(w http.ResponseWriter, r *http.Request) {
+	v := r.URL.Query()
+	req := Request{Q: v.Get("q"), HL: v.Get("hl"), GL: v.Get("gl"), CEID: v.Get("ceid")}
+	s.mu.Lock()
+	s.requests = append(s.requests, req)
+	f := s.faults.take()
+	s.mu.Unlock()
+
+	if f.SlowMS > 0 {
+		select {
+		case <-time.After(time.Duration(f.SlowMS) * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	if f.applyStatus(w) {
+		return
+	}
+	hl, ok := supported[req.CEID]
+	if f.Unsupported || !ok || hl != req.HL || !strings.HasPrefix(req.CEID, req.GL+":") {
+		// Google redirects feeds it does not serve (§1.5); the mismatch rule
+		// for hl/gl/ceid is // assumed (Outsharp: mismatches "may return
+		// unexpected or empty results").
+		http.Redirect(w, r, "/rss/unsupported?"+r.URL.RawQuery, http.StatusFound)
+		return
+	}
+	now := s.o.Now()
+	body := RenderSearch(req.Q, Stories(req.Q, s.o.Items, now), RenderOptions{HL: req.HL, GL: req.GL, CEID: req.CEID, CDATA: s.o.CDATA, BuildTime: now})
+	if f.Truncated {
+		body = body[:len(body)*2/3] // cut mid-document; Content-Length matches what is sent
+	}
+	writeXML(w, body)
+}
+
+// writeXML answers 200 application/xml (ref: §1.6; the content type is
+// UNVERIFIED there, // assumed).
+func writeXML(w http.ResponseWriter, body []byte) {
+	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
+	_, _ = w.Write(body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}

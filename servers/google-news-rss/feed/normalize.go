@@ -1,0 +1,288 @@
+// Package feed fetches and normalizes Google News RSS search feeds: the
+// upstream client (10 s, at most 2 attempts, capped body), the throttle and
+// /rss/unsupported detection, and the parse of the feed into plain items.
+// Facts: news-websearch.md §1.4 (document structure) and §1.5 (quirks).
+package feed
+
+import (
+	"bytes"
+	"net/url"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/mmcdole/gofeed/rss"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+)
+
+// Item is one normalized story.
+type Item struct {
+	Title           string `json:"title"`
+	Publisher       string `json:"publisher"`
+	PublisherDomain string `json:"publisher_domain"`
+	URL             string `json:"url"`
+	ArticleID       string `json:"-"` // the id inside URL (tests)
+	Published       string `json:"published,omitempty"`
+	Snippet         string `json:"snippet,omitempty"`
+}
+
+// Feed is a parsed search feed.
+type Feed struct {
+	Title string // `"{q}" - Google News` for a search feed
+	Link  string
+	Items []Item
+}
+
+// MaxSnippet bounds a snippet in runes.
+const MaxSnippet = 400
+
+// Bounds on what is parsed: Google sends ~100 items with descriptions of a
+// few hundred bytes (a cluster's <ol> a few KB); anything far beyond is not a
+// search feed, and HTML parsing of a huge description costs time for nothing.
+const (
+	maxItems       = 300
+	maxDescription = 32 << 10
+)
+
+// Errors of a 200 answer that is not news. Each is an *envelope.Error built
+// by the functions below, so tools return them as they are.
+
+// throttledMark is set in details of errors that mean "Google is throttling
+// us": the window claim is kept and the feed deferred.
+const throttledMark = "throttled"
+
+// Throttled reports whether err is Google throttling (429, 503, 403 or the
+// "Sorry…" HTML page).
+func Throttled(err error) bool {
+	e, ok := err.(*envelope.Error)
+	return ok && e.Details[throttledMark] == true
+}
+
+func throttled(why string, status int) *envelope.Error {
+	e := envelope.New(envelope.RateLimited, "Google News is throttling this server (%s); the feed is served from cache until the next window", why).
+		WithDetail(throttledMark, true)
+	if status != 0 {
+		e = e.WithDetail("http_status", status)
+	}
+	return e
+}
+
+// Parse normalizes a feed body: it refuses HTML (the "Sorry…" throttle page or
+// any other page), malformed or truncated XML and the /rss/unsupported feed,
+// splits publisher suffixes off titles, converts dates to RFC 3339, strips
+// the description's HTML, and drops duplicates by link and by normalized title.
+func Parse(body []byte, edition string) (Feed, error) {
+	if isHTML(body) {
+		// ref: news-websearch.md §1.5 — throttling can come as a 200 HTML
+		// "Sorry…" page (iv-org/invidious PR #2519); check before parsing.
+		if bytes.Contains(body, []byte("Sorry")) || bytes.Contains(body, []byte("unusual traffic")) {
+			return Feed{}, throttled("its \"Sorry…\" page", 0)
+		}
+		return Feed{}, envelope.New(envelope.UpstreamError, "Google News answered with an HTML page, not an RSS feed; check GOOGLE_NEWS_BASE_URL")
+	}
+	p := rss.Parser{}
+	f, err := p.Parse(bytes.NewReader(body))
+	if err != nil {
+		return Feed{}, envelope.New(envelope.UpstreamError, "Google News sent a malformed or truncated feed; it is retried next window").
+			WithCause(err)
+	}
+	out := Feed{Title: strings.TrimSpace(f.Title), Link: strings.TrimSpace(f.Link), Items: make([]Item, 0, len(f.Items))}
+	seenLink := map[string]bool{}
+	seenTitle := map[string]bool{}
+	for i, it := range f.Items {
+		if it == nil || i >= maxItems {
+			continue
+		}
+		if unsupportedItem(it.Link) {
+			return Feed{}, Unsupported(edition)
+		}
+		item := normalizeItem(it)
+		if item.URL == "" && item.Title == "" {
+			continue
+		}
+		lk, tk := linkKey(item), titleKey(item.Title)
+		if (lk != "" && seenLink[lk]) || (tk != "" && seenTitle[tk]) {
+			continue
+		}
+		seenLink[lk], seenTitle[tk] = true, true
+		out.Items = append(out.Items, item)
+	}
+	return out, nil
+}
+
+// Unsupported is the error for the /rss/unsupported answer: Google does not
+// serve this edition (ref: news-websearch.md §1.5; pygooglenews raises "This
+// feed is not available").
+func Unsupported(edition string) *envelope.Error {
+	return envelope.New(envelope.UpstreamError,
+		"Google News answered \"This feed is not available\" (/rss/unsupported) for edition %s; Google no longer serves it: pick another edition from list_editions", edition).
+		WithDetail("edition", edition)
+}
+
+// unsupportedItem: the single item of /rss/unsupported links to
+// https://news.google.com/ itself, never to an article (ref: §1.5 "detect it by
+// … an item link whose host is news.google.com and path is /").
+func unsupportedItem(link string) bool {
+	u, err := url.Parse(strings.TrimSpace(link))
+	if err != nil || u.Host != "news.google.com" {
+		return false
+	}
+	return u.Path == "" || u.Path == "/"
+}
+
+func isHTML(body []byte) bool {
+	b := bytes.TrimLeftFunc(body, unicode.IsSpace)
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	if len(b) > 64 {
+		b = b[:64]
+	}
+	l := bytes.ToLower(b)
+	return bytes.HasPrefix(l, []byte("<!doctype html")) || bytes.HasPrefix(l, []byte("<html"))
+}
+
+func normalizeItem(it *rss.Item) Item {
+	var out Item
+	out.URL = strings.TrimSpace(it.Link)
+	if it.GUID != nil {
+		out.ArticleID = strings.TrimSpace(it.GUID.Value)
+	}
+	title := clean(it.Title)
+	var firstPub string
+	out.Snippet, firstPub = describe(it.Description)
+	if it.Source != nil {
+		out.Publisher = clean(it.Source.Title)
+		out.PublisherDomain = domainOf(it.Source.URL)
+	}
+	if out.Publisher == "" {
+		// no <source> (seen in a top-stories capture): the description's
+		// <font> names the publisher of its first entry
+		out.Publisher = firstPub
+	}
+	// "Headline - Source": strip the suffix only when it is exactly the
+	// <source> name; headlines can contain " - " themselves (§1.4).
+	if out.Publisher != "" {
+		if h, ok := strings.CutSuffix(title, " - "+out.Publisher); ok && strings.TrimSpace(h) != "" {
+			title = strings.TrimSpace(h)
+		}
+	}
+	out.Title = title
+	out.Published = published(it)
+	return out
+}
+
+// published converts the RFC 1123 pubDate (§1.4: "Fri, 25 Sep 2026 13:53:48
+// GMT") to RFC 3339 UTC; an unparsable date is left out.
+func published(it *rss.Item) string {
+	if it.PubDateParsed != nil {
+		return it.PubDateParsed.UTC().Format(time.RFC3339)
+	}
+	for _, layout := range []string{time.RFC1123, time.RFC1123Z} {
+		if t, err := time.Parse(layout, strings.TrimSpace(it.PubDate)); err == nil {
+			return t.UTC().Format(time.RFC3339)
+		}
+	}
+	return ""
+}
+
+// describe turns the description's HTML (an <a> plus a <font> publisher, or an
+// <ol> of such entries for a cluster, §1.4) into plain text: "Headline
+// (Publisher); Related headline (Publisher)".
+func describe(html string) (snippet, firstPublisher string) {
+	if strings.TrimSpace(html) == "" {
+		return "", ""
+	}
+	if len(html) > maxDescription {
+		html = html[:maxDescription] // the parser closes what the cut leaves open
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(html))
+	if err != nil {
+		return clip(clean(html)), ""
+	}
+	lis := doc.Find("li")
+	if lis.Length() == 0 {
+		// the single-story variant: <a>Headline</a>&nbsp;&nbsp;<font>Source</font>
+		lis = doc.Find("body")
+	}
+	var parts []string
+	lis.Each(func(_ int, li *goquery.Selection) {
+		a := li.Find("a").First()
+		t := clean(a.Text())
+		pub := clean(li.Find("font").First().Text())
+		if t == "" {
+			t = clean(li.Text())
+		}
+		if t == "" {
+			return
+		}
+		if len(parts) == 0 {
+			firstPublisher = pub
+		}
+		if pub != "" {
+			parts = append(parts, t+" ("+pub+")")
+		} else {
+			parts = append(parts, t)
+		}
+	})
+	if len(parts) == 0 {
+		return clip(clean(doc.Text())), ""
+	}
+	return clip(strings.Join(parts, "; ")), firstPublisher
+}
+
+// clean decodes nothing (gofeed and goquery already decoded entities) but
+// turns non-breaking spaces into spaces and collapses whitespace.
+func clean(s string) string {
+	s = strings.ReplaceAll(s, "\u00a0", " ")
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func clip(s string) string {
+	r := []rune(s)
+	if len(r) <= MaxSnippet {
+		return s
+	}
+	return strings.TrimSpace(string(r[:MaxSnippet-1])) + "…"
+}
+
+func domainOf(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+}
+
+// linkKey is the article id when the link has one (links differ only by
+// ?oc=5 and the old __i/rss/rd form, §1.4), else the link.
+func linkKey(it Item) string {
+	if u, err := url.Parse(it.URL); err == nil && u.Host != "" {
+		if i := strings.LastIndex(u.Path, "/articles/"); i >= 0 {
+			return u.Path[i+len("/articles/"):]
+		}
+		u.RawQuery, u.Fragment = "", ""
+		return u.String()
+	}
+	return it.URL
+}
+
+// titleKey folds case, punctuation and spacing, so the same headline from two
+// clusters is one story.
+func titleKey(t string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.ToLower(t) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteRune(r)
+			space = false
+		default:
+			space = true
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,88 @@
+// Package tools defines google-news-rss's five MCP tools: list_editions,
+// explain_operators, build_search_feed, preview_search_feed and
+// fetch_search_feed. Descriptions follow one dense pattern: summary; when to
+// use; what comes back; errors; related tools.
+package tools
+
+import (
+	"context"
+	"flag"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/cache"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
+	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/feed"
+	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/poll"
+)
+
+// Instructions are sent to clients on initialize.
+const Instructions = `English Google News search feeds for scheduled trackers.
+Flow: build_search_feed (structured query or raw q → canonical q, feed URL, query_key) → preview_search_feed (one live look) → fetch_search_feed(query_key) on a schedule: upstream is polled at most once per aligned 3-hour window per query_key; other calls get the cache (status cached), throttling defers to the next window (status deferred). list_editions has the 24 English editions and UAE presets (there is no English UAE edition); explain_operators the operator cheat-sheet. Links are Google News links; publisher URLs are not resolved.`
+
+// Config is the server's configuration: flags with environment fallbacks.
+type Config struct {
+	BaseURL string
+	Timeout time.Duration
+	// RetryWait overrides the first retry backoff (tests).
+	RetryWait time.Duration
+	// Clock overrides the time source of the window claims and caches (tests).
+	// With Redis it makes the claim script use this clock instead of Redis TIME.
+	Clock clock.Clock
+	// WaitFor overrides how long a caller waits for a poll in flight elsewhere (tests).
+	WaitFor time.Duration
+}
+
+// Flags binds the server's flags; each defaults to its environment variable.
+func (c *Config) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.BaseURL, "base-url", envOr(feed.EnvBaseURL, feed.DefaultBaseURL), "Google News base URL ["+feed.EnvBaseURL+"]")
+	fs.DurationVar(&c.Timeout, "timeout", feed.DefaultTimeout, "deadline of one feed poll, both attempts included")
+}
+
+// Register builds the client, the store and the window claims, and adds the tools.
+func (c *Config) Register(_ context.Context, r *serve.Registry) error {
+	if c.BaseURL == "" {
+		c.BaseURL = envOr(feed.EnvBaseURL, feed.DefaultBaseURL)
+	}
+	cl := feed.New(feed.Config{BaseURL: c.BaseURL, Timeout: c.Timeout, RetryWait: c.RetryWait,
+		Logger: r.Log.With().Str("upstream", "google-news").Logger()})
+	var claimOpts []ratelimit.Option
+	// a preview is a live look: after its minute, errors are shown, not a stale copy
+	cacheOpts := []cache.Option{cache.WithStaleFor(0)}
+	if c.Clock != nil {
+		claimOpts = append(claimOpts, ratelimit.WithClock(c.Clock))
+		cacheOpts = append(cacheOpts, cache.WithClock(c.Clock))
+	}
+	store := poll.NewMemoryStore()
+	if r.Redis != nil {
+		// MCPFLEET_REDIS_URL: replicas share kept keys, cached feeds and the
+		// window claims, so a query_key is polled once per window in total.
+		store = poll.NewRedisStore(r.Redis)
+		claimOpts = append(claimOpts, ratelimit.WithRedis(r.Redis, poll.RedisPrefix+"poll:"))
+		cacheOpts = append(cacheOpts, cache.WithRedis(r.Redis, poll.RedisPrefix+"preview:"))
+	}
+	clk := c.Clock
+	if clk == nil {
+		clk = clock.System{}
+	}
+	p := poll.New(poll.Options{Store: store, Claims: ratelimit.NewWindowClaims(poll.Window, claimOpts...), Up: cl,
+		Clock: clk, Log: r.Log, WaitFor: c.WaitFor})
+	log := r.Log
+	cacheOpts = append(cacheOpts, cache.WithErrorHandler(func(err error) {
+		log.Warn().Err(err).Msg("google-news-rss preview cache: Redis failed; previewing without the shared cache")
+	}))
+	svc := &Service{client: cl, poller: p, store: store, clock: clk, preview: cache.New[feed.Feed](PreviewTTL, cacheOpts...)}
+	r.AddTools(All(svc)...)
+	r.Log.Info().Str("base_url", feed.PublicBase(c.BaseURL)).Dur("timeout", c.Timeout).Bool("shared_state", r.Redis != nil).Msg("google-news-rss configured")
+	return nil
+}
+
+func envOr(k, d string) string {
+	if v := strings.TrimSpace(os.Getenv(k)); v != "" {
+		return v
+	}
+	return d
+}

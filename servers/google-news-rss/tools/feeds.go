@@ -1,0 +1,179 @@
+package tools
+
+import (
+	"context"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/feed"
+	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/poll"
+	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/query"
+)
+
+type builtOut struct {
+	QueryKey string `json:"query_key"`
+	Q        string `json:"q"`
+	Edition  string `json:"edition" jsonschema:"ceid"`
+	FeedURL  string `json:"feed_url"`
+}
+
+// build validates the input, keeps its key and returns the canonical form.
+func (s *Service) build(ctx context.Context, in QueryIn) (builtOut, error) {
+	q, e, err := in.resolve()
+	if err != nil {
+		return builtOut{}, err
+	}
+	canon := q.Canonical()
+	key := query.Key(q, e.CEID)
+	if err := s.store.PutSpec(ctx, key, poll.Spec{Q: canon, Edition: e.CEID}); err != nil {
+		return builtOut{}, err
+	}
+	return builtOut{QueryKey: key, Q: canon, Edition: e.CEID, FeedURL: s.client.FeedURL(canon, e)}, nil
+}
+
+func (s *Service) buildTool() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "build_search_feed", Title: "Build search feed", Toolset: setFeeds,
+		Hints: toolkit.Hints{ReadOnly: true, Idempotent: true},
+		Description: `Structured query or raw q + English edition/preset → canonical q, feed URL, stable query_key (same meaning, same key). No network.
+Rejects with the fix: editions outside list_editions (no AE:en), bad operators (explain_operators), when with after/before, empty or long q.`},
+		s.build)
+}
+
+type previewIn struct {
+	QueryKey string `json:"query_key,omitempty" jsonschema:"from build_search_feed" mcp:"pattern=^gnq_[a-z2-7]{24}$"`
+	Q        string `json:"q,omitempty" jsonschema:"or a raw query" mcp:"maxLength=600"`
+	Edition  string `json:"edition,omitempty" jsonschema:"with q: gl or ceid; default US" mcp:"maxLength=5"`
+	Preset   string `json:"preset,omitempty" mcp:"enum=uae_focus|uae_outlets"`
+	Limit    int    `json:"limit,omitempty" mcp:"min=1;max=100;default=10"`
+}
+
+type previewOut struct {
+	builtOut
+	FetchedAt string      `json:"fetched_at"`
+	ItemCount int         `json:"item_count" jsonschema:"after dedupe; Google caps at ~100"`
+	Items     []feed.Item `json:"items"`
+}
+
+func (s *Service) previewTool() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "preview_search_feed", Title: "Preview search feed", Toolset: setFeeds, Hints: toolkit.RemoteRead,
+		Description: `One live fetch of a query_key or raw q: top deduplicated items; title without publisher suffix, url = Google News link (publisher URLs not resolved), plain-text snippet. Same query within a minute: from memory.
+Errors: rate_limited (throttled), upstream_error (edition not served, bad feed), timeout.`},
+		func(ctx context.Context, in previewIn) (previewOut, error) {
+			b, err := s.resolveBuilt(ctx, in)
+			if err != nil {
+				return previewOut{}, err
+			}
+			e, err := query.ResolveEdition(b.Edition)
+			if err != nil {
+				return previewOut{}, err
+			}
+			f, meta, err := s.preview.Get(ctx, b.QueryKey, func(ctx context.Context) (feed.Feed, error) {
+				return s.client.Fetch(ctx, b.Q, e)
+			})
+			if err != nil {
+				return previewOut{}, err
+			}
+			limit := in.Limit
+			if limit <= 0 {
+				limit = 10
+			}
+			items := f.Items[:min(limit, len(f.Items))]
+			at := meta.FetchedAt
+			if at.IsZero() {
+				at = s.clock.Now()
+			}
+			return previewOut{builtOut: b, FetchedAt: at.UTC().Format(time.RFC3339), ItemCount: len(f.Items), Items: items}, nil
+		})
+}
+
+// resolveBuilt returns the built query of a preview: its key's, or built now.
+func (s *Service) resolveBuilt(ctx context.Context, in previewIn) (builtOut, error) {
+	if in.QueryKey == "" {
+		return s.build(ctx, QueryIn{Q: in.Q, Edition: in.Edition, Preset: in.Preset})
+	}
+	if in.Q != "" || in.Edition != "" || in.Preset != "" {
+		return builtOut{}, envelope.Invalid("query_key", "give either query_key or the query fields, not both")
+	}
+	spec, ok, err := s.store.Spec(ctx, in.QueryKey)
+	if err != nil {
+		return builtOut{}, err
+	}
+	if !ok {
+		return builtOut{}, unknownKey(in.QueryKey)
+	}
+	e, err := query.ResolveEdition(spec.Edition)
+	if err != nil {
+		return builtOut{}, err
+	}
+	return builtOut{QueryKey: in.QueryKey, Q: spec.Q, Edition: e.CEID, FeedURL: s.client.FeedURL(spec.Q, e)}, nil
+}
+
+func unknownKey(k string) error {
+	return envelope.New(envelope.NotFound, "unknown query_key %s (keys are kept, not guessed, and may have expired); call build_search_feed to get one", k).
+		WithDetail("field", "query_key")
+}
+
+type fetchIn struct {
+	QueryKey string `json:"query_key" jsonschema:"from build_search_feed" mcp:"pattern=^gnq_[a-z2-7]{24}$"`
+	Since    string `json:"since,omitempty" jsonschema:"RFC 3339; newer items only"`
+}
+
+type fetchOut struct {
+	Status     string        `json:"status" mcp:"enum=fresh|cached|deferred"`
+	FetchedAt  string        `json:"fetched_at,omitempty"`
+	Window     string        `json:"window" jsonschema:"start/end, RFC 3339"`
+	NextPollAt string        `json:"next_poll_at"`
+	Items      []feed.Item   `json:"items"`
+	LastError  *poll.ErrInfo `json:"last_error,omitempty"`
+
+	enc *envelope.Encoded // set when served from the answer memo
+}
+
+// Preencoded hands toolkit the answer encoded (and schema-checked) once.
+func (o fetchOut) Preencoded() *envelope.Encoded { return o.enc }
+
+func (s *Service) fetchTool() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "fetch_search_feed", Title: "Fetch search feed", Toolset: setFeeds, Hints: toolkit.RemoteRead,
+		Description: `Scheduled path: a query_key's items, status fresh (polled now), cached (polled earlier this 3-hour window) or deferred (throttled/failed; cache served until next_poll_at). One Google poll per window per key across replicas.
+not_found: build_search_feed first.`},
+		func(ctx context.Context, in fetchIn) (fetchOut, error) {
+			var since time.Time
+			if in.Since != "" {
+				t, err := time.Parse(time.RFC3339, in.Since)
+				if err != nil {
+					return fetchOut{}, envelope.Invalid("since", "since must be RFC 3339, e.g. 2026-11-24T09:00:00Z, got %q", in.Since)
+				}
+				since = t
+			}
+			r, err := s.poller.Fetch(ctx, in.QueryKey)
+			if err != nil {
+				return fetchOut{}, err
+			}
+			out := fetchOut{Status: r.Status, LastError: r.LastError,
+				Window:     rfc(r.WindowStart) + "/" + rfc(r.NextPollAt),
+				NextPollAt: rfc(r.NextPollAt), Items: filterSince(r.Items, since)}
+			if r.Status != poll.StatusDeferred {
+				out.LastError = nil
+			}
+			if !r.FetchedAt.IsZero() {
+				out.FetchedAt = rfc(r.FetchedAt)
+			}
+			return s.answers.encoded(in, out), nil
+		})
+}
+
+func filterSince(items []feed.Item, since time.Time) []feed.Item {
+	if since.IsZero() {
+		return items
+	}
+	out := make([]feed.Item, 0, len(items))
+	for _, it := range items {
+		if t, err := time.Parse(time.RFC3339, it.Published); err == nil && t.After(since) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func rfc(t time.Time) string { return t.UTC().Format(time.RFC3339) }

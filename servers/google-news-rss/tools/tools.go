@@ -1,0 +1,37 @@
+package tools
+
+import (
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/cache"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/feed"
+	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/poll"
+)
+
+// PreviewTTL: a preview of the same query_key within a minute is served from
+// memory (Outsharp's SKILL.md suggests ≥ 60 s between polls of one feed,
+// news-websearch.md §1.5).
+const PreviewTTL = time.Minute
+
+// Service holds what the tools share.
+type Service struct {
+	client  *feed.Client
+	poller  *poll.Poller
+	store   poll.Store
+	clock   clock.Clock
+	preview *cache.Cache[feed.Feed]
+	answers answerMemo
+}
+
+// Toolsets.
+const (
+	setReference = "reference"
+	setFeeds     = "feeds"
+)
+
+// All returns the five tools.
+func All(s *Service) []toolkit.Tool {
+	return []toolkit.Tool{listEditions(), explainOperators(), s.buildTool(), s.previewTool(), s.fetchTool()}
+}
