@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -97,4 +98,24 @@ func TestWriterScrubs(t *testing.T) {
 	if strings.Contains(out, "hunter2-long") || strings.Contains(out, "canary-writer-value") || !strings.Contains(out, `"auth":"legacy"`) {
 		t.Errorf("writer output %s", out)
 	}
+}
+
+// FuzzScrub: a registered secret never survives a line, whatever surrounds it,
+// and a field rule match never breaks the JSON around it.
+func FuzzScrub(f *testing.F) {
+	const secret = "fuzz-canary-5f2e"
+	Register(secret)
+	for _, s := range []string{`{"msg":"x"}`, `{"password":"a\"b","x":1}`, `{"client_secret":"`, `"token":"\\"`, ``} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		line := []byte(s + secret + s)
+		out := Scrub(line)
+		if bytes.Contains(out, []byte(secret)) {
+			t.Fatalf("secret kept: %q", out)
+		}
+		if json.Valid([]byte(s)) && !json.Valid(Scrub([]byte(s))) {
+			t.Fatalf("scrubbing broke valid JSON: %q -> %q", s, Scrub([]byte(s)))
+		}
+	})
 }

@@ -316,3 +316,37 @@ func TestLimitsFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeFile: the rules file is outside input (replicas, hand edits). It
+// decodes without panicking, and what decodes is written back and read again
+// unchanged: the good stay good with the same rule bytes, the corrupt stay.
+func FuzzDecodeFile(f *testing.F) {
+	for _, s := range []string{
+		`{"version":1,"rules":[]}`,
+		`{"version":1,"rules":[{"id":"r-1","owner":"u","name":"n","meaning":"m","rule":{"stars":["紫微"]},"updated":"2026-11-21T10:00:00Z"}]}`,
+		`{"version":1,"rules":[{"id":"r-1","owner":"u","name":"n","meaning":5,"rule":{}},{"id":2},7,null]}`,
+		`{"version":1,"rules":[{"id":"r-1","owner":"u","name":"n","meaning":"m","rule":  { "all" : [ {"stars":["紫微"]} ] }}]}`,
+		`{"version":2}`, `[]`, `{`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		entries, err := decodeFile(data)
+		if err != nil {
+			return
+		}
+		again, err := decodeFile(encodeFile(entries))
+		if err != nil || len(again) != len(entries) {
+			t.Fatalf("re-encoded file: %v, %d of %d entries", err, len(again), len(entries))
+		}
+		for i := range entries {
+			a, b := entries[i], again[i]
+			if (a.good == nil) != (b.good == nil) || a.id != b.id || a.owner != b.owner || !bytes.Equal(a.line, b.line) {
+				t.Fatalf("entry %d changed: %s -> %s", i, a.line, b.line)
+			}
+			if a.good != nil && !bytes.Equal(a.good.Rule, b.good.Rule) {
+				t.Fatalf("entry %d rule changed", i)
+			}
+		}
+	})
+}
