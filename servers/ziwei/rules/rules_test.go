@@ -187,7 +187,8 @@ func TestStore(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("file mode %v %v", st.Mode(), err)
 	}
-	if ents, _ := os.ReadDir(filepath.Dir(path)); len(ents) != 1 {
+	// The rules file and its lock file (shared by replicas), no temp files.
+	if ents, _ := os.ReadDir(filepath.Dir(path)); len(ents) != 2 || ents[0].Name() != "rules.json" || ents[1].Name() != "rules.json.lock" {
 		t.Errorf("temp files left behind: %v", ents)
 	}
 	// Concurrent puts from one process never lose an update.

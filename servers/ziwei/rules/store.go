@@ -249,9 +249,11 @@ func (s *Store) Put(owner, name, meaning string, rule json.RawMessage, now time.
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.load(); err != nil {
+	unlock, err := s.lockForWrite()
+	if err != nil {
 		return Stored{}, false, err
 	}
+	defer unlock()
 	before := s.usage(owner, "")
 	after := s.usage(owner, st.ID)
 	replaced := after.Rules < before.Rules
@@ -296,9 +298,16 @@ func (s *Store) Delete(owner, idOrName string) (gone []Stored, err error) {
 	key := strings.TrimSpace(idOrName)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.load(); err != nil {
+	if s.path != "" {
+		if _, err := os.Stat(s.path); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil // nothing stored yet: nothing to delete, nothing to create
+		}
+	}
+	unlock, err := s.lockForWrite()
+	if err != nil {
 		return nil, err
 	}
+	defer unlock()
 	kept := make([]entry, 0, len(s.entries))
 	for _, e := range s.entries {
 		if e.owner == owner && key != "" && (e.id == key || e.good != nil && e.good.Name == key) {
@@ -315,6 +324,25 @@ func (s *Store) Delete(owner, idOrName string) (gone []Stored, err error) {
 		return nil, nil
 	}
 	return gone, s.write(kept, nil)
+}
+
+// lockForWrite takes the file lock shared with other replicas and re-reads the
+// file under it (never the cache: another replica may have written within the
+// timestamp granularity of the file system).
+func (s *Store) lockForWrite() (func(), error) {
+	if s.path == "" {
+		return nil, ErrNoPath
+	}
+	unlock, err := lockFile(s.path)
+	if err != nil {
+		return nil, err
+	}
+	s.loaded = false
+	if err := s.load(); err != nil {
+		unlock()
+		return nil, err
+	}
+	return unlock, nil
 }
 
 // write encodes entries, checks the file limit, reads the bytes back with the

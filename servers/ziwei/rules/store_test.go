@@ -350,3 +350,33 @@ func FuzzDecodeFile(f *testing.F) {
 		}
 	})
 }
+
+// TestReplicasSharingTheFileLoseNoWrite: two stores on one file (two server
+// replicas) writing at once keep every accepted rule.
+func TestReplicasSharingTheFileLoseNoWrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rules.json")
+	replicas := []*Store{NewStore(path), NewStore(path)}
+	const perReplica = 12
+	errs := make(chan error, 2*perReplica)
+	done := make(chan struct{})
+	for r, s := range replicas {
+		go func(r int, s *Store) {
+			defer func() { done <- struct{}{} }()
+			for i := 0; i < perReplica; i++ {
+				_, _, err := s.Put("u", "r"+string(rune('a'+r))+string(rune('a'+i)), "m", json.RawMessage(`{"stars":["紫微"]}`), now)
+				errs <- err
+			}
+		}(r, s)
+	}
+	<-done
+	<-done
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if l, _ := NewStore(path).List("u"); len(l.Rules) != 2*perReplica {
+		t.Errorf("%d of %d accepted rules in the file", len(l.Rules), 2*perReplica)
+	}
+}
