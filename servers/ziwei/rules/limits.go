@@ -22,10 +22,18 @@ const (
 	EnvFileBytes = "ZIWEI_RULES_FILE_MAX_BYTES"
 )
 
-// DefaultLimits: 256 KiB and 200 rules per user (a rule with a long meaning
-// takes 1-2 KB, the largest ~20 KB), 4 MiB per file (16 users at their full quota).
+// Defaults of the limits: 256 KiB and 200 rules per user (a rule with a long
+// meaning takes 1-2 KB, the largest ~20 KB), 4 MiB per file (16 users at
+// their full quota).
+const (
+	DefaultUserBytes = 256 << 10
+	MaxRulesPerOwner = 200
+	MaxFileBytes     = 4 << 20
+)
+
+// DefaultLimits are the limits without overrides.
 func DefaultLimits() Limits {
-	return Limits{UserBytes: 256 << 10, UserRules: 200, FileBytes: 4 << 20}
+	return Limits{UserBytes: DefaultUserBytes, UserRules: MaxRulesPerOwner, FileBytes: MaxFileBytes}
 }
 
 // LimitsFromEnv reads the overrides; unset variables keep the defaults.
