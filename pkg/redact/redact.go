@@ -32,12 +32,12 @@ func (s Secret) MarshalZerologObject(e *zerolog.Event) { e.Bool("set", s != "") 
 func (s Secret) IsSet() bool                           { return s != "" }
 
 // secretName is the precise rule for environment variables that hold secrets:
-// the name is, or ends with, _PASSWORD, _PASSWD, _SECRET (so _TOTP_SECRET,
+// the name is, or ends with, _PASSWORD, _PASSWD, _PASS, _SECRET (so _TOTP_SECRET,
 // _API_SECRET, _CLIENT_SECRET), _TOKEN(S), _API_KEY/_APIKEY, _ACCESS_KEY,
 // _PRIVATE_KEY or _CREDENTIAL(S). Words inside a name do not count: SHOONYA_AUTH
 // (oauth or legacy) and SHOONYA_AUTHORIZE_URL are settings, not secrets, and
 // scrubbing their values would mangle every log line that says "legacy".
-var secretName = regexp.MustCompile(`(?i)(^|_)(PASSWORD|PASSWD|SECRET|TOKENS?|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)$`)
+var secretName = regexp.MustCompile(`(?i)(^|_)(PASSWORD|PASSWD|PASS|SECRET|TOKENS?|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)$`)
 
 var (
 	namesMu  sync.RWMutex

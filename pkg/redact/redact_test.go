@@ -23,6 +23,7 @@ func TestIsSecretName(t *testing.T) {
 		{"SHOONYA_VENDOR_CODE", false}, {"SHOONYA_IMEI", false}, {"SHOONYA_CLIENT_ID", false},
 		{"SHOONYA_OAUTH_REDIRECT_URL", false}, {"CHART_IMG_PLAN", false}, {"KTRDR_API_URL", false},
 		{"MCPFLEET_REDIS_URL", false}, {"SECRETARY_NAME", false}, {"TOKEN_URL", false}, {"PASSWORDLESS", false},
+		{"REDIS_PASS", true}, {"BYPASS", false}, {"PWD", false}, {"OLDPWD", false}, {"SHOONYA_AUTH_MODE", false},
 	} {
 		if got := IsSecretName(tc.name); got != tc.want {
 			t.Errorf("IsSecretName(%q) = %v, want %v", tc.name, got, tc.want)
