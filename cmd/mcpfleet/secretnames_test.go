@@ -2,12 +2,19 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/pkg/redact"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 )
 
 // TestSecretVariablesAreScrubbed: every variable a server declares secret is
@@ -45,5 +52,43 @@ func TestSecretVariablesAreScrubbed(t *testing.T) {
 			}
 		}
 		fh.Close()
+	}
+}
+
+// TestSettingsStayReadableInLogs: shoonya started with SHOONYA_AUTH=legacy and
+// every secret set to a canary logs its login generation as "legacy" (it was
+// "[REDACTED]" when redaction went by the word "auth"), and no canary.
+func TestSettingsStayReadableInLogs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	bins := buildFleet(t)
+	var stderr servetest.Buffer
+	tr := transport.NewStdioWithOptions(filepath.Join(bins, "shoonya"), serverEnv(t, bins, "shoonya"), nil, transport.WithCommandStderrWriter(&stderr))
+	c := client.NewClient(tr)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := servetest.Initialize(ctx, c, ""); err != nil {
+		t.Fatal(err)
+	}
+	var req mcp.CallToolRequest
+	req.Params.Name = "connect_shoonya_broker"
+	req.Params.Arguments = map[string]any{}
+	if _, err := c.CallTool(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Close()
+	time.Sleep(100 * time.Millisecond) // let stderr drain
+	logs := stderr.String()
+	if !strings.Contains(logs, `"login_generation":"legacy"`) {
+		t.Errorf("the login generation is not readable in the logs:\n%.2000s", logs)
+	}
+	for _, canary := range canaries {
+		if strings.Contains(logs, canary) {
+			t.Errorf("canary %q in the logs", canary)
+		}
 	}
 }
