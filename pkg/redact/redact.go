@@ -8,6 +8,7 @@ package redact
 import (
 	"bytes"
 	"io"
+	"net/url"
 	"os"
 	"regexp"
 	"sort"
@@ -30,11 +31,41 @@ func (s Secret) MarshalText() ([]byte, error)          { return []byte(mask), ni
 func (s Secret) MarshalZerologObject(e *zerolog.Event) { e.Bool("set", s != "") }
 func (s Secret) IsSet() bool                           { return s != "" }
 
-// secretName matches environment variable and field names that hold secrets.
-var secretName = regexp.MustCompile(`(?i)(pass(word|wd)?|secret|token|api[_-]?key|apikey|totp|auth|cookie|jkey|susertoken|access[_-]?tok|private|credential)`)
+// secretName is the precise rule for environment variables that hold secrets:
+// the name is, or ends with, _PASSWORD, _PASSWD, _PASS, _SECRET (so _TOTP_SECRET,
+// _API_SECRET, _CLIENT_SECRET), _TOKEN(S), _API_KEY/_APIKEY, _ACCESS_KEY,
+// _PRIVATE_KEY or _CREDENTIAL(S). Words inside a name do not count: SHOONYA_AUTH
+// (oauth or legacy) and SHOONYA_AUTHORIZE_URL are settings, not secrets, and
+// scrubbing their values would mangle every log line that says "legacy".
+var secretName = regexp.MustCompile(`(?i)(^|_)(PASSWORD|PASSWD|PASS|SECRET|TOKENS?|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)$`)
 
-// IsSecretName reports whether a variable or field name looks like it holds a secret.
-func IsSecretName(name string) bool { return secretName.MatchString(name) }
+var (
+	namesMu  sync.RWMutex
+	declared = map[string]bool{} // secret variables outside the rule, declared by a server (SecretEnv)
+)
+
+// SecretEnv declares environment variables whose values are secret although
+// their names do not follow the rule (IsSecretName); their current values are
+// registered at once and on every RegisterEnv.
+func SecretEnv(names ...string) {
+	namesMu.Lock()
+	for _, n := range names {
+		declared[n] = true
+	}
+	namesMu.Unlock()
+	for _, n := range names {
+		registerVar(os.Getenv(n))
+	}
+}
+
+// IsSecretName reports whether an environment variable holds a secret: its name
+// follows the rule above or it was declared with SecretEnv.
+func IsSecretName(name string) bool {
+	namesMu.RLock()
+	d := declared[name]
+	namesMu.RUnlock()
+	return d || secretName.MatchString(name)
+}
 
 // minSecretLen keeps short values ("1", "true") from being scrubbed everywhere.
 const minSecretLen = 6
@@ -65,20 +96,42 @@ func contains(xs []string, v string) bool {
 	return false
 }
 
-// RegisterEnv registers the value of every environment variable whose name looks secret.
+// RegisterEnv registers the values of the secret environment variables
+// (IsSecretName), and the password of any variable holding a URL with
+// credentials (MCPFLEET_REDIS_URL=redis://:pw@host, KTRDR_API_URL=http://u:pw@host).
 func RegisterEnv() {
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")
 		if IsSecretName(k) {
-			Register(v)
-			// MCPFLEET_AUTH_TOKENS holds user=token pairs: scrub each token too.
-			for _, pair := range strings.Split(v, ",") {
-				if _, tok, ok := strings.Cut(pair, "="); ok {
-					Register(tok)
-				}
-			}
+			registerVar(v)
+		} else if pw := urlPassword(v); pw != "" {
+			Register(pw)
 		}
 	}
+}
+
+// registerVar registers a secret variable's value; MCPFLEET_AUTH_TOKENS holds
+// user=token pairs, so each token is registered too.
+func registerVar(v string) {
+	Register(v)
+	for _, pair := range strings.Split(v, ",") {
+		if _, tok, ok := strings.Cut(pair, "="); ok {
+			Register(tok)
+		}
+	}
+}
+
+// urlPassword is the password in a scheme://user:password@host value, or "".
+func urlPassword(v string) string {
+	if !strings.Contains(v, "://") || !strings.Contains(v, "@") {
+		return ""
+	}
+	u, err := url.Parse(strings.TrimSpace(v))
+	if err != nil || u.User == nil {
+		return ""
+	}
+	pw, _ := u.User.Password()
+	return pw
 }
 
 // String scrubs registered values from s (for error messages built from upstream text).
@@ -93,8 +146,12 @@ func String(s string) string {
 	return s
 }
 
-// jsonField matches "name":"value" pairs whose name looks secret, in a JSON log line.
-var jsonField = regexp.MustCompile(`"([^"]*(?i:password|passwd|secret|api_?key|apikey|totp|authorization|cookie|jkey|susertoken|pwd|factor2|appkey|access_?token|refresh_?token|auth_?token|bearer)[^"]*)":"(?:[^"\\]|\\.)*"`)
+// jsonField matches "name":"value" pairs in a JSON log line whose field name
+// ends with a word that names a secret (password, pwd, secret, token, api_key,
+// appkey, authorization, cookie, and Noren's jkey, susertoken, factor2):
+// "client_secret", "access_token", "X-Api-Key", "pwd" are scrubbed; "auth",
+// "token_url", "secret_set", "totp_configured" are not.
+var jsonField = regexp.MustCompile(`"([A-Za-z0-9_.-]*(?i:password|passwd|pwd|secret|tokens?|api[_-]?key|app[_-]?key|authorization|cookie|jkey|susertoken|factor2))":"(?:[^"\\]|\\.)*"`)
 
 // Scrub applies both the field rule and the registered values to one log line.
 func Scrub(p []byte) []byte {

@@ -29,7 +29,8 @@ type Request struct {
 	Op string
 	// Method defaults to GET.
 	Method string
-	// Path is appended to the base URL (escape user input with url.PathEscape); an
+	// Path is appended to the base URL (build it with upstream.Path when it holds
+	// tool arguments: it escapes them and refuses "." and ".."); an
 	// absolute URL is used as is.
 	Path string
 	// Query parameters; secret-looking names are redacted in logs.

@@ -109,6 +109,7 @@ func redactURL(raw string) string {
 	}
 	u.User = nil
 	u.RawQuery = ""
+	u.ForceQuery = false // "h://x?" parses with an empty query that String would print
 	u.Fragment = ""
 	u.RawFragment = ""
 	return u.String()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/golden"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/rules"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/tools"
 )
 
@@ -20,7 +21,7 @@ var version = "dev"
 
 const instructions = "Zi Wei Dou Shu (紫微斗数) charts, computed like iztro 2.6.1. Call initialize_chart with birthDate (YYYY-MM-DD), birthTimeIndex (0-12) or birthTime (HH:MM), and gender; " +
 	"it returns a chart_id that every other tool accepts instead of the birth fields (stateless). Natal: get_palace_info, get_stars_in_palace, get_natal_sihua, get_sanfang_sizheng, get_jia_gong_info. " +
-	"Timing: get_decade_info, get_annual_info, get_monthly_info, get_daily_info, get_hourly_info, get_palace_stem_sihua (飞化). Patterns: query_astrological_pattern; user rules: store_star_combination_meaning. " +
+	"Timing: get_decade_info, get_annual_info, get_monthly_info, get_daily_info, get_hourly_info, get_palace_stem_sihua (飞化). Patterns: query_astrological_pattern; user rules: store_star_combination_meaning, delete_star_combination_meaning. " +
 	"Board: resource ziwei://chart/{chart_id}. Names in zh-CN (default), zh-TW or en-US via language. " +
 	"In results, palace index is the board position (0 寅, 1 卯 … 10 子, 11 丑); star type is major, soft, tough, lucun, tianma, adjective, flower or helper; " +
 	"brightness 庙 旺 得 利 平 不 陷 (en-US [+3]…[-3]); mutagen 禄 权 科 忌 (en-US A B C D). birthTimeIndex: 0 00:00-01:00 early Rat … 12 23:00-24:00 late Rat; " +
@@ -36,7 +37,12 @@ func newApp() serve.App {
 			fs.StringVar(&rulesFile, "rules-file", defaultRulesFile(), "JSON file for stored star-combination rules [ZIWEI_RULES_FILE]")
 		},
 		Register: func(ctx context.Context, r *serve.Registry) error {
-			return tools.New(rulesFile).Register(ctx, r)
+			limits, err := rules.LimitsFromEnv()
+			if err != nil {
+				return err
+			}
+			store := rules.NewStore(rulesFile).WithLimits(limits).WithLogger(r.Log)
+			return tools.NewWithStore(store).Register(ctx, r)
 		},
 		Commands: map[string]serve.Command{"check-golden": func(ctx context.Context, args []string) int {
 			return checkGolden(args, os.Stdout, os.Stderr)

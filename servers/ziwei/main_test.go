@@ -52,14 +52,15 @@ func TestToolDefinitions(t *testing.T) {
 	all := tools.New("").All()
 	servetest.Lint(t, all)
 	servetest.Snapshot(t, all, "testdata/toolsnaps")
-	if len(all) != 23 {
-		t.Errorf("%d tools, want 23", len(all))
+	if len(all) != 24 {
+		t.Errorf("%d tools, want 24", len(all))
 	}
 	for _, tl := range all {
 		a := tl.Tool.Annotations
-		write := tl.Name() == "store_star_combination_meaning"
-		if *a.ReadOnlyHint == write || *a.DestructiveHint || !*a.IdempotentHint || *a.OpenWorldHint {
-			t.Errorf("%s: hints %+v, want readOnly=%v destructive=false idempotent=true openWorld=false", tl.Name(), a, !write)
+		write := tl.Name() == "store_star_combination_meaning" || tl.Name() == "delete_star_combination_meaning"
+		destructive := tl.Name() == "delete_star_combination_meaning"
+		if *a.ReadOnlyHint == write || *a.DestructiveHint != destructive || !*a.IdempotentHint || *a.OpenWorldHint {
+			t.Errorf("%s: hints %+v, want readOnly=%v destructive=%v idempotent=true openWorld=false", tl.Name(), a, !write, destructive)
 		}
 	}
 }
@@ -245,6 +246,11 @@ func TestEveryTool(t *testing.T) {
 		{"store_star_combination_meaning", map[string]any{"name": "test", "meaning": "m", "rule": map[string]any{"stars": []any{"巨门"}, "in": "命宫"}, "chart_id": id}, func(t *testing.T, o map[string]any) {
 			if o["matchesChart"] != true || o["count"].(float64) != 1 {
 				t.Errorf("store %v", o)
+			}
+		}},
+		{"delete_star_combination_meaning", map[string]any{"name": "test"}, func(t *testing.T, o map[string]any) {
+			if len(o["deleted"].([]any)) != 1 || o["count"].(float64) != 0 {
+				t.Errorf("delete %v", o)
 			}
 		}},
 	} {

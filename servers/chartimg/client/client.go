@@ -387,7 +387,11 @@ func (c *Client) Symbols(ctx context.Context, exchange, symbol, typ string) (Sym
 		q.Set("type", typ)
 	}
 	var out SymbolList
-	err := c.api.GetJSON(ctx, "list symbols of "+exchange, "/v3/tradingview/exchange/"+url.PathEscape(exchange), q, &out)
+	path, err := upstream.Path(upstream.Lit("/v3/tradingview/exchange"), upstream.Arg("exchange", exchange))
+	if err != nil {
+		return SymbolList{}, err
+	}
+	err = c.api.GetJSON(ctx, "list symbols of "+exchange, path, q, &out)
 	return out, err
 }
 

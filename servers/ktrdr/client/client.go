@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
+	"github.com/mcpfleet/mcpfleet/pkg/upstream"
 )
 
 // Data-load routes: 3ba55e75 answers POST /data/load with the ApiResponse
@@ -139,7 +140,11 @@ func withHint(err error, hint string, codes ...envelope.Code) error {
 	return err
 }
 
-func opPath(id string) string { return "/operations/" + url.PathEscape(id) }
+// opPath is /operations/{operation_id}[suffix], built by upstream.Path: an id
+// of "." or ".." is refused, never sent as DELETE /operations/..
+func opPath(id, suffix string) (string, error) {
+	return upstream.Path(upstream.Lit("/operations"), upstream.Arg("operation_id", id), upstream.Lit(suffix))
+}
 
 // ListOptions filter GET /operations.
 type ListOptions struct {
@@ -169,7 +174,11 @@ func (c *Client) ListOperations(ctx context.Context, o ListOptions) (OperationLi
 
 // GetOperation returns one operation's full status.
 func (c *Client) GetOperation(ctx context.Context, id string) (Operation, error) {
-	body, err := c.call(ctx, request{op: "get status of " + id, method: "GET", path: opPath(id)})
+	path, err := opPath(id, "")
+	if err != nil {
+		return Operation{}, err
+	}
+	body, err := c.call(ctx, request{op: "get status of " + id, method: "GET", path: path})
 	if err != nil {
 		return Operation{}, withHint(err, "check the id with list_operations", envelope.NotFound)
 	}
@@ -184,7 +193,11 @@ func (c *Client) CancelOperation(ctx context.Context, id, reason string) (Cancel
 		payload = map[string]any{"reason": reason}
 	}
 	// DELETE is idempotent on the backend: a repeat only meets "cannot be cancelled".
-	body, err := c.call(ctx, request{op: "cancel " + id, method: "DELETE", path: opPath(id), json: payload, idempotent: true})
+	path, err := opPath(id, "")
+	if err != nil {
+		return Cancellation{}, err
+	}
+	body, err := c.call(ctx, request{op: "cancel " + id, method: "DELETE", path: path, json: payload, idempotent: true})
 	if err != nil {
 		var e *envelope.Error
 		if errors.As(err, &e) && e.Code == envelope.Conflict {
@@ -200,7 +213,11 @@ func (c *Client) CancelOperation(ctx context.Context, id, reason string) (Cancel
 
 // OperationResults returns a finished operation's result summary.
 func (c *Client) OperationResults(ctx context.Context, id string) (Results, error) {
-	body, err := c.call(ctx, request{op: "get results of " + id, method: "GET", path: opPath(id) + "/results"})
+	path, err := opPath(id, "/results")
+	if err != nil {
+		return Results{}, err
+	}
+	body, err := c.call(ctx, request{op: "get results of " + id, method: "GET", path: path})
 	if err != nil {
 		err = withHint(err, "results exist only once it has completed or failed (wait_for_operation, get_operation_status)", envelope.Conflict)
 		return Results{}, withHint(err, "check the id with list_operations", envelope.NotFound)
@@ -330,7 +347,10 @@ func (c *Client) MarketData(ctx context.Context, q MarketQuery) (MarketData, err
 	if q.Limit > 0 {
 		v.Set("limit", strconv.Itoa(q.Limit))
 	}
-	path := "/data/" + url.PathEscape(q.Symbol) + "/" + url.PathEscape(q.Timeframe)
+	path, err := upstream.Path(upstream.Lit("/data"), upstream.Arg("symbol", q.Symbol), upstream.Arg("timeframe", q.Timeframe))
+	if err != nil {
+		return MarketData{}, err
+	}
 	body, err := c.call(ctx, request{op: "market data", method: "GET", path: path, query: v})
 	if err != nil {
 		return MarketData{}, err
@@ -375,7 +395,11 @@ func (c *Client) Health(ctx context.Context) (Health, error) {
 
 // Performance returns a completed training's metrics.
 func (c *Client) Performance(ctx context.Context, taskID string) (Performance, error) {
-	body, err := c.call(ctx, request{op: "model performance of " + taskID, method: "GET", path: "/trainings/" + url.PathEscape(taskID) + "/performance"})
+	path, err := upstream.Path(upstream.Lit("/trainings"), upstream.Arg("operation_id", taskID), upstream.Lit("/performance"))
+	if err != nil {
+		return Performance{}, err
+	}
+	body, err := c.call(ctx, request{op: "model performance of " + taskID, method: "GET", path: path})
 	if err != nil {
 		// The backend answers 404 "Training task X is not completed (status:
 		// running)" (TrainingService.get_model_performance raises ValidationError,
@@ -440,7 +464,11 @@ func isNotLoaded(err error) bool {
 // /models/{name}/load, matched on model_name). An unknown name is 404 "Model
 // 'X' not found"; a model whose file is missing answers model_loaded false.
 func (c *Client) LoadModel(ctx context.Context, name string) (ModelLoaded, error) {
-	body, err := c.call(ctx, request{op: "load model " + name, method: "POST", path: "/models/" + url.PathEscape(name) + "/load", idempotent: true})
+	path, err := upstream.Path(upstream.Lit("/models"), upstream.Arg("model_name", name), upstream.Lit("/load"))
+	if err != nil {
+		return ModelLoaded{}, err
+	}
+	body, err := c.call(ctx, request{op: "load model " + name, method: "POST", path: path, idempotent: true})
 	if err != nil {
 		return ModelLoaded{}, withHint(err, "list_trained_models lists model names (model_name, not model_id)", envelope.NotFound)
 	}

@@ -36,7 +36,7 @@ import (
 
 // Limits keep parsing and evaluation bounded.
 const (
-	MaxBytes = 8 << 10 // JSON size of one rule
+	MaxBytes = 8 << 10 // compact JSON size of one rule (Size), on write and on read
 	MaxDepth = 6       // nesting of all/any/not
 	MaxNodes = 64      // conditions and combinators in one rule
 	MaxNames = 16      // names in one list
@@ -81,10 +81,21 @@ func errAt(path, format string, args ...any) *Error {
 	return &Error{Path: path, Message: fmt.Sprintf(format, args...)}
 }
 
+// Size is the one size rule for a rule, applied when it is stored and when
+// the rules file is read back: the length of its compact JSON, so the
+// indentation or spacing around it never changes whether it fits.
+func Size(data []byte) (int, error) {
+	var buf bytes.Buffer
+	buf.Grow(len(data))
+	err := json.Compact(&buf, data)
+	return buf.Len(), err
+}
+
 // Parse decodes and compiles a rule from JSON.
 func Parse(data []byte) (*Rule, error) {
-	if len(data) > MaxBytes {
-		return nil, errAt("", "rule is %d bytes; the limit is %d", len(data), MaxBytes)
+	// Invalid JSON is left to the decoder below, which names the problem.
+	if n, err := Size(data); err == nil && n > MaxBytes {
+		return nil, errAt("", "rule is %d bytes of compact JSON; the limit is %d", n, MaxBytes)
 	}
 	// Depth check before decoding, so a deeply nested document costs nothing.
 	if d := jsonDepth(data); d > 2*MaxDepth+4 {

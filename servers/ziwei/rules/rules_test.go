@@ -154,7 +154,7 @@ func TestParseErrors(t *testing.T) {
 func TestStore(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a", "b", "rules.json")
 	s := NewStore(path)
-	if l, err := s.List("u"); err != nil || len(l) != 0 {
+	if l, err := s.List("u"); err != nil || len(l.Rules) != 0 {
 		t.Fatalf("empty store: %v %v", l, err)
 	}
 	rule := json.RawMessage(`{ "stars" : ["巨门"], "in":"命宫" }`)
@@ -175,18 +175,20 @@ func TestStore(t *testing.T) {
 	if _, _, err := s.Put("u", "", "m", rule, now); err == nil {
 		t.Errorf("empty name stored")
 	}
-	l, _ := s.List("u")
+	ls, _ := s.List("u")
+	l := ls.Rules
 	if len(l) != 1 || l[0].Meaning != "m2" || !l[0].Compiled.Match(&Context{Chart: chart1990(t)}) {
 		t.Errorf("list u: %+v", l)
 	}
-	if l, _ := NewStore(path).List("other"); len(l) != 1 {
-		t.Errorf("a fresh store on the file sees %d rules for other", len(l))
+	if l, _ := NewStore(path).List("other"); len(l.Rules) != 1 {
+		t.Errorf("a fresh store on the file sees %d rules for other", len(l.Rules))
 	}
 	st, err := os.Stat(path)
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("file mode %v %v", st.Mode(), err)
 	}
-	if ents, _ := os.ReadDir(filepath.Dir(path)); len(ents) != 1 {
+	// The rules file and its lock file (shared by replicas), no temp files.
+	if ents, _ := os.ReadDir(filepath.Dir(path)); len(ents) != 2 || ents[0].Name() != "rules.json" || ents[1].Name() != "rules.json.lock" {
 		t.Errorf("temp files left behind: %v", ents)
 	}
 	// Concurrent puts from one process never lose an update.
@@ -201,8 +203,8 @@ func TestStore(t *testing.T) {
 		}(i)
 	}
 	wg.Wait()
-	if l, _ := s.List("c"); len(l) != 8 {
-		t.Errorf("concurrent puts kept %d of 8", len(l))
+	if l, _ := s.List("c"); len(l.Rules) != 8 {
+		t.Errorf("concurrent puts kept %d of 8", len(l.Rules))
 	}
 	if _, err := NewStore("").List("u"); !errors.Is(err, ErrNoPath) {
 		t.Errorf("no path: %v", err)

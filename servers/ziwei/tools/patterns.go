@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
@@ -48,12 +50,21 @@ func (t *Tools) storedHits(ctx context.Context, rc *rules.Context) ([]RuleHit, s
 	if err != nil {
 		return out, "stored rules were not evaluated: " + err.Error()
 	}
-	for _, r := range list {
+	for _, r := range list.Rules {
 		if r.Compiled.Match(rc) {
 			out = append(out, RuleHit{ID: r.ID, Name: r.Name, Meaning: r.Meaning})
 		}
 	}
-	return out, ""
+	return out, corruptNote(list.Corrupt)
+}
+
+// corruptNote tells the user that some of their stored rules cannot be read
+// (they are kept, never dropped silently) and how to clear them.
+func corruptNote(c []rules.Corrupt) string {
+	if len(c) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of your stored rules cannot be read (first: %s: %s); query_star_combination_meaning lists them under corrupt, delete_star_combination_meaning removes them by id", len(c), c[0].ID, c[0].Reason)
 }
 
 // ---- initialize_chart
@@ -164,6 +175,7 @@ type CombinationResult struct {
 type CombinationQueryOut struct {
 	ChartID string              `json:"chart_id,omitempty"`
 	Results []CombinationResult `json:"results"`
+	Corrupt []rules.Corrupt     `json:"corrupt,omitempty" jsonschema:"your stored entries that cannot be read; delete by id"`
 	Note    string              `json:"note,omitempty"`
 }
 
@@ -234,7 +246,10 @@ func (t *Tools) queryCombination() toolkit.Tool {
 				if err != nil {
 					out.Note = "stored rules could not be read: " + err.Error()
 				}
-				for _, r := range list {
+				if out.Corrupt = list.Corrupt; len(list.Corrupt) > 0 && err == nil {
+					out.Note = corruptNote(list.Corrupt)
+				}
+				for _, r := range list.Rules {
 					if (in.Name == "" || r.Name == in.Name) && namesAll(r.Compiled, want) {
 						add(r.ID, r.Name, r.Meaning, "stored", r.Compiled, r.Rule)
 					}
@@ -258,21 +273,23 @@ func (t *Tools) queryCombination() toolkit.Tool {
 type StoreIn struct {
 	Name    string         `json:"name" jsonschema:"same name replaces" mcp:"minLength=1;maxLength=80"`
 	Meaning string         `json:"meaning" mcp:"minLength=1;maxLength=2000"`
-	Rule    map[string]any `json:"rule" jsonschema:"declarative JSON rule, e.g. {\"all\":[{\"stars\":[\"紫微\",\"天府\"],\"in\":\"命宫\"},{\"mutagens\":[\"禄\"],\"in\":\"命宫\",\"scope\":\"sanfang\"}]}. Shapes: {all|any:[rules]}, {not:rule}, {stars:[..],in,scope?,min?,brightness?|minBrightness?|maxBrightness?,mutagen?,level?}, {mutagens:[禄权科忌],level?,in,scope?,min?}, {count:[stars or groups major|soft|tough…],in,scope?,min?,max?}, {palace,branch:[..]}, {same:[palace,palace]}. in: role (命宫, 财帛), 身宫, branch, @STAR, 大限命宫/流年命宫. scope: palace|sanfang|sanhe|opposite|flank. level: natal|decade|annual. Limits: 8 KiB, depth 6, 64 conditions"`
+	Rule    map[string]any `json:"rule" jsonschema:"declarative JSON rule, e.g. {\"all\":[{\"stars\":[\"紫微\",\"天府\"],\"in\":\"命宫\"},{\"mutagens\":[\"禄\"],\"in\":\"命宫\",\"scope\":\"sanfang\"}]}. Shapes: {all|any:[rules]}, {not:rule}, {stars:[..],in,scope?,min?,brightness?|minBrightness?|maxBrightness?,mutagen?,level?}, {mutagens:[禄权科忌],level?,in,scope?,min?}, {count:[stars or groups major|soft|tough…],in,scope?,min?,max?}, {palace,branch:[..]}, {same:[palace,palace]}. in: role (命宫, 财帛), 身宫, branch, @STAR, 大限命宫/流年命宫. scope: palace|sanfang|sanhe|opposite|flank. level: natal|decade|annual. Limits: 8 KiB compact JSON, depth 6, 64 conditions"`
 	ChartID string         `json:"chart_id,omitempty" jsonschema:"also test on this chart"`
 }
 
 type StoreOut struct {
-	ID       string `json:"id"`
-	Name     string `json:"name"`
-	Replaced bool   `json:"replaced"`
-	Count    int    `json:"count" jsonschema:"rules stored"`
-	Matches  *bool  `json:"matchesChart,omitempty"`
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	Replaced   bool   `json:"replaced"`
+	Count      int    `json:"count" jsonschema:"rules stored"`
+	BytesUsed  int    `json:"bytesUsed" jsonschema:"of your quota"`
+	BytesQuota int    `json:"bytesQuota"`
+	Matches    *bool  `json:"matchesChart,omitempty"`
 }
 
 func (t *Tools) storeCombination() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "store_star_combination_meaning", Title: "Store a star-combination meaning", Toolset: "patterns", Hints: toolkit.LocalWrite,
-		Description: "Saves a named declarative rule (JSON predicate over stars, palaces, brightness and 四化, never code) with its meaning; initialize_chart and query_star_combination_meaning then evaluate it on every chart. Same name replaces. Errors: invalid_argument with the JSON path of a bad part. Related: query_star_combination_meaning."},
+		Description: "Saves a named declarative rule (JSON predicate over stars, palaces, brightness and 四化, never code) with its meaning; initialize_chart and query_star_combination_meaning then evaluate it on every chart. Same name replaces. Errors: invalid_argument with the JSON path of a bad part; permission_denied when your quota is full. Related: query_star_combination_meaning, delete_star_combination_meaning."},
 		func(ctx context.Context, in StoreIn) (StoreOut, error) {
 			if t.store == nil || t.store.Path() == "" {
 				return StoreOut{}, envelope.New(envelope.PermissionDenied, "no rules file configured: start the server with --rules-file or set ZIWEI_RULES_FILE")
@@ -300,11 +317,63 @@ func (t *Tools) storeCombination() toolkit.Tool {
 				return StoreOut{}, ruleErr(err)
 			}
 			list, _ := t.store.List(owner)
-			return StoreOut{ID: st.ID, Name: st.Name, Replaced: replaced, Count: len(list), Matches: matches}, nil
+			return StoreOut{ID: st.ID, Name: st.Name, Replaced: replaced, Count: len(list.Rules), BytesUsed: list.Usage.Bytes,
+				BytesQuota: list.Usage.QuotaBytes, Matches: matches}, nil
+		})
+}
+
+// ---- delete_star_combination_meaning
+
+type DeleteIn struct {
+	Name string `json:"name,omitempty" jsonschema:"stored rule name" mcp:"maxLength=80"`
+	ID   string `json:"id,omitempty" jsonschema:"rule id (also for entries listed as corrupt)" mcp:"maxLength=200"`
+}
+
+type DeleteOut struct {
+	Deleted    []string `json:"deleted" jsonschema:"ids removed; empty when none matched"`
+	Count      int      `json:"count" jsonschema:"rules still stored"`
+	BytesUsed  int      `json:"bytesUsed" jsonschema:"of your quota"`
+	BytesQuota int      `json:"bytesQuota"`
+}
+
+func (t *Tools) deleteCombination() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "delete_star_combination_meaning", Title: "Delete a star-combination meaning", Toolset: "patterns",
+		Hints:       toolkit.Hints{Destructive: true, Idempotent: true},
+		Description: "Deletes one of your stored rules by name or id (a corrupt entry by its id) and frees its room in your quota; deleting what is not there returns deleted: []. Related: query_star_combination_meaning lists names, ids and corrupt entries; store_star_combination_meaning."},
+		func(ctx context.Context, in DeleteIn) (DeleteOut, error) {
+			if t.store == nil || t.store.Path() == "" {
+				return DeleteOut{}, envelope.New(envelope.PermissionDenied, "no rules file configured: start the server with --rules-file or set ZIWEI_RULES_FILE")
+			}
+			key := in.ID
+			switch {
+			case in.ID != "" && in.Name != "":
+				return DeleteOut{}, envelope.Invalid("id", "pass name or id, not both")
+			case in.ID == "" && in.Name == "":
+				return DeleteOut{}, envelope.Invalid("name", "pass the name (or id) of the rule to delete; query_star_combination_meaning lists them")
+			case in.ID == "":
+				key = in.Name
+			}
+			owner := serve.UserID(ctx)
+			gone, err := t.store.Delete(owner, key)
+			if err != nil {
+				return DeleteOut{}, ruleErr(err)
+			}
+			out := DeleteOut{Deleted: []string{}}
+			for _, g := range gone {
+				out.Deleted = append(out.Deleted, g.ID)
+			}
+			if list, err := t.store.List(owner); err == nil {
+				out.Count, out.BytesUsed, out.BytesQuota = len(list.Rules), list.Usage.Bytes, list.Usage.QuotaBytes
+			}
+			return out, nil
 		})
 }
 
 func ruleErr(err error) error {
+	var qe *rules.QuotaError
+	if errors.As(err, &qe) {
+		return envelope.New(envelope.PermissionDenied, "%s", qe.Message).WithDetail("limit", qe.Env).WithDetail("used", qe.Used).WithDetail("quota", qe.Limit)
+	}
 	if re, ok := err.(*rules.Error); ok {
 		field := "rule"
 		switch re.Path {
@@ -317,5 +386,5 @@ func ruleErr(err error) error {
 		}
 		return e
 	}
-	return envelope.New(envelope.Internal, "the rules file could not be written; the server log has details").WithCause(err)
+	return envelope.New(envelope.Internal, "the rules file could not be read or written; the server log has details").WithCause(err)
 }

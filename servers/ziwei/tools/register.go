@@ -13,8 +13,12 @@ type Tools struct {
 	store *rules.Store
 }
 
-// New returns the tool set; rulesFile may be "" (storing is then refused).
+// New returns the tool set with the default rule quotas; rulesFile may be ""
+// (storing is then refused).
 func New(rulesFile string) *Tools { return &Tools{store: rules.NewStore(rulesFile)} }
+
+// NewWithStore returns the tool set on a configured rules store.
+func NewWithStore(s *rules.Store) *Tools { return &Tools{store: s} }
 
 // All returns every tool in a stable order.
 func (t *Tools) All() []toolkit.Tool {
@@ -24,7 +28,7 @@ func (t *Tools) All() []toolkit.Tool {
 		getDecadeInfo(), getDecadeSihua(), getDecadeOverlappingPalaces(),
 		getAnnualInfo(), getAnnualSihua(), getAnnualOverlappingPalaces(), getPalaceStemSihua(),
 		getMonthlyInfo(), getDailyInfo(), getHourlyInfo(),
-		queryPattern(), t.queryCombination(), t.storeCombination(),
+		queryPattern(), t.queryCombination(), t.storeCombination(), t.deleteCombination(),
 	}
 }
 
