@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -38,6 +39,7 @@ func HTTPHandler(b *Built) http.Handler {
 		// frees its own per-session state (clientInfo, capabilities, stores).
 		server.WithSessionIdleTTL(lim.SessionIdleTTL),
 		server.WithHeartbeatInterval(25*time.Second),
+		server.WithStreamableHTTPLogger(slog.New(zerolog.NewSlogHandler(b.Log.Level(maxLevel(b.Log.GetLevel(), zerolog.WarnLevel))))),
 		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
 			if u, ok := r.Context().Value(userKey{}).(string); ok {
 				return WithUser(ctx, u)
