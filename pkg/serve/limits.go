@@ -30,7 +30,7 @@ type Limits struct {
 func DefaultLimits() Limits {
 	return Limits{
 		MaxBodyBytes:      MaxBodyBytes,
-		BodyBudgetBytes:   64 << 20,
+		BodyBudgetBytes:   8 << 20,
 		MaxHeaderBytes:    64 << 10,
 		ReadHeaderTimeout: 10 * time.Second,
 		BodyTimeout:       30 * time.Second,

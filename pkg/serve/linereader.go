@@ -95,6 +95,7 @@ func (lr *lineReader) compact() {
 		return
 	}
 	if cap(lr.held) > 64<<10 {
+		releaseSoon(int64(cap(lr.held)))
 		lr.held = nil
 	} else {
 		lr.held = lr.held[:0]
@@ -127,6 +128,7 @@ func (lr *lineReader) filter(buf []byte, w, scanned int) (_ []byte, good int) {
 		return buf[:w], w
 	}
 	if len(buf)-rd > lr.max {
+		releaseSoon(int64(len(buf)))
 		lr.reject(rpcErrorLine(peekIDPrefix(buf[rd:min(len(buf), rd+64<<10)]), -32600,
 			fmt.Sprintf("request line longer than %d bytes (MCPFLEET_STDIO_MAX_LINE_BYTES): send smaller arguments", lr.max)))
 		lr.skipping = true
