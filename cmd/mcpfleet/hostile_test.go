@@ -507,3 +507,43 @@ func TestHostileHTTPProtocol(t *testing.T) {
 
 var _ = context.Background
 var _ = json.Valid
+
+// TestHostileHTTPCaps: the connection cap and session idle expiry, each on a
+// server with small limits so the attack stays short.
+func TestHostileHTTPCaps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hostile suite: e2e")
+	}
+	bin := filepath.Join(buildFleet(t), "ziwei")
+	v := startVictim(t, bin, "MCPFLEET_AUTH_TOKENS=h="+hostileToken, "MCPFLEET_HTTP_MAX_CONNS=16", "MCPFLEET_HTTP_READ_HEADER_TIMEOUT=2s",
+		"MCPFLEET_HTTP_MAX_SESSIONS_PER_USER=20", "MCPFLEET_HTTP_SESSION_IDLE_TTL=2s")
+	// 64 silent connections, 16 accepted at a time, each cut after 2 s: all
+	// gone within 4 rounds of the header timeout.
+	attack(t, v, "idle connections past the cap", 20, func(t *testing.T) {
+		st, ca := abusive(t, v.addr, 64, "", "", 0, 30*time.Second)
+		checkClosed(t, "idle", st, ca, "", 4*2*time.Second+closeSlack)
+	})
+	attack(t, v, "abandoned sessions expire", 20, func(t *testing.T) {
+		bearer := map[string]string{"Authorization": "Bearer " + hostileToken}
+		for i := 0; i < 20; i++ {
+			if code, _, body := postJSON(t, v.url, httpInit, bearer); code != 200 {
+				t.Fatalf("session %d: %d %.200s", i, code, body)
+			}
+		}
+		if code, _, _ := postJSON(t, v.url, httpInit, bearer); code != 429 {
+			t.Fatalf("session 21: %d, want 429", code)
+		}
+		start := time.Now()
+		for {
+			code, _, _ := postJSON(t, v.url, httpInit, bearer)
+			if code == 200 {
+				break
+			}
+			if time.Since(start) > 10*time.Second {
+				t.Fatalf("abandoned sessions still held after %v (TTL 2s)", time.Since(start))
+			}
+			time.Sleep(250 * time.Millisecond)
+		}
+		t.Logf("abandoned sessions expired %v after the cap was hit (TTL 2s, swept every 1s)", time.Since(start).Round(100*time.Millisecond))
+	})
+}
