@@ -516,12 +516,44 @@ func TestHostileHTTPCaps(t *testing.T) {
 	}
 	bin := filepath.Join(buildFleet(t), "ziwei")
 	v := startVictim(t, bin, "MCPFLEET_AUTH_TOKENS=h="+hostileToken, "MCPFLEET_HTTP_MAX_CONNS=16", "MCPFLEET_HTTP_READ_HEADER_TIMEOUT=2s",
-		"MCPFLEET_HTTP_MAX_SESSIONS_PER_USER=20", "MCPFLEET_HTTP_SESSION_IDLE_TTL=2s")
+		"MCPFLEET_HTTP_MAX_SESSIONS_PER_USER=20", "MCPFLEET_HTTP_SESSION_IDLE_TTL=2s", "MCPFLEET_HTTP_WRITE_TIMEOUT=2s")
+	// Slow read: 600 pipelined tools/list on one connection that never reads.
+	// Once the socket buffers are full, a write waits 2 s and the connection ends.
+	attack(t, v, "client that stops reading", 40, func(t *testing.T) {
+		c, err := net.Dial("tcp", v.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		_ = c.(*net.TCPConn).SetReadBuffer(4096)
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"h","version":"1"}}}}`
+		req := fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nAuthorization: Bearer %s\r\nMcp-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nContent-Length: %d\r\n\r\n%s", v.addr, hostileToken, len(body), body)
+		const n = 600
+		go func() {
+			for i := 0; i < n; i++ {
+				if _, err := io.WriteString(c, req); err != nil {
+					return
+				}
+			}
+		}()
+		time.Sleep(8 * time.Second) // 2 s write timeout + filling the buffers, with slack
+		_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
+		data, err := io.ReadAll(c)
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			t.Fatalf("the connection was still open after a stalled write: %d bytes read", len(data))
+		}
+		got := strings.Count(string(data), "HTTP/1.1 200")
+		t.Logf("answers received before the server cut the connection: %d of %d (%d bytes)", got, n, len(data))
+		if got >= n {
+			t.Errorf("all %d answers were delivered: the write deadline never fired", n)
+		}
+	})
 	// 64 silent connections, 16 accepted at a time, each cut after 2 s: all
-	// gone within 4 rounds of the header timeout.
+	// gone within 64/16 + 1 rounds of the header timeout (the last round may
+	// start just after a tick).
 	attack(t, v, "idle connections past the cap", 20, func(t *testing.T) {
 		st, ca := abusive(t, v.addr, 64, "", "", 0, 30*time.Second)
-		checkClosed(t, "idle", st, ca, "", 4*2*time.Second+closeSlack)
+		checkClosed(t, "idle", st, ca, "", 5*2*time.Second+closeSlack)
 	})
 	attack(t, v, "abandoned sessions expire", 20, func(t *testing.T) {
 		bearer := map[string]string{"Authorization": "Bearer " + hostileToken}

@@ -60,6 +60,7 @@ func HTTPHandler(b *Built) http.Handler {
 	h = bearerAuth(b.Options.AuthTokens, h)
 	h = originCheck(b.Options.AllowOrigins, h)
 	h = bodyDeadline(lim.BodyTimeout, h)
+	h = writeDeadline(lim.WriteTimeout, h)
 	mux.Handle("/mcp", h)
 	mux.Handle("/mcp/", h)
 	return mux
@@ -75,6 +76,45 @@ func bodyDeadline(d time.Duration, next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// writeDeadline gives each write of the response d to reach the client. A
+// client that stops reading (a slow-read attack, or a dead peer behind a
+// proxy) then loses its connection instead of holding it for ever, while a
+// stream that keeps being read (SSE, progress) may last as long as it needs:
+// the deadline moves forward with every write.
+func writeDeadline(d time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		dw := &deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), d: d}
+		next.ServeHTTP(dw, r)
+		dw.arm() // net/http flushes what is buffered after the handler returns
+	})
+}
+
+type deadlineWriter struct {
+	http.ResponseWriter
+	rc *http.ResponseController
+	d  time.Duration
+}
+
+func (w *deadlineWriter) arm() { _ = w.rc.SetWriteDeadline(time.Now().Add(w.d)) }
+
+func (w *deadlineWriter) WriteHeader(status int) {
+	w.arm()
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *deadlineWriter) Write(p []byte) (int, error) {
+	w.arm()
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *deadlineWriter) Flush() {
+	w.arm()
+	_ = w.rc.Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection (deadlines, flush).
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // bodyLimit reads a POST body, at most lim.MaxBodyBytes (413 beyond, checked on
 // Content-Length first) within lim.BodyTimeout (408 for a slower body), and

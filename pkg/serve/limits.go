@@ -18,6 +18,7 @@ type Limits struct {
 	ReadHeaderTimeout time.Duration // slowloris headers (MCPFLEET_HTTP_READ_HEADER_TIMEOUT)
 	BodyTimeout       time.Duration // whole request body, from the end of the headers (MCPFLEET_HTTP_BODY_TIMEOUT)
 	IdleTimeout       time.Duration // keep-alive connection between requests (MCPFLEET_HTTP_IDLE_TIMEOUT)
+	WriteTimeout      time.Duration // each write of a response, reset by the next one (MCPFLEET_HTTP_WRITE_TIMEOUT)
 	MaxConns          int           // concurrent TCP connections; more wait in the kernel backlog (MCPFLEET_HTTP_MAX_CONNS)
 	SessionIdleTTL    time.Duration // legacy session expiry after inactivity (MCPFLEET_HTTP_SESSION_IDLE_TTL)
 	MaxSessions       int           // legacy sessions in total (MCPFLEET_HTTP_MAX_SESSIONS)
@@ -35,6 +36,7 @@ func DefaultLimits() Limits {
 		ReadHeaderTimeout: 10 * time.Second,
 		BodyTimeout:       30 * time.Second,
 		IdleTimeout:       60 * time.Second,
+		WriteTimeout:      30 * time.Second,
 		MaxConns:          256,
 		SessionIdleTTL:    30 * time.Minute,
 		MaxSessions:       1000,
@@ -86,6 +88,7 @@ func limitsFromEnv() (Limits, error) {
 		{"MCPFLEET_HTTP_READ_HEADER_TIMEOUT", &l.ReadHeaderTimeout},
 		{"MCPFLEET_HTTP_BODY_TIMEOUT", &l.BodyTimeout},
 		{"MCPFLEET_HTTP_IDLE_TIMEOUT", &l.IdleTimeout},
+		{"MCPFLEET_HTTP_WRITE_TIMEOUT", &l.WriteTimeout},
 		{"MCPFLEET_HTTP_SESSION_IDLE_TTL", &l.SessionIdleTTL},
 	}
 	for _, v := range durs {
@@ -127,6 +130,7 @@ func (l Limits) orDefaults() Limits {
 	setd(&l.ReadHeaderTimeout, d.ReadHeaderTimeout)
 	setd(&l.BodyTimeout, d.BodyTimeout)
 	setd(&l.IdleTimeout, d.IdleTimeout)
+	setd(&l.WriteTimeout, d.WriteTimeout)
 	seti(&l.MaxConns, d.MaxConns)
 	setd(&l.SessionIdleTTL, d.SessionIdleTTL)
 	seti(&l.MaxSessions, d.MaxSessions)
