@@ -17,7 +17,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -186,6 +185,23 @@ func normalCall(t *testing.T, v *victim) {
 	}
 }
 
+// callTool calls a tool over HTTP (2026-07-28, no session) and returns the result.
+func callToolHTTP(t *testing.T, v *victim, name string, args map[string]any) map[string]any {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
+		"name": name, "arguments": args, "_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+			"io.modelcontextprotocol/clientCapabilities": map[string]any{}, "io.modelcontextprotocol/clientInfo": map[string]any{"name": "h", "version": "1"}}}})
+	code, _, resp := postJSON(t, v.url, string(body), map[string]string{"Authorization": "Bearer " + hostileToken,
+		"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name})
+	var out struct {
+		Result map[string]any `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(resp), &out); err != nil || code != 200 || out.Result == nil {
+		t.Fatalf("%s: %d %.300s", name, code, resp)
+	}
+	return out.Result
+}
+
 func setHeaders(req *http.Request, hdr map[string]string) {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -291,6 +307,19 @@ func TestHostileHTTP(t *testing.T) {
 	auth := "Authorization: Bearer " + hostileToken + "\r\n"
 	v := startVictim(t, bin, "MCPFLEET_AUTH_TOKENS=h="+hostileToken,
 		"MCPFLEET_HTTP_BODY_TIMEOUT=2s", "MCPFLEET_HTTP_READ_HEADER_TIMEOUT=3s")
+
+	// No accepted write is lost: a rule stored before the attacks is read back after them.
+	stored := callToolHTTP(t, v, "store_star_combination_meaning", map[string]any{"name": "hostile-keep", "meaning": "kept through the attacks",
+		"rule": map[string]any{"stars": []any{"紫微"}, "in": "命宫"}})
+	if stored["isError"] == true {
+		t.Fatalf("store: %v", stored)
+	}
+	defer func() {
+		got := callToolHTTP(t, v, "query_star_combination_meaning", map[string]any{})
+		if b, _ := json.Marshal(got); !strings.Contains(string(b), "hostile-keep") {
+			t.Errorf("the rule stored before the attacks is gone after them: %.500s", b)
+		}
+	}()
 
 	// Issue 11 item 1: 60 unauthenticated 4 MiB bodies sent slowly took ziwei to 358 MB.
 	attack(t, v, "unauthenticated slow 4 MiB bodies", 25, func(t *testing.T) {
@@ -505,9 +534,6 @@ func TestHostileHTTPProtocol(t *testing.T) {
 		})
 	}
 }
-
-var _ = context.Background
-var _ = json.Valid
 
 // TestHostileHTTPCaps: the connection cap and session idle expiry, each on a
 // server with small limits so the attack stays short.
