@@ -92,12 +92,6 @@ func (s *sessions) ownerOf(id string) (string, bool) {
 	return u, ok
 }
 
-func (s *sessions) count() (total int, users int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.owner), len(s.perUser)
-}
-
 // ResolveSessionIdManager implements server.SessionIdManagerResolver. r is nil
 // when mcp-go's sweeper expires a session.
 func (s *sessions) ResolveSessionIdManager(r *http.Request) server.SessionIdManager {
