@@ -55,3 +55,8 @@ tools-node:
 
 clean:
 	rm -rf bin
+
+# The hostile-client suite alone (issue 11): real binaries attacked on loopback, RSS and close-time bounds.
+.PHONY: hostile
+hostile:
+	$(GO) test -count=1 -timeout 20m -run 'TestHostile' -v ./cmd/mcpfleet

@@ -22,7 +22,9 @@ const drainTimeout = 10 * time.Second
 // any parsing there grew that goroutine's stack on every call.
 type drain struct {
 	mu       sync.Mutex
+	wmu      sync.Mutex      // one writer at a time: mcp-go's answers and lineReader's refusals
 	unread   []byte          // read from the client, not yet scanned (a partial last line stays)
+	noNL     int             // unread[:noNL] has no '\n': a long line is searched once, not on every read
 	pending  map[string]bool // ids of requests read and not yet answered
 	answered chan struct{}   // signalled on every answer
 }
@@ -35,16 +37,24 @@ func newDrain() *drain { return &drain{pending: map[string]bool{}, answered: mak
 
 // scanLocked moves the ids of requests in the complete unread lines to pending.
 func (d *drain) scanLocked() {
-	last := bytes.LastIndexByte(d.unread, '\n')
+	last := bytes.LastIndexByte(d.unread[d.noNL:], '\n')
 	if last < 0 {
+		d.noNL = len(d.unread)
 		return
 	}
+	last += d.noNL
 	lines(d.unread[:last+1], false, func(e envelopeID) {
 		if e.Method != "" { // a request to us (responses to our requests have no method)
 			d.pending[string(e.ID)] = true
 		}
 	})
-	d.unread = append(d.unread[:0], d.unread[last+1:]...)
+	tail := d.unread[last+1:]
+	if cap(d.unread) > 1<<20 { // after a long line: do not keep its buffer
+		d.unread = append([]byte(nil), tail...)
+	} else {
+		d.unread = append(d.unread[:0], tail...)
+	}
+	d.noNL = len(d.unread)
 }
 
 type envelopeID struct {
@@ -126,8 +136,10 @@ type drainWriter struct {
 }
 
 func (dw drainWriter) Write(p []byte) (int, error) {
-	n, err := dw.w.Write(p)
 	d := dw.d
+	d.wmu.Lock()
+	n, err := dw.w.Write(p)
+	d.wmu.Unlock()
 	d.mu.Lock()
 	d.scanLocked() // the request this answers was read before the answer was written
 	answered := false

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -15,19 +17,29 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
+	"golang.org/x/net/netutil"
+	"golang.org/x/sync/semaphore"
 )
 
-// MaxBodyBytes is the largest request body the HTTP transport reads (go-sdk's default).
+// MaxBodyBytes is the default largest request body (go-sdk's default); see Limits.
 const MaxBodyBytes = 4 << 20
 
-// HTTPHandler is the full HTTP surface: /mcp behind the body limit, Origin check
-// and bearer auth, and an unauthenticated /healthz.
+// HTTPHandler is the full HTTP surface: /mcp behind the Origin check, bearer
+// auth, the body limit and the JSON-RPC and session gate, and an
+// unauthenticated /healthz.
 func HTTPHandler(b *Built) http.Handler {
+	lim := b.Options.Limits.orDefaults()
+	sess := newSessions(lim.MaxSessions, lim.MaxUserSessions)
 	mcpHandler := server.NewStreamableHTTPServer(b.Server,
 		// Stateful: legacy (2025-11-25) sessions are tracked so a terminated one
-		// answers 404; 2026-07-28 clients are stateless either way.
-		server.WithStateful(true),
+		// answers 404; 2026-07-28 clients are stateless either way. The resolver
+		// binds each session to its bearer user and caps how many there are.
+		server.WithSessionIdManagerResolver(sess),
+		// mcp-go's sweeper expires idle sessions through sess.Terminate and
+		// frees its own per-session state (clientInfo, capabilities, stores).
+		server.WithSessionIdleTTL(lim.SessionIdleTTL),
 		server.WithHeartbeatInterval(25*time.Second),
+		server.WithStreamableHTTPLogger(slog.New(zerolog.NewSlogHandler(b.Log.Level(maxLevel(b.Log.GetLevel(), zerolog.WarnLevel))))),
 		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
 			if u, ok := r.Context().Value(userKey{}).(string); ok {
 				return WithUser(ctx, u)
@@ -40,42 +52,148 @@ func HTTPHandler(b *Built) http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"status":"ok"}`)
 	})
+	// Order matters: nothing of the body is read before the Origin and the
+	// token passed, and then at most MaxBodyBytes within BodyTimeout.
 	var h http.Handler = mcpHandler
+	h = rpcGate(lim, sess, h)
+	h = bodyLimit(lim, h)
 	h = bearerAuth(b.Options.AuthTokens, h)
 	h = originCheck(b.Options.AllowOrigins, h)
-	h = bodyLimit(MaxBodyBytes, h)
+	h = bodyDeadline(lim.BodyTimeout, h)
+	h = writeDeadline(lim.WriteTimeout, h)
 	mux.Handle("/mcp", h)
 	mux.Handle("/mcp/", h)
 	return mux
 }
 
-// bodyLimit answers 413 for a body over max. It reads the body up front (at most
-// max+1 bytes) because mcp-go reads it with io.ReadAll and would answer 400.
-func bodyLimit(max int64, next http.Handler) http.Handler {
+// bodyDeadline bounds every read of the request body, including the one
+// net/http makes to discard an unread body after a refusal (a slow drip would
+// otherwise hold the connection for ever). bodyLimit lifts it once the body
+// is in: a read deadline while mcp-go streams a response would cancel it.
+func bodyDeadline(d time.Duration, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > max {
-			httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", max))
-			return
-		}
-		if r.Body != nil && r.Method == http.MethodPost {
-			data, err := io.ReadAll(io.LimitReader(r.Body, max+1))
-			if err != nil {
-				httpError(w, http.StatusBadRequest, "could not read the request body")
-				return
-			}
-			if int64(len(data)) > max {
-				httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", max))
-				return
-			}
-			r.Body = io.NopCloser(bytes.NewReader(data))
-		}
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(d))
 		next.ServeHTTP(w, r)
 	})
 }
 
+// writeDeadline gives each write of the response d to reach the client. A
+// client that stops reading (a slow-read attack, or a dead peer behind a
+// proxy) then loses its connection instead of holding it for ever, while a
+// stream that keeps being read (SSE, progress) may last as long as it needs:
+// the deadline moves forward with every write.
+func writeDeadline(d time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		dw := &deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), d: d}
+		next.ServeHTTP(dw, r)
+		dw.arm() // net/http flushes what is buffered after the handler returns
+	})
+}
+
+type deadlineWriter struct {
+	http.ResponseWriter
+	rc *http.ResponseController
+	d  time.Duration
+}
+
+func (w *deadlineWriter) arm() { _ = w.rc.SetWriteDeadline(time.Now().Add(w.d)) }
+
+func (w *deadlineWriter) WriteHeader(status int) {
+	w.arm()
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *deadlineWriter) Write(p []byte) (int, error) {
+	w.arm()
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *deadlineWriter) Flush() {
+	w.arm()
+	_ = w.rc.Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection (deadlines, flush).
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// bodyLimit reads a POST body, at most lim.MaxBodyBytes (413 beyond, checked on
+// Content-Length first) within lim.BodyTimeout (408 for a slower body), and
+// only while the bytes of all bodies being held stay within lim.BodyBudgetBytes
+// (503 when a burst of large bodies would pass it). mcp-go reads the body with
+// io.ReadAll and would answer an oversized one with a generic 400.
+func bodyLimit(lim Limits, next http.Handler) http.Handler {
+	budget := semaphore.NewWeighted(lim.BodyBudgetBytes)
+	max := lim.MaxBodyBytes
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
+			_ = rc.SetReadDeadline(time.Time{})
+			next.ServeHTTP(w, r)
+			return
+		}
+		if r.ContentLength > max {
+			refuse(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", max))
+			return
+		}
+		size := r.ContentLength
+		if size < 0 { // chunked: reserve the most it may be
+			size = max
+		}
+		wctx, cancel := context.WithTimeout(r.Context(), lim.BodyTimeout)
+		err := budget.Acquire(wctx, max64(size, 1))
+		cancel()
+		if err != nil {
+			w.Header().Set("Retry-After", "1")
+			refuse(w, http.StatusServiceUnavailable, "too many large requests at once; retry in a second")
+			return
+		}
+		defer budget.Release(max64(size, 1))
+		defer releaseSoon(size)
+		data, err := readBody(http.MaxBytesReader(w, r.Body, max), r.ContentLength)
+		var tooBig *http.MaxBytesError
+		var ne net.Error
+		switch {
+		case errors.As(err, &tooBig):
+			refuse(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", max))
+			return
+		case errors.As(err, &ne) && ne.Timeout():
+			refuse(w, http.StatusRequestTimeout, fmt.Sprintf("request body not received within %s", lim.BodyTimeout))
+			return
+		case err != nil:
+			refuse(w, http.StatusBadRequest, "could not read the request body")
+			return
+		}
+		_ = rc.SetReadDeadline(time.Time{})
+		r.Body = bufferedBody{bytes.NewReader(data), data}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func max64(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// readBody reads a body of known length into one exact buffer (io.ReadAll
+// would grow and copy it), or of unknown length with io.ReadAll.
+func readBody(r io.Reader, n int64) ([]byte, error) {
+	if n < 0 {
+		return io.ReadAll(r)
+	}
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
+
 // originCheck answers 403 when a browser sends a foreign Origin (DNS rebinding,
 // cross-site requests). Loopback origins and MCPFLEET_ALLOWED_ORIGINS pass; no
-// Origin (non-browser clients) passes. mcp-go's own Host check stays on.
+// Origin (non-browser clients) passes. Scheme and host compare
+// case-insensitively (RFC 6454 serialises both in lower case). mcp-go's own
+// Host check stays on.
 func originCheck(allowed []string, next http.Handler) http.Handler {
 	allow := map[string]bool{}
 	for _, o := range allowed {
@@ -83,8 +201,8 @@ func originCheck(allowed []string, next http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		origin := r.Header.Get("Origin")
-		if origin != "" && !allow[strings.ToLower(origin)] && !isLoopbackOrigin(origin) {
-			httpError(w, http.StatusForbidden, "origin not allowed")
+		if origin != "" && !allow[strings.TrimRight(strings.ToLower(origin), "/")] && !isLoopbackOrigin(origin) {
+			refuse(w, http.StatusForbidden, "origin not allowed")
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -93,14 +211,17 @@ func originCheck(allowed []string, next http.Handler) http.Handler {
 
 func isLoopbackOrigin(origin string) bool {
 	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+	if err != nil || u.Opaque != "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return false
+	}
+	if s := strings.ToLower(u.Scheme); s != "http" && s != "https" {
 		return false
 	}
 	return isLoopbackHost(u.Hostname())
 }
 
 func isLoopbackHost(h string) bool {
-	if h == "localhost" {
+	if strings.EqualFold(h, "localhost") {
 		return true
 	}
 	ip := net.ParseIP(h)
@@ -136,17 +257,40 @@ func bearerAuth(tokens map[string]string, next http.Handler) http.Handler {
 		}
 		if user == "" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="mcpfleet"`)
-			httpError(w, http.StatusUnauthorized, "missing or invalid bearer token")
+			refuse(w, http.StatusUnauthorized, "missing or invalid bearer token")
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(WithUser(r.Context(), user)))
 	})
 }
 
-func httpError(w http.ResponseWriter, status int, msg string) {
+// refuse answers before the body was read: the connection closes after the
+// answer, so an unread (maybe slow) body is never drained.
+func refuse(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Connection", "close")
+	rpcError(w, status, nil, -32600, msg)
+}
+
+// rpcError writes a JSON-RPC error; id nil is written as null (JSON-RPC 2.0 §5:
+// the id could not be determined).
+func rpcError(w http.ResponseWriter, status int, id json.RawMessage, code int, msg string) {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	body, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}{code, msg}})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	fmt.Fprintf(w, `{"jsonrpc":"2.0","error":{"code":-32600,"message":%q}}`, msg)
+	_, _ = w.Write(append(body, '\n'))
 }
 
 // checkListen refuses a non-loopback address unless bearer tokens are set.
@@ -170,10 +314,17 @@ func serveHTTP(ctx context.Context, b *Built, log zerolog.Logger) error {
 	if err != nil {
 		return err
 	}
+	lim := b.Options.Limits.orDefaults()
+	// Past MaxConns, connections wait in the kernel's backlog unaccepted.
+	ln = netutil.LimitListener(ln, lim.MaxConns)
 	srv := &http.Server{
 		Handler:           HTTPHandler(b),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       120 * time.Second,
+		ReadHeaderTimeout: lim.ReadHeaderTimeout,
+		// No ReadTimeout or WriteTimeout: both would cut long SSE responses
+		// (a read deadline cancels the request's context). Bodies get their
+		// own deadline (bodyDeadline, bodyLimit).
+		IdleTimeout:    lim.IdleTimeout,
+		MaxHeaderBytes: lim.MaxHeaderBytes,
 	}
 	log.Info().Str("addr", ln.Addr().String()).Bool("auth", len(b.Options.AuthTokens) > 0).Msg("serving MCP over HTTP at /mcp")
 	errc := make(chan error, 1)

@@ -46,4 +46,3 @@ func TestOneInfoLinePerCall(t *testing.T) {
 		seen[k.(string)] = true
 	}
 }
-

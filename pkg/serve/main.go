@@ -77,7 +77,12 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		stdio := server.NewStdioServer(b.Server)
 		stdio.SetErrorLogger(log.New(redact.Writer{W: stderr}, "", 0))
 		d := newDrain()
-		err = stdio.Listen(ctx, &drainReader{r: stdin, d: d}, drainWriter{w: stdout, d: d})
+		out := drainWriter{w: stdout, d: d}
+		in := newLineReader(stdin, o.Limits.orDefaults().MaxLineBytes, func(line []byte) {
+			b.Log.Warn().Msg("refused a stdio request line: " + refusal(line))
+			_, _ = out.Write(line)
+		})
+		err = stdio.Listen(ctx, &drainReader{r: in, d: d}, out)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		b.Log.Error().Err(err).Msg("transport stopped")

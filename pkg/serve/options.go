@@ -24,6 +24,7 @@ type Options struct {
 	AuthTokens   map[string]string // token -> user, from MCPFLEET_AUTH_TOKENS only (never a flag: argv is visible to other users)
 	AllowOrigins []string          // extra allowed Origins besides loopback ones, MCPFLEET_ALLOWED_ORIGINS
 	RedisURL     string            // shared limits and caches across replicas; env only (it may hold a password)
+	Limits       Limits            // transport limits, MCPFLEET_HTTP_* / MCPFLEET_STDIO_* env only
 }
 
 func envOr(key, def string) string {
@@ -70,6 +71,7 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "  MCPFLEET_AUTH_TOKENS=user=token,... bearer tokens for HTTP (env only)")
 		fmt.Fprintln(stderr, "  MCPFLEET_REDIS_URL=redis://host:6379/0 share rate limits and caches between replicas (env only)")
+		fmt.Fprintln(stderr, "  MCPFLEET_HTTP_* / MCPFLEET_STDIO_MAX_LINE_BYTES transport limits (env only; see docs/architecture.md)")
 		printEnv(stderr, app)
 	}
 	if err := fs.Parse(args); err != nil {
@@ -86,6 +88,9 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 	o.AuthTokens = tokens
 	o.AllowOrigins = splitList(os.Getenv("MCPFLEET_ALLOWED_ORIGINS"))
 	o.RedisURL = os.Getenv("MCPFLEET_REDIS_URL")
+	if o.Limits, err = limitsFromEnv(); err != nil {
+		return o, err
+	}
 	return o, nil
 }
 

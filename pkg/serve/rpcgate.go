@@ -1,0 +1,188 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// rpcGate answers, before mcp-go, what mcp-go answers wrongly or not at all:
+//   - GET whose Accept excludes text/event-stream: 406, not an SSE stream;
+//   - a JSON-RPC batch: "batches are not supported" (MCP 2025-06-18 removed them);
+//   - an id that is an object, array or boolean: -32600 with id null (JSON-RPC
+//     2.0 §4: string, number or null), never echoed;
+//   - legacy (2025-11-25) requests without Mcp-Session-Id: 400 (spec: "Servers
+//     that require a session ID SHOULD respond to requests without an
+//     Mcp-Session-Id header (other than initialization) with HTTP 400");
+//   - a session of another bearer user: 404, as an unknown one;
+//   - initialize params over lim.MaxInitParams (clientInfo, capabilities are
+//     kept for the session's life), and new sessions past the caps.
+//
+// It decodes only the envelope, with encoding/json as mcp-go does, so both
+// read the same id and method (case-insensitive keys, last duplicate wins).
+func rpcGate(lim Limits, sess *sessions, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		user := UserID(r.Context())
+		legacy := !mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion))
+		sid := r.Header.Get(server.HeaderKeySessionID)
+		if legacy && sid != "" {
+			if owner, ok := sess.ownerOf(sid); ok && owner != user {
+				http.Error(w, "Invalid session ID", http.StatusNotFound)
+				return
+			}
+		}
+		switch r.Method {
+		case http.MethodGet:
+			if !acceptsEventStream(r.Header.Values("Accept")) {
+				http.Error(w, "GET /mcp opens an SSE stream: send Accept: text/event-stream, or POST a JSON-RPC request", http.StatusNotAcceptable)
+				return
+			}
+			if legacy && sid == "" {
+				// mcp-go mints a session for a GET without one.
+				sl, err := sess.reserve(user)
+				if err != nil {
+					tooMany(w, nil, err)
+					return
+				}
+				defer sl.release()
+				r = r.WithContext(withSlot(r.Context(), sl))
+			}
+		case http.MethodPost:
+			data := bodyBytes(r)
+			head, ok := parseHead(data)
+			if !ok {
+				break // not one JSON object: mcp-go answers the parse error
+			}
+			if head.batch {
+				rpcError(w, http.StatusBadRequest, nil, mcp.INVALID_REQUEST,
+					"JSON-RPC batches are not supported: send one JSON-RPC message per POST")
+				return
+			}
+			if head.badID {
+				rpcError(w, http.StatusBadRequest, nil, mcp.INVALID_REQUEST,
+					"invalid request: id must be a string or a number")
+				return
+			}
+			if !legacy || head.modern || head.Method == "" {
+				break // 2026-07-28 has no sessions; a client's response is mcp-go's
+			}
+			if head.Method != string(mcp.MethodInitialize) {
+				if sid == "" {
+					rpcError(w, http.StatusBadRequest, head.ID, mcp.INVALID_REQUEST,
+						"Mcp-Session-Id header is required: send initialize first and repeat the session id it returns (or use protocol 2026-07-28, which has no sessions)")
+					return
+				}
+				break
+			}
+			if n := len(head.Params); n > lim.MaxInitParams {
+				rpcError(w, http.StatusBadRequest, head.ID, mcp.INVALID_PARAMS, fmt.Sprintf(
+					"initialize params are %d bytes, at most %d: send a shorter clientInfo and capabilities", n, lim.MaxInitParams))
+				return
+			}
+			sl, err := sess.reserve(user)
+			if err != nil {
+				tooMany(w, head.ID, err)
+				return
+			}
+			defer sl.release()
+			r = r.WithContext(withSlot(r.Context(), sl))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func tooMany(w http.ResponseWriter, id json.RawMessage, err error) {
+	status := http.StatusServiceUnavailable
+	if e, ok := err.(*errTooManySessions); ok {
+		status = e.status
+	}
+	w.Header().Set("Retry-After", "60")
+	// -32000: JSON-RPC's implementation-defined server error range.
+	rpcError(w, status, id, -32000, err.Error())
+}
+
+// acceptsEventStream: no Accept header accepts anything (RFC 9110 §12.5.1).
+func acceptsEventStream(values []string) bool {
+	if len(values) == 0 {
+		return true
+	}
+	for _, v := range values {
+		for _, part := range strings.Split(v, ",") {
+			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err != nil || params["q"] == "0" || params["q"] == "0.0" {
+				continue
+			}
+			if mt == "text/event-stream" || mt == "text/*" || mt == "*/*" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+type bufferedBody struct {
+	*bytes.Reader
+	data []byte
+}
+
+func (bufferedBody) Close() error { return nil }
+
+// bodyBytes returns the body bodyLimit read (without copying it), or reads it.
+func bodyBytes(r *http.Request) []byte {
+	if b, ok := r.Body.(bufferedBody); ok {
+		return b.data
+	}
+	if r.Body == nil {
+		return nil
+	}
+	data, _ := io.ReadAll(r.Body)
+	r.Body = bufferedBody{bytes.NewReader(data), data}
+	return data
+}
+
+type rpcHead struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	batch  bool
+	badID  bool
+	modern bool // params._meta names a 2026-07-28+ protocol (mcp-go's era test)
+}
+
+// parseHead decodes the envelope of one message; ok is false when it is not
+// a JSON object or array (mcp-go answers that).
+func parseHead(data []byte) (h rpcHead, ok bool) {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	if len(t) == 0 {
+		return h, false
+	}
+	if t[0] == '[' {
+		h.batch = true
+		return h, json.Valid(t)
+	}
+	if t[0] != '{' || json.Unmarshal(t, &h) != nil {
+		return h, false
+	}
+	if id := bytes.TrimSpace(h.ID); len(id) > 0 {
+		switch id[0] {
+		case '{', '[', 't', 'f':
+			h.badID = true
+		}
+	}
+	if len(h.Params) > 0 && h.Params[0] == '{' {
+		var p struct {
+			Meta *mcp.Meta `json:"_meta"`
+		}
+		if json.Unmarshal(h.Params, &p) == nil {
+			h.modern = mcp.IsModernProtocol(p.Meta.ProtocolVersion())
+		}
+	}
+	return h, true
+}
