@@ -84,7 +84,7 @@ func TestContractRecordedAnswers(t *testing.T) {
 				}
 				// The range points at the snippet in the answer, in code points.
 				rs := []rune(out.Answer)
-				if c.Range.End > len(rs) || string(rs[c.Range.Start:c.Range.End]) != c.Snippet {
+				if len(c.Range) != 2 || c.Range[1] > len(rs) || c.Range[0] > c.Range[1] || string(rs[c.Range[0]:c.Range[1]]) != c.Snippet {
 					t.Errorf("citation %d range %+v does not select %q", i, c.Range, c.Snippet)
 				}
 				refs += strings.Count(out.Answer, "["+strconv.Itoa(i+1)+"]")

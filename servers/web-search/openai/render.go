@@ -25,13 +25,7 @@ type Cited struct {
 	Domain  string `json:"domain"`
 	Snippet string `json:"snippet"`
 	// Range is [start, end) of Snippet in Answer, in Unicode code points.
-	Range *TextRange `json:"cited_text_range,omitempty"`
-}
-
-// TextRange is a code-point range.
-type TextRange struct {
-	Start int `json:"start"`
-	End   int `json:"end"`
+	Range []int `json:"cited_text_range,omitempty"`
 }
 
 // maxSnippet bounds a snippet in code points (the end, nearest the citation,
@@ -101,7 +95,7 @@ func (r *Result) Render(maxResults int) Rendered {
 	if lead := utf8.RuneCountInString(b.String()) - utf8.RuneCountInString(strings.TrimLeftFunc(b.String(), unicode.IsSpace)); lead > 0 {
 		for i := range out.Citations {
 			if rg := out.Citations[i].Range; rg != nil {
-				rg.Start, rg.End = max(rg.Start-lead, 0), max(rg.End-lead, 0)
+				rg[0], rg[1] = max(rg[0]-lead, 0), max(rg[1]-lead, 0)
 			}
 		}
 	}
@@ -124,7 +118,7 @@ func (r *Result) Render(maxResults int) Rendered {
 
 // clipSnippet trims s (which spans [start, end) code points of the answer)
 // and keeps at most maxSnippet code points of its end.
-func clipSnippet(s string, start, end int) (string, *TextRange) {
+func clipSnippet(s string, start, end int) (string, []int) {
 	lead := utf8.RuneCountInString(s) - utf8.RuneCountInString(strings.TrimLeftFunc(s, unicode.IsSpace))
 	trail := utf8.RuneCountInString(s) - utf8.RuneCountInString(strings.TrimRightFunc(s, unicode.IsSpace))
 	s = strings.TrimSpace(s)
@@ -145,7 +139,7 @@ func clipSnippet(s string, start, end int) (string, *TextRange) {
 	if end < start {
 		end = start
 	}
-	return s, &TextRange{Start: start, End: end}
+	return s, []int{start, end}
 }
 
 // tailEnd is the end of s without trailing spaces and [n] markers: where the
