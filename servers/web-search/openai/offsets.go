@@ -22,13 +22,27 @@ func CitedSpan(text string, start, end int, url string) (bs, be int, ok bool) {
 	if !hasAstral(text) {
 		return bs, be, ok
 	}
-	if ok && looksLikeCitation(text[bs:be], url) {
-		return bs, be, true
+	score := -1
+	if ok {
+		score = citationScore(text[bs:be], url)
 	}
-	if us, ue, uok := utf16Span(text, start, end); uok && looksLikeCitation(text[us:ue], url) {
+	if us, ue, uok := utf16Span(text, start, end); uok && citationScore(text[us:ue], url) > score {
 		return us, ue, true
 	}
 	return bs, be, ok
+}
+
+// citationScore ranks how well span matches what the API puts under an
+// annotation: 2 for the whole "([domain](url))" marker, 1 for text naming
+// the citation's host, 0 otherwise.
+func citationScore(span, url string) int {
+	if !looksLikeCitation(span, url) {
+		return 0
+	}
+	if isMarker(span) && strings.HasSuffix(strings.TrimSpace(span), ")") {
+		return 2
+	}
+	return 1
 }
 
 // codePointSpan maps code-point offsets to byte offsets. end past the text is

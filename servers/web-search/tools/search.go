@@ -158,8 +158,8 @@ func country(s string) (string, error) {
 	if err != nil || !r.IsCountry() {
 		return "", envelope.Invalid("region", "region %q is not an ISO 3166 alpha-2 country code (e.g. AE, GB, US); omit it for no location", extractClip(s))
 	}
-	if r.String() != up {
-		return "", envelope.Invalid("region", "region %q is not current ISO 3166 alpha-2; use %s", up, r.String())
+	if c := r.Canonicalize().String(); c != up || r.ISO3() == "ZZZ" {
+		return "", envelope.Invalid("region", "region %q is not current ISO 3166 alpha-2; use %s", up, c)
 	}
 	return up, nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -105,26 +106,29 @@ func cacheKey(user string, q openai.Query) string {
 }
 
 // run answers q for user: from cache, or by spending one search.
+// remaining is what the admission left (-1: not admitted here, e.g. a cache
+// hit); the fetch may run on the cache's goroutine, hence the atomic.
 func (s *Service) run(ctx context.Context, user string, q openai.Query) (res *openai.Result, cached bool, remaining int, err error) {
-	remaining = -1
+	var left atomic.Int64
+	left.Store(-1)
 	fetch := func(ctx context.Context) (*openai.Result, error) {
 		d, err := s.admit(ctx, user)
 		if err != nil {
 			return nil, err
 		}
-		remaining = d.Remaining
+		left.Store(int64(d.Remaining))
 		return s.c.Search(ctx, q)
 	}
 	if s.cache == nil {
 		res, err = fetch(ctx)
-		return res, false, remaining, err
+		return res, false, int(left.Load()), err
 	}
 	res, meta, err := s.cache.Get(ctx, cacheKey(user, q), fetch)
-	if err != nil && res == nil {
+	if err != nil {
 		var e *envelope.Error
 		if !errors.As(err, &e) {
 			err = envelope.From(err)
 		}
 	}
-	return res, meta.Hit, remaining, err
+	return res, meta.Hit, int(left.Load()), err
 }
