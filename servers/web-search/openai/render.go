@@ -78,10 +78,11 @@ func (r *Result) Render(maxResults int) Rendered {
 			s := b.String()
 			e := tailEnd(s)
 			st := sentenceStart(s[:e])
-			// A short sentence ("(see the blog)") leans on the one before it.
-			if st > 0 && s[st-1] != '\n' && utf8.RuneCountInString(s[st:e]) < minSnippet {
-				if pe := len(strings.TrimRightFunc(s[:st], unicode.IsSpace)); pe > 0 {
-					st = sentenceStart(s[:pe])
+			// A parenthetical ("(see the blog.)") leans on the sentence before
+			// it on the same line, unless that one carries its own citation.
+			if strings.HasPrefix(s[st:e], "(") {
+				if prev := strings.TrimRight(s[:st], " \t"); prev != "" && !strings.HasSuffix(prev, "\n") && !endsWithMarker(prev) {
+					st = sentenceStart(prev)
 				}
 			}
 			startRunes := runes - utf8.RuneCountInString(s[st:])
@@ -187,7 +188,7 @@ func sentenceStart(s string) int {
 		}
 		if c == ' ' && i > 0 {
 			p := s[i-1]
-			if p == '.' || p == '!' || p == '?' || (p == ']' && endsWithMarker(s[:i])) {
+			if (p == '!' || p == '?' || (p == '.' && !abbreviation(s[:i-1]))) && startsSentence(s[i+1:]) || (p == ']' && endsWithMarker(s[:i])) {
 				start = i + 1
 				break
 			}
@@ -214,9 +215,6 @@ func sentenceStart(s string) int {
 	}
 }
 
-// minSnippet is the length under which a snippet takes the sentence before.
-const minSnippet = 40
-
 // abbreviations end in a period without ending a sentence.
 var abbreviations = map[string]bool{"mr": true, "mrs": true, "ms": true, "dr": true, "st": true, "jr": true, "sr": true,
 	"inc": true, "ltd": true, "co": true, "corp": true, "bros": true, "vs": true, "etc": true, "no": true, "approx": true,
@@ -228,7 +226,15 @@ var abbreviations = map[string]bool{"mr": true, "mrs": true, "ms": true, "dr": t
 func abbreviation(s string) bool {
 	i := strings.LastIndexAny(s, " \n(\"“")
 	w := s[i+1:]
-	if utf8.RuneCountInString(w) == 1 || strings.Contains(w, ".") {
+	if utf8.RuneCountInString(w) == 1 {
+		return true
+	}
+	if strings.Contains(w, ".") { // "U.S", "e.g": single letters between dots
+		for _, part := range strings.Split(w, ".") {
+			if r, n := utf8.DecodeRuneInString(part); utf8.RuneCountInString(part) != 1 || n == 0 || !unicode.IsLetter(r) {
+				return false
+			}
+		}
 		return true
 	}
 	return abbreviations[strings.ToLower(w)]
