@@ -101,3 +101,23 @@ func FuzzCleanURL(f *testing.F) {
 		}
 	})
 }
+
+// FuzzOffsetIndex: the one-pass index agrees with codePointSpan on BMP text.
+func FuzzOffsetIndex(f *testing.F) {
+	f.Add("héllo ([a.b](https://a.b/)) wörld", 6, 27, 0, 40)
+	f.Add("", 0, 0, 1, 1)
+	f.Fuzz(func(t *testing.T, text string, s1, e1, s2, e2 int) {
+		if hasAstral(text) {
+			return
+		}
+		anns := []Annotation{{StartIndex: s1, EndIndex: e1}, {StartIndex: s2, EndIndex: e2}}
+		x := newOffsetIndex(text, anns)
+		for _, a := range anns {
+			b1, b2, ok := x.span(a.StartIndex, a.EndIndex)
+			c1, c2, cok := codePointSpan(text, a.StartIndex, a.EndIndex)
+			if ok != cok || ok && (b1 != c1 || b2 != c2) {
+				t.Fatalf("%q %d..%d: index %d..%d %v, walk %d..%d %v", text, a.StartIndex, a.EndIndex, b1, b2, ok, c1, c2, cok)
+			}
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -146,3 +147,65 @@ func isMarker(span string) bool {
 
 // runeLen counts code points.
 func runeLen(s string) int { return utf8.RuneCountInString(s) }
+
+// offsetIndex maps the code-point offsets of a part's annotations to bytes
+// in one pass (same rules as codePointSpan).
+type offsetIndex struct {
+	cps   []int // sorted, unique code-point offsets asked for
+	bytes []int // their byte offsets; -1 past the text
+	n     int   // code points in the text
+	size  int   // bytes in the text
+}
+
+func newOffsetIndex(text string, anns []Annotation) *offsetIndex {
+	x := &offsetIndex{cps: make([]int, 0, 2*len(anns)), size: len(text)}
+	for _, a := range anns {
+		if a.StartIndex >= 0 {
+			x.cps = append(x.cps, a.StartIndex)
+		}
+		if a.EndIndex >= 0 {
+			x.cps = append(x.cps, a.EndIndex)
+		}
+	}
+	slices.Sort(x.cps)
+	x.cps = slices.Compact(x.cps)
+	x.bytes = make([]int, len(x.cps))
+	k, n := 0, 0
+	for i := range text {
+		for k < len(x.cps) && x.cps[k] == n {
+			x.bytes[k] = i
+			k++
+		}
+		n++
+	}
+	x.n = n
+	for ; k < len(x.cps); k++ {
+		x.bytes[k] = -1
+		if x.cps[k] == n {
+			x.bytes[k] = len(text)
+		}
+	}
+	return x
+}
+
+func (x *offsetIndex) at(cp int) int {
+	i, found := slices.BinarySearch(x.cps, cp)
+	if !found {
+		return -1
+	}
+	return x.bytes[i]
+}
+
+func (x *offsetIndex) span(start, end int) (int, int, bool) {
+	if start < 0 || end < start || start > x.n {
+		return 0, 0, false
+	}
+	bs, be := x.at(start), x.size
+	if end < x.n {
+		be = x.at(end)
+	}
+	if bs < 0 || be < 0 {
+		return 0, 0, false
+	}
+	return bs, be, true
+}
