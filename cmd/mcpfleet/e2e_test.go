@@ -92,6 +92,7 @@ func isolatedEnv() []string {
 		"SHOONYA_BASE_URL=http://127.0.0.1:9",
 		"SHOONYA_REST_URL=http://127.0.0.1:9/NorenWClientTP/",
 		"SHOONYA_WS_URL=ws://127.0.0.1:9/NorenWSTP/",
+		"OPENAI_BASE_URL=http://127.0.0.1:9/v1",
 	}
 }
 

@@ -33,6 +33,10 @@ var servers = []server{
 	{Name: "ktrdr", Summary: "KTRDR trading-research backend: operations, data loading, training, models, strategies", Port: 8704,
 		Fake: "fake-ktrdr",
 		Env:  []envVar{{Name: "KTRDR_API_URL", Example: "http://localhost:8000/api/v1"}}},
+	{Name: "web-search", Summary: "cited web search through the OpenAI Responses API's web_search tool, 20 searches per 10 minutes per user", Port: 8707,
+		Fake: "fake-web-search",
+		Env: []envVar{{Name: "OPENAI_API_KEY", Secret: true}, {Name: "WEB_SEARCH_MODEL", Example: "gpt-5-nano"},
+			{Name: "OPENAI_BASE_URL", Example: "https://api.openai.com/v1"}}},
 }
 
 func findServer(name string) (server, bool) {
