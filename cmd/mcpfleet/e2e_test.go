@@ -187,6 +187,7 @@ func TestInspectorCallsTools(t *testing.T) {
 		{"ziwei", "initialize_chart", `{"birthDate":"1990-05-17","birthTimeIndex":6,"gender":"female"}`, "chart_id"},
 		{"chartimg", "construct_chart_config", `{"naturalLanguage":"Bitcoin 4 hour chart for the last week with RSI and 20 EMA, dark theme"}`, "BINANCE:BTCUSDT"},
 		{"chartimg", "validate_chart_config", `{"config":{"symbol":"NASDAQ:AAPL","interval":"1D","range":"1M"},"planLevel":"BASIC"}`, "valid"},
+		{"web-search", "get_search_capabilities", `{}`, "calls_per_window"},
 	}
 	for _, tc := range cases {
 		for _, era := range []string{"legacy", "modern"} {
