@@ -109,4 +109,3 @@ func BenchmarkSearchWebUncachedStdio(b *testing.B) {
 func BenchmarkEchoFloorStdio(b *testing.B) {
 	benchCall(b, stdioConn(b, echoServer()), "echo", map[string]any{"msg": "hello"})
 }
-

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
@@ -459,3 +460,34 @@ func TestQueryLengthCountsCharacters(t *testing.T) {
 }
 
 func withUser(u string) context.Context { return serve.WithUser(context.Background(), u) }
+
+// TestBudgetPerBearerUser: over streamable HTTP each bearer token's user has
+// its own budget, in both protocol eras (the modern one has no session).
+func TestBudgetPerBearerUser(t *testing.T) {
+	t.Setenv("MCPFLEET_AUTH_TOKENS", "alice=tok-alice-1234567890abc,bob=tok-bob-7654321098765zz")
+	e := start(t, setup{extra: []string{"--limit", "2", "--cache-ttl", "0"}})
+	call := func(c *client.Client, query string) *mcp.CallToolResult {
+		var req mcp.CallToolRequest
+		req.Params.Name = "search_web"
+		req.Params.Arguments = q(query)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		res, err := c.CallTool(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	alice := e.conn.HTTPClient(t, "", map[string]string{"Authorization": "Bearer tok-alice-1234567890abc"})
+	aliceLegacy := e.conn.HTTPClient(t, mcp.LATEST_LEGACY_PROTOCOL_VERSION, map[string]string{"Authorization": "Bearer tok-alice-1234567890abc"})
+	bob := e.conn.HTTPClient(t, "", map[string]string{"Authorization": "Bearer tok-bob-7654321098765zz"})
+	if call(alice, "first").IsError || call(aliceLegacy, "second").IsError {
+		t.Fatal("alice's first two searches were refused")
+	}
+	if b := servetest.ErrorBody(t, call(alice, "third")); b.Code != envelope.RateLimited {
+		t.Fatalf("alice's third: %+v", b)
+	}
+	if res := call(bob, "bob's first"); res.IsError {
+		t.Fatalf("bob was refused: %s", servetest.Text(res))
+	}
+}
