@@ -3,7 +3,6 @@ package openai
 import (
 	"slices"
 	"strings"
-	"unicode/utf8"
 )
 
 // The API's citation offsets count Unicode code points of the text: in the
@@ -144,9 +143,6 @@ func isMarker(span string) bool {
 	s := strings.TrimSpace(span)
 	return (strings.HasPrefix(s, "([") || strings.HasPrefix(s, "[")) && strings.Contains(s, "](")
 }
-
-// runeLen counts code points.
-func runeLen(s string) int { return utf8.RuneCountInString(s) }
 
 // offsetIndex maps the code-point offsets of a part's annotations to bytes
 // in one pass (same rules as codePointSpan).
