@@ -32,6 +32,7 @@ type Quota struct {
 
 	mu     sync.Mutex
 	mirror map[string][]time.Time // memory mode: admissions per user, for Peek
+	takes  int
 }
 
 // Options configure New.
@@ -80,8 +81,24 @@ func (q *Quota) Take(ctx context.Context, user string) (ratelimit.Decision, erro
 	if err == nil && d.Allowed {
 		now := q.clock.Now()
 		q.mirror[user] = append(q.prune(q.mirror[user], now), now)
+		if q.takes++; q.takes%sweepEvery == 0 {
+			q.sweep(now)
+		}
 	}
 	return d, err
+}
+
+// sweepEvery is how many admissions pass between sweeps of idle users.
+const sweepEvery = 1024
+
+// sweep drops users whose admissions all left the window, so the mirror
+// holds only users active in the last window; the caller holds q.mu.
+func (q *Quota) sweep(now time.Time) {
+	for u, log := range q.mirror {
+		if len(q.prune(log, now)) == 0 {
+			delete(q.mirror, u)
+		}
+	}
 }
 
 // Status is a user's state without spending anything.

@@ -117,3 +117,22 @@ func benchTake(b *testing.B, q *Quota) {
 		i++
 	}
 }
+
+// TestMirrorForgetsIdleUsers: the memory mirror behind Peek keeps only users
+// with searches in the current window.
+func TestMirrorForgetsIdleUsers(t *testing.T) {
+	c := clock.NewFake(t0)
+	q := New(20, 10*time.Minute, Options{Clock: c})
+	ctx := context.Background()
+	for i := 0; i < sweepEvery-1; i++ {
+		_, _ = q.Take(ctx, "old-"+strconv.Itoa(i))
+	}
+	c.Set(t0.Add(10 * time.Minute))
+	_, _ = q.Take(ctx, "new") // the sweepEvery-th admission sweeps
+	q.mu.Lock()
+	n := len(q.mirror)
+	q.mu.Unlock()
+	if n != 1 {
+		t.Fatalf("mirror holds %d users, want 1", n)
+	}
+}
