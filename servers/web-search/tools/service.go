@@ -88,14 +88,10 @@ func (s *Service) admit(ctx context.Context, user string) (ratelimit.Decision, e
 
 // human rounds a duration for messages: 3m12s, 45s, 1.5s.
 func human(d time.Duration) string {
-	switch {
-	case d >= time.Minute:
+	if d >= 10*time.Second {
 		return d.Round(time.Second).String()
-	case d >= 10*time.Second:
-		return d.Round(time.Second).String()
-	default:
-		return d.Round(100 * time.Millisecond).String()
 	}
+	return d.Round(100 * time.Millisecond).String()
 }
 
 // cacheKey names a search of one user: the user and a hash of the request.
