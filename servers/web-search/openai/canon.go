@@ -3,6 +3,7 @@ package openai
 import (
 	"net/url"
 	"strings"
+	"unicode"
 )
 
 // trackingParams are query parameters that only track the click. The API
@@ -46,12 +47,15 @@ func CleanURL(raw string) (clean, domain, key string, ok bool) {
 			}
 		}
 		u.RawQuery = strings.Join(kept, "&")
+		if u.Fragment == "" {
+			u.RawQuery = strings.TrimRightFunc(u.RawQuery, unicode.IsSpace) // the URL's end, trimmed like the input
+		}
 	}
 	u.ForceQuery = false
 	if strings.HasPrefix(u.Fragment, ":~:") { // a text fragment: a highlight, not a place
 		u.Fragment, u.RawFragment = "", ""
 	}
-	clean = u.String()
+	clean = strings.TrimSpace(u.String()) // as the input was trimmed: cleaning twice changes nothing
 	domain = strings.TrimPrefix(u.Hostname(), "www.")
 	path := strings.TrimSuffix(u.EscapedPath(), "/")
 	key = domain + path
