@@ -85,6 +85,9 @@ func serverEnv(t *testing.T, bins, name string) []string {
 			"SHOONYA_USER_ID=FA12345", "SHOONYA_PASSWORD="+canaryPassword, "SHOONYA_TOTP_SECRET="+canaryTOTP,
 			"SHOONYA_VENDOR_CODE=FA12345_U", "SHOONYA_API_SECRET="+canarySecret, "SHOONYA_IMEI=abc1234",
 			"SHOONYA_CLIENT_ID=FA12345_U", "SHOONYA_CLIENT_SECRET="+canaryClient)
+	case "web-search":
+		addr := startFake(t, filepath.Join(bins, "fake-web-search"), "--keys", canaryAPIKey)
+		env = append(env, "OPENAI_BASE_URL=http://"+addr+"/v1", "OPENAI_API_KEY="+canaryAPIKey)
 	}
 	return env
 }
@@ -93,7 +96,8 @@ func serverEnv(t *testing.T, bins, name string) []string {
 // paths run with the secrets loaded.
 // mustSucceed are happy calls that prove the server reached its fake with the
 // secrets loaded (a wrong env name would turn them into errors).
-var mustSucceed = map[string]string{"ziwei": "initialize_chart", "ktrdr": "list_operations", "chartimg": "get_exchanges"}
+var mustSucceed = map[string]string{"ziwei": "initialize_chart", "ktrdr": "list_operations", "chartimg": "get_exchanges",
+	"web-search": "search_web"}
 
 var happyArgs = map[string]map[string]map[string]any{
 	"ziwei": {
@@ -116,6 +120,9 @@ var happyArgs = map[string]map[string]map[string]any{
 		"connect_shoonya_broker": {},
 		"get_limits":             {},
 		"get_quotes":             {"exchange": "NSE", "token": "2885"},
+	},
+	"web-search": {
+		"search_web": {"query": "UAE central bank rate decision", "region": "AE"},
 	},
 }
 

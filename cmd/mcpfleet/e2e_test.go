@@ -93,6 +93,7 @@ func isolatedEnv() []string {
 		"SHOONYA_REST_URL=http://127.0.0.1:9/NorenWClientTP/",
 		"SHOONYA_WS_URL=ws://127.0.0.1:9/NorenWSTP/",
 		"GOOGLE_NEWS_BASE_URL=http://127.0.0.1:9",
+		"OPENAI_BASE_URL=http://127.0.0.1:9/v1",
 	}
 }
 
@@ -188,6 +189,7 @@ func TestInspectorCallsTools(t *testing.T) {
 		{"chartimg", "construct_chart_config", `{"naturalLanguage":"Bitcoin 4 hour chart for the last week with RSI and 20 EMA, dark theme"}`, "BINANCE:BTCUSDT"},
 		{"chartimg", "validate_chart_config", `{"config":{"symbol":"NASDAQ:AAPL","interval":"1D","range":"1M"},"planLevel":"BASIC"}`, "valid"},
 		{"google-news-rss", "build_search_feed", `{"terms":["oil"],"preset":"uae_focus"}`, "gnq_"},
+		{"web-search", "get_search_capabilities", `{}`, "calls_per_window"},
 	}
 	for _, tc := range cases {
 		for _, era := range []string{"legacy", "modern"} {

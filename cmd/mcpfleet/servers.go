@@ -45,6 +45,11 @@ var servers = []server{
 		Fake:      "fake-google-news-rss",
 		Env:       []envVar{{Name: "GOOGLE_NEWS_BASE_URL", Example: "https://news.google.com"}},
 		Upstreams: []upstreamURL{{Env: "GOOGLE_NEWS_BASE_URL", Default: "https://news.google.com"}}},
+	{Name: "web-search", Summary: "cited web search through the OpenAI Responses API's web_search tool, 20 searches per 10 minutes per user", Port: 8707,
+		Fake: "fake-web-search",
+		Env: []envVar{{Name: "OPENAI_API_KEY", Secret: true, Required: true}, {Name: "WEB_SEARCH_MODEL", Example: "gpt-5-nano"},
+			{Name: "OPENAI_BASE_URL", Example: "https://api.openai.com/v1"}},
+		Upstreams: []upstreamURL{{Env: "OPENAI_BASE_URL", Default: "https://api.openai.com/v1"}}},
 }
 
 func findServer(name string) (server, bool) {

@@ -1,0 +1,18 @@
+package main
+
+import "github.com/mcpfleet/mcpfleet/pkg/serve"
+
+// envVars is what the web-search server reads from its environment (--help lists it).
+var envVars = []serve.EnvVar{
+	{Name: "OPENAI_API_KEY", Help: "OpenAI API key (Bearer); never logged or echoed", Secret: true},
+	{Name: "OPENAI_BASE_URL", Help: "API base (default https://api.openai.com/v1); point it at bin/fake-web-search to try offline"},
+	{Name: "WEB_SEARCH_MODEL", Help: "model with the hosted web_search tool (default gpt-5-nano)"},
+	{Name: "WEB_SEARCH_REASONING_EFFORT", Help: "reasoning effort (default low)"},
+	{Name: "WEB_SEARCH_CONTEXT_SIZE", Help: "web_search search_context_size: low, medium or high"},
+	{Name: "WEB_SEARCH_MAX_TOOL_CALLS", Help: "most search actions per call"},
+	{Name: "WEB_SEARCH_MAX_OUTPUT_TOKENS", Help: "max_output_tokens per call"},
+	{Name: "WEB_SEARCH_TIMEOUT", Help: "hard deadline for one call including retries (default 15s)"},
+	{Name: "WEB_SEARCH_LIMIT", Help: "searches per window per user (default 20)"},
+	{Name: "WEB_SEARCH_WINDOW", Help: "the limit's sliding window (default 10m)"},
+	{Name: "WEB_SEARCH_CACHE_TTL", Help: "how long an identical search by the same user is answered from cache (default 2m)"},
+}

@@ -1,0 +1,78 @@
+package openai
+
+import (
+	"net/url"
+	"strings"
+	"unicode"
+)
+
+// trackingParams are query parameters that only track the click. The API
+// appends utm_source=chatgpt.com (2025) or utm_source=openai (late 2025–2026)
+// to cited URLs (ref §3.2); the rest are the common ad and mail trackers.
+var trackingParams = map[string]bool{
+	"fbclid": true, "gclid": true, "gclsrc": true, "dclid": true, "gbraid": true, "wbraid": true,
+	"msclkid": true, "yclid": true, "twclid": true, "ttclid": true, "li_fat_id": true,
+	"mc_cid": true, "mc_eid": true, "_hsenc": true, "_hsmi": true, "igshid": true, "oly_enc_id": true,
+	"oly_anon_id": true, "vero_id": true, "_openstat": true, "ref_src": true,
+}
+
+func isTracking(key string) bool {
+	k := strings.ToLower(key)
+	return strings.HasPrefix(k, "utm_") || trackingParams[k]
+}
+
+// CleanURL returns raw without tracking parameters (the other parameters keep
+// their order and encoding), its domain (host without "www." and port) and a
+// key that is equal for URLs that differ only in tracking, scheme, host case,
+// a trailing slash or a text fragment. ok is false for anything but an
+// absolute http(s) URL.
+func CleanURL(raw string) (clean, domain, key string, ok bool) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return "", "", "", false
+	}
+	u.Host = strings.ToLower(u.Host)
+	if u.RawQuery != "" {
+		kept := make([]string, 0, 4)
+		for _, kv := range strings.Split(u.RawQuery, "&") {
+			if kv == "" {
+				continue
+			}
+			k, _, _ := strings.Cut(kv, "=")
+			if uk, err := url.QueryUnescape(k); err == nil {
+				k = uk
+			}
+			if !isTracking(k) {
+				kept = append(kept, kv)
+			}
+		}
+		u.RawQuery = strings.Join(kept, "&")
+		if u.Fragment == "" {
+			u.RawQuery = strings.TrimRightFunc(u.RawQuery, unicode.IsSpace) // the URL's end, trimmed like the input
+		}
+	}
+	u.ForceQuery = false
+	if strings.HasPrefix(u.Fragment, ":~:") { // a text fragment: a highlight, not a place
+		u.Fragment, u.RawFragment = "", ""
+	}
+	clean = strings.TrimSpace(u.String()) // as the input was trimmed: cleaning twice changes nothing
+	domain = strings.TrimPrefix(u.Hostname(), "www.")
+	path := strings.TrimSuffix(u.EscapedPath(), "/")
+	key = domain + path
+	if u.RawQuery != "" {
+		key += "?" + u.RawQuery
+	}
+	if u.Fragment != "" {
+		key += "#" + u.Fragment
+	}
+	return clean, domain, key, true
+}
+
+// hostOf is the lower-case host of a URL without "www.", or "".
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+}

@@ -1,0 +1,245 @@
+// Package openai calls the OpenAI Responses API (POST /v1/responses) with the
+// hosted web_search tool, and turns its answers into cleaned, cited results.
+// It is a small hand-written client on pkg/upstream rather than the SDK: one
+// endpoint, a small subset of the response, one deadline we own (ref:
+// news-websearch.md §3.6).
+package openai
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
+	"github.com/mcpfleet/mcpfleet/pkg/upstream"
+)
+
+// Settings, their environment variables and defaults.
+const (
+	EnvAPIKey          = "OPENAI_API_KEY"
+	EnvBaseURL         = "OPENAI_BASE_URL"
+	EnvModel           = "WEB_SEARCH_MODEL"
+	EnvEffort          = "WEB_SEARCH_REASONING_EFFORT"
+	EnvContextSize     = "WEB_SEARCH_CONTEXT_SIZE"
+	EnvMaxToolCalls    = "WEB_SEARCH_MAX_TOOL_CALLS"
+	EnvMaxOutputTokens = "WEB_SEARCH_MAX_OUTPUT_TOKENS"
+
+	DefaultBaseURL         = "https://api.openai.com/v1"
+	DefaultModel           = "gpt-5-nano"
+	DefaultEffort          = "low" // ref §0.5: the 15 s limit is tight for a searching reasoning model
+	DefaultContextSize     = "low"
+	DefaultMaxToolCalls    = 2
+	DefaultMaxOutputTokens = 2000
+	DefaultTimeout         = 15 * time.Second
+	DefaultMaxAttempts     = 3 // the SDK's default: 1 + 2 retries (ref §3.5)
+	DefaultRetryWait       = 500 * time.Millisecond
+)
+
+// Config configures a Client.
+type Config struct {
+	APIKey, BaseURL, Model string
+	// Effort is reasoning.effort; "" sends none (models without reasoning).
+	Effort          string
+	ContextSize     string
+	MaxToolCalls    int
+	MaxOutputTokens int
+	// Timeout is the hard deadline of a whole search, retries included.
+	Timeout     time.Duration
+	MaxAttempts int
+	RetryWait   time.Duration
+	Logger      zerolog.Logger
+	// Transport replaces the HTTP transport (tests).
+	Transport http.RoundTripper
+}
+
+// Client is safe for concurrent use.
+type Client struct {
+	cfg Config
+	api *upstream.Client
+}
+
+// New builds a client; zero fields get the defaults.
+func New(cfg Config) *Client {
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultBaseURL
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.Model == "" {
+		cfg.Model = DefaultModel
+	}
+	if cfg.ContextSize == "" {
+		cfg.ContextSize = DefaultContextSize
+	}
+	if cfg.MaxToolCalls <= 0 {
+		cfg.MaxToolCalls = DefaultMaxToolCalls
+	}
+	if cfg.MaxOutputTokens <= 0 {
+		cfg.MaxOutputTokens = DefaultMaxOutputTokens
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxAttempts <= 0 {
+		cfg.MaxAttempts = DefaultMaxAttempts
+	}
+	if cfg.RetryWait <= 0 {
+		cfg.RetryWait = DefaultRetryWait
+	}
+	secret := map[string]string{}
+	if cfg.APIKey != "" {
+		secret["Authorization"] = "Bearer " + cfg.APIKey
+	}
+	api := upstream.New(upstream.Config{
+		Name: "OpenAI", BaseURL: cfg.BaseURL, URLEnv: EnvBaseURL, Timeout: cfg.Timeout,
+		Retries: -1, // this package retries: it knows which 429s are worth it
+		// A Retry-After past the deadline ends the attempt with it; we decide.
+		MaxRetryAfter: cfg.Timeout, MaxBodyBytes: 4 << 20, SecretHeaders: secret,
+		Detectors: []extract.Detector{detect}, Logger: cfg.Logger, UserAgent: "mcpfleet-web-search",
+		Transport: cfg.Transport,
+	})
+	return &Client{cfg: cfg, api: api}
+}
+
+// Config returns the effective configuration (defaults applied); the key
+// is not part of it.
+func (c *Client) Config() Config {
+	cfg := c.cfg
+	cfg.APIKey = ""
+	return cfg
+}
+
+// HasKey reports whether an API key is configured.
+func (c *Client) HasKey() bool { return c.cfg.APIKey != "" }
+
+// Query is one search as the tool asks it.
+type Query struct {
+	Text           string
+	MaxResults     int
+	FreshnessHours int
+	Country        string // ISO 3166 alpha-2, "" for none
+	AllowedDomains []string
+}
+
+// BuildRequest is the body sent for q (ref §3.1): freshness and the number of
+// sources can only be asked for in the instructions, since the API has no
+// parameter for either.
+func (c *Client) BuildRequest(q Query) Request {
+	var in strings.Builder
+	in.WriteString("Search the web and answer concisely in plain prose, citing sources inline.")
+	if q.MaxResults > 0 {
+		fmt.Fprintf(&in, " Cite at most %d distinct sources.", q.MaxResults)
+	}
+	if q.FreshnessHours > 0 {
+		fmt.Fprintf(&in, " Prefer sources published in the last %d hours and say so if none are that recent.", q.FreshnessHours)
+	}
+	tool := Tool{Type: "web_search", SearchContextSize: c.cfg.ContextSize,
+		// An empty approximate location stops the API assuming the US (ref §3.1).
+		UserLocation: &UserLocation{Type: "approximate", Country: q.Country}}
+	if len(q.AllowedDomains) > 0 {
+		tool.Filters = &Filters{AllowedDomains: q.AllowedDomains}
+	}
+	r := Request{Model: c.cfg.Model, Instructions: in.String(), Input: q.Text, Tools: []Tool{tool},
+		ToolChoice: "auto", Include: []string{IncludeSources}, MaxToolCalls: c.cfg.MaxToolCalls,
+		MaxOutputTokens: c.cfg.MaxOutputTokens, Store: false}
+	if c.cfg.Effort != "" {
+		r.Reasoning = &Reasoning{Effort: c.cfg.Effort}
+	}
+	return r
+}
+
+// Search runs one search within the deadline (Config.Timeout, or ctx's if
+// sooner), retrying only what OpenAI says is worth retrying.
+func (c *Client) Search(ctx context.Context, q Query) (*Result, error) {
+	if c.cfg.APIKey == "" {
+		return nil, envelope.New(envelope.Unauthenticated, "no OpenAI API key: set %s (platform.openai.com/api-keys); get_search_capabilities works without it", EnvAPIKey)
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	body := c.BuildRequest(q)
+	for attempt := 1; ; attempt++ {
+		resp, err := c.api.Do(ctx, upstream.Request{Op: "search", Method: http.MethodPost, Path: "/responses", JSON: body, Idempotent: true})
+		if err == nil {
+			return c.result(resp.Body)
+		}
+		e := envelope.From(err)
+		again := e.Retryable && e.Code != envelope.Timeout // connection errors, truncated bodies
+		if resp.Status != 0 {
+			again = retryable(resp.Status, resp.Header, resp.Body)
+		}
+		wait, told := serverWait(resp.Status, resp.Header, resp.Body, time.Now())
+		if told && e.Code == envelope.RateLimited {
+			e = e.WithRetryAfter(wait)
+		}
+		if !again || attempt >= c.cfg.MaxAttempts || ctx.Err() != nil {
+			return nil, withAttempts(e, attempt)
+		}
+		if !told {
+			wait = backoff(c.cfg.RetryWait, attempt)
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(dl) {
+			return nil, withAttempts(e, attempt) // the wait would pass the deadline: report the real failure
+		}
+		c.cfg.Logger.Debug().Int("attempt", attempt).Int("status", resp.Status).Dur("wait", wait).Str("code", string(e.Code)).Msg("OpenAI search: retrying")
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return nil, withAttempts(e, attempt)
+		}
+	}
+}
+
+func withAttempts(e *envelope.Error, n int) *envelope.Error {
+	if n > 1 {
+		e = e.WithDetail("attempts", n)
+	}
+	return e
+}
+
+// backoff is exponential with equal jitter: 0.5 s, 1 s, 2 s … halves fixed.
+func backoff(base time.Duration, attempt int) time.Duration {
+	step := base << (attempt - 1)
+	if step > 4*time.Second || step <= 0 {
+		step = 4 * time.Second
+	}
+	half := step / 2
+	return half + rand.N(half+1)
+}
+
+// result reads a 200: completed and incomplete answers are results; a
+// failed one is an error (ref §3.2: a 200 can carry a failure).
+func (c *Client) result(body []byte) (*Result, error) {
+	r, err := Decode(body)
+	if err != nil {
+		return nil, err
+	}
+	switch r.Status {
+	case "completed", "incomplete", "":
+		return Parse(r), nil
+	case "failed":
+		code, msg := "", ""
+		if r.Error != nil {
+			code, msg = r.Error.Code, extract.Clip(r.Error.Message, 200)
+		}
+		e := envelope.New(envelope.UpstreamError, "OpenAI could not finish the search (status failed, %s): %s; try again later", orWord(code, "no code"), orWord(msg, "no message"))
+		switch code {
+		case "rate_limit_exceeded":
+			e.Code, e.Retryable = envelope.RateLimited, true
+		case "server_error":
+			e.Retryable = true
+		}
+		if code != "" {
+			e = e.WithDetail("openai_code", extract.Clip(code, 60))
+		}
+		return nil, e
+	default:
+		return nil, envelope.New(envelope.UpstreamError, "OpenAI answered with status %q instead of a finished search; try again", extract.Clip(r.Status, 40)).WithRetryable(true)
+	}
+}

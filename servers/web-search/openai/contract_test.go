@@ -1,0 +1,180 @@
+package openai
+
+// Contract tests: real answers of the Responses API (testdata/contract,
+// provenance in SOURCES.md) replayed against the parser and the client,
+// separately from the fake.
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+)
+
+func readContract(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "contract", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestContractRecordedAnswers(t *testing.T) {
+	cases := []struct {
+		file                                 string
+		model                                string
+		citations, searchCalls, minConsulted int
+		queries                              []string
+		duplicateCited                       bool // the recording cites one URL twice
+	}{
+		{file: "gpt-4o-2025-03.json", model: "gpt-4o-2024-07-18", citations: 5, searchCalls: 2, minConsulted: 0,
+			queries: []string{"Vercel AI SDK next version features"}},
+		{file: "gpt-5-mini-2025-12.json", model: "gpt-5-mini-2025-08-07", citations: 7, searchCalls: 3, minConsulted: 5,
+			queries: []string{"tech news today December 5 2025"}, duplicateCited: true},
+		{file: "gpt-5.1-2026-02.json", model: "gpt-5.1-2025-11-13", citations: 6, searchCalls: 3, minConsulted: 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			r, err := Decode(readContract(t, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Every annotation, sliced by code points, is its marker: the
+			// offset unit this parser relies on.
+			for _, it := range r.Output {
+				for _, p := range it.Content {
+					for _, a := range p.Annotations {
+						bs, be, ok := CitedSpan(p.Text, a.StartIndex, a.EndIndex, a.URL)
+						if !ok || !isMarker(p.Text[bs:be]) || !strings.Contains(p.Text[bs:be], hostOf(a.URL)) {
+							t.Errorf("annotation %d..%d is %q", a.StartIndex, a.EndIndex, p.Text[bs:be])
+						}
+					}
+				}
+			}
+			res := Parse(r)
+			if res.Model != tc.model || res.Status != "completed" || res.SearchCalls != tc.searchCalls {
+				t.Errorf("model %q status %q search calls %d", res.Model, res.Status, res.SearchCalls)
+			}
+			if len(res.Citations) != tc.citations {
+				t.Errorf("%d citations, want %d: %+v", len(res.Citations), tc.citations, res.Citations)
+			}
+			if len(res.Consulted) < tc.minConsulted {
+				t.Errorf("consulted %v", res.Consulted)
+			}
+			if tc.queries != nil && (len(res.Queries) == 0 || res.Queries[0] != tc.queries[0]) {
+				t.Errorf("queries %v", res.Queries)
+			}
+			out := res.Render(0)
+			if strings.Contains(out.Answer, "utm_") || strings.Contains(out.Answer, "([") {
+				t.Errorf("answer keeps markers or tracking: %s", out.Answer)
+			}
+			refs := 0
+			for i, c := range out.Citations {
+				if strings.Contains(c.URL, "utm_") || c.Domain == "" || c.Snippet == "" || c.Range == nil {
+					t.Errorf("citation %d: %+v", i, c)
+					continue
+				}
+				// The range points at the snippet in the answer, in code points.
+				rs := []rune(out.Answer)
+				if len(c.Range) != 2 || c.Range[1] > len(rs) || c.Range[0] > c.Range[1] || string(rs[c.Range[0]:c.Range[1]]) != c.Snippet {
+					t.Errorf("citation %d range %+v does not select %q", i, c.Range, c.Snippet)
+				}
+				refs += strings.Count(out.Answer, "["+strconv.Itoa(i+1)+"]")
+			}
+			if tc.duplicateCited && refs <= len(out.Citations) {
+				t.Errorf("a URL cited twice should be one citation referenced twice (refs %d)", refs)
+			}
+			for _, u := range out.Consulted {
+				for _, c := range out.Citations {
+					if u == c.URL {
+						t.Errorf("consulted repeats cited %s", u)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestContractSnippetAfterNonASCII: the gpt-4o recording has "°F" before its
+// fifth citation; a byte-offset reading would cut the snippet wrongly.
+func TestContractSnippetAfterNonASCII(t *testing.T) {
+	r, err := Decode(readContract(t, "gpt-4o-2025-03.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := Parse(r).Render(0)
+	got := out.Citations[4].Snippet
+	if got != "This warming trend poses various risks, including early snowmelt and increased wildfire threats." {
+		t.Errorf("snippet %q", got)
+	}
+	if out.Citations[4].URL != "https://www.axios.com/local/san-francisco/2025/03/03/climate-weather-spring-temperatures-warmer-sf" {
+		t.Errorf("url %q", out.Citations[4].URL)
+	}
+}
+
+// TestContractRecordedErrors replays recorded error bodies through the client.
+func TestContractRecordedErrors(t *testing.T) {
+	cases := []struct {
+		file      string
+		status    int
+		code      envelope.Code
+		retryable bool
+		attempts  int
+		inMessage string
+	}{
+		{"error-insufficient-quota.json", 429, envelope.PermissionDenied, false, 1, "insufficient_quota"},
+		{"error-unsupported-parameter.json", 400, envelope.InvalidArgument, false, 1, "temperature"},
+		{"error-tool-choice.json", 400, envelope.InvalidArgument, false, 1, "tool_choice"},
+		{"error-missing-parameter.json", 400, envelope.InvalidArgument, false, 1, "missing_required_parameter"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			body := readContract(t, tc.file)
+			n := 0
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				n++
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(tc.status)
+				_, _ = w.Write(body)
+			}))
+			defer srv.Close()
+			c := New(Config{APIKey: "sk-test", BaseURL: srv.URL + "/v1", RetryWait: time.Millisecond})
+			_, err := c.Search(context.Background(), Query{Text: "anything"})
+			e := envelope.From(err)
+			if e.Code != tc.code || e.Retryable != tc.retryable || n != tc.attempts || !strings.Contains(e.Message, tc.inMessage) {
+				t.Errorf("got %s retryable=%v after %d attempts: %s", e.Code, e.Retryable, n, e.Message)
+			}
+		})
+	}
+}
+
+// TestContractRecordedAnswerThroughClient sends a recorded 200 through the
+// client's HTTP path.
+func TestContractRecordedAnswerThroughClient(t *testing.T) {
+	body := readContract(t, "gpt-5-mini-2025-12.json")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/responses" || r.Header.Get("Authorization") != "Bearer sk-test" {
+			w.WriteHeader(404)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	}))
+	defer srv.Close()
+	c := New(Config{APIKey: "sk-test", BaseURL: srv.URL + "/v1"})
+	res, err := c.Search(context.Background(), Query{Text: "tech news", MaxResults: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := res.Render(3); len(out.Citations) != 3 || strings.Contains(out.Answer, "[4]") {
+		t.Errorf("render(3): %d citations; answer %s", len(out.Citations), out.Answer)
+	}
+}

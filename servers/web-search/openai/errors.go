@@ -1,0 +1,163 @@
+package openai
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
+	"github.com/mcpfleet/mcpfleet/pkg/upstream"
+)
+
+// apiError reads the {"error":{message,type,param,code}} body of a non-2xx
+// answer (ref §3.3); ok is false for anything else (an HTML page, nothing).
+func apiError(body []byte) (msg, typ, param, code string, ok bool) {
+	var e APIError
+	if json.Unmarshal(body, &e) != nil || (e.Error.Message == "" && e.Error.Type == "" && e.Error.Code == nil) {
+		return "", "", "", "", false
+	}
+	if e.Error.Param != nil {
+		param = *e.Error.Param
+	}
+	if e.Error.Code != nil {
+		code = *e.Error.Code
+	}
+	return e.Error.Message, e.Error.Type, param, code, true
+}
+
+// detect maps OpenAI's error bodies (ref §3.3 table) to envelope errors whose
+// messages name the fix. Upstream text is clipped and, for 401, never echoed:
+// OpenAI's message repeats part of the key.
+func detect(status int, body []byte) *envelope.Error {
+	if status >= 200 && status <= 299 {
+		return nil
+	}
+	msg, typ, param, code, ok := apiError(body)
+	if !ok {
+		return nil // mapped by status by pkg/upstream
+	}
+	said := extract.Clip(msg, 200)
+	var e *envelope.Error
+	switch {
+	case status == http.StatusUnauthorized:
+		e = envelope.New(envelope.Unauthenticated, "OpenAI rejected the API key (%s); set %s to a valid key from platform.openai.com/api-keys", orWord(code, "401"), EnvAPIKey)
+	case code == "insufficient_quota" || typ == "insufficient_quota":
+		e = envelope.New(envelope.PermissionDenied, "the OpenAI account behind %s has no quota left (insufficient_quota); add credit or raise the budget at platform.openai.com/account/billing — retrying will not help", EnvAPIKey).
+			WithRetryable(false)
+	case status == http.StatusTooManyRequests:
+		e = envelope.New(envelope.RateLimited, "OpenAI's rate limit for this key was reached (%s): %s; wait and try again, or raise the key's limits", orWord(typ, "rate_limit_exceeded"), said)
+	case status == http.StatusNotFound:
+		e = envelope.New(envelope.NotFound, "OpenAI does not know the model or route (%s): %s; set %s to a model this key can use (e.g. %s) and check %s", orWord(code, "not_found"), said, EnvModel, DefaultModel, EnvBaseURL)
+	case status == http.StatusForbidden:
+		e = envelope.New(envelope.PermissionDenied, "OpenAI refused the request (%s): %s; the key's project or region is not allowed to use this model or tool", orWord(code, "forbidden"), said)
+	case status == http.StatusBadRequest || status == http.StatusUnprocessableEntity:
+		e = envelope.New(envelope.InvalidArgument, "OpenAI rejected the request (%s%s): %s; %s", orWord(code, typ), paramNote(param), said, badRequestFix(param))
+		if param != "" {
+			e = e.WithDetail("param", extract.Clip(param, 80))
+		}
+	case status == http.StatusRequestTimeout || status == http.StatusConflict:
+		e = envelope.New(envelope.UpstreamUnavailable, "OpenAI answered %d (%s); try again shortly", status, said)
+	case status == http.StatusInternalServerError:
+		e = envelope.New(envelope.UpstreamError, "OpenAI failed internally (%s): %s; try again shortly", orWord(code, "server_error"), said).WithRetryable(true)
+	case status >= 500:
+		e = envelope.New(envelope.UpstreamUnavailable, "OpenAI is unavailable or overloaded (%d): %s; try again shortly", status, said)
+	default:
+		e = extract.ErrorForStatus(status, "OpenAI answered "+strconv.Itoa(status)+": "+said)
+	}
+	e = e.WithDetail("http_status", status)
+	if code != "" {
+		e = e.WithDetail("openai_code", extract.Clip(code, 60))
+	}
+	return e
+}
+
+func orWord(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func paramNote(p string) string {
+	if p == "" {
+		return ""
+	}
+	return ", param " + extract.Clip(p, 80)
+}
+
+// badRequestFix says which setting or argument a 400 points at.
+func badRequestFix(param string) string {
+	switch {
+	case strings.Contains(param, "filters"), strings.Contains(param, "allowed_domains"):
+		return "check allowedDomains (bare host names, at most 20)"
+	case strings.Contains(param, "user_location"):
+		return "check region (an ISO 3166 alpha-2 country code)"
+	case strings.Contains(param, "reasoning"):
+		return "set " + EnvEffort + " to a value the model supports, or empty for models without reasoning"
+	case param == "model":
+		return "set " + EnvModel + " to a Responses model with web_search"
+	case strings.Contains(param, "max_output_tokens"), strings.Contains(param, "max_tool_calls"):
+		return "check " + EnvMaxOutputTokens + " and " + EnvMaxToolCalls
+	}
+	return "check " + EnvModel + " and the server's web-search settings"
+}
+
+// retryable says whether an answer may be sent again (ref §3.3, §0.6): only
+// 429 rate_limit_exceeded (never insufficient_quota), 408, 409 and 5xx, and
+// what the server marks with x-should-retry (openai-go honours it too).
+func retryable(status int, h http.Header, body []byte) bool {
+	switch strings.ToLower(h.Get("x-should-retry")) {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	switch {
+	case status == http.StatusTooManyRequests:
+		_, typ, _, code, ok := apiError(body)
+		if !ok {
+			return true
+		}
+		return code != "insufficient_quota" && typ != "insufficient_quota"
+	case status == http.StatusRequestTimeout, status == http.StatusConflict, status >= 500:
+		return true
+	}
+	return false
+}
+
+// serverWait is how long the answer asks us to wait: retry-after-ms, then
+// retry-after (seconds or HTTP-date), then, on a 429, the x-ratelimit-reset-*
+// duration of the limit that ran out (Go-style "1s", "6m0s"; ref §3.3).
+func serverWait(status int, h http.Header, body []byte, now time.Time) (time.Duration, bool) {
+	if h == nil {
+		return 0, false
+	}
+	if v := strings.TrimSpace(h.Get("retry-after-ms")); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 && ms < 1e9 {
+			return time.Duration(ms * float64(time.Millisecond)), true
+		}
+	}
+	if d, ok := upstream.ParseRetryAfter(h.Get("retry-after"), now); ok {
+		return d, true
+	}
+	if status != http.StatusTooManyRequests {
+		return 0, false
+	}
+	_, typ, _, _, _ := apiError(body)
+	order := []string{"requests", "tokens"}
+	if typ == "tokens" {
+		order = []string{"tokens", "requests"}
+	}
+	for _, kind := range order {
+		if strings.TrimSpace(h.Get("x-ratelimit-remaining-"+kind)) != "0" && typ != kind {
+			continue
+		}
+		if d, err := time.ParseDuration(strings.TrimSpace(h.Get("x-ratelimit-reset-" + kind))); err == nil && d >= 0 {
+			return d, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,253 @@
+package openai
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Rendered is a Result cut to a caller's wishes.
+type Rendered struct {
+	// Answer is the narrative with each citation marker replaced by [n], n
+	// indexing Citations (1-based); markers of citations cut by maxResults
+	// are dropped.
+	Answer    string
+	Citations []Cited
+	// Consulted are the consulted URLs that are not among Citations.
+	Consulted []string
+}
+
+// Cited is a citation with the text it supports.
+type Cited struct {
+	Title   string `json:"title"`
+	URL     string `json:"url"`
+	Domain  string `json:"domain"`
+	Snippet string `json:"snippet"`
+	// Range is [start, end) of Snippet in Answer, in Unicode code points.
+	Range []int `json:"cited_text_range,omitempty"`
+}
+
+// maxSnippet bounds a snippet in code points (the end, nearest the citation,
+// is kept).
+const maxSnippet = 300
+
+// maxConsultedOut bounds the consulted URLs returned.
+const maxConsultedOut = 20
+
+// Render keeps the first maxResults citations (maxResults ≤ 0: all).
+func (r *Result) Render(maxResults int) Rendered {
+	if maxResults <= 0 || maxResults > len(r.Citations) {
+		maxResults = len(r.Citations)
+	}
+	out := Rendered{Citations: make([]Cited, maxResults), Consulted: []string{}}
+	for i := range out.Citations {
+		c := r.Citations[i]
+		title := c.Title
+		if title == "" {
+			title = c.Domain
+		}
+		out.Citations[i] = Cited{Title: title, URL: c.URL, Domain: c.Domain}
+	}
+	var b strings.Builder
+	runes := 0
+	write := func(s string) {
+		b.WriteString(s)
+		runes += utf8.RuneCountInString(s)
+	}
+	done := make([]bool, maxResults)
+	for _, p := range r.Pieces {
+		if p.Ref == 0 {
+			write(p.Text)
+			continue
+		}
+		kept := p.Ref <= maxResults
+		if p.Cited {
+			start := runes
+			write(p.Text)
+			if kept && !done[p.Ref-1] {
+				done[p.Ref-1] = true
+				out.Citations[p.Ref-1].Snippet, out.Citations[p.Ref-1].Range = clipSnippet(p.Text, start, runes)
+			}
+		}
+		if !kept {
+			continue
+		}
+		if !p.Cited && !done[p.Ref-1] {
+			done[p.Ref-1] = true
+			s := b.String()
+			e := tailEnd(s)
+			st := sentenceStart(s[:e])
+			// A parenthetical ("(see the blog.)") leans on the sentence before
+			// it on the same line, unless that one carries its own citation.
+			if strings.HasPrefix(s[st:e], "(") {
+				if prev := strings.TrimRight(s[:st], " \t"); prev != "" && !strings.HasSuffix(prev, "\n") && !endsWithMarker(prev) {
+					st = sentenceStart(prev)
+				}
+			}
+			startRunes := runes - utf8.RuneCountInString(s[st:])
+			endRunes := startRunes + utf8.RuneCountInString(s[st:e])
+			out.Citations[p.Ref-1].Snippet, out.Citations[p.Ref-1].Range = clipSnippet(s[st:e], startRunes, endRunes)
+		}
+		write("[" + strconv.Itoa(p.Ref) + "]")
+	}
+	out.Answer = strings.TrimSpace(b.String())
+	// TrimSpace may have cut leading spaces: shift the ranges with it.
+	if lead := utf8.RuneCountInString(b.String()) - utf8.RuneCountInString(strings.TrimLeftFunc(b.String(), unicode.IsSpace)); lead > 0 {
+		for i := range out.Citations {
+			if rg := out.Citations[i].Range; rg != nil {
+				rg[0], rg[1] = max(rg[0]-lead, 0), max(rg[1]-lead, 0)
+			}
+		}
+	}
+	cited := map[string]bool{}
+	for _, c := range out.Citations {
+		if _, _, k, ok := CleanURL(c.URL); ok {
+			cited[k] = true
+		}
+	}
+	for _, u := range r.Consulted {
+		if len(out.Consulted) >= maxConsultedOut {
+			break
+		}
+		if _, _, k, ok := CleanURL(u); ok && !cited[k] {
+			out.Consulted = append(out.Consulted, u)
+		}
+	}
+	return out
+}
+
+// clipSnippet trims s (which spans [start, end) code points of the answer)
+// and keeps at most maxSnippet code points of its end.
+func clipSnippet(s string, start, end int) (string, []int) {
+	lead := utf8.RuneCountInString(s) - utf8.RuneCountInString(strings.TrimLeftFunc(s, unicode.IsSpace))
+	trail := utf8.RuneCountInString(s) - utf8.RuneCountInString(strings.TrimRightFunc(s, unicode.IsSpace))
+	s = strings.TrimSpace(s)
+	start, end = start+lead, end-trail
+	if n := utf8.RuneCountInString(s); n > maxSnippet {
+		cut := n - maxSnippet
+		i := 0
+		for k := range s {
+			if cut == 0 {
+				i = k
+				break
+			}
+			cut--
+		}
+		s = s[i:]
+		start = end - maxSnippet
+	}
+	if end < start {
+		end = start
+	}
+	return s, []int{start, end}
+}
+
+// tailEnd is the end of s without trailing spaces and [n] markers: where the
+// sentence a new marker follows ends.
+func tailEnd(s string) int {
+	for {
+		t := strings.TrimRightFunc(s, unicode.IsSpace)
+		if strings.HasSuffix(t, "]") {
+			if i := strings.LastIndexByte(t, '['); i >= 0 && isDigits(t[i+1:len(t)-1]) {
+				s = t[:i]
+				continue
+			}
+		}
+		return len(t)
+	}
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// sentenceStart is where the last sentence of s begins: after the last line
+// break, sentence end ("." "!" "?" followed by a space, or "。！？") or
+// citation marker before s's own final character; leading list and heading
+// markup is skipped.
+func sentenceStart(s string) int {
+	if s == "" {
+		return 0
+	}
+	_, lastW := utf8.DecodeLastRuneInString(s)
+	start := 0
+	for i := len(s) - lastW - 1; i >= 0; i-- {
+		c := s[i]
+		if c == '\n' {
+			start = i + 1
+			break
+		}
+		if c == ' ' && i > 0 {
+			p := s[i-1]
+			if (p == '!' || p == '?' || (p == '.' && !abbreviation(s[:i-1]))) && startsSentence(s[i+1:]) || (p == ']' && endsWithMarker(s[:i])) {
+				start = i + 1
+				break
+			}
+		}
+		if c >= 0x80 && utf8.RuneStart(c) {
+			r, w := utf8.DecodeRuneInString(s[i:])
+			if (r == '。' || r == '！' || r == '？') && i+w < len(s)-lastW+1 {
+				start = i + w
+				break
+			}
+		}
+	}
+	for {
+		t := strings.TrimLeft(s[start:], " \t")
+		switch {
+		case strings.HasPrefix(t, "- "), strings.HasPrefix(t, "* "):
+			start = len(s) - len(t) + 2
+			continue
+		case strings.HasPrefix(t, "#"):
+			start = len(s) - len(strings.TrimLeft(t, "#"))
+			continue
+		}
+		return len(s) - len(t)
+	}
+}
+
+// abbreviations end in a period without ending a sentence.
+var abbreviations = map[string]bool{"mr": true, "mrs": true, "ms": true, "dr": true, "st": true, "jr": true, "sr": true,
+	"inc": true, "ltd": true, "co": true, "corp": true, "bros": true, "vs": true, "etc": true, "no": true, "approx": true,
+	"jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true, "aug": true, "sep": true, "sept": true,
+	"oct": true, "nov": true, "dec": true, "gov": true, "gen": true, "sen": true, "rep": true, "prof": true, "fig": true}
+
+// abbreviation reports whether s (text before a period) ends in an
+// abbreviation or an initial ("U.S", "J").
+func abbreviation(s string) bool {
+	i := strings.LastIndexAny(s, " \n(\"“")
+	w := s[i+1:]
+	if utf8.RuneCountInString(w) == 1 {
+		return true
+	}
+	if strings.Contains(w, ".") { // "U.S", "e.g": single letters between dots
+		for _, part := range strings.Split(w, ".") {
+			if r, n := utf8.DecodeRuneInString(part); utf8.RuneCountInString(part) != 1 || n == 0 || !unicode.IsLetter(r) {
+				return false
+			}
+		}
+		return true
+	}
+	return abbreviations[strings.ToLower(w)]
+}
+
+// startsSentence reports whether s (text after a sentence end and a space)
+// can begin a sentence: not a lower-case letter.
+func startsSentence(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r != utf8.RuneError && !unicode.IsLower(r)
+}
+
+func endsWithMarker(s string) bool {
+	i := strings.LastIndexByte(s, '[')
+	return i >= 0 && strings.HasSuffix(s, "]") && isDigits(s[i+1:len(s)-1])
+}

@@ -1,0 +1,134 @@
+package openai
+
+// Wire types: the small subset of the Responses API this server sends and reads.
+// Field names follow the API (ref: news-websearch.md §3.1, §3.2; openai-go
+// responses/response.go). Unknown fields are ignored, so new API fields do not
+// break decoding.
+
+// Request is the body of POST /v1/responses.
+type Request struct {
+	Model           string     `json:"model"`
+	Instructions    string     `json:"instructions,omitempty"`
+	Input           string     `json:"input"`
+	Tools           []Tool     `json:"tools"`
+	ToolChoice      string     `json:"tool_choice,omitempty"`
+	Include         []string   `json:"include,omitempty"`
+	Reasoning       *Reasoning `json:"reasoning,omitempty"`
+	MaxToolCalls    int        `json:"max_tool_calls,omitempty"`
+	MaxOutputTokens int        `json:"max_output_tokens,omitempty"`
+	Store           bool       `json:"store"`
+}
+
+// Tool is the hosted web_search tool.
+type Tool struct {
+	Type              string        `json:"type"`
+	SearchContextSize string        `json:"search_context_size,omitempty"`
+	UserLocation      *UserLocation `json:"user_location,omitempty"`
+	Filters           *Filters      `json:"filters,omitempty"`
+}
+
+// UserLocation is an approximate location. An object with only the type
+// stops the API from assuming the United States (ref §3.1).
+type UserLocation struct {
+	Type    string `json:"type"`
+	Country string `json:"country,omitempty"`
+}
+
+// Filters is the domain allow-list (there is no block-list, ref §3.1).
+type Filters struct {
+	AllowedDomains []string `json:"allowed_domains"`
+}
+
+// Reasoning sets the effort of reasoning models.
+type Reasoning struct {
+	Effort string `json:"effort"`
+}
+
+// IncludeSources asks for every URL the search consulted (ref §3.1).
+const IncludeSources = "web_search_call.action.sources"
+
+// Response is the answer of POST /v1/responses (ref §3.2).
+type Response struct {
+	ID                string       `json:"id"`
+	Object            string       `json:"object"`
+	Status            string       `json:"status"`
+	Model             string       `json:"model"`
+	Error             *StatusError `json:"error"`
+	IncompleteDetails *struct {
+		Reason string `json:"reason"`
+	} `json:"incomplete_details"`
+	Output []OutputItem `json:"output"`
+	Usage  *Usage       `json:"usage"`
+}
+
+// StatusError is the error of a 200 answer with status "failed".
+type StatusError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// OutputItem is one item of output: reasoning, web_search_call or message
+// (others are skipped).
+type OutputItem struct {
+	Type    string        `json:"type"`
+	ID      string        `json:"id"`
+	Status  string        `json:"status"`
+	Role    string        `json:"role"`
+	Action  *Action       `json:"action"` // may be absent or null (ref §3.2)
+	Content []ContentPart `json:"content"`
+}
+
+// Action is what a web_search_call did: search, open_page or find_in_page.
+type Action struct {
+	Type    string   `json:"type"`
+	Query   string   `json:"query"` // deprecated in favour of queries
+	Queries []string `json:"queries"`
+	URL     string   `json:"url"`
+	Pattern string   `json:"pattern"`
+	Sources []Source `json:"sources"`
+}
+
+// Source is a consulted URL ({type:url}) or a real-time feed ({type:api}).
+type Source struct {
+	Type string `json:"type"`
+	URL  string `json:"url"`
+	Name string `json:"name"`
+}
+
+// ContentPart is one part of a message: output_text or refusal.
+type ContentPart struct {
+	Type        string       `json:"type"`
+	Text        string       `json:"text"`
+	Refusal     string       `json:"refusal"`
+	Annotations []Annotation `json:"annotations"`
+}
+
+// Annotation is a url_citation over [StartIndex, EndIndex) of the part's
+// text, counted in Unicode code points (testdata/contract/SOURCES.md).
+type Annotation struct {
+	Type       string `json:"type"`
+	StartIndex int    `json:"start_index"`
+	EndIndex   int    `json:"end_index"`
+	URL        string `json:"url"`
+	Title      string `json:"title"`
+}
+
+// Usage is the token count; the API has no search counters (ref §3.2).
+type Usage struct {
+	InputTokens        int `json:"input_tokens"`
+	OutputTokens       int `json:"output_tokens"`
+	TotalTokens        int `json:"total_tokens"`
+	OutputTokenDetails *struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"output_tokens_details"`
+}
+
+// APIError is the body of every non-2xx answer (ref §3.3).
+type APIError struct {
+	Error struct {
+		Message string  `json:"message"`
+		Type    string  `json:"type"`
+		Param   *string `json:"param"`
+		Code    *string `json:"code"`
+	} `json:"error"`
+}

@@ -1,0 +1,129 @@
+package tools
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/servers/web-search/openai"
+	"github.com/mcpfleet/mcpfleet/servers/web-search/quota"
+)
+
+// Instructions are sent to clients on initialize.
+const Instructions = `Web search through OpenAI's Responses API (web_search tool).
+search_web answers a question with a short narrative and numbered citations (title, URL without tracking, domain, the cited sentence). Each call costs one of a per-user budget (20 per 10 minutes by default); get_search_capabilities shows what is left, at no cost. Needs OPENAI_API_KEY.`
+
+// More settings and their environment variables (the OpenAI ones live in package openai).
+const (
+	EnvTimeout  = "WEB_SEARCH_TIMEOUT"
+	EnvLimit    = "WEB_SEARCH_LIMIT"
+	EnvWindow   = "WEB_SEARCH_WINDOW"
+	EnvCacheTTL = "WEB_SEARCH_CACHE_TTL"
+	EnvRedisURL = "MCPFLEET_REDIS_URL"
+
+	DefaultLimit    = 20
+	DefaultWindow   = 10 * time.Minute
+	DefaultCacheTTL = 2 * time.Minute
+)
+
+// Config is the server's configuration: flags with environment fallbacks.
+// The API key comes only from the environment (OPENAI_API_KEY), never a flag.
+type Config struct {
+	BaseURL         string
+	Model           string
+	Effort          string
+	ContextSize     string
+	MaxToolCalls    int
+	MaxOutputTokens int
+	Timeout         time.Duration
+	Limit           int
+	Window          time.Duration
+	CacheTTL        time.Duration
+
+	// Test hooks.
+	Clock       clock.Clock   // the limit's and the cache's time source
+	RetryWait   time.Duration // first backoff between attempts
+	MaxAttempts int
+}
+
+// Flags binds the server's flags; each defaults to its environment variable.
+func (c *Config) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.BaseURL, "base-url", envOr(openai.EnvBaseURL, openai.DefaultBaseURL), "OpenAI API base URL ["+openai.EnvBaseURL+"]")
+	fs.StringVar(&c.Model, "model", envOr(openai.EnvModel, openai.DefaultModel), "Responses model with web_search ["+openai.EnvModel+"]")
+	fs.StringVar(&c.Effort, "reasoning-effort", envOr(openai.EnvEffort, openai.DefaultEffort), "reasoning.effort: minimal, low, medium, high, or none for models without reasoning ["+openai.EnvEffort+"]")
+	fs.StringVar(&c.ContextSize, "search-context-size", envOr(openai.EnvContextSize, openai.DefaultContextSize), "web_search search_context_size: low, medium or high ["+openai.EnvContextSize+"]")
+	fs.IntVar(&c.MaxToolCalls, "max-tool-calls", envInt(openai.EnvMaxToolCalls, openai.DefaultMaxToolCalls), "max_tool_calls per search ["+openai.EnvMaxToolCalls+"]")
+	fs.IntVar(&c.MaxOutputTokens, "max-output-tokens", envInt(openai.EnvMaxOutputTokens, openai.DefaultMaxOutputTokens), "max_output_tokens per search (reasoning included) ["+openai.EnvMaxOutputTokens+"]")
+	fs.DurationVar(&c.Timeout, "timeout", envDur(EnvTimeout, openai.DefaultTimeout), "hard deadline of one search, retries included ["+EnvTimeout+"]")
+	fs.IntVar(&c.Limit, "limit", envInt(EnvLimit, DefaultLimit), "searches per user per window ["+EnvLimit+"]")
+	fs.DurationVar(&c.Window, "window", envDur(EnvWindow, DefaultWindow), "the limit's sliding window ["+EnvWindow+"]")
+	fs.DurationVar(&c.CacheTTL, "cache-ttl", envDur(EnvCacheTTL, DefaultCacheTTL), "how long an identical search by the same user is answered from cache, free; 0 turns the cache off ["+EnvCacheTTL+"]")
+}
+
+// Register builds the client, the limit and the tools.
+func (c *Config) Register(_ context.Context, r *serve.Registry) error {
+	if c.Limit <= 0 || c.Window <= 0 {
+		return fmt.Errorf("%s and %s must be positive (got %d per %s)", EnvLimit, EnvWindow, c.Limit, c.Window)
+	}
+	switch c.ContextSize {
+	case "", "low", "medium", "high":
+	default:
+		return fmt.Errorf("%s=%q: want low, medium or high", openai.EnvContextSize, c.ContextSize)
+	}
+	effort := c.Effort
+	if strings.EqualFold(effort, "none") {
+		effort = ""
+	}
+	key := strings.TrimSpace(os.Getenv(openai.EnvAPIKey))
+	cl := openai.New(openai.Config{APIKey: key, BaseURL: c.BaseURL, Model: c.Model, Effort: effort, ContextSize: c.ContextSize,
+		MaxToolCalls: c.MaxToolCalls, MaxOutputTokens: c.MaxOutputTokens, Timeout: c.Timeout,
+		MaxAttempts: c.MaxAttempts, RetryWait: c.RetryWait, Logger: r.Log.With().Str("upstream", "openai").Logger()})
+	qo := quota.Options{Clock: c.Clock}
+	if r.Redis != nil {
+		qo.Redis = r.Redis // replicas share one limit per user; Redis down fails closed
+	}
+	q := quota.New(c.Limit, c.Window, qo)
+	svc := NewService(cl, q, ServiceOptions{CacheTTL: c.CacheTTL, Redis: r.Redis, Clock: c.Clock, Log: r.Log})
+	r.AddTools(All(svc)...)
+	r.Log.Info().Str("base_url", cl.Config().BaseURL).Str("model", cl.Config().Model).Bool("api_key_set", key != "").
+		Int("limit", c.Limit).Dur("window", c.Window).Dur("cache_ttl", c.CacheTTL).Bool("shared_limits", r.Redis != nil).
+		Msg("web-search configured")
+	if key == "" {
+		r.Log.Warn().Msg("OPENAI_API_KEY is not set: search_web will answer unauthenticated")
+	}
+	return nil
+}
+
+func envOr(k, d string) string {
+	if v := strings.TrimSpace(os.Getenv(k)); v != "" {
+		return v
+	}
+	return d
+}
+
+func envInt(k string, d int) int {
+	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv(k))); err == nil {
+		return n
+	}
+	return d
+}
+
+func envDur(k string, d time.Duration) time.Duration {
+	v := strings.TrimSpace(os.Getenv(k))
+	if v == "" {
+		return d
+	}
+	if t, err := time.ParseDuration(v); err == nil {
+		return t
+	}
+	if s, err := strconv.Atoi(v); err == nil { // plain seconds
+		return time.Duration(s) * time.Second
+	}
+	return d
+}

@@ -1,0 +1,70 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+)
+
+// CapsIn is get_search_capabilities' input (none).
+type CapsIn struct{}
+
+// CapsOut is what search_web can do for this user now.
+type CapsOut struct {
+	Model            string `json:"model"`
+	APIKeyConfigured bool   `json:"api_key_configured"`
+	// The user's budget: Remaining of PerWindow in any WindowS seconds.
+	Remaining int `json:"remaining"`
+	PerWindow int `json:"calls_per_window"`
+	WindowS   int `json:"window_s"`
+	// NextFreeAt is when the oldest counted search leaves the window.
+	NextFreeAt  string            `json:"next_free_at,omitempty"`
+	NextFreeInS float64           `json:"next_free_in_s"`
+	Shared      bool              `json:"shared_limit"`
+	DeadlineS   float64           `json:"deadline_s"`
+	Retries     string            `json:"retries"`
+	CacheTTLS   int               `json:"cache_ttl_s"`
+	Parameters  map[string]string `json:"parameters"`
+	Note        string            `json:"note,omitempty"`
+}
+
+// parameters say honestly what each search_web argument does.
+var parameters = map[string]string{
+	"maxResults":     "1-8 (default 5); enforced here by cutting citations, the API has no result count",
+	"freshnessHours": "best effort: a wish in the instructions; no API recency filter, citations carry no dates",
+	"region":         "ISO alpha-2 country sent as approximate user location (ranking hint, not a filter); omitted = no location, not the API's US default",
+	"allowedDomains": "allow-list of up to 20 hosts, subdomains included; no block-list exists",
+	"includeAnswers": "false drops the narrative and keeps citations with snippets",
+}
+
+const capsDescription = `search_web's budget and limits, free (no search): the user's remaining searches and when the next frees up, model, deadline, retries, cache TTL, what each parameter really does, whether OPENAI_API_KEY is set. Use before many searches, after rate_limited.`
+
+func (s *Service) capsTool() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_search_capabilities", Title: "Search capabilities and budget", Toolset: "search",
+		Description: capsDescription, Hints: toolkit.LocalRead}, s.caps)
+}
+
+func (s *Service) caps(ctx context.Context, _ CapsIn) (CapsOut, error) {
+	cfg := s.c.Config()
+	out := CapsOut{Model: cfg.Model, APIKeyConfigured: s.c.HasKey(), DeadlineS: cfg.Timeout.Seconds(),
+		Retries: fmt.Sprintf("up to %d attempts within the deadline on 429 rate_limit_exceeded (honouring retry-after), 408, 409, 5xx, connection errors; never on insufficient_quota, 400, 401, 403, 404",
+			cfg.MaxAttempts),
+		CacheTTLS: int(s.ttl.Seconds()), Parameters: parameters,
+		PerWindow: s.q.Limit(), WindowS: int(s.q.Window().Seconds()), Shared: s.q.Shared()}
+	st, err := s.q.Peek(ctx, serve.UserID(ctx))
+	if err != nil {
+		out.Note = "the shared limit store (Redis, " + EnvRedisURL + ") did not answer: searches are refused until it does"
+		return out, nil
+	}
+	out.Remaining = st.Remaining
+	if !st.NextFree.IsZero() {
+		out.NextFreeAt = st.NextFree.UTC().Format(time.RFC3339)
+		if st.Remaining == 0 {
+			out.NextFreeInS = max(st.NextFree.Sub(st.Now).Seconds(), 0)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,194 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/language"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/web-search/openai"
+)
+
+// SearchIn is search_web's input.
+type SearchIn struct {
+	Query          string   `json:"query" mcp:"minLength=3;maxLength=400"`
+	MaxResults     int      `json:"maxResults,omitempty" jsonschema:"citations kept" mcp:"min=1;max=8;default=5"`
+	FreshnessHours int      `json:"freshnessHours,omitempty" jsonschema:"prefer last N h (best effort)" mcp:"min=1;max=8760"`
+	Region         string   `json:"region,omitempty" jsonschema:"ISO alpha-2 country (approximate location)" mcp:"pattern=^[A-Za-z]{2}$"`
+	IncludeAnswers *bool    `json:"includeAnswers,omitempty" jsonschema:"false: citations only" mcp:"default=true"`
+	AllowedDomains []string `json:"allowedDomains,omitempty" jsonschema:"only these hosts (+subdomains)" mcp:"maxItems=20"`
+}
+
+// SearchOut is search_web's result.
+type SearchOut struct {
+	Answer           string         `json:"answer,omitempty"`
+	Citations        []openai.Cited `json:"citations"`
+	SourcesConsulted []string       `json:"sources_consulted"`
+	Queries          []string       `json:"queries"`
+	Model            string         `json:"model"`
+	Usage            Usage          `json:"usage"`
+	Freshness        string         `json:"freshness"`
+	Incomplete       string         `json:"incomplete,omitempty"`
+	Cached           bool           `json:"cached,omitempty"`
+	CallsRemaining   *int           `json:"calls_remaining,omitempty"`
+}
+
+// Usage is what the search cost (output tokens include reasoning).
+type Usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	SearchCalls  int `json:"search_calls"`
+}
+
+const searchDescription = `Web search (OpenAI web_search) for current facts: short answer + numbered citations. answer's [n] = citations[n-1] {title,url,domain,snippet,cited_text_range}; + sources_consulted, queries, usage, incomplete.
+Spends 1 of the user's 20 searches/10 min (repeats cached); 2-15 s.
+Errors: rate_limited (retry_after_s), unauthenticated, permission_denied (quota). Budget: get_search_capabilities.`
+
+func (s *Service) searchTool() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "search_web", Title: "Search the web", Toolset: "search",
+		Description: searchDescription,
+		// Read-only, but not idempotent: every call spends budget and the web changes.
+		Hints: toolkit.Hints{ReadOnly: true, OpenWorld: true}}, s.search)
+}
+
+func (s *Service) search(ctx context.Context, in SearchIn) (SearchOut, error) {
+	q, withAnswer, err := normalize(in)
+	if err != nil {
+		return SearchOut{}, err
+	}
+	if !s.c.HasKey() {
+		return SearchOut{}, envelope.New(envelope.Unauthenticated, "no OpenAI API key: set %s (platform.openai.com/api-keys) and restart the server; nothing was spent", openai.EnvAPIKey)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.c.Config().Timeout)
+	defer cancel()
+	user := serve.UserID(ctx)
+	res, cached, remaining, err := s.run(ctx, user, q)
+	if err != nil {
+		return SearchOut{}, err
+	}
+	r := res.Render(q.MaxResults)
+	out := SearchOut{Citations: r.Citations, SourcesConsulted: r.Consulted, Queries: res.Queries, Model: res.Model,
+		Usage:     Usage{InputTokens: res.Usage.Input, OutputTokens: res.Usage.Output, SearchCalls: res.SearchCalls},
+		Freshness: freshness(q.FreshnessHours), Cached: cached}
+	if withAnswer {
+		out.Answer = r.Answer
+		if out.Answer == "" && res.Refusal != "" {
+			out.Answer = res.Refusal
+		}
+	} else {
+		for i := range out.Citations {
+			out.Citations[i].Range = nil // ranges point into the answer
+		}
+	}
+	if res.Incomplete != "" {
+		out.Incomplete = res.Incomplete + ": " + incompleteNote(res.Incomplete)
+	}
+	if remaining >= 0 {
+		out.CallsRemaining = &remaining
+	} else if st, err := s.q.Peek(ctx, user); err == nil {
+		out.CallsRemaining = &st.Remaining
+	}
+	return out, nil
+}
+
+func freshness(hours int) string {
+	if hours <= 0 {
+		return "not requested; the API has no recency filter"
+	}
+	return fmt.Sprintf("best effort: the model was asked to prefer sources from the last %d h; the API has no recency filter and citations carry no dates", hours)
+}
+
+func incompleteNote(reason string) string {
+	switch reason {
+	case "max_output_tokens":
+		return "the answer hit the output token cap and is cut short; citations so far are valid (raise " + openai.EnvMaxOutputTokens + " or narrow the query)"
+	case "content_filter":
+		return "OpenAI's content filter stopped the answer"
+	}
+	return "OpenAI stopped early; what came is returned"
+}
+
+// normalize checks what the schema cannot: the query's length after
+// trimming, a real country code, host names.
+func normalize(in SearchIn) (openai.Query, bool, error) {
+	q := openai.Query{Text: strings.Join(strings.Fields(in.Query), " "), MaxResults: in.MaxResults, FreshnessHours: in.FreshnessHours}
+	if n := utf8.RuneCountInString(q.Text); n < 3 || n > 400 {
+		return q, false, envelope.Invalid("query", "query must be 3 to 400 characters of text (got %d after trimming spaces)", n)
+	}
+	if q.MaxResults == 0 {
+		q.MaxResults = 5
+	}
+	if q.MaxResults < 1 || q.MaxResults > 8 {
+		return q, false, envelope.Invalid("maxResults", "maxResults must be 1..8")
+	}
+	if in.FreshnessHours < 0 {
+		return q, false, envelope.Invalid("freshnessHours", "freshnessHours must be a positive number of hours")
+	}
+	if in.Region != "" {
+		c, err := country(in.Region)
+		if err != nil {
+			return q, false, err
+		}
+		q.Country = c
+	}
+	seen := map[string]bool{}
+	for _, d := range in.AllowedDomains {
+		h, err := host(d)
+		if err != nil {
+			return q, false, err
+		}
+		if !seen[h] {
+			seen[h] = true
+			q.AllowedDomains = append(q.AllowedDomains, h)
+		}
+	}
+	withAnswer := in.IncludeAnswers == nil || *in.IncludeAnswers
+	return q, withAnswer, nil
+}
+
+// country checks an ISO 3166-1 alpha-2 code.
+func country(s string) (string, error) {
+	up := strings.ToUpper(strings.TrimSpace(s))
+	r, err := language.ParseRegion(up)
+	if err != nil || !r.IsCountry() {
+		return "", envelope.Invalid("region", "region %q is not an ISO 3166 alpha-2 country code (e.g. AE, GB, US); omit it for no location", clip60(s))
+	}
+	if c := r.Canonicalize().String(); c != up || r.ISO3() == "ZZZ" {
+		return "", envelope.Invalid("region", "region %q is not current ISO 3166 alpha-2; use %s", up, c)
+	}
+	return up, nil
+}
+
+// host reduces an allowedDomains entry to a bare host name (the API wants no
+// scheme; subdomains are included: ref news-websearch.md §3.1).
+func host(d string) (string, error) {
+	h := strings.ToLower(strings.TrimSpace(d))
+	h = strings.TrimPrefix(strings.TrimPrefix(h, "https://"), "http://")
+	if i := strings.IndexAny(h, "/?#"); i >= 0 {
+		h = h[:i]
+	}
+	h = strings.TrimPrefix(strings.TrimPrefix(h, "*."), "www.")
+	h = strings.TrimSuffix(h, ".")
+	ok := h != "" && len(h) <= 253 && strings.Contains(h, ".") && !strings.HasPrefix(h, ".") && !strings.HasPrefix(h, "-")
+	for i := 0; ok && i < len(h); i++ {
+		c := h[i]
+		ok = c == '.' || c == '-' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+	}
+	if !ok || strings.Contains(h, "..") {
+		return "", envelope.Invalid("allowedDomains", "allowedDomains entry %q is not a host name; give bare hosts such as reuters.com (subdomains are included)", clip60(d))
+	}
+	return h, nil
+}
+
+// clip60 shortens echoed input for messages.
+func clip60(s string) string {
+	if utf8.RuneCountInString(s) > 60 {
+		return string([]rune(s)[:60]) + "…"
+	}
+	return s
+}

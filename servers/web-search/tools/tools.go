@@ -1,0 +1,11 @@
+// Package tools defines web-search's two MCP tools: search_web (a cited
+// answer from OpenAI's web_search, within a per-user budget) and
+// get_search_capabilities (that budget and the honest semantics, no search).
+package tools
+
+import "github.com/mcpfleet/mcpfleet/pkg/toolkit"
+
+// All returns the tools.
+func All(s *Service) []toolkit.Tool {
+	return []toolkit.Tool{s.searchTool(), s.capsTool()}
+}
