@@ -1,0 +1,44 @@
+// Package tools defines the polymarket server's read-only tools over the
+// client. Descriptions follow one pattern, kept dense because every client
+// pays for tools/list: summary; when to use; what comes back; errors; related
+// tools. Every tool is read-only and open-world; calls are limited per bearer
+// user (public reads 30/min, user-data tools 10/min).
+package tools
+
+import (
+	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
+)
+
+// Service is what the tools share: the client and the per-user limiters.
+type Service struct {
+	c            *client.Client
+	public, user ratelimit.Limiter
+	shared       bool // the limiters live in Redis: their errors are Redis failures
+}
+
+// NewService builds the tools' state. public and user are the per-user
+// limiters (see Limiters).
+func NewService(c *client.Client, public, user ratelimit.Limiter, shared bool) *Service {
+	return &Service{c: c, public: public, user: user, shared: shared}
+}
+
+// Toolsets.
+const (
+	setMarkets = "markets"
+	setTrading = "orderbook"
+	setUsers   = "users"
+	setExtras  = "extras"
+)
+
+// All returns every read tool. Another tool joins with one more line here (or
+// an append in Register).
+func All(s *Service) []toolkit.Tool {
+	return []toolkit.Tool{
+		s.searchMarkets(), s.listMarkets(), s.getMarket(), s.listEvents(), s.getEvent(),
+		s.getOrderBooks(), s.getPrices(), s.getPriceHistory(),
+		s.getUserPositions(), s.getUserActivity(), s.getTopHolders(), s.listComments(), s.getBuilderLeaderboard(),
+		s.getBTCPrice(), s.findTrending(), s.findClosingSoon(), s.findLongshots(), s.findVolatile(),
+	}
+}
