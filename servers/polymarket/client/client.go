@@ -85,9 +85,9 @@ type Client struct {
 
 // Source says where an answer came from.
 type Source struct {
-	Cached bool `json:"cached,omitempty" jsonschema:"answered from the server's short cache"`
-	Stale  bool `json:"stale,omitempty" jsonschema:"Polymarket failed; this is the last good answer"`
-	AgeS   int  `json:"age_s,omitempty" jsonschema:"age in seconds of a cached or stale answer"`
+	Cached bool `json:"-"`
+	Stale  bool `json:"stale,omitempty"`
+	AgeS   int  `json:"-"`
 }
 
 // Merge keeps the worst of two sources (stale wins).

@@ -13,15 +13,15 @@ import (
 
 // Fault kinds.
 const (
-	FaultLatency   = "latency"    // delay the answer by LatencyMs (past the client's timeout: Cloudflare throttling delays, §1.5)
-	Fault429       = "429"        // 429 with Retry-After in seconds, or an HTTP-date with RetryAfterDate (§1.5, ts-sdk changelog)
-	FaultCF403     = "cf403"      // Cloudflare's 403 "Attention Required!" HTML page (§4.5)
-	Fault425       = "425"        // 425 {"error":"service not ready"} (§4.5, py-clob-client #273)
-	Fault500       = "500"        // 500 {"type":"internal error","error":"cannot get the information"} (§1.2, themis #21)
-	FaultNull      = "null"       // 200 with a literal null body (§1.4, rs-clob-client tests/data.rs)
-	FaultMalformed = "malformed"  // 200 with truncated, unparseable JSON (assumed)
-	FaultReset     = "reset"      // the connection is reset before any answer (§4.5, rs-clob-client-v2 #77)
-	FaultGhost     = "ghost"      // /book and /books answer a 0.01/0.99 book that disagrees with /price (§4.1)
+	FaultLatency   = "latency"   // delay the answer by LatencyMs (past the client's timeout: Cloudflare throttling delays, §1.5)
+	Fault429       = "429"       // 429 with Retry-After in seconds, or an HTTP-date with RetryAfterDate (§1.5, ts-sdk changelog)
+	FaultCF403     = "cf403"     // Cloudflare's 403 "Attention Required!" HTML page (§4.5)
+	Fault425       = "425"       // 425 {"error":"service not ready"} (§4.5, py-clob-client #273)
+	Fault500       = "500"       // 500 {"type":"internal error","error":"cannot get the information"} (§1.2, themis #21)
+	FaultNull      = "null"      // 200 with a literal null body (§1.4, rs-clob-client tests/data.rs)
+	FaultMalformed = "malformed" // 200 with truncated, unparseable JSON (assumed)
+	FaultReset     = "reset"     // the connection is reset before any answer (§4.5, rs-clob-client-v2 #77)
+	FaultGhost     = "ghost"     // /book and /books answer a 0.01/0.99 book that disagrees with /price (§4.1)
 )
 
 // Fault is an injected failure.
@@ -69,7 +69,9 @@ func (s *Server) take(route string, ghost bool) *Fault {
 	return nil
 }
 
-func (s *Server) ghost() bool { return s.take(RouteBook, true) != nil || s.take(RouteBooks, true) != nil }
+func (s *Server) ghost() bool {
+	return s.take(RouteBook, true) != nil || s.take(RouteBooks, true) != nil
+}
 
 const cloudflarePage = `<!DOCTYPE html>
 <html lang="en-US"><head><title>Attention Required! | Cloudflare</title></head>

@@ -139,7 +139,9 @@ func window[T any](l []T, offset, limit int) []T {
 }
 
 // keyset cursors are opaque upstream; the fake's are base64 of a position.
-func encodeCursor(n int) string { return base64.RawURLEncoding.EncodeToString([]byte("pos:" + strconv.Itoa(n))) }
+func encodeCursor(n int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("pos:" + strconv.Itoa(n)))
+}
 
 func decodeCursor(c string) (int, bool) {
 	if c == "" {
@@ -360,7 +362,7 @@ func (s *Server) comments(w http.ResponseWriter, r *http.Request) {
 			all = append(all, map[string]any{"id": strconv.Itoa(id*10 + k), "body": fmt.Sprintf("Fake comment %d on %s %d", k, typ, id),
 				"parentEntityType": typ, "parentEntityID": id, "parentCommentID": nil,
 				"userAddress": KnownUser, "createdAt": "2025-12-30T10:00:00Z", "updatedAt": "2025-12-30T10:00:00Z",
-				"profile": map[string]any{"name": "", "pseudonym": "Fake-Trader", "displayUsernamePublic": true, "proxyWallet": KnownUser},
+				"profile":   map[string]any{"name": "", "pseudonym": "Fake-Trader", "displayUsernamePublic": true, "proxyWallet": KnownUser},
 				"reactions": []any{}, "reportCount": 0, "reactionCount": k})
 		}
 	}

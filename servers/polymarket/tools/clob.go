@@ -32,8 +32,8 @@ func checkTokens(ids []string) ([]string, error) {
 // BooksIn names the tokens and the summary depth.
 type BooksIn struct {
 	TokenIDs  []string `json:"token_ids" mcp:"minItems=1;maxItems=20"`
-	Depth     int      `json:"depth,omitempty" mcp:"min=1;max=50;default=5" jsonschema:"levels per side, best first"`
-	BandCents int      `json:"band_cents,omitempty" mcp:"min=1;max=50;default=2" jsonschema:"sizes summed within ±N cents of mid"`
+	Depth     int      `json:"depth,omitempty" mcp:"min=1;max=50;default=5"`
+	BandCents int      `json:"band_cents,omitempty" mcp:"min=1;max=50;default=2"`
 }
 
 // BookOut is one summarised book. Levels are [price, size], best first.
@@ -57,15 +57,14 @@ type BookOut struct {
 
 // BooksOut lists the books found and the tokens without one.
 type BooksOut struct {
-	Books   []BookOut `json:"books"`
-	Missing []string  `json:"missing,omitempty" jsonschema:"tokens with no book (resolved or unknown)"`
+	Books   []BookOut `json:"books" mcp:"type=object" jsonschema:"bids/asks are [price,size], best first"`
+	Missing []string  `json:"missing,omitempty"`
 	client.Source
 }
 
 func (s *Service) getOrderBooks() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_order_books", Title: "Get order books", Toolset: setTrading, Hints: toolkit.RemoteRead,
-		Description: "CLOB order books for 1-20 outcome token ids (one batch request). Summarised: best bid (highest), best ask (lowest), mid, spread, sizes within ±band_cents of mid, top depth levels [price,size]. " +
-			"Checked against /prices: a stale book that disagrees gets a warning. Resolved or unknown tokens → missing. Related: get_prices, get_market."},
+		Description: "Order books of 1-20 outcome token ids, summarised: best bid/ask, mid, spread, size within ±band_cents of mid, top depth levels. A stale book that disagrees with get_prices is flagged (warning). Resolved/unknown tokens → missing."},
 		limited(s, publicCall, func(ctx context.Context, in BooksIn) (BooksOut, error) {
 			ids, err := checkTokens(in.TokenIDs)
 			if err != nil {
@@ -205,15 +204,14 @@ type PriceOut struct {
 
 // PricesOut lists prices and tokens without any.
 type PricesOut struct {
-	Prices  []PriceOut `json:"prices"`
+	Prices  []PriceOut `json:"prices" mcp:"type=object" jsonschema:"{token_id, best_bid, best_ask}"`
 	Missing []string   `json:"missing,omitempty"`
 	client.Source
 }
 
 func (s *Service) getPrices() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_prices", Title: "Get best prices", Toolset: setTrading, Hints: toolkit.RemoteRead,
-		Description: "Best bid and ask for 1-50 outcome token ids (one batch request). Side semantics (CLOB /price): BUY = best bid, the highest resting buy, what you get selling now; " +
-			"SELL = best ask, the lowest resting sell, what you pay buying now. Tokens with no book → missing. Related: get_order_books."},
+		Description: "Best prices of 1-50 outcome token ids. Side as the CLOB means it: BUY = best bid (highest resting buy: what selling now gets), SELL = best ask (lowest resting sell: what buying now costs). No book → missing."},
 		limited(s, publicCall, func(ctx context.Context, in PricesIn) (PricesOut, error) {
 			ids, err := checkTokens(in.TokenIDs)
 			if err != nil {
@@ -256,17 +254,16 @@ func (s *Service) getPrices() toolkit.Tool {
 // HistoryIn selects a price history.
 type HistoryIn struct {
 	TokenID   string `json:"token_id" mcp:"pattern=^[0-9]{1,80}$"`
-	Interval  string `json:"interval,omitempty" mcp:"enum=1h|6h|1d|1w|1m|max" jsonschema:"window ending now (1m = a month); or start_ts"`
-	StartTS   int64  `json:"start_ts,omitempty" mcp:"min=1" jsonschema:"unix seconds"`
+	Interval  string `json:"interval,omitempty" mcp:"enum=1h|6h|1d|1w|1m|max" jsonschema:"ending now; 1m = month"`
+	StartTS   int64  `json:"start_ts,omitempty" mcp:"min=1"`
 	EndTS     int64  `json:"end_ts,omitempty" mcp:"min=1"`
-	Fidelity  int    `json:"fidelity,omitempty" mcp:"min=1;max=10080" jsonschema:"minutes per point"`
+	Fidelity  int    `json:"fidelity,omitempty" mcp:"min=1;max=10080"`
 	MaxPoints int    `json:"max_points,omitempty" mcp:"min=2;max=1000;default=200"`
 }
 
 // HistoryOut is a price series ([unix seconds, price]) with a summary.
 type HistoryOut struct {
 	Points [][]float64 `json:"points"`
-	Count  int         `json:"count"`
 	First  float64     `json:"first,omitempty"`
 	Last   float64     `json:"last,omitempty"`
 	Min    float64     `json:"min,omitempty"`
@@ -277,8 +274,7 @@ type HistoryOut struct {
 
 func (s *Service) getPriceHistory() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_price_history", Title: "Get price history", Toolset: setTrading, Hints: toolkit.RemoteRead,
-		Description: "Price history of one outcome token: interval (default 1d) or start_ts/end_ts, fidelity in minutes. Returns [t, price] points (evenly thinned to max_points) with first/last/min/max. " +
-			"Resolved markets have no history below fidelity 720: an empty series says so. Related: get_market for token ids."},
+		Description: "Price history of one outcome token: interval (default 1d) or start_ts/end_ts; fidelity in minutes. [unix_s, price] points thinned to max_points, with first/last/min/max. Resolved markets are empty below fidelity 720 (note says so)."},
 		limited(s, publicCall, func(ctx context.Context, in HistoryIn) (HistoryOut, error) {
 			if err := client.CheckTokenID("token_id", in.TokenID); err != nil {
 				return HistoryOut{}, err
@@ -322,9 +318,8 @@ func (s *Service) getPriceHistory() toolkit.Tool {
 				p := pts[int(math.Round(f))]
 				out.Points = append(out.Points, []float64{float64(p.T), float64(p.P)})
 			}
-			out.Count = len(out.Points)
 			if len(pts) > maxPts {
-				out.Note = fmt.Sprintf("%d points thinned to %d", len(pts), out.Count)
+				out.Note = fmt.Sprintf("%d points thinned to %d", len(pts), len(out.Points))
 			}
 			return out, nil
 		}))

@@ -20,18 +20,18 @@ type BTCIn struct{}
 
 // BTCOut is a spot price.
 type BTCOut struct {
-	Price     float64 `json:"price"`
-	Quote     string  `json:"quote"`
-	AsOf      string  `json:"asOf"`
-	From      string  `json:"source" jsonschema:"coinbase or kraken"`
-	Fallback  string  `json:"fallback,omitempty" jsonschema:"why the fallback source answered"`
-	RefreshS  int     `json:"refresh_hint_s"`
+	Price    float64 `json:"price"`
+	Quote    string  `json:"quote"`
+	AsOf     string  `json:"asOf"`
+	From     string  `json:"source"`
+	Fallback string  `json:"fallback,omitempty"`
+	RefreshS int     `json:"refresh_hint_s"`
 	client.Source
 }
 
 func (s *Service) getBTCPrice() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_btc_price", Title: "Get BTC price", Toolset: setExtras, Hints: toolkit.RemoteRead,
-		Description: "Bitcoin spot price in USD from Coinbase (keyless), falling back to Kraken; with asOf, source and a refresh hint. For BTC up/down markets."},
+		Description: "BTC spot price in USD (Coinbase, else Kraken) with asOf and source."},
 		limited(s, publicCall, func(ctx context.Context, _ BTCIn) (BTCOut, error) {
 			sp, err := s.c.BTCSpot(ctx)
 			if err != nil {
@@ -49,10 +49,10 @@ func (s *Service) getBTCPrice() toolkit.Tool {
 // ScanIn is what the composite finders share.
 type ScanIn struct {
 	Limit        int     `json:"limit,omitempty" mcp:"min=1;max=50;default=10"`
-	Category     string  `json:"category,omitempty" mcp:"maxLength=60" jsonschema:"e.g. Crypto, Politics, Sports"`
+	Category     string  `json:"category,omitempty" mcp:"maxLength=60"`
 	MinVolume    float64 `json:"min_volume,omitempty" mcp:"min=0"`
 	MinLiquidity float64 `json:"min_liquidity,omitempty" mcp:"min=0"`
-	ScanLimit    int     `json:"scan_limit,omitempty" mcp:"min=100;max=1000;default=300" jsonschema:"markets read, 100 per request"`
+	ScanLimit    int     `json:"scan_limit,omitempty" mcp:"min=100;max=1000;default=300"`
 }
 
 // ClosingIn adds the horizon.
@@ -78,7 +78,7 @@ type LongshotIn struct {
 
 // FoundOut is what a finder returns.
 type FoundOut struct {
-	Markets []Market `json:"markets"`
+	Markets []Market `json:"markets" mcp:"type=object" jsonschema:"compact markets (see list_markets)"`
 	Scanned int      `json:"scanned"`
 	Matched int      `json:"matched"`
 	Note    string   `json:"note,omitempty"`
@@ -86,8 +86,8 @@ type FoundOut struct {
 }
 
 type scan struct {
-	limit, budget int
-	category      string
+	limit, budget  int
+	category       string
 	minVol, minLiq float64
 }
 
@@ -164,11 +164,11 @@ func hasTag(m client.Market, c string) bool {
 	return false
 }
 
-const finderTail = " Filters: category, min_volume, min_liquidity; scan_limit markets are read (100 per request). Returns compact markets with scanned/matched counts."
+const finderTail = " Scans scan_limit open markets."
 
 func (s *Service) findTrending() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "find_trending_markets", Title: "Find trending markets", Toolset: setExtras, Hints: toolkit.RemoteRead,
-		Description: "Open markets with the most trading in the last 24 h." + finderTail},
+		Description: "Markets with the most 24h volume." + finderTail},
 		limited(s, publicCall, func(ctx context.Context, in ScanIn) (FoundOut, error) {
 			sc := scanOf(in.Limit, in.Category, in.MinVolume, in.MinLiquidity, in.ScanLimit)
 			return s.run(ctx, sc, url.Values{"order": {"volume24hr"}, "ascending": {"false"}},
@@ -179,7 +179,7 @@ func (s *Service) findTrending() toolkit.Tool {
 
 func (s *Service) findClosingSoon() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "find_closing_soon", Title: "Find markets closing soon", Toolset: setExtras, Hints: toolkit.RemoteRead,
-		Description: "Open markets whose end date falls within the next hours (default 24), soonest first." + finderTail},
+		Description: "Markets ending within hours, soonest first." + finderTail},
 		limited(s, publicCall, func(ctx context.Context, in ClosingIn) (FoundOut, error) {
 			sc := scanOf(in.Limit, in.Category, in.MinVolume, in.MinLiquidity, in.ScanLimit)
 			hours := in.Hours
@@ -199,7 +199,7 @@ func (s *Service) findClosingSoon() toolkit.Tool {
 
 func (s *Service) findLongshots() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "find_longshots", Title: "Find longshots", Toolset: setExtras, Hints: toolkit.RemoteRead,
-		Description: "Open markets with an outcome priced between min_price and max_price (default 0-0.10), by 24h volume." + finderTail},
+		Description: "Markets with an outcome priced in min_price..max_price, by 24h volume." + finderTail},
 		limited(s, publicCall, func(ctx context.Context, in LongshotIn) (FoundOut, error) {
 			hi := in.MaxPrice
 			if hi == 0 {
@@ -222,7 +222,7 @@ func (s *Service) findLongshots() toolkit.Tool {
 
 func (s *Service) findVolatile() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "find_volatile_markets", Title: "Find volatile markets", Toolset: setExtras, Hints: toolkit.RemoteRead,
-		Description: "Open markets with the largest 1-day price move (|change_1d|), biggest first." + finderTail},
+		Description: "Markets with the largest |1-day price change|." + finderTail},
 		limited(s, publicCall, func(ctx context.Context, in ScanIn) (FoundOut, error) {
 			sc := scanOf(in.Limit, in.Category, in.MinVolume, in.MinLiquidity, in.ScanLimit)
 			return s.run(ctx, sc, url.Values{"order": {"volume24hr"}, "ascending": {"false"}},

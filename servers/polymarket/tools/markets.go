@@ -34,23 +34,21 @@ func stateQuery(q url.Values, st string) {
 
 // ListMarketsIn filters and pages markets.
 type ListMarketsIn struct {
-	Limit     int      `json:"limit,omitempty" mcp:"min=1;max=100;default=20" jsonschema:"per page (Gamma caps 100)"`
-	Cursor    string   `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page; same filters"`
-	Paging    string   `json:"paging,omitempty" mcp:"enum=keyset|offset;default=keyset" jsonschema:"offset stops at 10000"`
-	State     string   `json:"state,omitempty" mcp:"enum=open|closed|all;default=open"`
-	Order     string   `json:"order,omitempty" mcp:"enum=volume|volume_24h|liquidity|end_date|start_date;default=volume_24h"`
-	Ascending bool     `json:"ascending,omitempty"`
-	EndMin    string   `json:"end_date_min,omitempty" mcp:"format=date-time"`
-	EndMax    string   `json:"end_date_max,omitempty" mcp:"format=date-time"`
-	TagID     int      `json:"tag_id,omitempty" mcp:"min=1"`
-	Detail    string   `json:"detail,omitempty" mcp:"enum=compact|full;default=compact"`
-	Fields    []string `json:"fields,omitempty" mcp:"enum=slug|question|description|state|start|end|volume|volume_24h|liquidity|outcomes|condition_id|best_bid|best_ask|last_price|change_1d|category|event_slug" jsonschema:"only these market fields (id always)"`
+	Limit     int    `json:"limit,omitempty" mcp:"min=1;max=100;default=20"`
+	Cursor    string `json:"cursor,omitempty"`
+	Paging    string `json:"paging,omitempty" mcp:"enum=keyset|offset;default=keyset"`
+	State     string `json:"state,omitempty" mcp:"enum=open|closed|all;default=open"`
+	Order     string `json:"order,omitempty" mcp:"enum=volume|volume_24h|liquidity|end_date;default=volume_24h"`
+	Ascending bool   `json:"ascending,omitempty"`
+	EndMin    string `json:"end_date_min,omitempty" mcp:"format=date-time"`
+	EndMax    string `json:"end_date_max,omitempty" mcp:"format=date-time"`
+	TagID     int    `json:"tag_id,omitempty" mcp:"min=1"`
+	Detail    string `json:"detail,omitempty" mcp:"enum=compact|full;default=compact"`
 }
 
 // MarketsOut is a page of markets.
 type MarketsOut struct {
-	Markets    []Market `json:"markets"`
-	Count      int      `json:"count"`
+	Markets    []Market `json:"markets" mcp:"type=object"`
 	NextCursor string   `json:"next_cursor,omitempty"`
 	Note       string   `json:"note,omitempty"`
 	client.Source
@@ -58,9 +56,7 @@ type MarketsOut struct {
 
 func (s *Service) listMarkets() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "list_markets", Title: "List markets", Toolset: setMarkets, Hints: toolkit.RemoteRead,
-		Description: "List Polymarket markets by filter and order (default: open, by 24h volume). Use to browse; search_markets finds by text. " +
-			"Returns compact markets (id, slug, question, state, end, volume, liquidity, outcomes {name, price, token_id}, condition_id) and next_cursor " +
-			"while more exist: pass it back with the same filters. Related: get_market, get_order_books."},
+		Description: "Browse Polymarket markets by filter and order (default open, by 24h volume); search_markets finds by text. Compact markets: id, slug, question, state, end, volume, liquidity, outcomes [{name, price, token_id}], condition_id. next_cursor pages (same filters)."},
 		limited(s, publicCall, func(ctx context.Context, in ListMarketsIn) (MarketsOut, error) {
 			q := url.Values{}
 			stateQuery(q, in.State)
@@ -78,8 +74,8 @@ func (s *Service) listMarkets() toolkit.Tool {
 			if err != nil {
 				return MarketsOut{}, err
 			}
-			out := shapeMarkets(ms, newView(in.Detail, in.Fields))
-			return MarketsOut{Markets: out, Count: len(out), NextCursor: next, Note: note, Source: src}, nil
+			out := shapeMarkets(ms, newView(in.Detail, nil))
+			return MarketsOut{Markets: out, NextCursor: next, Note: note, Source: src}, nil
 		}))
 }
 
@@ -142,21 +138,20 @@ func nextOffset(tool string, offset, limit, got int) (string, string) {
 
 // GetMarketIn names a market.
 type GetMarketIn struct {
-	Identifier string   `json:"identifier" mcp:"minLength=1;maxLength=200" jsonschema:"numeric id, slug or conditionId"`
+	Identifier string   `json:"identifier" mcp:"minLength=1;maxLength=200"`
 	Detail     string   `json:"detail,omitempty" mcp:"enum=compact|full;default=full"`
 	Fields     []string `json:"fields,omitempty" mcp:"enum=slug|question|description|state|start|end|volume|volume_24h|liquidity|outcomes|condition_id|best_bid|best_ask|last_price|change_1d|category|event_slug"`
 }
 
 // MarketOut is one market.
 type MarketOut struct {
-	Market Market `json:"market"`
+	Market Market `json:"market" mcp:"type=object"`
 	client.Source
 }
 
 func (s *Service) getMarket() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_market", Title: "Get market", Toolset: setMarkets, Hints: toolkit.RemoteRead,
-		Description: "One Polymarket market by numeric id, slug or conditionId (0x+64 hex). Default detail=full adds best bid/ask, last price, 1-day change, category, event. " +
-			"Outcome token_ids feed get_order_books, get_prices, get_price_history; condition_id feeds get_top_holders. Unknown → not_found."},
+		Description: "One market by numeric id, slug or conditionId. Outcome token_ids feed get_order_books/get_prices/get_price_history; condition_id feeds get_top_holders. fields picks a subset."},
 		limited(s, publicCall, func(ctx context.Context, in GetMarketIn) (MarketOut, error) {
 			if _, err := client.ClassifyMarketID("identifier", in.Identifier); err != nil {
 				return MarketOut{}, err
@@ -176,19 +171,18 @@ func (s *Service) getMarket() toolkit.Tool {
 // ListEventsIn filters and pages events.
 type ListEventsIn struct {
 	Limit     int    `json:"limit,omitempty" mcp:"min=1;max=100;default=10"`
-	Cursor    string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page; same filters"`
+	Cursor    string `json:"cursor,omitempty"`
 	Paging    string `json:"paging,omitempty" mcp:"enum=keyset|offset;default=keyset"`
 	State     string `json:"state,omitempty" mcp:"enum=open|closed|all;default=open"`
-	Order     string `json:"order,omitempty" mcp:"enum=volume|volume_24h|liquidity|end_date|start_date;default=volume_24h"`
+	Order     string `json:"order,omitempty" mcp:"enum=volume|volume_24h|liquidity|end_date;default=volume_24h"`
 	Ascending bool   `json:"ascending,omitempty"`
-	TagSlug   string `json:"tag_slug,omitempty" mcp:"pattern=^[a-z0-9-]{1,60}$" jsonschema:"e.g. crypto, politics"`
+	TagSlug   string `json:"tag_slug,omitempty" mcp:"pattern=^[a-z0-9-]{1,60}$"`
 	Markets   int    `json:"markets_per_event,omitempty" mcp:"min=0;max=20;default=3"`
 }
 
 // EventsOut is a page of events.
 type EventsOut struct {
-	Events     []Event `json:"events"`
-	Count      int     `json:"count"`
+	Events     []Event `json:"events" mcp:"type=object"`
 	NextCursor string  `json:"next_cursor,omitempty"`
 	Note       string  `json:"note,omitempty"`
 	client.Source
@@ -196,8 +190,7 @@ type EventsOut struct {
 
 func (s *Service) listEvents() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "list_events", Title: "List events", Toolset: setMarkets, Hints: toolkit.RemoteRead,
-		Description: "List Polymarket events (a question group holding 1..n markets) by filter and order. Each event keeps markets_per_event top markets plus markets_total. " +
-			"next_cursor pages with the same filters. Related: get_event, list_markets."},
+		Description: "Browse Polymarket events (groups of markets) by filter and order; each keeps its top markets_per_event markets and markets_total. next_cursor pages (same filters)."},
 		limited(s, publicCall, func(ctx context.Context, in ListEventsIn) (EventsOut, error) {
 			c, err := decodeCursor("list_events", in.Cursor)
 			if err != nil {
@@ -247,26 +240,25 @@ func (s *Service) listEvents() toolkit.Tool {
 			for i, e := range es {
 				out[i] = shapeEvent(e, keep, view{}, false)
 			}
-			return EventsOut{Events: out, Count: len(out), NextCursor: next, Note: note, Source: src}, nil
+			return EventsOut{Events: out, NextCursor: next, Note: note, Source: src}, nil
 		}))
 }
 
 // GetEventIn names an event.
 type GetEventIn struct {
-	Identifier string `json:"identifier" mcp:"minLength=1;maxLength=200" jsonschema:"numeric id or slug"`
-	Markets    int    `json:"markets_limit,omitempty" mcp:"min=1;max=100;default=10" jsonschema:"nested markets kept (by volume)"`
+	Identifier string `json:"identifier" mcp:"minLength=1;maxLength=200"`
+	Markets    int    `json:"markets_limit,omitempty" mcp:"min=1;max=100;default=10"`
 }
 
 // EventOut is one event.
 type EventOut struct {
-	Event Event `json:"event"`
+	Event Event `json:"event" mcp:"type=object"`
 	client.Source
 }
 
 func (s *Service) getEvent() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_event", Title: "Get event", Toolset: setMarkets, Hints: toolkit.RemoteRead,
-		Description: "One Polymarket event by numeric id or slug, with its markets summarised (highest volume first, markets_limit kept, markets_total counted). " +
-			"Unknown → not_found. Related: get_market for one market in full, list_comments (entity_type=event)."},
+		Description: "One event by numeric id or slug, with its markets summarised (by volume, markets_limit kept, markets_total counted)."},
 		limited(s, publicCall, func(ctx context.Context, in GetEventIn) (EventOut, error) {
 			if _, err := client.ClassifyEventID("identifier", in.Identifier); err != nil {
 				return EventOut{}, err

@@ -12,25 +12,24 @@ import (
 // SearchIn is a text search.
 type SearchIn struct {
 	Query  string `json:"query" mcp:"minLength=1;maxLength=200"`
-	Limit  int    `json:"limit,omitempty" mcp:"min=1;max=50;default=10" jsonschema:"events per page"`
+	Limit  int    `json:"limit,omitempty" mcp:"min=1;max=50;default=10"`
 	State  string `json:"state,omitempty" mcp:"enum=open|closed|all;default=open"`
 	Cursor string `json:"cursor,omitempty"`
 }
 
 // SearchOut holds matching events and their markets.
 type SearchOut struct {
-	Events     []Event  `json:"events"`
-	Markets    []Market `json:"markets"`
+	Events     []Event  `json:"events" mcp:"type=object"`
+	Markets    []Market `json:"markets" mcp:"type=object"`
 	Total      int      `json:"total,omitempty"`
 	NextCursor string   `json:"next_cursor,omitempty"`
-	Fallback   string   `json:"fallback,omitempty" jsonschema:"why markets are a volume-sorted list, not matches"`
+	Fallback   string   `json:"fallback,omitempty"`
 	client.Source
 }
 
 func (s *Service) searchMarkets() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "search_markets", Title: "Search markets", Toolset: setMarkets, Hints: toolkit.RemoteRead,
-		Description: "Full-text search of Polymarket events and markets (\"bitcoin 100k\", \"fed rate\"). Returns matching events (top 3 markets each) and their markets flattened. " +
-			"If search fails or finds nothing, markets is the open list by 24h volume and fallback says so. Related: get_market, get_event."},
+		Description: "Text search of Polymarket events and markets (\"fed rate\"): matching events and their markets (compact). If search fails or finds nothing, markets are the top open ones by 24h volume and fallback says so."},
 		limited(s, publicCall, func(ctx context.Context, in SearchIn) (SearchOut, error) {
 			c, err := decodeCursor("search_markets", in.Cursor)
 			if err != nil {

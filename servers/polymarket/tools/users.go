@@ -16,7 +16,7 @@ const dataMaxOffset = 10000
 
 // PositionsIn selects a wallet's positions.
 type PositionsIn struct {
-	User       string `json:"user" mcp:"pattern=^0x[0-9a-fA-F]{40}$" jsonschema:"proxy wallet"`
+	User       string `json:"user" mcp:"pattern=^0x[0-9a-fA-F]{40}$"`
 	Market     string `json:"condition_id,omitempty" mcp:"pattern=^0x[0-9a-fA-F]{64}$"`
 	SortBy     string `json:"sort_by,omitempty" mcp:"enum=CURRENT|INITIAL|TOKENS|CASHPNL|PERCENTPNL|TITLE|RESOLVING|PRICE|AVGPRICE;default=CURRENT"`
 	Redeemable bool   `json:"redeemable_only,omitempty"`
@@ -43,16 +43,14 @@ type PositionOut struct {
 
 // PositionsOut is a page of positions.
 type PositionsOut struct {
-	Positions  []PositionOut `json:"positions"`
-	Count      int           `json:"count"`
+	Positions  []PositionOut `json:"positions" mcp:"type=object" jsonschema:"title, outcome, token_id, size, avg_price, cur_price, value, cash_pnl, pct_pnl"`
 	NextCursor string        `json:"next_cursor,omitempty"`
 	client.Source
 }
 
 func (s *Service) getUserPositions() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_user_positions", Title: "Get user positions", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Open positions of a Polymarket wallet (0x + 40 hex proxy wallet): market, outcome, size, avg and current price, value, PnL. " +
-			"Public data; limit 10 calls/min per user. A wallet with none → empty list. next_cursor pages. Related: get_user_activity."},
+		Description: "Positions of a Polymarket wallet (proxy wallet address): market, outcome, size, avg/current price, value, PnL. 10 calls/min per user. next_cursor pages."},
 		limited(s, userCall, func(ctx context.Context, in PositionsIn) (PositionsOut, error) {
 			if err := client.CheckAddress("user", in.User); err != nil {
 				return PositionsOut{}, err
@@ -84,7 +82,7 @@ func (s *Service) getUserPositions() toolkit.Tool {
 			if err != nil {
 				return PositionsOut{}, err
 			}
-			out := PositionsOut{Positions: make([]PositionOut, len(rows)), Count: len(rows), Source: src}
+			out := PositionsOut{Positions: make([]PositionOut, len(rows)), Source: src}
 			for i, p := range rows {
 				out.Positions[i] = PositionOut{Title: p.Title, Outcome: p.Outcome, Slug: p.Slug, TokenID: p.Asset,
 					ConditionID: p.ConditionID, Size: float64(p.Size), AvgPrice: float64(p.AvgPrice), CurPrice: float64(p.CurPrice),
@@ -106,9 +104,9 @@ func nextDataOffset(tool string, offset, limit, got, maxOffset int) string {
 // ActivityIn selects a wallet's activity.
 type ActivityIn struct {
 	User   string   `json:"user" mcp:"pattern=^0x[0-9a-fA-F]{40}$"`
-	Types  []string `json:"types,omitempty" mcp:"enum=TRADE|SPLIT|MERGE|REDEEM|REWARD|CONVERSION" jsonschema:"default all"`
+	Types  []string `json:"types,omitempty" mcp:"enum=TRADE|SPLIT|MERGE|REDEEM|REWARD|CONVERSION"`
 	Side   string   `json:"side,omitempty" mcp:"enum=BUY|SELL"`
-	Start  int64    `json:"start,omitempty" mcp:"min=1" jsonschema:"unix seconds"`
+	Start  int64    `json:"start,omitempty" mcp:"min=1"`
 	End    int64    `json:"end,omitempty" mcp:"min=1"`
 	Limit  int      `json:"limit,omitempty" mcp:"min=1;max=500;default=25"`
 	Cursor string   `json:"cursor,omitempty"`
@@ -130,16 +128,14 @@ type ActivityOut struct {
 
 // ActivitiesOut is a page of activity.
 type ActivitiesOut struct {
-	Activity   []ActivityOut `json:"activity"`
-	Count      int           `json:"count"`
+	Activity   []ActivityOut `json:"activity" mcp:"type=object" jsonschema:"time is unix seconds"`
 	NextCursor string        `json:"next_cursor,omitempty"`
 	client.Source
 }
 
 func (s *Service) getUserActivity() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_user_activity", Title: "Get user activity", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "On-chain activity of a Polymarket wallet, newest first: trades, splits, merges, redemptions, rewards, conversions (types filter; default all), with size, USDC and price. " +
-			"Limit 10 calls/min per user. next_cursor pages. Related: get_user_positions."},
+		Description: "Activity of a Polymarket wallet, newest first (types: default all): time, type, side, market, size, USDC, price. 10 calls/min per user. next_cursor pages."},
 		limited(s, userCall, func(ctx context.Context, in ActivityIn) (ActivitiesOut, error) {
 			if err := client.CheckAddress("user", in.User); err != nil {
 				return ActivitiesOut{}, err
@@ -173,7 +169,7 @@ func (s *Service) getUserActivity() toolkit.Tool {
 			if err != nil {
 				return ActivitiesOut{}, err
 			}
-			out := ActivitiesOut{Activity: make([]ActivityOut, len(rows)), Count: len(rows), Source: src}
+			out := ActivitiesOut{Activity: make([]ActivityOut, len(rows)), Source: src}
 			for i, a := range rows {
 				out.Activity[i] = ActivityOut{Time: int64(a.Timestamp), Type: a.Type, Side: a.Side, Title: a.Title,
 					Outcome: a.Outcome, Size: float64(a.Size), USDC: float64(a.UsdcSize), Price: float64(a.Price),
@@ -187,7 +183,7 @@ func (s *Service) getUserActivity() toolkit.Tool {
 // HoldersIn names a market.
 type HoldersIn struct {
 	ConditionID string `json:"condition_id" mcp:"pattern=^0x[0-9a-fA-F]{64}$"`
-	Limit       int    `json:"limit,omitempty" mcp:"min=1;max=20;default=10" jsonschema:"per outcome"`
+	Limit       int    `json:"limit,omitempty" mcp:"min=1;max=20;default=10"`
 }
 
 // HolderOut is one holder.
@@ -207,13 +203,13 @@ type HolderGroupOut struct {
 
 // HoldersOut lists the groups.
 type HoldersOut struct {
-	Outcomes []HolderGroupOut `json:"outcomes"`
+	Outcomes []HolderGroupOut `json:"outcomes" mcp:"type=object" jsonschema:"holders: wallet, name, amount"`
 	client.Source
 }
 
 func (s *Service) getTopHolders() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_top_holders", Title: "Get top holders", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Largest holders of a market, grouped per outcome token: wallet, name, amount (shares). Takes the market's condition_id (get_market), not a token id. Related: get_user_positions for a holder."},
+		Description: "Largest holders of a market (its condition_id, not a token id), per outcome token: wallet, name, shares."},
 		limited(s, publicCall, func(ctx context.Context, in HoldersIn) (HoldersOut, error) {
 			if err := client.CheckConditionID("condition_id", in.ConditionID); err != nil {
 				return HoldersOut{}, err
@@ -246,7 +242,7 @@ func (s *Service) getTopHolders() toolkit.Tool {
 // CommentsIn names the commented entity.
 type CommentsIn struct {
 	EntityType string `json:"entity_type" mcp:"enum=market|event|series"`
-	EntityID   int64  `json:"entity_id" mcp:"min=1" jsonschema:"numeric Gamma id"`
+	EntityID   int64  `json:"entity_id" mcp:"min=1"`
 	Limit      int    `json:"limit,omitempty" mcp:"min=1;max=99;default=20"`
 	Cursor     string `json:"cursor,omitempty"`
 }
@@ -264,8 +260,7 @@ type CommentOut struct {
 
 // CommentsOut is a page of comments.
 type CommentsOut struct {
-	Comments   []CommentOut `json:"comments"`
-	Count      int          `json:"count"`
+	Comments   []CommentOut `json:"comments" mcp:"type=object"`
 	NextCursor string       `json:"next_cursor,omitempty"`
 	client.Source
 }
@@ -278,8 +273,7 @@ const commentsMaxOffset = 200
 
 func (s *Service) listComments() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "list_comments", Title: "List comments", Toolset: setMarkets, Hints: toolkit.RemoteRead,
-		Description: "Comments on a Polymarket market, event or series (entity_type + numeric entity_id from get_market/get_event), newest first: body (clipped to 500 chars), author, time, reactions. " +
-			"Paging stops at offset 200 upstream. Related: get_event."},
+		Description: "Comments on a market, event or series (numeric Gamma id), newest first: body (≤500 chars), author, time, reactions. Paging ends at 200 upstream."},
 		limited(s, publicCall, func(ctx context.Context, in CommentsIn) (CommentsOut, error) {
 			typ, ok := entityTypes[in.EntityType]
 			if !ok || in.EntityID <= 0 {
@@ -299,7 +293,7 @@ func (s *Service) listComments() toolkit.Tool {
 			if err != nil {
 				return CommentsOut{}, err
 			}
-			out := CommentsOut{Comments: make([]CommentOut, len(rows)), Count: len(rows), Source: src}
+			out := CommentsOut{Comments: make([]CommentOut, len(rows)), Source: src}
 			for i, r := range rows {
 				co := CommentOut{ID: string(r.ID), Body: clipText(r.Body, 500), Wallet: r.UserAddress, CreatedAt: r.CreatedAt,
 					Reactions: float64(r.ReactionCount), ReplyTo: string(r.ParentCommentID)}
@@ -334,14 +328,14 @@ type BuilderOut struct {
 
 // BuildersOut is a page of the leaderboard.
 type BuildersOut struct {
-	Builders   []BuilderOut `json:"builders"`
+	Builders   []BuilderOut `json:"builders" mcp:"type=object"`
 	NextCursor string       `json:"next_cursor,omitempty"`
 	client.Source
 }
 
 func (s *Service) getBuilderLeaderboard() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_builder_leaderboard", Title: "Get builder leaderboard", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Polymarket builder leaderboard (apps routing orders) for a time period: rank, builder, volume (USDC), active users, verified. next_cursor pages (upstream stops at offset 1000)."},
+		Description: "Builder (order-routing app) leaderboard for a period: rank, builder, USDC volume, active users."},
 		limited(s, publicCall, func(ctx context.Context, in BuildersIn) (BuildersOut, error) {
 			c, err := decodeCursor("get_builder_leaderboard", in.Cursor)
 			if err != nil {
