@@ -72,4 +72,3 @@ func TestToolsListBudget(t *testing.T) {
 		t.Errorf("name+description+input schema is %d B per tool on average, budget 700", avgIn)
 	}
 }
-

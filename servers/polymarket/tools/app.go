@@ -68,8 +68,7 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	if usr <= 0 {
 		usr = UserPerMinute
 	}
-	public, user := Limiters(r.Redis, pub, usr, c.LimitOptions...)
-	r.AddTools(All(NewService(cl, public, user, r.Redis != nil))...)
+	r.AddTools(All(NewService(cl, r.Redis, pub, usr, c.LimitOptions...))...)
 	for _, add := range c.Extra {
 		if err := add(r); err != nil {
 			return err

@@ -36,3 +36,7 @@ func decodeCursor(tool, s string) (cursor, error) {
 	}
 	return c, nil
 }
+
+// OffsetCursor is the cursor an offset-paging tool would return at offset
+// (tests walk to Gamma's cap without 100 calls).
+func OffsetCursor(tool string, offset int) string { return cursor{Tool: tool, Offset: offset}.encode() }

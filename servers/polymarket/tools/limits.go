@@ -46,9 +46,9 @@ const (
 // limited admits a call for the bearer user (serve.UserID: "local" on stdio)
 // before the handler runs; a denied call sends nothing upstream.
 func limited[In, Out any](s *Service, k class, h toolkit.Handler[In, Out]) toolkit.Handler[In, Out] {
-	l, what, per := s.public, "public read", PublicPerMinute
+	l, what, per := s.public, "public read", s.publicN
 	if k == userCall {
-		l, what, per = s.user, "user-data", UserPerMinute
+		l, what, per = s.user, "user-data", s.userN
 	}
 	return func(ctx context.Context, in In) (Out, error) {
 		var zero Out

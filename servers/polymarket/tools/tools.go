@@ -6,6 +6,8 @@
 package tools
 
 import (
+	"github.com/redis/go-redis/v9"
+
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
@@ -15,13 +17,16 @@ import (
 type Service struct {
 	c            *client.Client
 	public, user ratelimit.Limiter
+	publicN      int // calls per minute of each, for messages
+	userN        int
 	shared       bool // the limiters live in Redis: their errors are Redis failures
 }
 
-// NewService builds the tools' state. public and user are the per-user
-// limiters (see Limiters).
-func NewService(c *client.Client, public, user ratelimit.Limiter, shared bool) *Service {
-	return &Service{c: c, public: public, user: user, shared: shared}
+// NewService builds the tools' state: publicPerMin and userPerMin per bearer
+// user, in Redis when rdb is set (replicas share them), else in memory.
+func NewService(c *client.Client, rdb *redis.Client, publicPerMin, userPerMin int, opts ...ratelimit.Option) *Service {
+	public, user := Limiters(rdb, publicPerMin, userPerMin, opts...)
+	return &Service{c: c, public: public, user: user, publicN: publicPerMin, userN: userPerMin, shared: rdb != nil}
 }
 
 // Toolsets.
