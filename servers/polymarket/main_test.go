@@ -44,7 +44,8 @@ func connect(t testing.TB, base string, o opts) *servetest.Conn {
 		o.userMax = 10000
 	}
 	t.Setenv("MCPFLEET_REDIS_URL", o.redisURL)
-	cfg := &tools.Config{RetryWait: 20 * time.Millisecond, PublicPerMinute: o.publicMax, UserPerMinute: o.userMax}
+	cfg := configForTest()
+	cfg.PublicPerMinute, cfg.UserPerMinute = o.publicMax, o.userMax
 	return servetest.New(t, app(cfg), "--gamma-url", base, "--clob-url", base, "--data-url", base,
 		"--btc-url", base, "--btc-fallback-url", base, "--timeout", o.timeout)
 }
@@ -72,3 +73,5 @@ func TestToolsListBudget(t *testing.T) {
 		t.Errorf("name+description+input schema is %d B per tool on average, budget 700", avgIn)
 	}
 }
+
+func configForTest() *tools.Config { return &tools.Config{RetryWait: 20 * time.Millisecond} }

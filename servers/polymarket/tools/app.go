@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"flag"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -74,9 +75,19 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 			return err
 		}
 	}
-	r.Log.Info().Str("gamma_url", c.GammaURL).Str("clob_url", c.ClobURL).Str("data_url", c.DataURL).
+	r.Log.Info().Str("gamma_url", safeURL(c.GammaURL)).Str("clob_url", safeURL(c.ClobURL)).Str("data_url", safeURL(c.DataURL)).
 		Bool("shared_limits_and_caches", r.Redis != nil).Msg("polymarket configured")
 	return nil
+}
+
+// safeURL drops credentials and the query from a URL for logs.
+func safeURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	u.User, u.RawQuery = nil, ""
+	return u.String()
 }
 
 func envOr(k, d string) string {

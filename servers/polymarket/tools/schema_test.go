@@ -8,7 +8,9 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
 )
 
-func all() []toolkit.Tool { return All(NewService(client.New(client.Config{}), nil, PublicPerMinute, UserPerMinute)) }
+func all() []toolkit.Tool {
+	return All(NewService(client.New(client.Config{}), nil, PublicPerMinute, UserPerMinute))
+}
 
 // Golden tool definitions (UPDATE_TOOLSNAPS=1 rewrites them) and the fleet's
 // lint: hints all set, read-only and open-world, output schemas, array items.
