@@ -92,6 +92,11 @@ func isolatedEnv() []string {
 		"SHOONYA_BASE_URL=http://127.0.0.1:9",
 		"SHOONYA_REST_URL=http://127.0.0.1:9/NorenWClientTP/",
 		"SHOONYA_WS_URL=ws://127.0.0.1:9/NorenWSTP/",
+		"POLYMARKET_GAMMA_URL=http://127.0.0.1:9",
+		"POLYMARKET_CLOB_URL=http://127.0.0.1:9",
+		"POLYMARKET_DATA_URL=http://127.0.0.1:9",
+		"POLYMARKET_BTC_URL=http://127.0.0.1:9",
+		"POLYMARKET_BTC_FALLBACK_URL=http://127.0.0.1:9",
 	}
 }
 

@@ -33,6 +33,13 @@ var servers = []server{
 	{Name: "ktrdr", Summary: "KTRDR trading-research backend: operations, data loading, training, models, strategies", Port: 8704,
 		Fake: "fake-ktrdr",
 		Env:  []envVar{{Name: "KTRDR_API_URL", Example: "http://localhost:8000/api/v1"}}},
+	{Name: "polymarket", Summary: "Polymarket read-only data: markets, events, search, order books, prices, history, wallets, holders, comments, BTC spot", Port: 8705,
+		Fake: "fake-polymarket",
+		Env: []envVar{{Name: "POLYMARKET_GAMMA_URL", Example: "https://gamma-api.polymarket.com"},
+			{Name: "POLYMARKET_CLOB_URL", Example: "https://clob.polymarket.com"},
+			{Name: "POLYMARKET_DATA_URL", Example: "https://data-api.polymarket.com"},
+			{Name: "POLYMARKET_BTC_URL", Example: "https://api.coinbase.com"},
+			{Name: "POLYMARKET_BTC_FALLBACK_URL", Example: "https://api.kraken.com"}}},
 }
 
 func findServer(name string) (server, bool) {
