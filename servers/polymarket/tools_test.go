@@ -24,7 +24,7 @@ func TestMarketsTools(t *testing.T) {
 
 	t.Run("get_market by id, slug and conditionId", func(t *testing.T) {
 		for _, ident := range []string{id, slug, cond} {
-			out := call[tools.MarketOut](t, s, "get_market", map[string]any{"identifier": ident})
+			out := call[tools.MarketOut](t, s, "get_market", map[string]any{"identifier": ident, "detail": "full"})
 			m := out.Market
 			if m.ID != id || m.Slug != slug || m.ConditionID != cond || len(m.Outcomes) != 2 {
 				t.Fatalf("%s: %+v", ident, m)

@@ -139,7 +139,7 @@ func nextOffset(tool string, offset, limit, got int) (string, string) {
 // GetMarketIn names a market.
 type GetMarketIn struct {
 	Identifier string   `json:"identifier" mcp:"minLength=1;maxLength=200"`
-	Detail     string   `json:"detail,omitempty" mcp:"enum=compact|full;default=full"`
+	Detail     string   `json:"detail,omitempty" mcp:"enum=compact|full;default=compact"`
 	Fields     []string `json:"fields,omitempty" mcp:"enum=slug|question|description|state|start|end|volume|volume_24h|liquidity|outcomes|condition_id|best_bid|best_ask|last_price|change_1d|category|event_slug"`
 }
 
@@ -147,11 +147,16 @@ type GetMarketIn struct {
 type MarketOut struct {
 	Market Market `json:"market" mcp:"type=object"`
 	client.Source
+
+	enc *envelope.Encoded // set when served from answerMemo
 }
+
+// Preencoded is the answer's encoding when it was memoised.
+func (o MarketOut) Preencoded() *envelope.Encoded { return o.enc }
 
 func (s *Service) getMarket() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_market", Title: "Get market", Toolset: setMarkets, Hints: toolkit.RemoteRead,
-		Description: "One market by numeric id, slug or conditionId. Outcome token_ids feed get_order_books/get_prices/get_price_history; condition_id feeds get_top_holders. fields picks a subset."},
+		Description: "One market by numeric id, slug or conditionId. detail=full adds bid/ask, last price, 1d change, category, event. Outcome token_ids feed get_order_books/get_prices/get_price_history; condition_id feeds get_top_holders."},
 		limited(s, publicCall, func(ctx context.Context, in GetMarketIn) (MarketOut, error) {
 			if _, err := client.ClassifyMarketID("identifier", in.Identifier); err != nil {
 				return MarketOut{}, err
@@ -160,11 +165,18 @@ func (s *Service) getMarket() toolkit.Tool {
 			if err != nil {
 				return MarketOut{}, err
 			}
-			d := in.Detail
-			if d == "" {
-				d = "full"
+			// a hit on the same cached bytes with the same view is the same
+			// answer: encode it once (see answerMemo)
+			key := memoKey{body: src.BodyID(), view: in.Detail + "|" + strings.Join(in.Fields, ","), stale: src.Stale}
+			if enc := s.answers.get(key); enc != nil {
+				return MarketOut{enc: enc}, nil
 			}
-			return MarketOut{Market: shapeMarket(m, newView(d, in.Fields)), Source: src}, nil
+			out := MarketOut{Market: shapeMarket(m, newView(in.Detail, in.Fields)), Source: src}
+			if enc, err := envelope.Encode(out); err == nil && key.body != nil {
+				s.answers.put(key, enc)
+				out.enc = enc
+			}
+			return out, nil
 		}))
 }
 
@@ -281,4 +293,3 @@ func toolkitArgs(ctx context.Context) []byte {
 	return b
 }
 
-var _ = envelope.New
