@@ -86,9 +86,9 @@ type Client struct {
 
 // Source says where an answer came from.
 type Source struct {
-	Cached bool `json:"-"`
-	Stale  bool `json:"stale,omitempty"`
-	AgeS   int  `json:"-"`
+	Cached bool  `json:"-"`
+	Stale  bool  `json:"stale,omitempty"`
+	AgeS   int   `json:"-"`
 	body   *byte // the cached body's first byte: the same bytes on every hit of one cache fill
 }
 

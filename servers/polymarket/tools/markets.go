@@ -292,4 +292,3 @@ func toolkitArgs(ctx context.Context) []byte {
 	b, _ := jsonOf(toolkit.Request(ctx).GetRawArguments())
 	return b
 }
-
