@@ -75,6 +75,10 @@ func (s *Service) listMarkets() toolkit.Tool {
 				return MarketsOut{}, err
 			}
 			out := shapeMarkets(ms, newView(in.Detail, nil))
+			if in.State == "all" && in.Paging != "offset" && note == "" {
+				// ref: polymarket.md §1.2: the keyset closed filter defaults to false upstream
+				note = "Gamma's keyset route lists only open markets unless closed is sent; use paging=offset to list open and closed together"
+			}
 			return MarketsOut{Markets: out, NextCursor: next, Note: note, Source: src}, nil
 		}))
 }
