@@ -28,18 +28,8 @@ type Spot struct {
 func (c *Client) BTCSpot(ctx context.Context) (Spot, error) {
 	b, src, err := c.get(ctx, c.btc, "btc spot", "/v2/prices/BTC-USD/spot", nil)
 	if err == nil {
-		var v struct {
-			Data struct {
-				Amount   extract.Num `json:"amount"`
-				Currency string      `json:"currency"`
-			} `json:"data"`
-		}
-		v, err = decode[struct {
-			Data struct {
-				Amount   extract.Num `json:"amount"`
-				Currency string      `json:"currency"`
-			} `json:"data"`
-		}]("btc spot", b)
+		var v coinbaseSpot
+		v, err = decode[coinbaseSpot]("btc spot", b)
 		if err == nil && v.Data.Amount <= 0 {
 			err = envelope.New(envelope.UpstreamError, "Coinbase's answer has no BTC price")
 		}
@@ -67,6 +57,14 @@ func (c *Client) BTCSpot(ctx context.Context) (Spot, error) {
 		err2 = envelope.New(envelope.UpstreamError, "Kraken's answer has no BTC price (errors: %v)", v.Error)
 	}
 	return Spot{}, envelope.New(envelope.UpstreamUnavailable, "no BTC price: Coinbase failed (%s) and Kraken failed (%s); try again shortly", primary, envelope.From(err2).Message).WithRetryable(true)
+}
+
+// coinbaseSpot is Coinbase's spot answer.
+type coinbaseSpot struct {
+	Data struct {
+		Amount   extract.Num `json:"amount"`
+		Currency string      `json:"currency"`
+	} `json:"data"`
 }
 
 func asOf(src Source) time.Time {

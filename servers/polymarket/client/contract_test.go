@@ -127,7 +127,7 @@ func TestContractDataAPI(t *testing.T) {
 	}
 	c = replay(t, exchange{method: "GET", path: "/public-search", status: 200, file: "search_nulls.json"})
 	s, _, err := c.Search(ctx, url.Values{"q": {"x"}})
-	if err != nil || s.Events != nil && len(s.Events) != 0 || s.Pagination == nil {
+	if err != nil || len(s.Events) != 0 || s.Pagination == nil {
 		t.Fatalf("%+v %v", s, err)
 	}
 }

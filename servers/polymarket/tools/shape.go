@@ -43,9 +43,6 @@ type view struct {
 	fields map[string]bool // nil: the detail level decides
 }
 
-// fieldEnum lists the names `fields` accepts.
-const fieldEnum = "slug|question|description|state|start|end|volume|volume_24h|liquidity|outcomes|condition_id|best_bid|best_ask|last_price|change_1d|category|event_slug"
-
 func newView(detail string, fields []string) view {
 	v := view{full: detail == "full"}
 	if len(fields) > 0 {
