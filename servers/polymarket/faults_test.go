@@ -102,6 +102,24 @@ func TestTransientFaultsRetried(t *testing.T) {
 	}
 }
 
+// A short Retry-After (seconds or an HTTP date) is waited out inside the
+// call's deadline and the retry answers.
+func TestRetryAfterHonoured(t *testing.T) {
+	for _, date := range []bool{false, true} {
+		t.Run(map[bool]string{false: "seconds", true: "http-date"}[date], func(t *testing.T) {
+			s := start(t, opts{timeout: "4s"})
+			s.fake.SetFault(fake.Fault{Kind: fake.Fault429, Route: fake.RouteMarket, Count: 1, RetryAfter: 1, RetryAfterDate: date})
+			id, _, _, _ := s.fake.Market(1)
+			if out := call[tools.MarketOut](t, s, "get_market", map[string]any{"identifier": id}); out.Market.ID != id {
+				t.Fatalf("%+v", out)
+			}
+			if n := s.fake.Count(fake.RouteMarket); n != 2 {
+				t.Fatalf("%d requests, want 2", n)
+			}
+		})
+	}
+}
+
 // The ghost book (py-clob-client #180) is flagged and /price's numbers win.
 func TestGhostBook(t *testing.T) {
 	s := start(t, opts{})
