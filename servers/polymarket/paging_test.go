@@ -195,3 +195,26 @@ func TestTwoReplicasShareLimits(t *testing.T) {
 		t.Fatalf("replica b refetched: %d requests", f.Count(fake.RouteMarket))
 	}
 }
+
+// Redis down: the shared limiter fails closed, nothing reaches Polymarket.
+func TestRedisDownFailsClosed(t *testing.T) {
+	srv := redistest.StartServer(t)
+	f := fake.New(fake.Options{})
+	base, stop := f.Start()
+	t.Cleanup(stop)
+	c := connect(t, base, opts{redisURL: "redis://" + srv.Addr() + "/0"})
+	id, _, _, _ := f.Market(0)
+	if res := c.Call(t, "get_market", map[string]any{"identifier": id}); res.IsError {
+		t.Fatalf("%s", servetest.Text(res))
+	}
+	_ = srv.NewClient(t).ShutdownNoSave(context.Background()).Err() // the connection drops as it stops
+	before := f.Count(fake.RouteMarket)
+	id2, _, _, _ := f.Market(1)
+	b := servetest.ErrorBody(t, c.Call(t, "get_market", map[string]any{"identifier": id2}))
+	if b.Code != envelope.UpstreamUnavailable || !strings.Contains(b.Message, "Redis") || !strings.Contains(b.Message, "nothing was sent") {
+		t.Fatalf("%+v", b)
+	}
+	if f.Count(fake.RouteMarket) != before {
+		t.Fatal("a request reached Polymarket with the limiter down")
+	}
+}
