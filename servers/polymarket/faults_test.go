@@ -12,7 +12,7 @@ import (
 )
 
 // Each fault, on each host, ends in a coded error within the call's deadline
-// (the server runs with --timeout 1s here); faults that clear after one
+// (the server runs with --timeout 2s here); faults that clear after one
 // request are retried through.
 func TestFaults(t *testing.T) {
 	probes := []struct {
@@ -41,7 +41,7 @@ func TestFaults(t *testing.T) {
 		retryAtLeast,
 		retryAtMost time.Duration
 	}{
-		{fault: fake.Fault{Kind: fake.FaultLatency, LatencyMs: 3000}, code: envelope.Timeout, retryable: true},
+		{fault: fake.Fault{Kind: fake.FaultLatency, LatencyMs: 6000}, code: envelope.Timeout, retryable: true},
 		{fault: fake.Fault{Kind: fake.Fault429, RetryAfter: 30}, code: envelope.RateLimited, retryable: true,
 			retryAtLeast: 29 * time.Second, retryAtMost: 30 * time.Second},
 		{fault: fake.Fault{Kind: fake.Fault429, RetryAfter: 40, RetryAfterDate: true}, code: envelope.RateLimited, retryable: true,
@@ -56,7 +56,7 @@ func TestFaults(t *testing.T) {
 	for _, p := range probes {
 		for _, tc := range cases {
 			t.Run(p.name+"/"+tc.fault.Kind+map[bool]string{true: "-date"}[tc.fault.RetryAfterDate], func(t *testing.T) {
-				s := start(t, opts{timeout: "1s"})
+				s := start(t, opts{timeout: "2s"})
 				f := tc.fault
 				f.Route = p.route
 				s.fake.SetFault(f)
@@ -78,9 +78,9 @@ func TestFaults(t *testing.T) {
 						t.Fatalf("retry_after %v, want %v..%v", d, tc.retryAtLeast, tc.retryAtMost)
 					}
 				}
-				// bounded: the 1 s deadline plus scheduling slack on a loaded machine
-				if took > 5*time.Second {
-					t.Fatalf("took %v past a 1 s deadline", took)
+				// bounded: the 2 s deadline plus scheduling slack on a loaded machine
+				if took > 8*time.Second {
+					t.Fatalf("took %v past a 2 s deadline", took)
 				}
 			})
 		}
