@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 # Every package of every module in go.work.
 PKGS := ./...
-SERVERS := ziwei shoonya chartimg ktrdr google-news-rss web-search
+SERVERS := ziwei shoonya chartimg ktrdr polymarket google-news-rss web-search
 FAKES := $(wildcard servers/*/cmd/fake-*)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s

@@ -94,6 +94,11 @@ func isolatedEnv() []string {
 		"SHOONYA_WS_URL=ws://127.0.0.1:9/NorenWSTP/",
 		"GOOGLE_NEWS_BASE_URL=http://127.0.0.1:9",
 		"OPENAI_BASE_URL=http://127.0.0.1:9/v1",
+		"POLYMARKET_GAMMA_URL=http://127.0.0.1:9",
+		"POLYMARKET_CLOB_URL=http://127.0.0.1:9",
+		"POLYMARKET_DATA_URL=http://127.0.0.1:9",
+		"POLYMARKET_BTC_URL=http://127.0.0.1:9",
+		"POLYMARKET_BTC_FALLBACK_URL=http://127.0.0.1:9",
 	}
 }
 

@@ -147,7 +147,8 @@ print("ESC" + "APED fork_exec", pid)
 		{"fork bomb", "for i in range(100):\n    try:\n" + indent(forkExec) + "    except OSError:\n        pass\nraise PermissionError('no fork')", "PermissionError: no fork"},
 		{"thread bomb", getImporter + "th = bi.load_module('_thread')\nfor i in range(1000):\n    th.start_new_thread(lambda: None, ())", "can't start new thread"},
 		{"memory bomb", "x = bytearray(2 * 1024**3)\nprint('ESC' + 'APED', len(x))", "MemoryError"},
-		{"memory bomb list", "x = []\nwhile True:\n    x.append('x' * 10**6)", "MemoryError"},
+		// Stopped either way: by the 512 MiB limit, or by the wall clock on a loaded machine.
+		{"memory bomb list", "x = []\nwhile True:\n    x.append('x' * 10**6)", "MemoryError|timeout"},
 		{"output flood", "while True:\n    print('A' * 10000)", "output truncated"},
 		{"stderr flood", "import datetime\nwhile True:\n    datetime.sys.stderr.write('E' * 10000)", "output truncated"},
 		{"cpu loop", "while True:\n    pass", "timeout"},
@@ -185,7 +186,7 @@ func TestEscapes(t *testing.T) {
 			out := run(t, c, p.code, nil)
 			h.check(t, p.name, out)
 			if p.wantErr != "" {
-				if out.Success || !strings.Contains(out.Error, p.wantErr) {
+				if out.Success || !containsAny(out.Error, strings.Split(p.wantErr, "|")) {
 					t.Errorf("want success:false with %q, got success=%v error=%q output=%.200q stderr=%.300q", p.wantErr, out.Success, out.Error, out.Output, out.Stderr)
 				}
 			}
@@ -256,4 +257,13 @@ func TestKernelLayersAlone(t *testing.T) {
 			noChildLeft(t)
 		})
 	}
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,256 @@
+// Package client is the polymarket server's upstream client: Gamma (markets,
+// events, search, comments), CLOB (books, prices, history), the Data API
+// (positions, activity, holders, builder leaderboard) and two keyless BTC spot
+// sources. Every call is a GET (or a read-only POST batch) through pkg/upstream
+// with one deadline, retries on 425/429/5xx/resets, short caches with
+// stale-on-error, and decoders that accept Polymarket's JSON-string lists and
+// string-or-number numbers. Every error is an *envelope.Error.
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/rs/zerolog"
+
+	"github.com/mcpfleet/mcpfleet/pkg/cache"
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
+	"github.com/mcpfleet/mcpfleet/pkg/upstream"
+)
+
+// Settings and their defaults (ref: polymarket.md §1: the three hosts).
+const (
+	EnvGammaURL       = "POLYMARKET_GAMMA_URL"
+	EnvClobURL        = "POLYMARKET_CLOB_URL"
+	EnvDataURL        = "POLYMARKET_DATA_URL"
+	EnvBTCURL         = "POLYMARKET_BTC_URL"
+	EnvBTCFallbackURL = "POLYMARKET_BTC_FALLBACK_URL"
+
+	DefaultGammaURL = "https://gamma-api.polymarket.com"
+	DefaultClobURL  = "https://clob.polymarket.com"
+	DefaultDataURL  = "https://data-api.polymarket.com"
+	// Coinbase's keyless spot price (Coinbase Data API "Get Spot Price").
+	DefaultBTCURL = "https://api.coinbase.com"
+	// Kraken's public ticker (Kraken REST API "Get Ticker Information").
+	DefaultBTCFallbackURL = "https://api.kraken.com"
+
+	// DefaultTimeout is the issue's 10 s per request, retries included.
+	DefaultTimeout = 10 * time.Second
+)
+
+// Cache lifetimes: hot reads are short (books a few seconds), a failed fetch
+// serves the last copy for StaleFor.
+const (
+	GammaTTL = 15 * time.Second
+	ClobTTL  = 3 * time.Second
+	DataTTL  = 10 * time.Second
+	BTCTTL   = 10 * time.Second
+	StaleFor = 10 * time.Minute
+)
+
+// CachePrefix starts the Redis keys of the shared response cache.
+const CachePrefix = "polymarket:cache:"
+
+// Config configures a Client; zero fields take defaults.
+type Config struct {
+	GammaURL, ClobURL, DataURL, BTCURL, BTCFallbackURL string
+	Timeout                                            time.Duration
+	// Retries after the first attempt (default 2; negative = none); RetryWait is
+	// the first backoff (default 200 ms). Tests shorten both.
+	Retries   int
+	RetryWait time.Duration
+	// Redis shares the response cache between replicas; nil keeps it in memory.
+	Redis  *redis.Client
+	Logger zerolog.Logger
+	// CacheOptions apply to every cache (tests pass a fake clock).
+	CacheOptions []cache.Option
+}
+
+// Client calls Polymarket. It is safe for concurrent use.
+type Client struct {
+	gamma, clob, data, btc, btcFallback *upstream.Client
+	timeout                             time.Duration
+	retries                             int
+	retryWait                           time.Duration
+	caches                              map[*upstream.Client]*cache.Cache[json.RawMessage]
+	markets                             memo[Market] // decoded markets per cached body
+}
+
+// Source says where an answer came from.
+type Source struct {
+	Cached bool  `json:"-"`
+	Stale  bool  `json:"stale,omitempty"`
+	AgeS   int   `json:"-"`
+	body   *byte // the cached body's first byte: the same bytes on every hit of one cache fill
+}
+
+// BodyID identifies the upstream body an answer was built from: equal IDs
+// mean the same cached bytes (memory cache), so a derived answer can be
+// reused; nil when unknown (a Redis cache decodes a new copy per hit).
+func (s Source) BodyID() *byte { return s.body }
+
+// Merge keeps the worst of two sources (stale wins).
+func (s Source) Merge(o Source) Source {
+	return Source{Cached: s.Cached && o.Cached, Stale: s.Stale || o.Stale, AgeS: max(s.AgeS, o.AgeS)} // body: none, two bodies
+}
+
+// New builds a client.
+func New(cfg Config) *Client {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	retries := cfg.Retries
+	switch {
+	case retries == 0:
+		retries = upstream.DefaultRetries
+	case retries < 0:
+		retries = 0
+	}
+	wait := cfg.RetryWait
+	if wait <= 0 {
+		wait = upstream.DefaultRetryWait
+	}
+	mk := func(name, base, env string, ds ...extract.Detector) *upstream.Client {
+		return upstream.New(upstream.Config{Name: name, BaseURL: strings.TrimRight(base, "/"), URLEnv: env,
+			Timeout: cfg.Timeout, Retries: retries, RetryWait: wait, RetryMaxWait: 2 * time.Second,
+			MaxBodyBytes: 16 << 20, Detectors: append([]extract.Detector{Cloudflare, TooEarly}, ds...),
+			Logger: cfg.Logger, UserAgent: "mcpfleet-polymarket"})
+	}
+	c := &Client{
+		gamma:       mk("Polymarket Gamma", or(cfg.GammaURL, DefaultGammaURL), EnvGammaURL, extract.Generic),
+		clob:        mk("Polymarket CLOB", or(cfg.ClobURL, DefaultClobURL), EnvClobURL, extract.Generic),
+		data:        mk("Polymarket Data API", or(cfg.DataURL, DefaultDataURL), EnvDataURL, extract.Generic),
+		btc:         mk("Coinbase", or(cfg.BTCURL, DefaultBTCURL), EnvBTCURL, extract.Generic),
+		btcFallback: mk("Kraken", or(cfg.BTCFallbackURL, DefaultBTCFallbackURL), EnvBTCFallbackURL, extract.Generic),
+		timeout:     cfg.Timeout, retries: retries, retryWait: wait,
+	}
+	c.caches = map[*upstream.Client]*cache.Cache[json.RawMessage]{}
+	for _, u := range []struct {
+		c    *upstream.Client
+		name string
+		ttl  time.Duration
+	}{{c.gamma, "gamma", GammaTTL}, {c.clob, "clob", ClobTTL}, {c.data, "data", DataTTL},
+		{c.btc, "btc", BTCTTL}, {c.btcFallback, "btc2", BTCTTL}} {
+		opts := []cache.Option{cache.WithStaleFor(StaleFor), cache.WithMaxEntries(2000)}
+		if cfg.Redis != nil {
+			opts = append(opts, cache.WithRedis(cfg.Redis, CachePrefix+u.name+":"))
+		}
+		c.caches[u.c] = cache.New[json.RawMessage](u.ttl, append(opts, cfg.CacheOptions...)...)
+	}
+	return c
+}
+
+func or(v, d string) string {
+	if strings.TrimSpace(v) == "" {
+		return d
+	}
+	return strings.TrimSpace(v)
+}
+
+// CloseIdleConnections releases pooled connections (tests, shutdown).
+func (c *Client) CloseIdleConnections() {
+	for u := range c.caches {
+		u.CloseIdleConnections()
+	}
+}
+
+// call is one request with the whole-call deadline: pkg/upstream retries 429,
+// 5xx and resets; 425 ("service not ready", ref: polymarket.md §4.5) is retried
+// here, inside the same deadline, because it too is answered before any work.
+func (c *Client) call(ctx context.Context, u *upstream.Client, req upstream.Request) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	for attempt := 0; ; attempt++ {
+		resp, err := u.Do(ctx, req)
+		if err == nil {
+			return checkBody(req.Op, resp.Body)
+		}
+		var e *envelope.Error
+		if !errors.As(err, &e) || resp.Status != 425 || attempt >= c.retries {
+			return nil, err
+		}
+		wait := c.retryWait << attempt
+		wait = wait/2 + rand.N(wait/2+1)
+		dl, _ := ctx.Deadline()
+		if time.Until(dl) <= wait {
+			return nil, err
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return nil, err
+		}
+	}
+}
+
+// checkBody refuses answers that carry no data: an empty body or a literal
+// null (ref: polymarket.md §1.4, rs-clob-client tests/data.rs), and an HTML
+// page sent with 200.
+func checkBody(op string, b []byte) ([]byte, error) {
+	t := bytes.TrimSpace(b)
+	switch {
+	case len(t) == 0 || string(t) == "null":
+		return nil, envelope.New(envelope.UpstreamError, "polymarket %s: Polymarket answered with no data (null); try again shortly", op).WithRetryable(true)
+	case t[0] == '<':
+		return nil, cloudflareError(op, 200)
+	}
+	return b, nil
+}
+
+// get is a cached GET: a fresh copy within the TTL is reused, and a failure
+// serves the last good copy marked stale.
+func (c *Client) get(ctx context.Context, u *upstream.Client, op, path string, q url.Values) ([]byte, Source, error) {
+	return c.cached(ctx, u, upstream.Request{Op: op, Method: "GET", Path: path, Query: q}, path+"?"+q.Encode())
+}
+
+// post is a cached read-only POST (the CLOB's batch routes answer reads; they
+// change nothing, so repeating them is safe).
+func (c *Client) post(ctx context.Context, u *upstream.Client, op, path string, body any) ([]byte, Source, error) {
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return nil, Source{}, envelope.New(envelope.Internal, "polymarket %s: cannot encode the request", op).WithCause(err)
+	}
+	return c.cached(ctx, u, upstream.Request{Op: op, Method: "POST", Path: path, RawBody: raw,
+		ContentType: "application/json", Idempotent: true}, "POST "+path+" "+string(raw))
+}
+
+func (c *Client) cached(ctx context.Context, u *upstream.Client, req upstream.Request, key string) ([]byte, Source, error) {
+	v, meta, err := c.caches[u].Get(ctx, key, func(ctx context.Context) (json.RawMessage, error) {
+		b, err := c.call(ctx, u, req)
+		return json.RawMessage(b), err
+	})
+	if err != nil {
+		return nil, Source{}, err
+	}
+	src := Source{Cached: meta.Hit, Stale: meta.Stale}
+	if len(v) > 0 {
+		src.body = &v[0]
+	}
+	if meta.Hit {
+		src.AgeS = int(meta.Age / time.Second)
+	}
+	return v, src, nil
+}
+
+// decode parses a body into T; a shape error is upstream_error naming the op.
+func decode[T any](op string, body []byte) (T, error) {
+	var v T
+	if err := json.Unmarshal(body, &v); err != nil {
+		msg := "the answer is not the JSON Polymarket documents"
+		var e *envelope.Error
+		if errors.As(err, &e) {
+			msg += " (" + e.Message + ")"
+		}
+		return v, envelope.New(envelope.UpstreamError, "polymarket %s: %s; try again shortly", op, msg).
+			WithRetryable(true).WithCause(err)
+	}
+	return v, nil
+}

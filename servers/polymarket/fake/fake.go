@@ -1,0 +1,185 @@
+// Package fake is a faithful stand-in for Polymarket's Gamma, CLOB and Data
+// APIs (plus the two BTC spot sources) for tests and demos, built from the
+// shapes in the project's Polymarket reference (cited per behaviour as
+// "ref: polymarket.md §x"): JSON-string list fields, camelCase, CLOB book
+// order (bids ascending, asks descending), the 400/404/422 bodies, keyset and
+// offset paging with their caps. Faults (latency, 429 with both Retry-After
+// forms, Cloudflare's 403 HTML, 425, 500 JSON, a null body, malformed JSON, a
+// connection reset, a ghost book) are switched from Go or POST /_fake/faults.
+// Every host is served on one loopback port: the routes do not collide.
+package fake
+
+import (
+	"encoding/json"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Route names, counted by Count and matched by Fault.Route.
+const (
+	RouteMarkets       = "gamma_markets"        // GET /markets
+	RouteMarketsKeyset = "gamma_markets_keyset" // GET /markets/keyset
+	RouteMarket        = "gamma_market"         // GET /markets/{id}, /markets/slug/{slug}
+	RouteEvents        = "gamma_events"         // GET /events
+	RouteEventsKeyset  = "gamma_events_keyset"  // GET /events/keyset
+	RouteEvent         = "gamma_event"          // GET /events/{id}, /events/slug/{slug}
+	RouteSearch        = "gamma_search"         // GET /public-search
+	RouteComments      = "gamma_comments"       // GET /comments
+	RouteBook          = "clob_book"            // GET /book
+	RouteBooks         = "clob_books"           // POST /books
+	RoutePrice         = "clob_price"           // GET /price
+	RoutePrices        = "clob_prices"          // POST /prices
+	RouteHistory       = "clob_history"         // GET /prices-history
+	RoutePositions     = "data_positions"       // GET /positions
+	RouteActivity      = "data_activity"        // GET /activity
+	RouteHolders       = "data_holders"         // GET /holders
+	RouteBuilders      = "data_builders"        // GET /v1/builders/leaderboard
+	RouteCoinbase      = "btc_coinbase"         // GET /v2/prices/BTC-USD/spot
+	RouteKraken        = "btc_kraken"           // GET /0/public/Ticker
+)
+
+// Routes lists every route name.
+var Routes = []string{RouteMarkets, RouteMarketsKeyset, RouteMarket, RouteEvents, RouteEventsKeyset, RouteEvent,
+	RouteSearch, RouteComments, RouteBook, RouteBooks, RoutePrice, RoutePrices, RouteHistory, RoutePositions,
+	RouteActivity, RouteHolders, RouteBuilders, RouteCoinbase, RouteKraken}
+
+// Options configure a fake.
+type Options struct {
+	// Now is the clock the data set's end dates are built around; default time.Now.
+	Now func() time.Time
+}
+
+// Server is one fake Polymarket.
+type Server struct {
+	o       Options
+	markets []*market // generated, plus the reference's fixture market last
+	fixture map[string]any
+	byID    map[string]*market
+	byToken map[string]*market
+	mu      sync.Mutex
+	faults  []*Fault
+	counts  map[string]*atomic.Int64
+}
+
+// New makes a fake with the deterministic data set.
+func New(o Options) *Server {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	s := &Server{o: o, byID: map[string]*market{}, byToken: map[string]*market{}, counts: map[string]*atomic.Int64{}}
+	s.markets = genMarkets(o.Now())
+	var fx map[string]any
+	if err := json.Unmarshal([]byte(FixtureMarket), &fx); err != nil {
+		panic(err)
+	}
+	s.fixture = fx
+	for _, m := range s.markets {
+		s.byID[m.id] = m
+		s.byToken[m.tokens[0]], s.byToken[m.tokens[1]] = m, m
+	}
+	for _, r := range Routes {
+		s.counts[r] = &atomic.Int64{}
+	}
+	return s
+}
+
+// Market returns a generated market's Gamma id, slug, conditionId and token ids (i < NumMarkets).
+func (s *Server) Market(i int) (id, slug, condition string, tokens [2]string) {
+	m := s.markets[i]
+	return m.id, m.slug, m.condition, m.tokens
+}
+
+// Count is how many requests a route has received.
+func (s *Server) Count(route string) int { return int(s.counts[route].Load()) }
+
+// Start listens on 127.0.0.1 (a free port) and returns the base URL and a stop func.
+func (s *Server) Start() (string, func()) { return s.StartAt("127.0.0.1:0") }
+
+// StartAt listens on addr, which must be a loopback address.
+func (s *Server) StartAt(addr string) (string, func()) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || (host != "127.0.0.1" && host != "localhost" && host != "::1") {
+		panic("fake polymarket listens on loopback only, not " + addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		panic(err)
+	}
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	return "http://" + ln.Addr().String(), func() { _ = hs.Close() }
+}
+
+// ServeHTTP routes a request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/_fake/") {
+		s.control(w, r)
+		return
+	}
+	route, h := s.route(r)
+	if h == nil {
+		writeJSON(w, 404, map[string]string{"error": "not found"}) // assumed: unknown route body
+		return
+	}
+	s.counts[route].Add(1)
+	if s.applyFault(w, r, route) {
+		return
+	}
+	h(w, r)
+}
+
+func (s *Server) route(r *http.Request) (string, http.HandlerFunc) {
+	p := r.URL.Path
+	get := r.Method == http.MethodGet
+	switch {
+	case get && p == "/markets":
+		return RouteMarkets, s.listMarkets
+	case get && p == "/markets/keyset":
+		return RouteMarketsKeyset, s.keysetMarkets
+	case get && strings.HasPrefix(p, "/markets/"):
+		return RouteMarket, s.getMarket
+	case get && p == "/events":
+		return RouteEvents, s.listEvents
+	case get && p == "/events/keyset":
+		return RouteEventsKeyset, s.keysetEvents
+	case get && strings.HasPrefix(p, "/events/"):
+		return RouteEvent, s.getEvent
+	case get && p == "/public-search":
+		return RouteSearch, s.search
+	case get && p == "/comments":
+		return RouteComments, s.comments
+	case get && p == "/book":
+		return RouteBook, s.book
+	case r.Method == http.MethodPost && p == "/books":
+		return RouteBooks, s.books
+	case get && p == "/price":
+		return RoutePrice, s.price
+	case r.Method == http.MethodPost && p == "/prices":
+		return RoutePrices, s.prices
+	case get && p == "/prices-history":
+		return RouteHistory, s.history
+	case get && p == "/positions":
+		return RoutePositions, s.positions
+	case get && p == "/activity":
+		return RouteActivity, s.activity
+	case get && p == "/holders":
+		return RouteHolders, s.holders
+	case get && p == "/v1/builders/leaderboard":
+		return RouteBuilders, s.builders
+	case get && p == "/v2/prices/BTC-USD/spot":
+		return RouteCoinbase, s.coinbase
+	case get && p == "/0/public/Ticker":
+		return RouteKraken, s.kraken
+	}
+	return "", nil
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}

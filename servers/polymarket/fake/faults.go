@@ -1,0 +1,175 @@
+package fake
+
+// Faults: what Polymarket users report (ref: polymarket.md §0.3, §4.5, §5).
+
+import (
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Fault kinds.
+const (
+	FaultLatency   = "latency"   // delay the answer by LatencyMs (past the client's timeout: Cloudflare throttling delays, §1.5)
+	Fault429       = "429"       // 429 with Retry-After in seconds, or an HTTP-date with RetryAfterDate (§1.5, ts-sdk changelog)
+	FaultCF403     = "cf403"     // Cloudflare's 403 "Attention Required!" HTML page (§4.5)
+	Fault425       = "425"       // 425 {"error":"service not ready"} (§4.5, py-clob-client #273)
+	Fault500       = "500"       // 500 {"type":"internal error","error":"cannot get the information"} (§1.2, themis #21)
+	FaultNull      = "null"      // 200 with a literal null body (§1.4, rs-clob-client tests/data.rs)
+	FaultMalformed = "malformed" // 200 with truncated, unparseable JSON (assumed)
+	FaultReset     = "reset"     // the connection is reset before any answer (§4.5, rs-clob-client-v2 #77)
+	FaultGhost     = "ghost"     // /book and /books answer a 0.01/0.99 book that disagrees with /price (§4.1)
+)
+
+// Fault is an injected failure.
+type Fault struct {
+	Kind           string `json:"kind"`
+	Route          string `json:"route,omitempty"`     // a Route* name; "" = every route
+	Count          int    `json:"count,omitempty"`     // requests affected; 0 = until cleared
+	LatencyMs      int    `json:"latencyMs,omitempty"` // for latency (and added before any other kind)
+	RetryAfter     int    `json:"retryAfter,omitempty"`
+	RetryAfterDate bool   `json:"retryAfterDate,omitempty"` // send Retry-After as an HTTP-date
+}
+
+// SetFault adds a fault; faults are checked in order and the first matching one applies.
+func (s *Server) SetFault(f Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = append(s.faults, &f)
+}
+
+// ClearFaults removes every fault.
+func (s *Server) ClearFaults() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = nil
+}
+
+// take consumes one use of the first fault matching route (and, for ghost,
+// only ghost faults; other kinds never match a ghost query).
+func (s *Server) take(route string, ghost bool) *Fault {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, f := range s.faults {
+		if f.Route != "" && f.Route != route || (f.Kind == FaultGhost) != ghost {
+			continue
+		}
+		if f.Count > 0 {
+			f.Count--
+			if f.Count == 0 {
+				s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
+			}
+		}
+		c := *f
+		return &c
+	}
+	return nil
+}
+
+func (s *Server) ghost() bool {
+	return s.take(RouteBook, true) != nil || s.take(RouteBooks, true) != nil
+}
+
+const cloudflarePage = `<!DOCTYPE html>
+<html lang="en-US"><head><title>Attention Required! | Cloudflare</title></head>
+<body><h1>Sorry, you have been blocked</h1><p>You are unable to access polymarket.com</p>
+<p>Cloudflare Ray ID: 8f0000000000abcd</p></body></html>`
+
+// applyFault answers with the route's fault, if any.
+func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, route string) bool {
+	f := s.take(route, false)
+	if f == nil {
+		return false
+	}
+	if f.LatencyMs > 0 {
+		select {
+		case <-time.After(time.Duration(f.LatencyMs) * time.Millisecond):
+		case <-r.Context().Done():
+			return true
+		}
+	}
+	switch f.Kind {
+	case FaultLatency:
+		return false // slow, then the real answer
+	case Fault429:
+		if f.RetryAfterDate {
+			w.Header().Set("Retry-After", time.Now().Add(time.Duration(f.RetryAfter)*time.Second).UTC().Format(http.TimeFormat))
+		} else {
+			w.Header().Set("Retry-After", strconv.Itoa(f.RetryAfter))
+		}
+		writeJSON(w, 429, map[string]string{"error": "Too Many Requests"}) // body assumed
+	case FaultCF403:
+		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+		w.WriteHeader(403)
+		_, _ = io.WriteString(w, cloudflarePage)
+	case Fault425:
+		writeJSON(w, 425, map[string]string{"error": "service not ready"})
+	case Fault500:
+		writeJSON(w, 500, map[string]string{"type": "internal error", "error": "cannot get the information"})
+	case FaultNull:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(200)
+		_, _ = io.WriteString(w, "null")
+	case FaultMalformed:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(200)
+		_, _ = io.WriteString(w, `[{"id":"2000000","question":"Will`)
+	case FaultReset:
+		reset(w)
+	default:
+		writeJSON(w, 500, map[string]string{"error": "unknown fault kind " + f.Kind})
+	}
+	return true
+}
+
+// reset closes the connection with RST (SO_LINGER 0) before any answer.
+func reset(w http.ResponseWriter) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		return
+	}
+	conn, _, err := hj.Hijack()
+	if err != nil {
+		return
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.SetLinger(0)
+	}
+	_ = conn.Close()
+}
+
+// control is the test API: POST /_fake/faults (a Fault or a list), DELETE
+// /_fake/faults, GET /_fake/stats (request counts per route).
+func (s *Server) control(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == "/_fake/faults" && r.Method == http.MethodPost:
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16))
+		var list []Fault
+		if json.Unmarshal(body, &list) != nil {
+			var f Fault
+			if err := json.Unmarshal(body, &f); err != nil {
+				writeJSON(w, 400, map[string]string{"error": "want a fault object or a list of them: " + err.Error()})
+				return
+			}
+			list = []Fault{f}
+		}
+		for _, f := range list {
+			s.SetFault(f)
+		}
+		writeJSON(w, 200, map[string]int{"faults": len(list)})
+	case r.URL.Path == "/_fake/faults" && r.Method == http.MethodDelete:
+		s.ClearFaults()
+		writeJSON(w, 200, map[string]int{"faults": 0})
+	case r.URL.Path == "/_fake/stats":
+		out := map[string]int{}
+		for k, c := range s.counts {
+			out[k] = int(c.Load())
+		}
+		writeJSON(w, 200, out)
+	default:
+		writeJSON(w, 404, map[string]string{"error": "not found"})
+	}
+}

@@ -1,0 +1,370 @@
+package fake
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// page reads limit and offset: limit is silently clamped to 100 and offset
+// past 10,000 answers 422 (ref: polymarket.md §1.2, nautilus_trader #4086).
+func page(w http.ResponseWriter, q url.Values, def int) (limit, offset int, ok bool) {
+	limit, offset = def, 0 // assumed: default page size 20
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			writeJSON(w, 422, map[string]string{"type": "validation error", "error": "limit must be a non-negative integer"}) // assumed text
+			return 0, 0, false
+		}
+		limit = n
+	}
+	limit = min(limit, 100)
+	if v := q.Get("offset"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 10000 {
+			writeJSON(w, 422, map[string]string{"type": "validation error", "error": "offset must be between 0 and 10000"}) // ref §1.2 (422); text assumed
+			return 0, 0, false
+		}
+		offset = n
+	}
+	return limit, offset, true
+}
+
+// filterMarkets applies the Gamma filters the tools send. closedDefault is
+// used when closed is absent: the keyset routes default to open markets
+// (ref: polymarket.md §1.2, polyoxide docs), the legacy list does not filter.
+func (s *Server) filterMarkets(q url.Values, closedDefault string) []*market {
+	closed := q.Get("closed")
+	if closed == "" {
+		closed = closedDefault
+	}
+	ids := csvSet(q["id"])
+	slugs := csvSet(q["slug"])
+	conds := csvSet(q["condition_ids"])
+	var minEnd, maxEnd time.Time
+	if v := q.Get("end_date_min"); v != "" {
+		minEnd, _ = time.Parse(time.RFC3339, v)
+	}
+	if v := q.Get("end_date_max"); v != "" {
+		maxEnd, _ = time.Parse(time.RFC3339, v)
+	}
+	var out []*market
+	for _, m := range s.markets {
+		switch {
+		case closed != "" && strconv.FormatBool(m.closed) != closed,
+			q.Get("active") == "false", // every fake market is active
+			ids != nil && !ids[m.id], slugs != nil && !slugs[m.slug], conds != nil && !conds[m.condition],
+			!minEnd.IsZero() && m.end.Before(minEnd), !maxEnd.IsZero() && m.end.After(maxEnd):
+			continue
+		}
+		out = append(out, m)
+	}
+	sortMarkets(out, q.Get("order"), q.Get("ascending") == "true")
+	return out
+}
+
+func csvSet(vs []string) map[string]bool {
+	if len(vs) == 0 {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, v := range vs {
+		for _, p := range strings.Split(v, ",") {
+			m[strings.TrimSpace(p)] = true
+		}
+	}
+	return m
+}
+
+// sortMarkets orders by the first camelCase field of order (snake_case is
+// ignored upstream: ref: polymarket.md §1.2, forecastbench PR #233); ties and
+// no order keep id order.
+func sortMarkets(ms []*market, order string, asc bool) {
+	key := func(m *market) float64 { return 0 }
+	switch strings.Split(order, ",")[0] {
+	case "volume24hr":
+		key = func(m *market) float64 { return m.volume24h }
+	case "volumeNum", "volume":
+		key = func(m *market) float64 { return m.volume }
+	case "liquidityNum", "liquidity":
+		key = func(m *market) float64 { return m.liquidity }
+	case "endDate":
+		key = func(m *market) float64 { return float64(m.end.Unix()) }
+	case "oneDayPriceChange":
+		key = func(m *market) float64 { return m.change }
+	default:
+		return
+	}
+	sort.SliceStable(ms, func(i, j int) bool {
+		if asc {
+			return key(ms[i]) < key(ms[j])
+		}
+		return key(ms[i]) > key(ms[j])
+	})
+}
+
+func raws(ms []*market) []map[string]any {
+	out := make([]map[string]any, len(ms))
+	for i, m := range ms {
+		out[i] = m.raw
+	}
+	return out
+}
+
+// listMarkets: GET /markets answers a bare JSON array (ref: polymarket.md §1.2).
+func (s *Server) listMarkets(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	limit, offset, ok := page(w, q, 20)
+	if !ok {
+		return
+	}
+	ms := s.filterMarkets(q, "")
+	if q.Get("condition_ids") != "" && csvSet(q["condition_ids"])[s.fixture["conditionId"].(string)] && q.Get("closed") != "true" {
+		writeJSON(w, 200, []map[string]any{s.fixture})
+		return
+	}
+	writeJSON(w, 200, raws(window(ms, offset, limit)))
+}
+
+func window[T any](l []T, offset, limit int) []T {
+	if offset >= len(l) {
+		return []T{}
+	}
+	return l[offset:min(len(l), offset+limit)]
+}
+
+// keyset cursors are opaque upstream; the fake's are base64 of a position.
+func encodeCursor(n int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("pos:" + strconv.Itoa(n)))
+}
+
+func decodeCursor(c string) (int, bool) {
+	if c == "" {
+		return 0, true
+	}
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || !strings.HasPrefix(string(b), "pos:") {
+		return 0, false
+	}
+	n, err := strconv.Atoi(string(b[4:]))
+	return n, err == nil && n >= 0
+}
+
+// keysetMarkets: GET /markets/keyset takes after_cursor and answers
+// {"markets":[…],"next_cursor":"…"}, next_cursor absent on the last page;
+// offset is rejected (ref: polymarket.md §1.2).
+func (s *Server) keysetMarkets(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if q.Has("offset") {
+		writeJSON(w, 422, map[string]string{"type": "validation error", "error": "offset is not supported on keyset routes; use after_cursor"}) // text assumed
+		return
+	}
+	limit, _, ok := page(w, q, 20)
+	if !ok {
+		return
+	}
+	pos, ok := decodeCursor(q.Get("after_cursor"))
+	if !ok {
+		writeJSON(w, 400, map[string]string{"error": "invalid cursor"}) // assumed
+		return
+	}
+	ms := s.filterMarkets(q, "false")
+	out := map[string]any{"markets": raws(window(ms, pos, limit))}
+	if pos+limit < len(ms) {
+		out["next_cursor"] = encodeCursor(pos + limit)
+	}
+	writeJSON(w, 200, out)
+}
+
+// getMarket: /markets/{id} and /markets/slug/{slug}; an unknown one is 404
+// with a JSON error (ref: polymarket.md §1.2 says the body is UNVERIFIED; assumed).
+func (s *Server) getMarket(w http.ResponseWriter, r *http.Request) {
+	rest := strings.TrimPrefix(r.URL.Path, "/markets/")
+	if slug, ok := strings.CutPrefix(rest, "slug/"); ok {
+		if slug == s.fixture["slug"] {
+			writeJSON(w, 200, s.fixture)
+			return
+		}
+		for _, m := range s.markets {
+			if m.slug == slug {
+				writeJSON(w, 200, m.raw)
+				return
+			}
+		}
+	} else if rest == s.fixture["id"] {
+		writeJSON(w, 200, s.fixture)
+		return
+	} else if m := s.byID[rest]; m != nil {
+		writeJSON(w, 200, m.raw)
+		return
+	}
+	writeJSON(w, 404, map[string]string{"type": "not found", "error": "market not found"}) // assumed
+}
+
+// event is a generated event: PerEvent consecutive markets.
+func (s *Server) eventJSON(i int, keepClosed bool) map[string]any {
+	ms := s.markets[i*PerEvent : (i+1)*PerEvent]
+	var vol, liq, v24 float64
+	closed := true
+	nested := []map[string]any{}
+	for _, m := range ms {
+		vol += m.volume
+		liq += m.liquidity
+		v24 += m.volume24h
+		closed = closed && m.closed
+		if keepClosed || !m.closed {
+			nested = append(nested, m.raw)
+		}
+	}
+	cat := ms[0].category
+	// on events liquidity and volume are numbers (ref: polymarket.md §1.1)
+	return map[string]any{"id": strconv.Itoa(900000 + i), "ticker": fmt.Sprintf("fake-event-%d", i),
+		"slug": fmt.Sprintf("fake-event-%d", i), "title": fmt.Sprintf("Fake event %d (%s)", i, cat),
+		"description": "A generated event grouping ten fake markets.", "startDate": ms[0].raw["startDate"],
+		"endDate": ms[len(ms)-1].raw["endDate"], "active": true, "closed": closed, "archived": false,
+		"liquidity": liq, "volume": vol, "volume24hr": v24, "openInterest": vol / 3, "commentCount": 3,
+		"markets": nested, "tags": []map[string]any{{"id": strconv.Itoa(100 + i%3), "label": cat, "slug": strings.ToLower(cat)}}}
+}
+
+func (s *Server) filterEvents(q url.Values, closedDefault string) []map[string]any {
+	closed := q.Get("closed")
+	if closed == "" {
+		closed = closedDefault
+	}
+	tag := q.Get("tag_slug")
+	var out []map[string]any
+	for i := 0; i < NumMarkets/PerEvent; i++ {
+		e := s.eventJSON(i, true)
+		if closed != "" && strconv.FormatBool(e["closed"].(bool)) != closed {
+			continue
+		}
+		if tag != "" && e["tags"].([]map[string]any)[0]["slug"] != tag {
+			continue
+		}
+		out = append(out, e)
+	}
+	if f := strings.Split(q.Get("order"), ",")[0]; f == "volume" || f == "volume24hr" || f == "liquidity" {
+		asc := q.Get("ascending") == "true"
+		sort.SliceStable(out, func(i, j int) bool {
+			a, b := out[i][f].(float64), out[j][f].(float64)
+			if asc {
+				return a < b
+			}
+			return a > b
+		})
+	}
+	return out
+}
+
+// listEvents: GET /events answers a bare array of events with nested markets.
+func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	limit, offset, ok := page(w, q, 20)
+	if !ok {
+		return
+	}
+	writeJSON(w, 200, window(s.filterEvents(q, ""), offset, limit))
+}
+
+// keysetEvents: GET /events/keyset → {"events":[…],"next_cursor":…}.
+func (s *Server) keysetEvents(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if q.Has("offset") {
+		writeJSON(w, 422, map[string]string{"type": "validation error", "error": "offset is not supported on keyset routes; use after_cursor"}) // text assumed
+		return
+	}
+	limit, _, ok := page(w, q, 20)
+	if !ok {
+		return
+	}
+	pos, ok := decodeCursor(q.Get("after_cursor"))
+	if !ok {
+		writeJSON(w, 400, map[string]string{"error": "invalid cursor"}) // assumed
+		return
+	}
+	es := s.filterEvents(q, "false")
+	out := map[string]any{"events": window(es, pos, limit)}
+	if pos+limit < len(es) {
+		out["next_cursor"] = encodeCursor(pos + limit)
+	}
+	writeJSON(w, 200, out)
+}
+
+// getEvent: /events/{id} and /events/slug/{slug}.
+func (s *Server) getEvent(w http.ResponseWriter, r *http.Request) {
+	rest := strings.TrimPrefix(r.URL.Path, "/events/")
+	for i := 0; i < NumMarkets/PerEvent; i++ {
+		if rest == strconv.Itoa(900000+i) || rest == fmt.Sprintf("slug/fake-event-%d", i) {
+			writeJSON(w, 200, s.eventJSON(i, true))
+			return
+		}
+	}
+	writeJSON(w, 404, map[string]string{"type": "not found", "error": "event not found"}) // assumed
+}
+
+// search: GET /public-search → {"events","tags","profiles","pagination":{"hasMore","totalResults"}}
+// (ref: polymarket.md §1.2); matching on titles and questions is assumed.
+func (s *Server) search(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	term := strings.ToLower(strings.TrimSpace(q.Get("q")))
+	if term == "" {
+		writeJSON(w, 400, map[string]string{"error": "q is required"}) // assumed
+		return
+	}
+	per := 5 // assumed default limit_per_type
+	if n, err := strconv.Atoi(q.Get("limit_per_type")); err == nil && n > 0 {
+		per = n
+	}
+	keepClosed := q.Get("keep_closed_markets") == "1"
+	var hits []map[string]any
+	for i := 0; i < NumMarkets/PerEvent; i++ {
+		e := s.eventJSON(i, keepClosed)
+		if q.Get("events_status") == "active" && e["closed"].(bool) {
+			continue
+		}
+		match := strings.Contains(strings.ToLower(e["title"].(string)), term)
+		for _, m := range e["markets"].([]map[string]any) {
+			match = match || strings.Contains(strings.ToLower(m["question"].(string)), term)
+		}
+		if match {
+			hits = append(hits, e)
+		}
+	}
+	pg, _ := strconv.Atoi(q.Get("page"))
+	pg = max(pg, 1)
+	writeJSON(w, 200, map[string]any{"events": window(hits, (pg-1)*per, per), "tags": []any{}, "profiles": []any{},
+		"pagination": map[string]any{"hasMore": pg*per < len(hits), "totalResults": len(hits)}})
+}
+
+// comments: GET /comments needs parent_entity_type (Event|Series|market, exact
+// case) and an integer parent_entity_id (ref: polymarket.md §1.2); the 400 body is assumed.
+func (s *Server) comments(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	typ := q.Get("parent_entity_type")
+	id, err := strconv.Atoi(q.Get("parent_entity_id"))
+	if typ != "Event" && typ != "Series" && typ != "market" || err != nil {
+		writeJSON(w, 400, map[string]string{"error": "parent_entity_type and parent_entity_id are required"}) // assumed
+		return
+	}
+	limit, offset, ok := page(w, q, 20)
+	if !ok {
+		return
+	}
+	var all []map[string]any
+	known := typ == "Event" && id >= 900000 && id < 900000+NumMarkets/PerEvent || typ == "market" && s.byID[strconv.Itoa(id)] != nil
+	if known {
+		for k := 0; k < 3; k++ {
+			all = append(all, map[string]any{"id": strconv.Itoa(id*10 + k), "body": fmt.Sprintf("Fake comment %d on %s %d", k, typ, id),
+				"parentEntityType": typ, "parentEntityID": id, "parentCommentID": nil,
+				"userAddress": KnownUser, "createdAt": "2025-12-30T10:00:00Z", "updatedAt": "2025-12-30T10:00:00Z",
+				"profile":   map[string]any{"name": "", "pseudonym": "Fake-Trader", "displayUsernamePublic": true, "proxyWallet": KnownUser},
+				"reactions": []any{}, "reportCount": 0, "reactionCount": k})
+		}
+	}
+	writeJSON(w, 200, window(all, offset, limit))
+}

@@ -1,0 +1,39 @@
+// Command polymarket is the MCP server for read-only Polymarket data: markets,
+// events, search, order books, prices, price history, wallet positions and
+// activity, holders, comments, the builder leaderboard, a BTC spot price and
+// the original's market finders, over the real Gamma, CLOB and Data APIs; and
+// execute-python-code, an agent's analysis in a layered local sandbox.
+package main
+
+import (
+	"context"
+
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/pytool"
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/sandbox"
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/tools"
+)
+
+var version = "dev"
+
+func main() {
+	// The Python sandbox helper is this binary re-executed: become it first.
+	if sandbox.MaybeChild() {
+		return
+	}
+	serve.Main(app(&tools.Config{}))
+}
+
+func app(cfg *tools.Config) serve.App {
+	return serve.App{
+		Name: "polymarket", Version: version, DefaultPort: 8705, Env: envVars,
+		Instructions: tools.Instructions,
+		Flags:        cfg.Flags,
+		Register: func(ctx context.Context, r *serve.Registry) error {
+			if err := cfg.Register(ctx, r); err != nil {
+				return err
+			}
+			return pytool.Register(ctx, r, pytool.Config{})
+		},
+	}
+}

@@ -1,0 +1,98 @@
+package tools
+
+import (
+	"context"
+	"flag"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/cache"
+	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
+)
+
+// Instructions are sent to clients on initialize.
+const Instructions = `Read-only Polymarket data (no keys, no trading).
+Find markets with search_markets, list_markets or the find_* helpers; get_market gives outcomes with token_id (for get_order_books, get_prices, get_price_history) and condition_id (for get_top_holders). Events group markets (list_events, get_event). Wallet data: get_user_positions, get_user_activity (0x + 40 hex). Paging tools return next_cursor; pass it back with the same filters. Prices are 0..1 (probability); volumes in USDC. Limits per user: 30 public and 10 user-data calls per minute.`
+
+// Config is the server's configuration: flags with environment fallbacks.
+type Config struct {
+	GammaURL, ClobURL, DataURL, BTCURL, BTCFallbackURL string
+	Timeout                                            time.Duration
+	// Test knobs: retries (0 = default, negative = none), first backoff, limits.
+	Retries         int
+	RetryWait       time.Duration
+	PublicPerMinute int
+	UserPerMinute   int
+	LimitOptions    []ratelimit.Option
+	CacheOptions    []cache.Option
+	// Extra tools added by other packages (one line each at merge).
+	Extra []func(r *serve.Registry) error
+}
+
+// Flags binds the server's flags; each defaults to its environment variable.
+func (c *Config) Flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.GammaURL, "gamma-url", envOr(client.EnvGammaURL, client.DefaultGammaURL), "Gamma API base URL ["+client.EnvGammaURL+"]")
+	fs.StringVar(&c.ClobURL, "clob-url", envOr(client.EnvClobURL, client.DefaultClobURL), "CLOB API base URL ["+client.EnvClobURL+"]")
+	fs.StringVar(&c.DataURL, "data-url", envOr(client.EnvDataURL, client.DefaultDataURL), "Data API base URL ["+client.EnvDataURL+"]")
+	fs.StringVar(&c.BTCURL, "btc-url", envOr(client.EnvBTCURL, client.DefaultBTCURL), "BTC spot source (Coinbase API) ["+client.EnvBTCURL+"]")
+	fs.StringVar(&c.BTCFallbackURL, "btc-fallback-url", envOr(client.EnvBTCFallbackURL, client.DefaultBTCFallbackURL), "BTC fallback source (Kraken API) ["+client.EnvBTCFallbackURL+"]")
+	fs.DurationVar(&c.Timeout, "timeout", client.DefaultTimeout, "deadline per upstream request, retries included")
+}
+
+// Register builds the client, the limiters and the tools.
+func (c *Config) Register(_ context.Context, r *serve.Registry) error {
+	def := func(p *string, env, d string) {
+		if *p == "" {
+			*p = envOr(env, d)
+		}
+	}
+	def(&c.GammaURL, client.EnvGammaURL, client.DefaultGammaURL)
+	def(&c.ClobURL, client.EnvClobURL, client.DefaultClobURL)
+	def(&c.DataURL, client.EnvDataURL, client.DefaultDataURL)
+	def(&c.BTCURL, client.EnvBTCURL, client.DefaultBTCURL)
+	def(&c.BTCFallbackURL, client.EnvBTCFallbackURL, client.DefaultBTCFallbackURL)
+	log := r.Log
+	copts := append([]cache.Option{cache.WithErrorHandler(func(err error) {
+		log.Warn().Err(err).Msg("polymarket cache: Redis failed; fetching from Polymarket without the shared cache")
+	})}, c.CacheOptions...)
+	cl := client.New(client.Config{GammaURL: c.GammaURL, ClobURL: c.ClobURL, DataURL: c.DataURL, BTCURL: c.BTCURL,
+		BTCFallbackURL: c.BTCFallbackURL, Timeout: c.Timeout, Retries: c.Retries, RetryWait: c.RetryWait, Redis: r.Redis,
+		Logger: r.Log.With().Str("upstream", "polymarket").Logger(), CacheOptions: copts})
+	pub, usr := c.PublicPerMinute, c.UserPerMinute
+	if pub <= 0 {
+		pub = PublicPerMinute
+	}
+	if usr <= 0 {
+		usr = UserPerMinute
+	}
+	r.AddTools(All(NewService(cl, r.Redis, pub, usr, c.LimitOptions...))...)
+	for _, add := range c.Extra {
+		if err := add(r); err != nil {
+			return err
+		}
+	}
+	r.Log.Info().Str("gamma_url", safeURL(c.GammaURL)).Str("clob_url", safeURL(c.ClobURL)).Str("data_url", safeURL(c.DataURL)).
+		Bool("shared_limits_and_caches", r.Redis != nil).Msg("polymarket configured")
+	return nil
+}
+
+// safeURL drops credentials and the query from a URL for logs.
+func safeURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	u.User, u.RawQuery = nil, ""
+	return u.String()
+}
+
+func envOr(k, d string) string {
+	if v := strings.TrimSpace(os.Getenv(k)); v != "" {
+		return v
+	}
+	return d
+}

@@ -1,0 +1,326 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
+)
+
+func checkTokens(ids []string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	for i, id := range ids {
+		if err := client.CheckTokenID(fmt.Sprintf("token_ids[%d]", i), id); err != nil {
+			return nil, err
+		}
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	if len(out) == 0 {
+		return nil, envelope.Invalid("token_ids", "token_ids needs at least one CLOB token id (outcomes[].token_id of get_market)")
+	}
+	return out, nil
+}
+
+// BooksIn names the tokens and the summary depth.
+type BooksIn struct {
+	TokenIDs  []string `json:"token_ids" mcp:"minItems=1;maxItems=20"`
+	Depth     int      `json:"depth,omitempty" mcp:"min=1;max=50;default=5"`
+	BandCents int      `json:"band_cents,omitempty" mcp:"min=1;max=50;default=2"`
+}
+
+// BookOut is one summarised book. Levels are [price, size], best first.
+type BookOut struct {
+	TokenID     string      `json:"token_id"`
+	ConditionID string      `json:"condition_id,omitempty"`
+	BestBid     *float64    `json:"best_bid,omitempty"`
+	BestAsk     *float64    `json:"best_ask,omitempty"`
+	Mid         *float64    `json:"mid,omitempty"`
+	Spread      *float64    `json:"spread,omitempty"`
+	BidSize     float64     `json:"bid_size_in_band"`
+	AskSize     float64     `json:"ask_size_in_band"`
+	Bids        [][]float64 `json:"bids"`
+	Asks        [][]float64 `json:"asks"`
+	BidLevels   int         `json:"bid_levels"`
+	AskLevels   int         `json:"ask_levels"`
+	TickSize    float64     `json:"tick_size,omitempty"`
+	LastTrade   float64     `json:"last_trade,omitempty"`
+	Warning     string      `json:"warning,omitempty"`
+}
+
+// BooksOut lists the books found and the tokens without one.
+type BooksOut struct {
+	Books   []BookOut `json:"books" mcp:"type=object" jsonschema:"bids/asks are [price,size], best first"`
+	Missing []string  `json:"missing,omitempty"`
+	client.Source
+}
+
+func (s *Service) getOrderBooks() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_order_books", Title: "Get order books", Toolset: setTrading, Hints: toolkit.RemoteRead,
+		Description: "Order books of 1-20 outcome token ids, summarised: best bid/ask, mid, spread, size within ±band_cents of mid, top depth levels. A stale book that disagrees with get_prices is flagged (warning). Resolved/unknown tokens → missing."},
+		limited(s, publicCall, func(ctx context.Context, in BooksIn) (BooksOut, error) {
+			ids, err := checkTokens(in.TokenIDs)
+			if err != nil {
+				return BooksOut{}, err
+			}
+			depth, band := in.Depth, in.BandCents
+			if depth <= 0 {
+				depth = 5
+			}
+			if band <= 0 {
+				band = 2
+			}
+			books, src, err := s.c.Books(ctx, ids)
+			if err != nil {
+				var e *envelope.Error
+				if len(ids) == 1 && asCode(err, &e, envelope.NotFound) {
+					return BooksOut{Books: []BookOut{}, Missing: ids}, nil
+				}
+				return BooksOut{}, err
+			}
+			// headline prices from /prices: the book can be a stale "ghost"
+			// (ref: polymarket.md §4.1, py-clob-client #180)
+			reqs := make([]client.PriceReq, 0, 2*len(ids))
+			for _, id := range ids {
+				reqs = append(reqs, client.PriceReq{TokenID: id, Side: "BUY"}, client.PriceReq{TokenID: id, Side: "SELL"})
+			}
+			prices, psrc, perr := s.c.Prices(ctx, reqs)
+			out := BooksOut{Books: []BookOut{}, Source: src}
+			if perr == nil {
+				out.Source = src.Merge(psrc)
+			}
+			found := map[string]bool{}
+			for _, b := range books {
+				found[b.AssetID] = true
+				bo := summarise(b, depth, float64(band)/100)
+				if perr == nil {
+					checkGhost(&bo, prices[b.AssetID], float64(b.TickSize))
+				}
+				out.Books = append(out.Books, bo)
+			}
+			for _, id := range ids {
+				if !found[id] {
+					out.Missing = append(out.Missing, id)
+				}
+			}
+			return out, nil
+		}))
+}
+
+func asCode(err error, e **envelope.Error, code envelope.Code) bool {
+	ee := envelope.From(err)
+	*e = ee
+	return ee.Code == code
+}
+
+// summarise takes best bid = max bid and best ask = min ask: the CLOB sends
+// bids ascending and asks descending (ref: polymarket.md §1.3, §4.2).
+func summarise(b client.Book, depth int, band float64) BookOut {
+	bids := append([]client.Level(nil), b.Bids...)
+	asks := append([]client.Level(nil), b.Asks...)
+	sort.Slice(bids, func(i, j int) bool { return bids[i].Price > bids[j].Price })
+	sort.Slice(asks, func(i, j int) bool { return asks[i].Price < asks[j].Price })
+	out := BookOut{TokenID: b.AssetID, ConditionID: b.Market, BidLevels: len(bids), AskLevels: len(asks),
+		TickSize: float64(b.TickSize), LastTrade: float64(b.LastTradePrice), Bids: levels(bids, depth), Asks: levels(asks, depth)}
+	if len(bids) > 0 {
+		out.BestBid = ptr(float64(bids[0].Price))
+	}
+	if len(asks) > 0 {
+		out.BestAsk = ptr(float64(asks[0].Price))
+	}
+	if out.BestBid != nil && out.BestAsk != nil {
+		mid := round4((*out.BestBid + *out.BestAsk) / 2)
+		out.Mid, out.Spread = &mid, ptr(round4(*out.BestAsk-*out.BestBid))
+		for _, l := range bids {
+			if mid-float64(l.Price) <= band+1e-9 {
+				out.BidSize += float64(l.Size)
+			}
+		}
+		for _, l := range asks {
+			if float64(l.Price)-mid <= band+1e-9 {
+				out.AskSize += float64(l.Size)
+			}
+		}
+	}
+	return out
+}
+
+func levels(ls []client.Level, n int) [][]float64 {
+	out := [][]float64{}
+	for i := 0; i < len(ls) && i < n; i++ {
+		out = append(out, []float64{float64(ls[i].Price), float64(ls[i].Size)})
+	}
+	return out
+}
+
+func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
+
+// checkGhost compares the book's best prices with /price (BUY = best bid,
+// SELL = best ask); more than a tick apart, /price wins and a warning says why.
+func checkGhost(b *BookOut, p map[string]float64, tick float64) {
+	if p == nil {
+		return
+	}
+	tick = max(tick, 0.001)
+	bid, hasBid := p["BUY"]
+	ask, hasAsk := p["SELL"]
+	off := func(book *float64, v float64, has bool) bool {
+		return has && (book == nil || math.Abs(*book-v) > tick+1e-9)
+	}
+	if !off(b.BestBid, bid, hasBid) && !off(b.BestAsk, ask, hasAsk) {
+		return
+	}
+	b.Warning = "the book disagrees with /price (a known stale \"ghost\" book); best_bid/best_ask/mid come from /price, levels are the book as sent"
+	if hasBid {
+		b.BestBid = ptr(bid)
+	}
+	if hasAsk {
+		b.BestAsk = ptr(ask)
+	}
+	if hasBid && hasAsk {
+		b.Mid, b.Spread = ptr(round4((bid+ask)/2)), ptr(round4(ask-bid))
+	}
+}
+
+// PricesIn names tokens and sides.
+type PricesIn struct {
+	TokenIDs []string `json:"token_ids" mcp:"minItems=1;maxItems=50"`
+	Side     string   `json:"side,omitempty" mcp:"enum=BUY|SELL|BOTH;default=BOTH"`
+}
+
+// PriceOut is one token's best prices.
+type PriceOut struct {
+	TokenID string   `json:"token_id"`
+	Bid     *float64 `json:"best_bid,omitempty"`
+	Ask     *float64 `json:"best_ask,omitempty"`
+}
+
+// PricesOut lists prices and tokens without any.
+type PricesOut struct {
+	Prices  []PriceOut `json:"prices" mcp:"type=object" jsonschema:"{token_id, best_bid, best_ask}"`
+	Missing []string   `json:"missing,omitempty"`
+	client.Source
+}
+
+func (s *Service) getPrices() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_prices", Title: "Get best prices", Toolset: setTrading, Hints: toolkit.RemoteRead,
+		Description: "Best prices of 1-50 outcome token ids. Side as the CLOB means it: BUY = best bid (highest resting buy: what selling now gets), SELL = best ask (lowest resting sell: what buying now costs). No book → missing."},
+		limited(s, publicCall, func(ctx context.Context, in PricesIn) (PricesOut, error) {
+			ids, err := checkTokens(in.TokenIDs)
+			if err != nil {
+				return PricesOut{}, err
+			}
+			sides := []string{"BUY", "SELL"}
+			if in.Side == "BUY" || in.Side == "SELL" {
+				sides = []string{in.Side}
+			}
+			var reqs []client.PriceReq
+			for _, id := range ids {
+				for _, sd := range sides {
+					reqs = append(reqs, client.PriceReq{TokenID: id, Side: sd})
+				}
+			}
+			ps, src, err := s.c.Prices(ctx, reqs)
+			if err != nil {
+				return PricesOut{}, err
+			}
+			out := PricesOut{Prices: []PriceOut{}, Source: src}
+			for _, id := range ids {
+				p, ok := ps[id]
+				if !ok || len(p) == 0 {
+					out.Missing = append(out.Missing, id)
+					continue
+				}
+				po := PriceOut{TokenID: id}
+				if v, ok := p["BUY"]; ok {
+					po.Bid = ptr(v)
+				}
+				if v, ok := p["SELL"]; ok {
+					po.Ask = ptr(v)
+				}
+				out.Prices = append(out.Prices, po)
+			}
+			return out, nil
+		}))
+}
+
+// HistoryIn selects a price history.
+type HistoryIn struct {
+	TokenID   string `json:"token_id" mcp:"pattern=^[0-9]{1,80}$"`
+	Interval  string `json:"interval,omitempty" mcp:"enum=1h|6h|1d|1w|1m|max" jsonschema:"ending now; 1m = month"`
+	StartTS   int64  `json:"start_ts,omitempty" mcp:"min=1"`
+	EndTS     int64  `json:"end_ts,omitempty" mcp:"min=1"`
+	Fidelity  int    `json:"fidelity,omitempty" mcp:"min=1;max=10080"`
+	MaxPoints int    `json:"max_points,omitempty" mcp:"min=2;max=1000;default=200"`
+}
+
+// HistoryOut is a price series ([unix seconds, price]) with a summary.
+type HistoryOut struct {
+	Points [][]float64 `json:"points"`
+	First  float64     `json:"first,omitempty"`
+	Last   float64     `json:"last,omitempty"`
+	Min    float64     `json:"min,omitempty"`
+	Max    float64     `json:"max,omitempty"`
+	Note   string      `json:"note,omitempty"`
+	client.Source
+}
+
+func (s *Service) getPriceHistory() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_price_history", Title: "Get price history", Toolset: setTrading, Hints: toolkit.RemoteRead,
+		Description: "Price history of one outcome token: interval (default 1d) or start_ts/end_ts; fidelity in minutes. [unix_s, price] points thinned to max_points, with first/last/min/max. Resolved markets are empty below fidelity 720 (note says so)."},
+		limited(s, publicCall, func(ctx context.Context, in HistoryIn) (HistoryOut, error) {
+			if err := client.CheckTokenID("token_id", in.TokenID); err != nil {
+				return HistoryOut{}, err
+			}
+			if in.Interval != "" && (in.StartTS > 0 || in.EndTS > 0) {
+				return HistoryOut{}, envelope.Invalid("interval", "give interval or start_ts/end_ts, not both (Polymarket refuses the pair)")
+			}
+			if in.EndTS > 0 && in.StartTS == 0 {
+				return HistoryOut{}, envelope.Invalid("start_ts", "end_ts needs start_ts")
+			}
+			if in.EndTS > 0 && in.EndTS <= in.StartTS {
+				return HistoryOut{}, envelope.Invalid("end_ts", "end_ts must be after start_ts")
+			}
+			h := client.HistoryQuery{Token: in.TokenID, Interval: in.Interval, Start: in.StartTS, End: in.EndTS, Fidelity: in.Fidelity}
+			if h.Interval == "" && h.Start == 0 {
+				h.Interval = "1d"
+			}
+			pts, src, err := s.c.History(ctx, h)
+			if err != nil {
+				return HistoryOut{}, err
+			}
+			out := HistoryOut{Points: [][]float64{}, Source: src}
+			if len(pts) == 0 {
+				out.Note = "no price history in this window: resolved or closed markets return none below fidelity=720 (12 h); retry with fidelity 720 or more, or check the token with get_market"
+				return out, nil
+			}
+			maxPts := in.MaxPoints
+			if maxPts <= 0 {
+				maxPts = 200
+			}
+			out.First, out.Last = float64(pts[0].P), float64(pts[len(pts)-1].P)
+			out.Min, out.Max = out.First, out.First
+			for _, p := range pts {
+				out.Min, out.Max = math.Min(out.Min, float64(p.P)), math.Max(out.Max, float64(p.P))
+			}
+			step := 1.0
+			if len(pts) > maxPts {
+				step = float64(len(pts)-1) / float64(maxPts-1)
+			}
+			for f := 0.0; int(math.Round(f)) < len(pts) && len(out.Points) < maxPts; f += step {
+				p := pts[int(math.Round(f))]
+				out.Points = append(out.Points, []float64{float64(p.T), float64(p.P)})
+			}
+			if len(pts) > maxPts {
+				out.Note = fmt.Sprintf("%d points thinned to %d", len(pts), len(out.Points))
+			}
+			return out, nil
+		}))
+}

@@ -1,0 +1,298 @@
+package tools
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
+)
+
+// orderFields maps the tools' order names to Gamma's camelCase fields
+// (snake_case is ignored upstream: ref: polymarket.md §1.2).
+var orderFields = map[string]string{"volume": "volumeNum", "volume_24h": "volume24hr", "liquidity": "liquidityNum",
+	"end_date": "endDate", "start_date": "startDate"}
+
+var eventOrderFields = map[string]string{"volume": "volume", "volume_24h": "volume24hr", "liquidity": "liquidity",
+	"end_date": "endDate", "start_date": "startDate"}
+
+// stateQuery always sends closed (and active for open) because Gamma's
+// default order lists 2020 markets (ref: polymarket.md §1.2, berlinbra PR #17).
+func stateQuery(q url.Values, st string) {
+	switch st {
+	case "closed":
+		q.Set("closed", "true")
+	case "all":
+	default:
+		q.Set("closed", "false")
+		q.Set("active", "true")
+	}
+}
+
+// ListMarketsIn filters and pages markets.
+type ListMarketsIn struct {
+	Limit     int    `json:"limit,omitempty" mcp:"min=1;max=100;default=20"`
+	Cursor    string `json:"cursor,omitempty"`
+	Paging    string `json:"paging,omitempty" mcp:"enum=keyset|offset;default=keyset"`
+	State     string `json:"state,omitempty" mcp:"enum=open|closed|all;default=open"`
+	Order     string `json:"order,omitempty" mcp:"enum=volume|volume_24h|liquidity|end_date;default=volume_24h"`
+	Ascending bool   `json:"ascending,omitempty"`
+	EndMin    string `json:"end_date_min,omitempty" mcp:"format=date-time"`
+	EndMax    string `json:"end_date_max,omitempty" mcp:"format=date-time"`
+	TagID     int    `json:"tag_id,omitempty" mcp:"min=1"`
+	Detail    string `json:"detail,omitempty" mcp:"enum=compact|full;default=compact"`
+}
+
+// MarketsOut is a page of markets.
+type MarketsOut struct {
+	Markets    []Market `json:"markets" mcp:"type=object"`
+	NextCursor string   `json:"next_cursor,omitempty"`
+	Note       string   `json:"note,omitempty"`
+	client.Source
+}
+
+func (s *Service) listMarkets() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "list_markets", Title: "List markets", Toolset: setMarkets, Hints: toolkit.RemoteRead,
+		Description: "Browse Polymarket markets by filter and order (default open, by 24h volume); search_markets finds by text. Compact markets: id, slug, question, state, end, volume, liquidity, outcomes [{name, price, token_id}], condition_id. next_cursor pages (same filters)."},
+		limited(s, publicCall, func(ctx context.Context, in ListMarketsIn) (MarketsOut, error) {
+			q := url.Values{}
+			stateQuery(q, in.State)
+			setOrder(q, orderFields, in.Order, in.Ascending)
+			if in.EndMin != "" {
+				q.Set("end_date_min", in.EndMin)
+			}
+			if in.EndMax != "" {
+				q.Set("end_date_max", in.EndMax)
+			}
+			if in.TagID > 0 {
+				q.Set("tag_id", strconv.Itoa(in.TagID))
+			}
+			ms, next, note, src, err := s.pageMarkets(ctx, "list_markets", in.Paging, in.Cursor, pageSize(in.Limit, 20), q)
+			if err != nil {
+				return MarketsOut{}, err
+			}
+			out := shapeMarkets(ms, newView(in.Detail, nil))
+			if in.State == "all" && in.Paging != "offset" && note == "" {
+				// ref: polymarket.md §1.2: the keyset closed filter defaults to false upstream
+				note = "Gamma's keyset route lists only open markets unless closed is sent; use paging=offset to list open and closed together"
+			}
+			return MarketsOut{Markets: out, NextCursor: next, Note: note, Source: src}, nil
+		}))
+}
+
+func pageSize(n, def int) int {
+	if n <= 0 {
+		return def
+	}
+	return min(n, client.MaxPage)
+}
+
+func setOrder(q url.Values, fields map[string]string, order string, asc bool) {
+	if order == "" {
+		order = "volume_24h"
+	}
+	q.Set("order", fields[order])
+	q.Set("ascending", strconv.FormatBool(asc))
+}
+
+// pageMarkets reads one page in either style and returns the next cursor.
+func (s *Service) pageMarkets(ctx context.Context, tool, style, cur string, limit int, q url.Values) ([]client.Market, string, string, client.Source, error) {
+	c, err := decodeCursor(tool, cur)
+	if err != nil {
+		return nil, "", "", client.Source{}, err
+	}
+	q.Set("limit", strconv.Itoa(limit))
+	if style == "offset" {
+		q.Set("offset", strconv.Itoa(c.Offset))
+		ms, src, err := s.c.Markets(ctx, q)
+		if err != nil {
+			return nil, "", "", src, err
+		}
+		next, note := nextOffset(tool, c.Offset, limit, len(ms))
+		return ms, next, note, src, nil
+	}
+	if c.Keyset != "" {
+		q.Set("after_cursor", c.Keyset)
+	}
+	p, src, err := s.c.MarketsKeyset(ctx, q)
+	if err != nil {
+		return nil, "", "", src, err
+	}
+	next := ""
+	if p.NextCursor != "" && len(p.Markets) > 0 {
+		next = cursor{Tool: tool, Keyset: p.NextCursor}.encode()
+	}
+	return p.Markets, next, "", src, nil
+}
+
+// nextOffset: a full page means there may be more; Gamma answers 422 past
+// offset 10,000 (ref: polymarket.md §1.2), said instead of failing blindly.
+func nextOffset(tool string, offset, limit, got int) (string, string) {
+	if got < limit {
+		return "", ""
+	}
+	if offset+limit > client.MaxOffset {
+		return "", "Gamma refuses offsets past 10000, so offset paging ends here; use paging=keyset or narrow the filters"
+	}
+	return cursor{Tool: tool, Offset: offset + limit}.encode(), ""
+}
+
+// GetMarketIn names a market.
+type GetMarketIn struct {
+	Identifier string   `json:"identifier" mcp:"minLength=1;maxLength=200"`
+	Detail     string   `json:"detail,omitempty" mcp:"enum=compact|full;default=compact"`
+	Fields     []string `json:"fields,omitempty" mcp:"enum=slug|question|description|state|start|end|volume|volume_24h|liquidity|outcomes|condition_id|best_bid|best_ask|last_price|change_1d|category|event_slug"`
+}
+
+// MarketOut is one market.
+type MarketOut struct {
+	Market Market `json:"market" mcp:"type=object"`
+	client.Source
+
+	enc *envelope.Encoded // set when served from answerMemo
+}
+
+// Preencoded is the answer's encoding when it was memoised.
+func (o MarketOut) Preencoded() *envelope.Encoded { return o.enc }
+
+func (s *Service) getMarket() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_market", Title: "Get market", Toolset: setMarkets, Hints: toolkit.RemoteRead,
+		Description: "One market by numeric id, slug or conditionId. detail=full adds bid/ask, last price, 1d change, category, event. Outcome token_ids feed get_order_books/get_prices/get_price_history; condition_id feeds get_top_holders."},
+		limited(s, publicCall, func(ctx context.Context, in GetMarketIn) (MarketOut, error) {
+			if _, err := client.ClassifyMarketID("identifier", in.Identifier); err != nil {
+				return MarketOut{}, err
+			}
+			m, src, err := s.c.Market(ctx, in.Identifier)
+			if err != nil {
+				return MarketOut{}, err
+			}
+			// a hit on the same cached bytes with the same view is the same
+			// answer: encode it once (see answerMemo)
+			key := memoKey{body: src.BodyID(), view: in.Detail + "|" + strings.Join(in.Fields, ","), stale: src.Stale}
+			if enc := s.answers.get(key); enc != nil {
+				return MarketOut{enc: enc}, nil
+			}
+			out := MarketOut{Market: shapeMarket(m, newView(in.Detail, in.Fields)), Source: src}
+			if enc, err := envelope.Encode(out); err == nil && key.body != nil {
+				s.answers.put(key, enc)
+				out.enc = enc
+			}
+			return out, nil
+		}))
+}
+
+// ListEventsIn filters and pages events.
+type ListEventsIn struct {
+	Limit     int    `json:"limit,omitempty" mcp:"min=1;max=100;default=10"`
+	Cursor    string `json:"cursor,omitempty"`
+	Paging    string `json:"paging,omitempty" mcp:"enum=keyset|offset;default=keyset"`
+	State     string `json:"state,omitempty" mcp:"enum=open|closed|all;default=open"`
+	Order     string `json:"order,omitempty" mcp:"enum=volume|volume_24h|liquidity|end_date;default=volume_24h"`
+	Ascending bool   `json:"ascending,omitempty"`
+	TagSlug   string `json:"tag_slug,omitempty" mcp:"pattern=^[a-z0-9-]{1,60}$"`
+	Markets   int    `json:"markets_per_event,omitempty" mcp:"min=0;max=20;default=3"`
+}
+
+// EventsOut is a page of events.
+type EventsOut struct {
+	Events     []Event `json:"events" mcp:"type=object"`
+	NextCursor string  `json:"next_cursor,omitempty"`
+	Note       string  `json:"note,omitempty"`
+	client.Source
+}
+
+func (s *Service) listEvents() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "list_events", Title: "List events", Toolset: setMarkets, Hints: toolkit.RemoteRead,
+		Description: "Browse Polymarket events (groups of markets) by filter and order; each keeps its top markets_per_event markets and markets_total. next_cursor pages (same filters)."},
+		limited(s, publicCall, func(ctx context.Context, in ListEventsIn) (EventsOut, error) {
+			c, err := decodeCursor("list_events", in.Cursor)
+			if err != nil {
+				return EventsOut{}, err
+			}
+			limit := pageSize(in.Limit, 10)
+			q := url.Values{"limit": {strconv.Itoa(limit)}}
+			switch in.State {
+			case "closed":
+				q.Set("closed", "true")
+			case "all":
+			default:
+				q.Set("closed", "false")
+			}
+			setOrder(q, eventOrderFields, in.Order, in.Ascending)
+			if in.TagSlug != "" {
+				q.Set("tag_slug", in.TagSlug)
+			}
+			keep := in.Markets
+			if keep == 0 && !strings.Contains(string(toolkitArgs(ctx)), "markets_per_event") {
+				keep = 3
+			}
+			var es []client.Event
+			var next, note string
+			var src client.Source
+			if in.Paging == "offset" {
+				q.Set("offset", strconv.Itoa(c.Offset))
+				es, src, err = s.c.Events(ctx, q)
+				if err == nil {
+					next, note = nextOffset("list_events", c.Offset, limit, len(es))
+				}
+			} else {
+				if c.Keyset != "" {
+					q.Set("after_cursor", c.Keyset)
+				}
+				var p client.EventPage
+				p, src, err = s.c.EventsKeyset(ctx, q)
+				es = p.Events
+				if p.NextCursor != "" && len(es) > 0 {
+					next = cursor{Tool: "list_events", Keyset: p.NextCursor}.encode()
+				}
+			}
+			if err != nil {
+				return EventsOut{}, err
+			}
+			out := make([]Event, len(es))
+			for i, e := range es {
+				out[i] = shapeEvent(e, keep, view{}, false)
+			}
+			return EventsOut{Events: out, NextCursor: next, Note: note, Source: src}, nil
+		}))
+}
+
+// GetEventIn names an event.
+type GetEventIn struct {
+	Identifier string `json:"identifier" mcp:"minLength=1;maxLength=200"`
+	Markets    int    `json:"markets_limit,omitempty" mcp:"min=1;max=100;default=10"`
+}
+
+// EventOut is one event.
+type EventOut struct {
+	Event Event `json:"event" mcp:"type=object"`
+	client.Source
+}
+
+func (s *Service) getEvent() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_event", Title: "Get event", Toolset: setMarkets, Hints: toolkit.RemoteRead,
+		Description: "One event by numeric id or slug, with its markets summarised (by volume, markets_limit kept, markets_total counted)."},
+		limited(s, publicCall, func(ctx context.Context, in GetEventIn) (EventOut, error) {
+			if _, err := client.ClassifyEventID("identifier", in.Identifier); err != nil {
+				return EventOut{}, err
+			}
+			e, src, err := s.c.Event(ctx, in.Identifier)
+			if err != nil {
+				return EventOut{}, err
+			}
+			keep := in.Markets
+			if keep <= 0 {
+				keep = 10
+			}
+			return EventOut{Event: shapeEvent(e, keep, view{}, true), Source: src}, nil
+		}))
+}
+
+// toolkitArgs is the raw arguments of the running call (to tell an explicit 0 from absent).
+func toolkitArgs(ctx context.Context) []byte {
+	b, _ := jsonOf(toolkit.Request(ctx).GetRawArguments())
+	return b
+}

@@ -1,0 +1,28 @@
+package tools
+
+import (
+	"testing"
+
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
+)
+
+func all() []toolkit.Tool {
+	return All(NewService(client.New(client.Config{}), nil, PublicPerMinute, UserPerMinute))
+}
+
+// Golden tool definitions (UPDATE_TOOLSNAPS=1 rewrites them) and the fleet's
+// lint: hints all set, read-only and open-world, output schemas, array items.
+func TestToolSnapshots(t *testing.T) { servetest.Snapshot(t, all(), "testdata/toolsnaps") }
+
+func TestToolLint(t *testing.T) {
+	ts := all()
+	servetest.Lint(t, ts)
+	for _, tl := range ts {
+		a := tl.Tool.Annotations
+		if !*a.ReadOnlyHint || !*a.OpenWorldHint || *a.DestructiveHint {
+			t.Errorf("%s: want read-only, open-world, not destructive", tl.Name())
+		}
+	}
+}

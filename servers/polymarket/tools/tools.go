@@ -1,0 +1,50 @@
+// Package tools defines the polymarket server's read-only tools over the
+// client. Descriptions follow one pattern, kept dense because every client
+// pays for tools/list: summary; when to use; what comes back; errors; related
+// tools. Every tool is read-only and open-world; calls are limited per bearer
+// user (public reads 30/min, user-data tools 10/min).
+package tools
+
+import (
+	"github.com/redis/go-redis/v9"
+
+	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
+)
+
+// Service is what the tools share: the client and the per-user limiters.
+type Service struct {
+	c            *client.Client
+	public, user ratelimit.Limiter
+	publicN      int // calls per minute of each, for messages
+	userN        int
+	shared       bool // the limiters live in Redis: their errors are Redis failures
+	answers      answerMemo
+}
+
+// NewService builds the tools' state: publicPerMin and userPerMin per bearer
+// user, in Redis when rdb is set (replicas share them), else in memory.
+func NewService(c *client.Client, rdb *redis.Client, publicPerMin, userPerMin int, opts ...ratelimit.Option) *Service {
+	public, user := Limiters(rdb, publicPerMin, userPerMin, opts...)
+	return &Service{c: c, public: public, user: user, publicN: publicPerMin, userN: userPerMin, shared: rdb != nil}
+}
+
+// Toolsets.
+const (
+	setMarkets = "markets"
+	setTrading = "orderbook"
+	setUsers   = "users"
+	setExtras  = "extras"
+)
+
+// All returns every read tool. Another tool joins with one more line here (or
+// an append in Register).
+func All(s *Service) []toolkit.Tool {
+	return []toolkit.Tool{
+		s.searchMarkets(), s.listMarkets(), s.getMarket(), s.listEvents(), s.getEvent(),
+		s.getOrderBooks(), s.getPrices(), s.getPriceHistory(),
+		s.getUserPositions(), s.getUserActivity(), s.getTopHolders(), s.listComments(), s.getBuilderLeaderboard(),
+		s.getBTCPrice(), s.findTrending(), s.findClosingSoon(), s.findLongshots(), s.findVolatile(),
+	}
+}

@@ -1,0 +1,365 @@
+package tools
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
+)
+
+// Data API offset caps (ref: polymarket.md §1.4).
+const dataMaxOffset = 10000
+
+// PositionsIn selects a wallet's positions.
+type PositionsIn struct {
+	User       string `json:"user" mcp:"pattern=^0x[0-9a-fA-F]{40}$"`
+	Market     string `json:"condition_id,omitempty" mcp:"pattern=^0x[0-9a-fA-F]{64}$"`
+	SortBy     string `json:"sort_by,omitempty" mcp:"enum=CURRENT|INITIAL|TOKENS|CASHPNL|PERCENTPNL|TITLE|RESOLVING|PRICE|AVGPRICE;default=CURRENT"`
+	Redeemable bool   `json:"redeemable_only,omitempty"`
+	Limit      int    `json:"limit,omitempty" mcp:"min=1;max=500;default=25"`
+	Cursor     string `json:"cursor,omitempty"`
+}
+
+// PositionOut is one position.
+type PositionOut struct {
+	Title       string  `json:"title"`
+	Outcome     string  `json:"outcome"`
+	Slug        string  `json:"slug,omitempty"`
+	TokenID     string  `json:"token_id"`
+	ConditionID string  `json:"condition_id"`
+	Size        float64 `json:"size"`
+	AvgPrice    float64 `json:"avg_price"`
+	CurPrice    float64 `json:"cur_price"`
+	Value       float64 `json:"value"`
+	CashPnl     float64 `json:"cash_pnl"`
+	PctPnl      float64 `json:"pct_pnl"`
+	Redeemable  bool    `json:"redeemable,omitempty"`
+	End         string  `json:"end,omitempty"`
+}
+
+// PositionsOut is a page of positions.
+type PositionsOut struct {
+	Positions  []PositionOut `json:"positions" mcp:"type=object" jsonschema:"title, outcome, token_id, size, avg_price, cur_price, value, cash_pnl, pct_pnl"`
+	NextCursor string        `json:"next_cursor,omitempty"`
+	client.Source
+}
+
+func (s *Service) getUserPositions() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_user_positions", Title: "Get user positions", Toolset: setUsers, Hints: toolkit.RemoteRead,
+		Description: "Positions of a Polymarket wallet (proxy wallet address): market, outcome, size, avg/current price, value, PnL. 10 calls/min per user. next_cursor pages."},
+		limited(s, userCall, func(ctx context.Context, in PositionsIn) (PositionsOut, error) {
+			if err := client.CheckAddress("user", in.User); err != nil {
+				return PositionsOut{}, err
+			}
+			c, err := decodeCursor("get_user_positions", in.Cursor)
+			if err != nil {
+				return PositionsOut{}, err
+			}
+			limit := in.Limit
+			if limit <= 0 {
+				limit = 25
+			}
+			sortBy := in.SortBy
+			if sortBy == "" {
+				sortBy = "CURRENT"
+			}
+			q := url.Values{"user": {in.User}, "limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(c.Offset)},
+				"sortBy": {sortBy}, "sortDirection": {"DESC"}, "sizeThreshold": {"0.01"}}
+			if in.Market != "" {
+				if err := client.CheckConditionID("condition_id", in.Market); err != nil {
+					return PositionsOut{}, err
+				}
+				q.Set("market", in.Market)
+			}
+			if in.Redeemable {
+				q.Set("redeemable", "true")
+			}
+			rows, src, err := s.c.Positions(ctx, q)
+			if err != nil {
+				return PositionsOut{}, err
+			}
+			out := PositionsOut{Positions: make([]PositionOut, len(rows)), Source: src}
+			for i, p := range rows {
+				out.Positions[i] = PositionOut{Title: p.Title, Outcome: p.Outcome, Slug: p.Slug, TokenID: p.Asset,
+					ConditionID: p.ConditionID, Size: float64(p.Size), AvgPrice: float64(p.AvgPrice), CurPrice: float64(p.CurPrice),
+					Value: float64(p.CurrentValue), CashPnl: float64(p.CashPnl), PctPnl: float64(p.PercentPnl),
+					Redeemable: p.Redeemable, End: p.EndDate}
+			}
+			out.NextCursor = nextDataOffset("get_user_positions", c.Offset, limit, len(rows), dataMaxOffset)
+			return out, nil
+		}))
+}
+
+func nextDataOffset(tool string, offset, limit, got, maxOffset int) string {
+	if got < limit || offset+limit > maxOffset {
+		return ""
+	}
+	return cursor{Tool: tool, Offset: offset + limit}.encode()
+}
+
+// ActivityIn selects a wallet's activity.
+type ActivityIn struct {
+	User   string   `json:"user" mcp:"pattern=^0x[0-9a-fA-F]{40}$"`
+	Types  []string `json:"types,omitempty" mcp:"enum=TRADE|SPLIT|MERGE|REDEEM|REWARD|CONVERSION"`
+	Side   string   `json:"side,omitempty" mcp:"enum=BUY|SELL"`
+	Start  int64    `json:"start,omitempty" mcp:"min=1"`
+	End    int64    `json:"end,omitempty" mcp:"min=1"`
+	Limit  int      `json:"limit,omitempty" mcp:"min=1;max=500;default=25"`
+	Cursor string   `json:"cursor,omitempty"`
+}
+
+// ActivityOut is one activity row.
+type ActivityOut struct {
+	Time        int64   `json:"time"`
+	Type        string  `json:"type"`
+	Side        string  `json:"side,omitempty"`
+	Title       string  `json:"title,omitempty"`
+	Outcome     string  `json:"outcome,omitempty"`
+	Size        float64 `json:"size"`
+	USDC        float64 `json:"usdc"`
+	Price       float64 `json:"price,omitempty"`
+	ConditionID string  `json:"condition_id,omitempty"`
+	TxHash      string  `json:"tx,omitempty"`
+}
+
+// ActivitiesOut is a page of activity.
+type ActivitiesOut struct {
+	Activity   []ActivityOut `json:"activity" mcp:"type=object" jsonschema:"time is unix seconds"`
+	NextCursor string        `json:"next_cursor,omitempty"`
+	client.Source
+}
+
+func (s *Service) getUserActivity() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_user_activity", Title: "Get user activity", Toolset: setUsers, Hints: toolkit.RemoteRead,
+		Description: "Activity of a Polymarket wallet, newest first (types: default all): time, type, side, market, size, USDC, price. 10 calls/min per user. next_cursor pages."},
+		limited(s, userCall, func(ctx context.Context, in ActivityIn) (ActivitiesOut, error) {
+			if err := client.CheckAddress("user", in.User); err != nil {
+				return ActivitiesOut{}, err
+			}
+			if in.End > 0 && in.Start > in.End {
+				return ActivitiesOut{}, envelope.Invalid("end", "end must not be before start")
+			}
+			c, err := decodeCursor("get_user_activity", in.Cursor)
+			if err != nil {
+				return ActivitiesOut{}, err
+			}
+			limit := in.Limit
+			if limit <= 0 {
+				limit = 25
+			}
+			q := url.Values{"user": {in.User}, "limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(c.Offset)},
+				"sortBy": {"TIMESTAMP"}, "sortDirection": {"DESC"}}
+			if len(in.Types) > 0 {
+				q.Set("type", strings.Join(in.Types, ","))
+			}
+			if in.Side != "" {
+				q.Set("side", in.Side)
+			}
+			if in.Start > 0 {
+				q.Set("start", strconv.FormatInt(in.Start, 10))
+			}
+			if in.End > 0 {
+				q.Set("end", strconv.FormatInt(in.End, 10))
+			}
+			rows, src, err := s.c.Activity(ctx, q)
+			if err != nil {
+				return ActivitiesOut{}, err
+			}
+			out := ActivitiesOut{Activity: make([]ActivityOut, len(rows)), Source: src}
+			for i, a := range rows {
+				out.Activity[i] = ActivityOut{Time: int64(a.Timestamp), Type: a.Type, Side: a.Side, Title: a.Title,
+					Outcome: a.Outcome, Size: float64(a.Size), USDC: float64(a.UsdcSize), Price: float64(a.Price),
+					ConditionID: a.ConditionID, TxHash: a.TransactionHash}
+			}
+			out.NextCursor = nextDataOffset("get_user_activity", c.Offset, limit, len(rows), dataMaxOffset)
+			return out, nil
+		}))
+}
+
+// HoldersIn names a market.
+type HoldersIn struct {
+	ConditionID string `json:"condition_id" mcp:"pattern=^0x[0-9a-fA-F]{64}$"`
+	Limit       int    `json:"limit,omitempty" mcp:"min=1;max=20;default=10"`
+}
+
+// HolderOut is one holder.
+type HolderOut struct {
+	Wallet   string  `json:"wallet"`
+	Name     string  `json:"name,omitempty"`
+	Amount   float64 `json:"amount"`
+	Verified bool    `json:"verified,omitempty"`
+}
+
+// HolderGroupOut is one outcome token's holders.
+type HolderGroupOut struct {
+	TokenID      string      `json:"token_id"`
+	OutcomeIndex int64       `json:"outcome_index"`
+	Holders      []HolderOut `json:"holders"`
+}
+
+// HoldersOut lists the groups.
+type HoldersOut struct {
+	Outcomes []HolderGroupOut `json:"outcomes" mcp:"type=object" jsonschema:"holders: wallet, name, amount"`
+	client.Source
+}
+
+func (s *Service) getTopHolders() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_top_holders", Title: "Get top holders", Toolset: setUsers, Hints: toolkit.RemoteRead,
+		Description: "Largest holders of a market (its condition_id, not a token id), per outcome token: wallet, name, shares."},
+		limited(s, publicCall, func(ctx context.Context, in HoldersIn) (HoldersOut, error) {
+			if err := client.CheckConditionID("condition_id", in.ConditionID); err != nil {
+				return HoldersOut{}, err
+			}
+			limit := in.Limit
+			if limit <= 0 {
+				limit = 10
+			}
+			gs, src, err := s.c.Holders(ctx, url.Values{"market": {in.ConditionID}, "limit": {strconv.Itoa(limit)}})
+			if err != nil {
+				return HoldersOut{}, err
+			}
+			out := HoldersOut{Outcomes: []HolderGroupOut{}, Source: src}
+			for _, g := range gs {
+				og := HolderGroupOut{TokenID: g.Token, Holders: []HolderOut{}}
+				for _, h := range g.Holders {
+					og.OutcomeIndex = int64(h.OutcomeIndex)
+					name := h.Name
+					if name == "" {
+						name = h.Pseudonym
+					}
+					og.Holders = append(og.Holders, HolderOut{Wallet: h.ProxyWallet, Name: name, Amount: float64(h.Amount), Verified: h.Verified})
+				}
+				out.Outcomes = append(out.Outcomes, og)
+			}
+			return out, nil
+		}))
+}
+
+// CommentsIn names the commented entity.
+type CommentsIn struct {
+	EntityType string `json:"entity_type" mcp:"enum=market|event|series"`
+	EntityID   int64  `json:"entity_id" mcp:"min=1"`
+	Limit      int    `json:"limit,omitempty" mcp:"min=1;max=99;default=20"`
+	Cursor     string `json:"cursor,omitempty"`
+}
+
+// CommentOut is one comment.
+type CommentOut struct {
+	ID        string  `json:"id"`
+	Body      string  `json:"body"`
+	Author    string  `json:"author,omitempty"`
+	Wallet    string  `json:"wallet,omitempty"`
+	CreatedAt string  `json:"created_at,omitempty"`
+	Reactions float64 `json:"reactions,omitempty"`
+	ReplyTo   string  `json:"reply_to,omitempty"`
+}
+
+// CommentsOut is a page of comments.
+type CommentsOut struct {
+	Comments   []CommentOut `json:"comments" mcp:"type=object"`
+	NextCursor string       `json:"next_cursor,omitempty"`
+	client.Source
+}
+
+// entityTypes maps to Gamma's exact-case parent_entity_type (ref: polymarket.md §1.2).
+var entityTypes = map[string]string{"market": "market", "event": "Event", "series": "Series"}
+
+// commentsMaxOffset: comment paging stops at offset 200 (ref: polymarket.md §1.2, ts-sdk changeset).
+const commentsMaxOffset = 200
+
+func (s *Service) listComments() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "list_comments", Title: "List comments", Toolset: setMarkets, Hints: toolkit.RemoteRead,
+		Description: "Comments on a market, event or series (numeric Gamma id), newest first: body (≤500 chars), author, time, reactions. Paging ends at 200 upstream."},
+		limited(s, publicCall, func(ctx context.Context, in CommentsIn) (CommentsOut, error) {
+			typ, ok := entityTypes[in.EntityType]
+			if !ok || in.EntityID <= 0 {
+				return CommentsOut{}, envelope.Invalid("entity_type", "entity_type must be market, event or series and entity_id a positive Gamma id")
+			}
+			c, err := decodeCursor("list_comments", in.Cursor)
+			if err != nil {
+				return CommentsOut{}, err
+			}
+			limit := in.Limit
+			if limit <= 0 {
+				limit = 20
+			}
+			q := url.Values{"parent_entity_type": {typ}, "parent_entity_id": {strconv.FormatInt(in.EntityID, 10)},
+				"limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(c.Offset)}, "order": {"createdAt"}, "ascending": {"false"}}
+			rows, src, err := s.c.Comments(ctx, q)
+			if err != nil {
+				return CommentsOut{}, err
+			}
+			out := CommentsOut{Comments: make([]CommentOut, len(rows)), Source: src}
+			for i, r := range rows {
+				co := CommentOut{ID: string(r.ID), Body: clipText(r.Body, 500), Wallet: r.UserAddress, CreatedAt: r.CreatedAt,
+					Reactions: float64(r.ReactionCount), ReplyTo: string(r.ParentCommentID)}
+				if r.Profile != nil {
+					co.Author = r.Profile.Name
+					if co.Author == "" {
+						co.Author = r.Profile.Pseudonym
+					}
+				}
+				out.Comments[i] = co
+			}
+			out.NextCursor = nextDataOffset("list_comments", c.Offset, limit, len(rows), commentsMaxOffset-limit)
+			return out, nil
+		}))
+}
+
+// BuildersIn picks the period.
+type BuildersIn struct {
+	TimePeriod string `json:"time_period,omitempty" mcp:"enum=DAY|WEEK|MONTH|ALL;default=DAY"`
+	Limit      int    `json:"limit,omitempty" mcp:"min=1;max=50;default=25"`
+	Cursor     string `json:"cursor,omitempty"`
+}
+
+// BuilderOut is one leaderboard row.
+type BuilderOut struct {
+	Rank        int     `json:"rank"`
+	Builder     string  `json:"builder"`
+	Volume      float64 `json:"volume"`
+	ActiveUsers float64 `json:"active_users"`
+	Verified    bool    `json:"verified,omitempty"`
+}
+
+// BuildersOut is a page of the leaderboard.
+type BuildersOut struct {
+	Builders   []BuilderOut `json:"builders" mcp:"type=object"`
+	NextCursor string       `json:"next_cursor,omitempty"`
+	client.Source
+}
+
+func (s *Service) getBuilderLeaderboard() toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_builder_leaderboard", Title: "Get builder leaderboard", Toolset: setUsers, Hints: toolkit.RemoteRead,
+		Description: "Builder (order-routing app) leaderboard for a period: rank, builder, USDC volume, active users."},
+		limited(s, publicCall, func(ctx context.Context, in BuildersIn) (BuildersOut, error) {
+			c, err := decodeCursor("get_builder_leaderboard", in.Cursor)
+			if err != nil {
+				return BuildersOut{}, err
+			}
+			limit := in.Limit
+			if limit <= 0 {
+				limit = 25
+			}
+			tp := in.TimePeriod
+			if tp == "" {
+				tp = "DAY"
+			}
+			rows, src, err := s.c.Builders(ctx, url.Values{"timePeriod": {tp}, "limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(c.Offset)}})
+			if err != nil {
+				return BuildersOut{}, err
+			}
+			out := BuildersOut{Builders: make([]BuilderOut, len(rows)), Source: src}
+			for i, r := range rows {
+				rank, _ := strconv.Atoi(string(r.Rank))
+				out.Builders[i] = BuilderOut{Rank: rank, Builder: r.Builder, Volume: float64(r.Volume),
+					ActiveUsers: float64(r.ActiveUsers), Verified: r.Verified}
+			}
+			out.NextCursor = nextDataOffset("get_builder_leaderboard", c.Offset, limit, len(rows), 1000-limit)
+			return out, nil
+		}))
+}
