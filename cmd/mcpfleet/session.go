@@ -223,7 +223,7 @@ func (s *session) call(ctx context.Context, tool string, args map[string]any, pr
 	if err == nil {
 		return res, nil
 	}
-	if strings.Contains(err.Error(), "not found") {
+	if strings.Contains(err.Error(), "not found") || strings.Contains(err.Error(), "unknown tool") {
 		names := s.toolNames(ctx)
 		known := false
 		for _, n := range names {

@@ -55,6 +55,7 @@ func HTTPHandler(b *Built) http.Handler {
 	// Order matters: nothing of the body is read before the Origin and the
 	// token passed, and then at most MaxBodyBytes within BodyTimeout.
 	var h http.Handler = mcpHandler
+	h = unknownToolGate(newToolNames(b.Registry), h)
 	h = rpcGate(lim, sess, h)
 	h = bodyLimit(lim, h)
 	h = bearerAuth(b.Options.AuthTokens, h)

@@ -77,7 +77,7 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		stdio := server.NewStdioServer(b.Server)
 		stdio.SetErrorLogger(log.New(redact.Writer{W: stderr}, "", 0))
 		d := newDrain()
-		out := drainWriter{w: stdout, d: d}
+		out := drainWriter{w: unknownToolWriter{w: stdout, tools: newToolNames(b.Registry)}, d: d}
 		in := newLineReader(stdin, o.Limits.orDefaults().MaxLineBytes, func(line []byte) {
 			b.Log.Warn().Msg("refused a stdio request line: " + refusal(line))
 			_, _ = out.Write(line)

@@ -1,0 +1,97 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+)
+
+// An unknown tool is a JSON-RPC error (-32602) from mcp-go, worded
+// "tool 'x' not found: tool not found". The model acts on it better when it
+// names the nearest tools, so both transports reword it (same code, same id).
+
+// toolNames is what a server serves, for "did you mean".
+type toolNames struct {
+	names []string
+	set   map[string]bool
+}
+
+func newToolNames(r *Registry) toolNames {
+	t := toolNames{set: map[string]bool{}}
+	for _, tl := range r.Tools() {
+		t.names = append(t.names, tl.Name())
+		t.set[tl.Name()] = true
+	}
+	return t
+}
+
+// message is the reworded error for an unknown tool name.
+func (t toolNames) message(name string) string {
+	msg := "unknown tool " + strconv.Quote(name)
+	if s := toolkit.Closest(name, t.names); s != "" {
+		msg += "; did you mean " + s + "?"
+	}
+	return msg + " (tools/list lists this server's tools)"
+}
+
+var notFoundRE = regexp.MustCompile(`"message":"tool '((?:[^'"\\]|\\.)*)' not found: tool not found"`)
+
+// unknownToolWriter rewords mcp-go's unknown-tool errors on the stdio output.
+// Only lines holding that exact text are touched; the check is one search.
+type unknownToolWriter struct {
+	w     io.Writer
+	tools toolNames
+}
+
+var notFoundMark = []byte("' not found: tool not found\"")
+
+func (u unknownToolWriter) Write(p []byte) (int, error) {
+	if !bytes.Contains(p, notFoundMark) {
+		return u.w.Write(p)
+	}
+	out := notFoundRE.ReplaceAllFunc(p, func(m []byte) []byte {
+		sub := notFoundRE.FindSubmatch(m)
+		var name string
+		if json.Unmarshal(append(append([]byte{'"'}, sub[1]...), '"'), &name) != nil {
+			return m
+		}
+		msg, _ := json.Marshal(u.tools.message(name))
+		return append([]byte(`"message":`), msg...)
+	})
+	if _, err := u.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// unknownToolGate answers an HTTP tools/call for a tool the server does not
+// serve itself, with the same code mcp-go would use and the nearest names.
+func unknownToolGate(tools toolNames, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			data := bodyBytes(r)
+			if bytes.Contains(data, []byte(`"tools/call"`)) {
+				var req struct {
+					ID     json.RawMessage `json:"id"`
+					Method string          `json:"method"`
+					Params struct {
+						Name string `json:"name"`
+					} `json:"params"`
+				}
+				if json.Unmarshal(data, &req) == nil && req.Method == string(mcp.MethodToolsCall) && len(req.ID) > 0 &&
+					req.Params.Name != "" && !tools.set[req.Params.Name] {
+					rpcError(w, http.StatusOK, req.ID, mcp.INVALID_PARAMS, tools.message(req.Params.Name))
+					return
+				}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
