@@ -43,9 +43,11 @@ func NewLoggerFormat(w io.Writer, level, format string) (zerolog.Logger, error) 
 	default:
 		return zerolog.Nop(), fmt.Errorf("--log-format must be auto, json or console, not %q", format)
 	}
-	var out io.Writer = redact.Writer{W: w}
+	// One line at a time: tool calls log concurrently, and a line longer than
+	// the pipe's atomic write size would otherwise interleave with another.
+	var out io.Writer = zerolog.SyncWriter(redact.Writer{W: w})
 	if format == "console" {
-		out = zerolog.ConsoleWriter{Out: redact.Writer{W: w}, TimeFormat: "15:04:05.000", NoColor: !tty}
+		out = zerolog.SyncWriter(zerolog.ConsoleWriter{Out: redact.Writer{W: w}, TimeFormat: "15:04:05.000", NoColor: !tty})
 	}
 	return zerolog.New(out).Level(lvl).With().Timestamp().Logger(), nil
 }
