@@ -195,6 +195,9 @@ func TestHTTPRefusesBeforeReading(t *testing.T) {
 		})
 	}
 	// Chunked bodies have no Content-Length: the streaming limit answers 413.
+	// Its own server with a long body deadline, so a loaded machine that
+	// takes longer than 500 ms to push 5 MiB still meets the size limit first.
+	ts = httpServer(t, map[string]string{"MCPFLEET_AUTH_TOKENS": "alice=" + tokA, "MCPFLEET_HTTP_BODY_TIMEOUT": "60s"})
 	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", io.MultiReader(strings.NewReader(initBody), strings.NewReader(strings.Repeat(" ", 5<<20))))
 	req.ContentLength = -1
 	req.Header.Set("Authorization", "Bearer "+tokA)
