@@ -301,9 +301,10 @@ func sameList(a, b []string) bool {
 
 // SymbolsIn is get_symbols' input.
 type SymbolsIn struct {
-	Exchange string `json:"exchange" jsonschema:"id from get_exchanges" mcp:"minLength=1;maxLength=40;pattern=^[A-Za-z0-9_.]+$"`
+	Exchange string `json:"exchange" mcp:"minLength=1;maxLength=40;pattern=^[A-Za-z0-9_.]+$"`
 	Search   string `json:"search,omitempty" jsonschema:"in symbol or description" mcp:"maxLength=100"`
 	Limit    int    `json:"limit,omitempty" mcp:"min=1;max=500;default=50"`
+	Detail   bool   `json:"detail,omitempty" jsonschema:"add type, currency"`
 }
 
 // SymbolOut is one symbol; fullSymbol goes into a config as is.
@@ -311,7 +312,7 @@ type SymbolOut struct {
 	Symbol      string `json:"-"` // fullSymbol holds it
 	FullSymbol  string `json:"fullSymbol"`
 	Description string `json:"description"`
-	Type        string `json:"type"`
+	Type        string `json:"type,omitempty"`
 	Currency    string `json:"currency,omitempty"`
 }
 
@@ -329,8 +330,8 @@ type SymbolsOut struct {
 
 func (s *Service) symbolsTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_symbols", Title: "Exchange symbols", Toolset: "market",
-		Description: `List or search one exchange's symbols (cached 1 h): fullSymbol (EXCHANGE:SYMBOL, for config.symbol), description, type.
-Unknown exchange → invalid_argument: call get_exchanges.`,
+		Description: `List or search one exchange's symbols (cached 1 h): fullSymbol (EXCHANGE:SYMBOL, for config.symbol) and description.
+Unknown exchange → invalid_argument: call get_exchanges for the ids.`,
 		Hints: toolkit.RemoteRead},
 		func(ctx context.Context, in SymbolsIn) (SymbolsOut, error) {
 			ex := strings.ToUpper(strings.TrimSpace(in.Exchange))
@@ -358,7 +359,11 @@ Unknown exchange → invalid_argument: call get_exchanges.`,
 						exch = ex
 					}
 					out.Symbols = append(out.Symbols, SymbolOut{Symbol: sy.Symbol, FullSymbol: exch + ":" + sy.Symbol,
-						Description: sy.Description, Type: sy.Type, Currency: sy.CurrencyCode})
+						Description: sy.Description})
+					if in.Detail {
+						last := &out.Symbols[len(out.Symbols)-1]
+						last.Type, last.Currency = sy.Type, sy.CurrencyCode
+					}
 				}
 			}
 			out.Count, out.Truncated = len(out.Symbols), out.Total > len(out.Symbols)
