@@ -27,17 +27,17 @@ type OrderView struct {
 	Side           string     `json:"side"`
 	Quantity       float64    `json:"quantity"`
 	FilledQuantity float64    `json:"filled_quantity"`
-	OrderType      string     `json:"order_type"`
 	Price          float64    `json:"price"`
 	AveragePrice   float64    `json:"average_price,omitempty"`
 	Status         string     `json:"status"`
 	RejectReason   string     `json:"reject_reason,omitempty"`
-	IdempotencyKey string     `json:"idempotency_key,omitempty"`
 	More           *OrderMore `json:"more,omitempty" mcp:"type=object"`
 }
 
 // OrderMore is the rest of an order (detail).
 type OrderMore struct {
+	OrderType       string  `json:"order_type"`
+	IdempotencyKey  string  `json:"idempotency_key,omitempty"`
 	Token           string  `json:"token,omitempty"`
 	CancelledQty    float64 `json:"cancelled_quantity"`
 	TriggerPrice    float64 `json:"trigger_price,omitempty"`
@@ -51,11 +51,10 @@ func orderView(o noren.Order, detail bool) OrderView {
 	v := OrderView{
 		OrderID: o.OrderNo, Exchange: o.Exch, TradingSymbol: o.TSym,
 		Side: orders.SideName(o.TranType), Quantity: float64(o.Qty), FilledQuantity: float64(o.FillShares),
-		OrderType: orders.OrderTypeName(o.PriceType), Price: float64(o.Price), AveragePrice: float64(o.AvgPrice),
-		Status: orders.Status(o.Status), RejectReason: o.RejReason, IdempotencyKey: string(o.Remarks),
+		Price: float64(o.Price), AveragePrice: float64(o.AvgPrice), Status: orders.Status(o.Status), RejectReason: o.RejReason,
 	}
 	if detail {
-		v.More = &OrderMore{Token: o.Token, CancelledQty: float64(o.CancelQty), TriggerPrice: float64(o.Trigger),
+		v.More = &OrderMore{OrderType: orders.OrderTypeName(o.PriceType), IdempotencyKey: string(o.Remarks), Token: o.Token, CancelledQty: float64(o.CancelQty), TriggerPrice: float64(o.Trigger),
 			Product: orders.ProductName(o.Product), Validity: o.Retention, ExchangeOrderID: o.ExchOrdID, PlacedAt: norenTime(o.NorenTime)}
 	}
 	return v
@@ -69,7 +68,7 @@ type OrderBookOut struct {
 func orderBookTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_order_book", Title: "Order book", Toolset: "books",
-		Description: "Today's orders: status, fills, average price, reject reason ([] when none); detail adds product, trigger, validity, times. " +
+		Description: "Today's orders: status, fills, average price, reject reason ([] when none); detail adds type, idempotency key, product, trigger, times. " +
 			"Use after the order tools to see the outcome.",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in DetailIn) (OrderBookOut, error) {

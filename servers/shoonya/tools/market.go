@@ -21,7 +21,7 @@ type SearchIn struct {
 
 // Instrument is one search hit.
 type Instrument struct {
-	Exchange      string  `json:"exchange"`
+	Exchange      string  `json:"-"` // the request's echo
 	TradingSymbol string  `json:"trading_symbol"`
 	Token         string  `json:"token"`
 	LotSize       float64 `json:"lot_size,omitempty"`
