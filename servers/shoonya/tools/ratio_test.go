@@ -91,7 +91,7 @@ func TestListResultRatio(t *testing.T) {
 		// Noren's search rows are already minimal (exch, tsym, token, pp, ti,
 		// ls, …); the result drops the exchange echo and keeps what an order
 		// or option pick needs.
-		{"search_scrip", "SearchScrip", map[string]any{"exchange": "NFO", "search_text": "NIFTY"}, 0.80},
+		{"search_scrip", "SearchScrip", map[string]any{"exchange": "NFO", "search_text": "NIFTY"}, 0.75},
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool, func(t *testing.T) {
