@@ -304,7 +304,7 @@ type SymbolsIn struct {
 	Exchange string `json:"exchange" mcp:"minLength=1;maxLength=40;pattern=^[A-Za-z0-9_.]+$"`
 	Search   string `json:"search,omitempty" jsonschema:"in symbol or description" mcp:"maxLength=100"`
 	Limit    int    `json:"limit,omitempty" mcp:"min=1;max=500;default=50"`
-	Detail   bool   `json:"detail,omitempty" jsonschema:"add type, currency"`
+	Detail   bool   `json:"detail,omitempty"`
 }
 
 // SymbolOut is one symbol; fullSymbol goes into a config as is.
@@ -330,8 +330,8 @@ type SymbolsOut struct {
 
 func (s *Service) symbolsTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_symbols", Title: "Exchange symbols", Toolset: "market",
-		Description: `List or search one exchange's symbols (cached 1 h): fullSymbol (EXCHANGE:SYMBOL, for config.symbol) and description.
-Unknown exchange → invalid_argument: call get_exchanges for the ids.`,
+		Description: `List or search one exchange's symbols (cached 1 h): fullSymbol (EXCHANGE:SYMBOL, for config.symbol) and description; detail adds type and currency.
+Unknown exchange → invalid_argument: call get_exchanges.`,
 		Hints: toolkit.RemoteRead},
 		func(ctx context.Context, in SymbolsIn) (SymbolsOut, error) {
 			ex := strings.ToUpper(strings.TrimSpace(in.Exchange))
