@@ -362,8 +362,12 @@ func TestExchangesAndSymbols(t *testing.T) {
 	}
 
 	s := servetest.Decode[tools.SymbolsOut](t, e.call(t, "get_symbols", map[string]any{"exchange": "binance", "search": "bitcoin"}))
-	if s.Exchange != "BINANCE" || s.Count != 2 || s.Symbols[0].FullSymbol != "BINANCE:BTCUSDT" {
+	if s.Exchange != "BINANCE" || s.Count != 2 || s.Symbols[0].FullSymbol != "BINANCE:BTCUSDT" || s.Symbols[0].Type != "" {
 		t.Errorf("search: %+v", s)
+	}
+	s = servetest.Decode[tools.SymbolsOut](t, e.call(t, "get_symbols", map[string]any{"exchange": "binance", "search": "bitcoin", "detail": true}))
+	if s.Count != 2 || s.Symbols[0].Type != "spot" || s.Symbols[0].Currency != "USDT" {
+		t.Errorf("detail: %+v", s)
 	}
 	s = servetest.Decode[tools.SymbolsOut](t, e.call(t, "get_symbols", map[string]any{"exchange": "BINANCE", "limit": 3}))
 	if s.Count != 3 || !s.Truncated || s.Total != 20 || !s.Cached || e.fake.Count(fake.RouteSymbols) != 1 {

@@ -73,7 +73,7 @@ func TestEveryTool(t *testing.T) {
 	e := start(t, setup{})
 	// A finished training from the fake's seed, for the id-taking tools.
 	list := servetest.Decode[client.OperationList](t, e.call(t, "list_operations", map[string]any{"operation_type": "training", "status": "completed"}))
-	if list.ReturnedCount != 1 {
+	if len(list.Operations) != 1 || list.TotalCount != 1 {
 		t.Fatalf("seeded training: %+v", list)
 	}
 	trainID := list.Operations[0].OperationID
@@ -85,19 +85,25 @@ func TestEveryTool(t *testing.T) {
 	}{
 		{"list_operations", map[string]any{}, func(t *testing.T, res *mcp.CallToolResult) {
 			l := servetest.Decode[client.OperationList](t, res)
-			if l.ReturnedCount != 3 || l.TotalCount != 3 || l.ActiveCount != 0 || l.Operations[0].OperationType != "data_load" || l.Operations[0].Status != "cancelled" {
+			if len(l.Operations) != 3 || l.TotalCount != 3 || l.ActiveCount != 0 || l.Operations[0].OperationType != "data_load" || l.Operations[0].Status != "cancelled" || l.Operations[0].CreatedAt != "" {
+				t.Fatalf("%+v", l)
+			}
+		}},
+		{"list_operations", map[string]any{"detail": true}, func(t *testing.T, res *mcp.CallToolResult) {
+			l := servetest.Decode[client.OperationList](t, res)
+			if len(l.Operations) != 3 || l.Operations[0].CreatedAt == "" {
 				t.Fatalf("%+v", l)
 			}
 		}},
 		{"list_operations", map[string]any{"limit": 1, "offset": 1}, func(t *testing.T, res *mcp.CallToolResult) {
 			l := servetest.Decode[client.OperationList](t, res)
-			if l.ReturnedCount != 1 || l.TotalCount != 3 || l.Operations[0].Status != "failed" {
+			if len(l.Operations) != 1 || l.TotalCount != 3 || l.Operations[0].Status != "failed" {
 				t.Fatalf("%+v", l)
 			}
 		}},
 		{"list_operations", map[string]any{"active_only": true}, func(t *testing.T, res *mcp.CallToolResult) {
 			l := servetest.Decode[client.OperationList](t, res)
-			if l.ReturnedCount != 0 || l.Operations == nil {
+			if len(l.Operations) != 0 || l.Operations == nil {
 				t.Fatalf("empty must be an empty list: %+v", l)
 			}
 		}},
@@ -159,36 +165,43 @@ func TestEveryTool(t *testing.T) {
 		{"get_symbols", nil, func(t *testing.T, res *mcp.CallToolResult) {
 			s := servetest.Decode[struct {
 				Symbols []client.Symbol `json:"symbols"`
-				Count   int             `json:"count"`
 			}](t, res)
-			if s.Count != 3 || s.Symbols[0].Symbol != "AAPL" || len(s.Symbols[0].AvailableTimeframes) == 0 {
+			if len(s.Symbols) != 3 || s.Symbols[0].Symbol != "AAPL" || len(s.Symbols[0].AvailableTimeframes) == 0 || s.Symbols[0].TradingHours != nil {
 				t.Fatalf("%+v", s)
 			}
 		}},
 		{"get_indicators", map[string]any{"type": "trend"}, func(t *testing.T, res *mcp.CallToolResult) {
 			s := servetest.Decode[struct {
-				Indicators []client.Indicator `json:"indicators"`
-				Count      int                `json:"count"`
+				Indicators []struct {
+					Type   string   `json:"type"`
+					Params []string `json:"params"`
+				} `json:"indicators"`
 			}](t, res)
-			if s.Count != 2 || s.Indicators[0].Type != "trend" || len(s.Indicators[0].Parameters) == 0 {
+			if len(s.Indicators) != 2 || s.Indicators[0].Type != "trend" || len(s.Indicators[0].Params) == 0 {
+				t.Fatalf("%+v", s)
+			}
+		}},
+		{"get_indicators", map[string]any{"type": "trend", "detail": true}, func(t *testing.T, res *mcp.CallToolResult) {
+			s := servetest.Decode[struct {
+				Indicators []client.Indicator `json:"indicators"`
+			}](t, res)
+			if len(s.Indicators) != 2 || s.Indicators[0].Description == "" || len(s.Indicators[0].Parameters) == 0 || s.Indicators[0].Parameters[0].MaxValue == nil {
 				t.Fatalf("%+v", s)
 			}
 		}},
 		{"get_strategies", nil, func(t *testing.T, res *mcp.CallToolResult) {
 			s := servetest.Decode[struct {
 				Strategies []client.Strategy `json:"strategies"`
-				Count      int               `json:"count"`
 			}](t, res)
-			if s.Count != 2 || s.Strategies[0].TrainingStatus != "trained" {
+			if len(s.Strategies) != 2 || s.Strategies[0].TrainingStatus != "trained" {
 				t.Fatalf("%+v", s)
 			}
 		}},
 		{"list_trained_models", nil, func(t *testing.T, res *mcp.CallToolResult) {
 			s := servetest.Decode[struct {
 				Models []client.Model `json:"models"`
-				Count  int            `json:"count"`
 			}](t, res)
-			if s.Count != 1 || s.Models[0].ModelName != "neuro_mean_reversion" {
+			if len(s.Models) != 1 || s.Models[0].ModelName != "neuro_mean_reversion" {
 				t.Fatalf("%+v", s)
 			}
 		}},
@@ -243,8 +256,10 @@ func TestLongOperationsEndToEnd(t *testing.T) {
 	if p := servetest.Decode[client.Performance](t, e.call(t, "get_model_performance", map[string]any{"operation_id": tr.OperationID})); p.Status != "completed" {
 		t.Fatalf("%+v", p)
 	}
-	models := servetest.Decode[map[string]any](t, e.call(t, "list_trained_models", nil))
-	if models["count"] != 2.0 {
+	models := servetest.Decode[struct {
+		Models []client.Model `json:"models"`
+	}](t, e.call(t, "list_trained_models", nil))
+	if len(models.Models) != 2 {
 		t.Fatalf("new model not listed: %v", models)
 	}
 	// Cancel a running one, then cancel it again: conflict with details.status.

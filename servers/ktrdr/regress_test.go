@@ -107,7 +107,7 @@ func TestIssue10PerformanceOfRunningTraining(t *testing.T) {
 func TestIssue10HeadEnums(t *testing.T) {
 	e := start(t, setup{})
 	for _, args := range []map[string]any{{"operation_type": "agent_research"}, {"status": "resuming"}, {"operation_type": "agent_assessment", "status": "running"}} {
-		if l := servetest.Decode[client.OperationList](t, e.call(t, "list_operations", args)); l.ReturnedCount != 0 {
+		if l := servetest.Decode[client.OperationList](t, e.call(t, "list_operations", args)); len(l.Operations) != 0 {
 			t.Fatalf("%v: %+v", args, l)
 		}
 	}

@@ -18,10 +18,10 @@ import (
 
 // Preferences override what the text says.
 type Preferences struct {
-	Theme      string `json:"theme,omitempty" jsonschema:"overrides the text" mcp:"enum=light|dark"`
-	Resolution string `json:"resolution,omitempty" jsonschema:"WIDTHxHEIGHT, e.g. 1280x720" mcp:"pattern=^[0-9]{3,4}x[0-9]{3,4}$"`
-	Interval   string `json:"interval,omitempty" jsonschema:"bar interval" mcp:"enum=1m|2m|3m|5m|15m|30m|45m|1h|2h|3h|4h|6h|8h|12h|1D|2D|3D|1W|1M|3M|6M|1Y"`
-	Range      string `json:"range,omitempty" jsonschema:"visible range" mcp:"enum=1D|5D|1M|3M|6M|1Y|5Y|ALL|DTD|WTD|MTD|YTD"`
+	Theme      string `json:"theme,omitempty" mcp:"enum=light|dark"`
+	Resolution string `json:"resolution,omitempty" mcp:"pattern=^[0-9]{3,4}x[0-9]{3,4}$"`
+	Interval   string `json:"interval,omitempty" mcp:"enum=1m|2m|3m|5m|15m|30m|45m|1h|2h|3h|4h|6h|8h|12h|1D|2D|3D|1W|1M|3M|6M|1Y"`
+	Range      string `json:"range,omitempty" mcp:"enum=1D|5D|1M|3M|6M|1Y|5Y|ALL|DTD|WTD|MTD|YTD"`
 }
 
 // Request is what construct_chart_config receives.

@@ -16,7 +16,7 @@ import (
 
 // Instructions are sent to clients on initialize.
 const Instructions = `chart-img.com bridge: TradingView charts as images.
-Usual flow: construct_chart_config (plain English → config) → validate_chart_config (documented values and plan limits) → generate_chart_image (the image). fetch_chart_documentation has the indicator names and inputs; get_exchanges and get_symbols find EXCHANGE:SYMBOL. Image generation needs CHART_IMG_API_KEY and spends plan quota (CHART_IMG_PLAN).`
+Usual flow: construct_chart_config (plain English → config) → validate_chart_config (documented values and plan limits) → generate_chart_image (the image). fetch_chart_documentation has the indicator names and inputs; get_exchanges and get_symbols find EXCHANGE:SYMBOL. get_exchanges, get_symbols and generate_chart_image need CHART_IMG_API_KEY; images spend plan quota (CHART_IMG_PLAN).`
 
 // Config is the server's configuration: flags with environment fallbacks. The API
 // key comes only from the environment (CHART_IMG_API_KEY), never a flag.

@@ -17,37 +17,47 @@ import (
 
 // ConstructIn is construct_chart_config's input.
 type ConstructIn struct {
-	NaturalLanguage string          `json:"naturalLanguage" jsonschema:"the chart request in plain English, e.g. 'Apple daily with 50 and 200 day MAs and RSI over the last year, dark'" mcp:"minLength=1;maxLength=2000"`
-	Symbol          string          `json:"symbol,omitempty" jsonschema:"overrides the text: EXCHANGE:SYMBOL, a ticker or a name" mcp:"maxLength=100"`
-	Exchange        string          `json:"exchange,omitempty" jsonschema:"exchange id for a bare ticker, or to move a crypto to that exchange" mcp:"maxLength=40"`
-	Preferences     *nl.Preferences `json:"preferences,omitempty" jsonschema:"override what the text says"`
+	NaturalLanguage string          `json:"naturalLanguage" jsonschema:"e.g. 'Apple daily, 50 and 200 day MAs, RSI, dark'" mcp:"minLength=1;maxLength=2000"`
+	Symbol          string          `json:"symbol,omitempty" jsonschema:"EXCHANGE:SYMBOL, ticker or name" mcp:"maxLength=100"`
+	Exchange        string          `json:"exchange,omitempty" jsonschema:"for a bare ticker, or to move a crypto" mcp:"maxLength=40"`
+	Preferences     *nl.Preferences `json:"preferences,omitempty"`
+}
+
+// constructOut is nl.Result with the config typed as an object: its fields are
+// the chart-img v2 request body (fetch_chart_documentation section parameters),
+// and restating them costs every client on every tools/list.
+type constructOut struct {
+	Config    chart.Config `json:"config" mcp:"type=object"`
+	Reasoning []string     `json:"reasoning"`
+	Warnings  []string     `json:"warnings"`
 }
 
 func (s *Service) constructTool() toolkit.Tool {
-	return toolkit.New(toolkit.Def{Name: "construct_chart_config", Title: "Build a chart config from text", Toolset: "charts",
+	return toolkit.New(toolkit.Def{Name: "construct_chart_config", Title: "Build chart config", Toolset: "charts",
 		Description: `Turn a chart request in plain English into a chart-img v2 config, deterministically (no model, no network).
-Understands names and tickers (bitcoin, AAPL, EUR/USD, S&P 500, NASDAQ:MSFT), ranges (today, last week, 3 months, YTD, all time), intervals (15 minute, 4h, daily, weekly), indicators with inputs (RSI 21, 50 and 200 day MAs, 20 EMA, Bollinger Bands (20, 2.5), MACD 12 26 9 and the rest of the documented list), theme, style (candles, line, heikin ashi…), size (1280x720), horizontal lines at a price. preferences override the text.
-Returns {config, reasoning, warnings}: anything it could not resolve is a warning, never a guess. Next: validate_chart_config, then generate_chart_image.`,
+Understands names, tickers, ranges, intervals, indicators with inputs (RSI 21, MACD 12 26 9…), theme, style, size, price lines; other arguments override the text.
+Returns the config and reasoning; anything unresolved is a warning, not a guess. Next: validate_chart_config.`,
 		Hints: toolkit.LocalRead},
-		func(ctx context.Context, in ConstructIn) (nl.Result, error) {
+		func(ctx context.Context, in ConstructIn) (constructOut, error) {
 			req := nl.Request{Text: in.NaturalLanguage, Symbol: in.Symbol, Exchange: in.Exchange}
 			if in.Preferences != nil {
 				req.Prefs = *in.Preferences
 			}
-			return s.current().builder.Build(req), nil
+			r := s.current().builder.Build(req)
+			return constructOut{Config: r.Config, Reasoning: r.Reasoning, Warnings: r.Warnings}, nil
 		})
 }
 
 // ValidateIn is validate_chart_config's input.
 type ValidateIn struct {
-	Config    map[string]any `json:"config" jsonschema:"a chart-img v2 request body (as construct_chart_config returns)"`
-	PlanLevel string         `json:"planLevel,omitempty" jsonschema:"plan to check limits against; default CHART_IMG_PLAN (unset: limits only warn)" mcp:"enum=BASIC|PRO|MEGA|ULTRA|ENTERPRISE"`
+	Config    map[string]any `json:"config"`
+	PlanLevel string         `json:"planLevel,omitempty" jsonschema:"default CHART_IMG_PLAN (unset: limits only warn)" mcp:"enum=BASIC|PRO|MEGA|ULTRA|ENTERPRISE"`
 }
 
 func (s *Service) validateTool() toolkit.Tool {
-	return toolkit.New(toolkit.Def{Name: "validate_chart_config", Title: "Validate a chart config", Toolset: "charts",
-		Description: `Check a chart-img v2 config before spending quota: required fields and formats (symbol EXCHANGE:SYMBOL, ISO 8601 ranges), every value against the documented sets (intervals, ranges, styles, themes, study display names and their input keys, types and bounds, drawings' required inputs), and the plan's resolution and combined studies+drawings limit (BASIC 800x600 and 3, PRO 1920x1080 and 5, MEGA 1920x1600 and 10, ULTRA/ENTERPRISE 2048x1920 and 25/50).
-Returns {valid, errors[{field,message,severity}], suggestions, rateLimitCheck}; warnings do not make it invalid. Related: construct_chart_config, generate_chart_image.`,
+	return toolkit.New(toolkit.Def{Name: "validate_chart_config", Title: "Validate chart config", Toolset: "charts",
+		Description: `Check a chart-img v2 config before spending quota: formats, every value against the docs (study names, input keys and bounds…), the plan's resolution and studies+drawings limits.
+Returns valid, errors and warnings by JSON path, suggestions, the plan check; warnings do not make it invalid. Next: generate_chart_image.`,
 		Hints: toolkit.LocalRead},
 		func(ctx context.Context, in ValidateIn) (validate.Result, error) {
 			plan, err := s.plan(in.PlanLevel)
@@ -77,25 +87,25 @@ func (s *Service) plan(name string) (chart.Plan, error) {
 
 // GenerateIn is generate_chart_image's input.
 type GenerateIn struct {
-	Config  map[string]any `json:"config" jsonschema:"a chart-img v2 request body (as construct_chart_config returns)"`
-	Storage bool           `json:"storage,omitempty" jsonschema:"save to chart-img's public storage and return its URL and expiry instead of the image bytes"`
-	Format  string         `json:"format,omitempty" jsonschema:"image format; overrides config.format" mcp:"enum=png|jpeg"`
+	Config  map[string]any `json:"config"`
+	Storage bool           `json:"storage,omitempty"`
+	Format  string         `json:"format,omitempty" jsonschema:"overrides config.format" mcp:"enum=png|jpeg"`
 }
 
 // ImageOut is the chart's metadata; the image itself is an image content block.
 type ImageOut struct {
 	Symbol      string `json:"symbol"`
 	Format      string `json:"format" mcp:"enum=png|jpeg"`
-	MimeType    string `json:"mimeType"`
+	MimeType    string `json:"-"` // on the image block
 	Width       int    `json:"width"`
 	Height      int    `json:"height"`
-	Bytes       int    `json:"bytes,omitempty" jsonschema:"image size; absent with storage"`
+	Bytes       int    `json:"bytes,omitempty"`
 	Plan        string `json:"plan"`
-	GeneratedAt string `json:"generatedAt"`
-	Storage     bool   `json:"storage"`
-	URL         string `json:"url,omitempty" jsonschema:"public image URL (storage only)"`
-	Expire      string `json:"expire,omitempty" jsonschema:"when the stored image is deleted (storage only; plan's storage days)"`
-	ETag        string `json:"etag,omitempty"`
+	GeneratedAt string `json:"-"`
+	Storage     bool   `json:"-"` // the request's echo
+	URL         string `json:"url,omitempty"`
+	Expire      string `json:"expire,omitempty"`
+	ETag        string `json:"-"`
 
 	image []byte
 }
@@ -113,10 +123,10 @@ func (o ImageOut) ExtraContent() []mcp.Content {
 }
 
 func (s *Service) generateTool() toolkit.Tool {
-	return toolkit.New(toolkit.Def{Name: "generate_chart_image", Title: "Render a chart image", Toolset: "charts",
-		Description: `Render a chart-img v2 config as an image (PNG or JPEG) and return it as image content, plus metadata; with storage=true, chart-img stores it publicly and the URL and expiry are returned instead.
-The config is validated first (invalid → invalid_argument with the errors, no quota spent); plan limits only when CHART_IMG_PLAN is set or a 403 revealed the plan. Each call spends one request of the plan's quota (per second and per day); 429 and 5xx are retried with backoff. Plan limits answer permission_denied naming the limit. Needs CHART_IMG_API_KEY.
-Build configs with construct_chart_config; check them with validate_chart_config.`,
+	return toolkit.New(toolkit.Def{Name: "generate_chart_image", Title: "Render chart", Toolset: "charts",
+		Description: `Render a chart-img v2 config as image content plus metadata; with storage, chart-img keeps it publicly: URL and expiry instead.
+Validated first (invalid → invalid_argument, no quota spent); each call spends plan quota; 429 and 5xx are retried; plan limits → permission_denied.
+Related: construct_chart_config.`,
 		Hints: toolkit.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true}},
 		func(ctx context.Context, in GenerateIn) (ImageOut, error) {
 			if in.Config == nil {

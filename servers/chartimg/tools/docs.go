@@ -10,32 +10,33 @@ import (
 
 // DocsIn is fetch_chart_documentation's input.
 type DocsIn struct {
-	Section      string `json:"section,omitempty" jsonschema:"what to return" mcp:"enum=indicators|parameters|exchanges|limits|all;default=all"`
-	ForceRefresh bool   `json:"forceRefresh,omitempty" jsonschema:"fetch the docs site now instead of using the 24 h cache"`
+	Section      string `json:"section,omitempty" mcp:"enum=indicators|parameters|exchanges|limits|all;default=all"`
+	ForceRefresh bool   `json:"forceRefresh,omitempty" jsonschema:"bypass the 24 h cache"`
 }
 
-// DocsOut is what the docs say, and where the copy came from.
+// DocsOut is what the docs say, and where the copy came from. The sections
+// are typed as objects only: their shape is the docs' own (the text block
+// carries it) and spelling it out cost 3.7 KB of every tools/list.
 type DocsOut struct {
-	Section    string                     `json:"section"`
-	Source     string                     `json:"source" jsonschema:"live (fetched now), cache (fresh copy), stale (fetch failed: last good copy), snapshot (embedded copy)" mcp:"enum=live|cache|stale|snapshot"`
+	Section    string                     `json:"-"` // the request's echo
+	Source     string                     `json:"source" mcp:"enum=live|cache|stale|snapshot"`
 	Stale      bool                       `json:"stale"`
-	FetchedAt  string                     `json:"fetchedAt,omitempty"`
+	FetchedAt  string                     `json:"-"` // ageSeconds says it
 	AgeSeconds int                        `json:"ageSeconds"`
 	Note       string                     `json:"note,omitempty"`
-	LastChange string                     `json:"lastChange,omitempty" jsonschema:"newest Recent Changes date in the docs"`
-	Indicators []docsparse.Indicator      `json:"indicators,omitempty" jsonschema:"studies[].name values and their input keys"`
-	Drawings   []docsparse.Drawing        `json:"drawings,omitempty"`
-	Parameters *docsparse.Parameters      `json:"parameters,omitempty" jsonschema:"intervals, ranges, themes, styles, formats and the request body fields"`
-	Limits     []docsparse.PlanLimit      `json:"limits,omitempty" jsonschema:"per-plan rate, resolution, storage and studies+drawings limits"`
-	Exchanges  []docsparse.SymbolExchange `json:"exchanges,omitempty" jsonschema:"the docs' TradingView symbol tables"`
-	Examples   []docsparse.Example        `json:"examples,omitempty"`
+	LastChange string                     `json:"lastChange,omitempty"`
+	Indicators []docsparse.Indicator      `json:"indicators,omitempty" mcp:"type=object"`
+	Drawings   []docsparse.Drawing        `json:"drawings,omitempty" mcp:"type=object"`
+	Parameters *docsparse.Parameters      `json:"parameters,omitempty" mcp:"type=object"`
+	Limits     []docsparse.PlanLimit      `json:"limits,omitempty" mcp:"type=object"`
+	Exchanges  []docsparse.SymbolExchange `json:"exchanges,omitempty" mcp:"type=object"`
+	Examples   []docsparse.Example        `json:"examples,omitempty" mcp:"type=object"`
 }
 
 func (s *Service) fetchDocsTool() toolkit.Tool {
-	return toolkit.New(toolkit.Def{Name: "fetch_chart_documentation", Title: "Fetch chart-img documentation", Toolset: "docs",
-		Description: `Read the chart-img API docs: indicator display names with their input keys, types, defaults and bounds; intervals, ranges, themes, styles; per-plan limits; symbol tables; examples.
-Use it before writing studies[] by hand or when validate_chart_config rejects a name. Cached 24 h; on a failed fetch the last good copy is served (source=stale), and offline the embedded copy (source=snapshot). section narrows the answer (all is ~40 KB, indicators ~30 KB).
-Related: construct_chart_config builds configs from these facts; validate_chart_config checks against them.`,
+	return toolkit.New(toolkit.Def{Name: "fetch_chart_documentation", Title: "Chart-img docs", Toolset: "docs",
+		Description: `Read the chart-img API docs: indicators with input keys, types, defaults and bounds; request fields and values; plan limits; symbol tables; examples.
+Use before writing studies[] by hand or when validate_chart_config rejects a name. Cached 24 h; a failed fetch gives the last good copy (source stale) or the embedded one (snapshot).`,
 		Hints: toolkit.RemoteRead},
 		func(ctx context.Context, in DocsIn) (DocsOut, error) {
 			if in.Section == "" {

@@ -41,12 +41,12 @@ type ExchangesByType struct {
 
 // ExchangesOut lists exchanges by type; the text lists them the same way.
 type ExchangesOut struct {
-	Exchanges ExchangesByType   `json:"exchanges" jsonschema:"ids per type, sorted by name; an id is EXCHANGE in EXCHANGE:SYMBOL and get_symbols' exchange"`
-	Names     map[string]string `json:"names" jsonschema:"name of each id that does not spell it (FX: FXCM); any other id is its own name"`
+	Exchanges ExchangesByType   `json:"exchanges" jsonschema:"type → ids" mcp:"type=object"`
+	Names     map[string]string `json:"names"`
 	Count     int               `json:"count"`
-	UpdatedAt string            `json:"updatedAt,omitempty" jsonschema:"when chart-img last updated the list"`
+	UpdatedAt string            `json:"updatedAt,omitempty"`
 	Cached    bool              `json:"cached"`
-	Stale     bool              `json:"stale" jsonschema:"chart-img could not be reached; this is the last good list"`
+	Stale     bool              `json:"stale"`
 
 	sorted []Exchange        // by type, then name: the text's order
 	enc    *envelope.Encoded // set on memoised answers: encoded once per cache fill
@@ -202,9 +202,9 @@ func exchangeTable(d *docsparse.Docs) map[string]Exchange {
 }
 
 func (s *Service) exchangesTool() toolkit.Tool {
-	return toolkit.New(toolkit.Def{Name: "get_exchanges", Title: "List chart-img exchanges", Toolset: "market",
-		Description: `List the exchange ids chart-img can chart (v3 exchange list, cached 1 h), with a name and type (crypto, forex, stock, index, futures, bond, other) from our table — the API itself gives ids only. Sorted by type, then name.
-Use the id as EXCHANGE in EXCHANGE:SYMBOL, or pass it to get_symbols. Needs CHART_IMG_API_KEY.`,
+	return toolkit.New(toolkit.Def{Name: "get_exchanges", Title: "Chart-img exchanges", Toolset: "market",
+		Description: `List the exchange ids chart-img can chart (cached 1 h) by type, with names where they differ from the id; stale: chart-img unreachable, last good list.
+Use an id as EXCHANGE in EXCHANGE:SYMBOL, or with get_symbols.`,
 		Hints: toolkit.RemoteRead},
 		func(ctx context.Context, _ ExchangesIn) (ExchangesOut, error) {
 			list, meta, err := s.exchanges.Get(ctx, "list", func(ctx context.Context) (client.ExchangeList, error) { return s.c.Exchanges(ctx) })
@@ -301,17 +301,18 @@ func sameList(a, b []string) bool {
 
 // SymbolsIn is get_symbols' input.
 type SymbolsIn struct {
-	Exchange string `json:"exchange" jsonschema:"exchange id from get_exchanges, e.g. BINANCE or NASDAQ" mcp:"minLength=1;maxLength=40;pattern=^[A-Za-z0-9_.]+$"`
-	Search   string `json:"search,omitempty" jsonschema:"case-insensitive text matched against the symbol and its description" mcp:"maxLength=100"`
-	Limit    int    `json:"limit,omitempty" jsonschema:"maximum symbols returned" mcp:"min=1;max=500;default=50"`
+	Exchange string `json:"exchange" mcp:"minLength=1;maxLength=40;pattern=^[A-Za-z0-9_.]+$"`
+	Search   string `json:"search,omitempty" jsonschema:"in symbol or description" mcp:"maxLength=100"`
+	Limit    int    `json:"limit,omitempty" mcp:"min=1;max=500;default=50"`
+	Detail   bool   `json:"detail,omitempty"`
 }
 
 // SymbolOut is one symbol; fullSymbol goes into a config as is.
 type SymbolOut struct {
-	Symbol      string `json:"symbol"`
-	FullSymbol  string `json:"fullSymbol" jsonschema:"EXCHANGE:SYMBOL for config.symbol"`
+	Symbol      string `json:"-"` // fullSymbol holds it
+	FullSymbol  string `json:"fullSymbol"`
 	Description string `json:"description"`
-	Type        string `json:"type"`
+	Type        string `json:"type,omitempty"`
 	Currency    string `json:"currency,omitempty"`
 }
 
@@ -320,17 +321,17 @@ type SymbolsOut struct {
 	Exchange  string      `json:"exchange"`
 	Symbols   []SymbolOut `json:"symbols"`
 	Count     int         `json:"count"`
-	Total     int         `json:"total" jsonschema:"matches before the limit"`
+	Total     int         `json:"total"`
 	Truncated bool        `json:"truncated"`
-	UpdatedAt string      `json:"updatedAt,omitempty"`
+	UpdatedAt string      `json:"-"`
 	Cached    bool        `json:"cached"`
 	Stale     bool        `json:"stale"`
 }
 
 func (s *Service) symbolsTool() toolkit.Tool {
-	return toolkit.New(toolkit.Def{Name: "get_symbols", Title: "Search an exchange's symbols", Toolset: "market",
-		Description: `List or search the symbols of one exchange (v3 exchange symbols, cached 1 h per exchange, filtered here by search).
-Returns fullSymbol (EXCHANGE:SYMBOL) ready for config.symbol, with description, type (spot, swap, stock, index, forex…) and currency. Unknown exchange → invalid_argument: call get_exchanges. Needs CHART_IMG_API_KEY.`,
+	return toolkit.New(toolkit.Def{Name: "get_symbols", Title: "Exchange symbols", Toolset: "market",
+		Description: `List or search one exchange's symbols (cached 1 h): fullSymbol (EXCHANGE:SYMBOL, for config.symbol) and description; detail adds type and currency.
+Unknown exchange → invalid_argument: call get_exchanges.`,
 		Hints: toolkit.RemoteRead},
 		func(ctx context.Context, in SymbolsIn) (SymbolsOut, error) {
 			ex := strings.ToUpper(strings.TrimSpace(in.Exchange))
@@ -358,7 +359,11 @@ Returns fullSymbol (EXCHANGE:SYMBOL) ready for config.symbol, with description, 
 						exch = ex
 					}
 					out.Symbols = append(out.Symbols, SymbolOut{Symbol: sy.Symbol, FullSymbol: exch + ":" + sy.Symbol,
-						Description: sy.Description, Type: sy.Type, Currency: sy.CurrencyCode})
+						Description: sy.Description})
+					if in.Detail {
+						last := &out.Symbols[len(out.Symbols)-1]
+						last.Type, last.Currency = sy.Type, sy.CurrencyCode
+					}
 				}
 			}
 			out.Count, out.Truncated = len(out.Symbols), out.Total > len(out.Symbols)

@@ -19,7 +19,7 @@ import (
 
 // Issue is one finding; severity "error" makes the config invalid.
 type Issue struct {
-	Field    string `json:"field" jsonschema:"JSON path, e.g. studies[0].input.in_1"`
+	Field    string `json:"field"`
 	Message  string `json:"message"`
 	Severity string `json:"severity" mcp:"enum=error|warning"`
 }
@@ -44,9 +44,9 @@ type RateLimitCheck struct {
 // Result is validate_chart_config's answer.
 type Result struct {
 	Valid          bool           `json:"valid"`
-	Errors         []Issue        `json:"errors" jsonschema:"errors and warnings; valid is false when any has severity error"`
+	Errors         []Issue        `json:"errors"`
 	Suggestions    []string       `json:"suggestions"`
-	RateLimitCheck RateLimitCheck `json:"rateLimitCheck"`
+	RateLimitCheck RateLimitCheck `json:"rateLimitCheck" mcp:"type=object"`
 }
 
 // Validator holds the docs and the alias table.

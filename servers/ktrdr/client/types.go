@@ -32,8 +32,8 @@ type OperationSummary struct {
 // OperationList is GET /operations with the counts the backend sends plus returned_count.
 type OperationList struct {
 	Operations    []OperationSummary `json:"operations"`
-	TotalCount    int                `json:"total_count" jsonschema:"operations matching the filters"`
-	ActiveCount   int                `json:"active_count" jsonschema:"pending or running operations"`
+	TotalCount    int                `json:"total_count" jsonschema:"all matching the filters"`
+	ActiveCount   int                `json:"active_count"`
 	ReturnedCount int                `json:"returned_count"`
 }
 
@@ -46,7 +46,7 @@ type Progress struct {
 	ItemsProcessed extract.Int    `json:"items_processed,omitempty"`
 	ItemsTotal     *extract.Int   `json:"items_total,omitempty"`
 	CurrentItem    string         `json:"current_item,omitempty"`
-	Context        map[string]any `json:"context,omitempty"`
+	Context        map[string]any `json:"context,omitempty" mcp:"type=object"`
 }
 
 // Metadata is OperationInfo.metadata.
@@ -63,16 +63,16 @@ type Metadata struct {
 type Operation struct {
 	OperationID   string         `json:"operation_id"`
 	OperationType string         `json:"operation_type"`
-	Status        string         `json:"status" jsonschema:"pending, resuming, running, completed, failed or cancelled"`
+	Status        string         `json:"status"`
 	CreatedAt     string         `json:"created_at"`
 	StartedAt     string         `json:"started_at,omitempty"`
 	CompletedAt   string         `json:"completed_at,omitempty"`
 	Progress      Progress       `json:"progress"`
-	Metadata      Metadata       `json:"metadata"`
+	Metadata      Metadata       `json:"metadata" mcp:"type=object"`
 	ErrorMessage  string         `json:"error_message,omitempty"`
 	Warnings      []string       `json:"warnings,omitempty"`
 	Errors        []string       `json:"errors,omitempty"`
-	ResultSummary map[string]any `json:"result_summary,omitempty"`
+	ResultSummary map[string]any `json:"result_summary,omitempty" mcp:"type=object"`
 }
 
 // Cancellation is the data of DELETE /operations/{id}. 3ba55e75 sends
@@ -85,17 +85,17 @@ type Cancellation struct {
 	CancelledAt              string   `json:"cancelled_at,omitempty"`
 	CancellationReason       string   `json:"cancellation_reason,omitempty"`
 	TaskCancelled            bool     `json:"task_cancelled"`
-	TrainingSessionCancelled *bool    `json:"training_session_cancelled,omitempty" jsonschema:"3ba55e75 backends"`
-	RemoteCancelled          *bool    `json:"remote_cancelled,omitempty" jsonschema:"HEAD: the worker host's copy was cancelled too"`
-	ChildrenCancelled        []string `json:"children_cancelled,omitempty" jsonschema:"HEAD: child operations cancelled with it"`
+	TrainingSessionCancelled *bool    `json:"training_session_cancelled,omitempty"`
+	RemoteCancelled          *bool    `json:"remote_cancelled,omitempty"`
+	ChildrenCancelled        []string `json:"children_cancelled,omitempty" jsonschema:"ids"`
 }
 
 // Results is GET /operations/{id}/results (flat).
 type Results struct {
 	OperationID   string         `json:"operation_id"`
 	OperationType string         `json:"operation_type"`
-	Status        string         `json:"status" jsonschema:"completed or failed"`
-	Results       map[string]any `json:"results"`
+	Status        string         `json:"status"`
+	Results       map[string]any `json:"results" mcp:"type=object"`
 }
 
 // LoadRequest is the body of both data-load routes.
@@ -112,7 +112,7 @@ type LoadStarted struct {
 	OperationID string `json:"operation_id"`
 	Status      string `json:"status"`
 	Message     string `json:"message,omitempty"`
-	Route       string `json:"route" jsonschema:"backend route used: /data/acquire/download or /data/load"`
+	Route       string `json:"route"`
 }
 
 // TrainingRequest is the body of POST /trainings/start.
@@ -126,12 +126,13 @@ type TrainingRequest struct {
 
 // TrainingStarted is POST /trainings/start; OperationID comes from task_id.
 type TrainingStarted struct {
-	OperationID              string   `json:"operation_id" jsonschema:"the backend's task_id; use it with the operation tools"`
-	Status                   string   `json:"status"`
-	Message                  string   `json:"message,omitempty"`
-	Symbols                  []string `json:"symbols,omitempty"`
-	Timeframes               []string `json:"timeframes,omitempty"`
-	StrategyName             string   `json:"strategy_name,omitempty"`
+	OperationID string `json:"operation_id"`
+	Status      string `json:"status"`
+	Message     string `json:"message,omitempty"`
+	// The request's echo: kept for callers, not sent to the model (it sent them).
+	Symbols                  []string `json:"-"`
+	Timeframes               []string `json:"-"`
+	StrategyName             string   `json:"-"`
 	EstimatedDurationMinutes *int     `json:"estimated_duration_minutes,omitempty"`
 }
 
@@ -148,9 +149,9 @@ type MarketData struct {
 	Symbol         string       `json:"symbol"`
 	Timeframe      string       `json:"timeframe"`
 	Dates          []string     `json:"dates"`
-	OHLCV          [][5]float64 `json:"ohlcv" jsonschema:"[open, high, low, close, volume] per date"`
+	OHLCV          [][5]float64 `json:"ohlcv" jsonschema:"[o,h,l,c,v] per date"`
 	Count          int          `json:"count"`
-	AvailableCount int          `json:"available_count" jsonschema:"bars the backend has for the range before the limit"`
+	AvailableCount int          `json:"available_count" jsonschema:"in range, before the limit"`
 	Start          string       `json:"start,omitempty"`
 	End            string       `json:"end,omitempty"`
 	Limited        bool         `json:"limited"`
@@ -224,9 +225,9 @@ type Health struct {
 type Performance struct {
 	TaskID          string         `json:"task_id"`
 	Status          string         `json:"status"`
-	TrainingMetrics map[string]any `json:"training_metrics,omitempty"`
-	TestMetrics     map[string]any `json:"test_metrics,omitempty"`
-	ModelInfo       map[string]any `json:"model_info,omitempty"`
+	TrainingMetrics map[string]any `json:"training_metrics,omitempty" mcp:"type=object"`
+	TestMetrics     map[string]any `json:"test_metrics,omitempty" mcp:"type=object"`
+	ModelInfo       map[string]any `json:"model_info,omitempty" mcp:"type=object"`
 }
 
 // PredictRequest is the body of POST /models/predict.
@@ -239,15 +240,15 @@ type PredictRequest struct {
 
 // Prediction is POST /models/predict.
 type Prediction struct {
-	ModelName      string             `json:"model_name"`
-	Symbol         string             `json:"symbol"`
+	ModelName      string             `json:"-"` // the request's echo
+	Symbol         string             `json:"-"`
 	TestDate       string             `json:"test_date,omitempty"`
-	Signal         string             `json:"signal" jsonschema:"buy, sell or hold"`
+	Signal         string             `json:"signal"`
 	Confidence     float64            `json:"confidence"`
 	SignalStrength float64            `json:"signal_strength"`
-	FuzzyOutputs   map[string]float64 `json:"fuzzy_outputs,omitempty" jsonschema:"bullish, bearish, neutral memberships"`
+	FuzzyOutputs   map[string]float64 `json:"fuzzy_outputs,omitempty"`
 	InputFeatures  map[string]float64 `json:"input_features,omitempty"`
-	Placeholder    bool               `json:"placeholder" jsonschema:"true: the backend's stub answer (hold, 0 confidence, no features), not a model output"`
+	Placeholder    bool               `json:"placeholder" jsonschema:"true: stub answer, not a model output"`
 }
 
 // ModelLoaded is POST /models/{name}/load (flat).

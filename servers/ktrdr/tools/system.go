@@ -10,20 +10,19 @@ import (
 )
 
 type healthOut struct {
-	Status        string `json:"status" jsonschema:"healthy or unhealthy"`
-	BackendStatus string `json:"backend_status,omitempty" jsonschema:"what /health said"`
+	Status        string `json:"status" mcp:"enum=healthy|unhealthy"`
+	BackendStatus string `json:"backend_status,omitempty"`
 	Version       string `json:"version,omitempty"`
-	Reason        string `json:"reason,omitempty" jsonschema:"why unhealthy"`
-	Code          string `json:"code,omitempty" jsonschema:"error code when unhealthy"`
+	Reason        string `json:"reason,omitempty"`
+	Code          string `json:"code,omitempty"`
 	APIURL        string `json:"api_url"`
 	LatencyMS     int64  `json:"latency_ms"`
 }
 
 func healthCheck(c *client.Client, apiURL string) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "health_check", Title: "Check backend health", Toolset: setSystem, Hints: toolkit.RemoteRead,
-		Description: `Check that the KTRDR backend is reachable and healthy. Never fails as a tool: an unreachable or failing backend is status "unhealthy" with the reason and code.
-Use first when other tools report upstream_unavailable, or to confirm KTRDR_API_URL.
-Returns status (healthy, unhealthy), backend_status, version, reason, code, api_url, latency_ms.`},
+		Description: `Check that the KTRDR backend is reachable and healthy (version, latency). Never fails as a tool: a failing backend is status unhealthy with the reason and error code.
+Use when other tools report upstream_unavailable.`},
 		func(ctx context.Context, _ struct{}) (healthOut, error) {
 			start := time.Now()
 			h, err := c.Health(ctx)

@@ -50,24 +50,22 @@ func (p *poller) poll(ctx context.Context, id string) (client.Operation, error) 
 
 type waitIn struct {
 	OperationID    string `json:"operation_id" mcp:"minLength=1;maxLength=200;pattern=^[A-Za-z0-9_.:-]+$"`
-	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"stop waiting after this long (the operation keeps running)" mcp:"min=1;max=600;default=120"`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" mcp:"min=1;max=600;default=120"`
 }
 
 type waitOut struct {
 	Operation     client.Operation `json:"operation"`
-	Finished      bool             `json:"finished" jsonschema:"status is completed, failed or cancelled"`
-	TimedOut      bool             `json:"timed_out" jsonschema:"the time limit passed first; call again to keep waiting"`
+	Finished      bool             `json:"finished"`
+	TimedOut      bool             `json:"timed_out" jsonschema:"still running: call again"`
 	Polls         int              `json:"polls"`
 	WaitedSeconds float64          `json:"waited_seconds"`
 }
 
 func waitForOperation(p *poller) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "wait_for_operation", Title: "Wait for operation", Toolset: setOperations, Hints: toolkit.RemoteRead,
-		Description: `Wait until an operation completes, fails or is cancelled, or timeout_seconds passes; sends progress notifications (percentage, current step) if the request has a progressToken. Cancelling the request stops the wait, not the operation.
-Use after trigger_data_loading or start_training instead of polling get_operation_status.
-Returns operation (full status), finished, timed_out (true: still running, call again), polls, waited_seconds. A failed operation is a result (status failed, error_message), not a tool error.
-Errors: not_found (unknown id), upstream_unavailable (backend unreachable past the time limit).
-Example: {"operation_id":"op_training_20250101_120000_ab12cd34","timeout_seconds":300}
+		Description: `Wait until an operation finishes or timeout_seconds passes (progress notifications if the request has a progressToken; cancelling the request stops the wait only). Use instead of polling get_operation_status.
+Returns the full status; a failed operation is a result (status failed), not a tool error.
+Errors: not_found.
 Related: get_operation_results, cancel_operation.`},
 		func(ctx context.Context, in waitIn) (waitOut, error) {
 			if in.TimeoutSeconds == 0 {

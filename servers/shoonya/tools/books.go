@@ -12,38 +12,52 @@ import (
 // NoArgs is the input of tools without parameters.
 type NoArgs struct{}
 
-// OrderView is one order with readable names and real numbers.
-type OrderView struct {
-	OrderID         string  `json:"order_id"`
-	Exchange        string  `json:"exchange"`
-	TradingSymbol   string  `json:"trading_symbol"`
-	Token           string  `json:"token,omitempty"`
-	Side            string  `json:"side" jsonschema:"BUY or SELL"`
-	Quantity        float64 `json:"quantity"`
-	FilledQuantity  float64 `json:"filled_quantity"`
-	CancelledQty    float64 `json:"cancelled_quantity"`
-	OrderType       string  `json:"order_type" jsonschema:"LIMIT, MARKET, SL or SL-M"`
-	Price           float64 `json:"price"`
-	TriggerPrice    float64 `json:"trigger_price,omitempty"`
-	AveragePrice    float64 `json:"average_price"`
-	Product         string  `json:"product"`
-	Validity        string  `json:"validity,omitempty"`
-	Status          string  `json:"status" jsonschema:"PENDING, OPEN, TRIGGER_PENDING, COMPLETE, REJECTED or CANCELED"`
-	RejectReason    string  `json:"reject_reason,omitempty"`
-	IdempotencyKey  string  `json:"idempotency_key,omitempty" jsonschema:"from the remarks"`
-	ExchangeOrderID string  `json:"exchange_order_id,omitempty"`
-	PlacedAt        string  `json:"placed_at,omitempty" jsonschema:"ISO 8601, IST"`
+// DetailIn is the input of the book tools. Rows carry the fields an agent
+// decides on; detail adds the rest under "more", typed only as an object in the
+// output schema because every client pays for tools/list and few read them.
+type DetailIn struct {
+	Detail bool `json:"detail,omitempty"`
 }
 
-func orderView(o noren.Order) OrderView {
-	return OrderView{
-		OrderID: o.OrderNo, Exchange: o.Exch, TradingSymbol: o.TSym, Token: o.Token,
+// OrderView is one order with readable names and real numbers.
+type OrderView struct {
+	OrderID        string     `json:"order_id"`
+	Exchange       string     `json:"exchange"`
+	TradingSymbol  string     `json:"trading_symbol"`
+	Side           string     `json:"side"`
+	Quantity       float64    `json:"quantity"`
+	FilledQuantity float64    `json:"filled_quantity"`
+	Price          float64    `json:"price"`
+	AveragePrice   float64    `json:"average_price,omitempty"`
+	Status         string     `json:"status"`
+	RejectReason   string     `json:"reject_reason,omitempty"`
+	More           *OrderMore `json:"more,omitempty" mcp:"type=object"`
+}
+
+// OrderMore is the rest of an order (detail).
+type OrderMore struct {
+	OrderType       string  `json:"order_type"`
+	IdempotencyKey  string  `json:"idempotency_key,omitempty"`
+	Token           string  `json:"token,omitempty"`
+	CancelledQty    float64 `json:"cancelled_quantity"`
+	TriggerPrice    float64 `json:"trigger_price,omitempty"`
+	Product         string  `json:"product"`
+	Validity        string  `json:"validity,omitempty"`
+	ExchangeOrderID string  `json:"exchange_order_id,omitempty"`
+	PlacedAt        string  `json:"placed_at,omitempty"`
+}
+
+func orderView(o noren.Order, detail bool) OrderView {
+	v := OrderView{
+		OrderID: o.OrderNo, Exchange: o.Exch, TradingSymbol: o.TSym,
 		Side: orders.SideName(o.TranType), Quantity: float64(o.Qty), FilledQuantity: float64(o.FillShares),
-		CancelledQty: float64(o.CancelQty), OrderType: orders.OrderTypeName(o.PriceType), Price: float64(o.Price),
-		TriggerPrice: float64(o.Trigger), AveragePrice: float64(o.AvgPrice), Product: orders.ProductName(o.Product),
-		Validity: o.Retention, Status: orders.Status(o.Status), RejectReason: o.RejReason,
-		IdempotencyKey: string(o.Remarks), ExchangeOrderID: o.ExchOrdID, PlacedAt: norenTime(o.NorenTime),
+		Price: float64(o.Price), AveragePrice: float64(o.AvgPrice), Status: orders.Status(o.Status), RejectReason: o.RejReason,
 	}
+	if detail {
+		v.More = &OrderMore{OrderType: orders.OrderTypeName(o.PriceType), IdempotencyKey: string(o.Remarks), Token: o.Token, CancelledQty: float64(o.CancelQty), TriggerPrice: float64(o.Trigger),
+			Product: orders.ProductName(o.Product), Validity: o.Retention, ExchangeOrderID: o.ExchOrdID, PlacedAt: norenTime(o.NorenTime)}
+	}
+	return v
 }
 
 // OrderBookOut is get_order_book's result.
@@ -54,17 +68,17 @@ type OrderBookOut struct {
 func orderBookTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_order_book", Title: "Order book", Toolset: "books",
-		Description: "Today's orders: status, fills, average price, reject reason ([] when none). " +
-			"Use after place_order/modify_order/cancel_order to see the outcome. Needs connect_shoonya_broker.",
+		Description: "Today's orders: status, fills, average price, reject reason ([] when none); detail adds type, idempotency key, product, trigger, times. " +
+			"Use after the order tools to see the outcome.",
 		Hints: toolkit.RemoteRead,
-	}, func(ctx context.Context, _ NoArgs) (OrderBookOut, error) {
+	}, func(ctx context.Context, in DetailIn) (OrderBookOut, error) {
 		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Order, error) { return d.client().OrderBook(ctx, a) })
 		if err != nil {
 			return OrderBookOut{}, err
 		}
 		out := OrderBookOut{Orders: make([]OrderView, 0, len(list))}
 		for _, o := range list {
-			out.Orders = append(out.Orders, orderView(o))
+			out.Orders = append(out.Orders, orderView(o, in.Detail))
 		}
 		return out, nil
 	})
@@ -72,18 +86,23 @@ func orderBookTool(d *Deps) toolkit.Tool {
 
 // TradeView is one fill.
 type TradeView struct {
-	OrderID       string  `json:"order_id"`
+	OrderID       string     `json:"order_id"`
+	TradingSymbol string     `json:"trading_symbol"`
+	Side          string     `json:"side"`
+	FillQuantity  float64    `json:"fill_quantity"`
+	FillPrice     float64    `json:"fill_price"`
+	FilledAt      string     `json:"filled_at,omitempty"`
+	More          *TradeMore `json:"more,omitempty" mcp:"type=object"`
+}
+
+// TradeMore is the rest of a fill (detail).
+type TradeMore struct {
 	FillID        string  `json:"fill_id,omitempty"`
 	Exchange      string  `json:"exchange"`
-	TradingSymbol string  `json:"trading_symbol"`
-	Side          string  `json:"side"`
 	Product       string  `json:"product"`
 	OrderType     string  `json:"order_type"`
-	FillQuantity  float64 `json:"fill_quantity"`
-	FillPrice     float64 `json:"fill_price"`
 	OrderQuantity float64 `json:"order_quantity"`
 	AveragePrice  float64 `json:"average_price"`
-	FilledAt      string  `json:"filled_at,omitempty"`
 	Remarks       string  `json:"remarks,omitempty"`
 }
 
@@ -95,21 +114,23 @@ type TradeBookOut struct {
 func tradeBookTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_trade_book", Title: "Trade book", Toolset: "books",
-		Description: "Today's fills (executed trades) with quantity and price. Order status: get_order_book. Needs connect_shoonya_broker.",
+		Description: "Today's fills with quantity, price and time; detail adds product, order type, remarks. Order status: get_order_book.",
 		Hints:       toolkit.RemoteRead,
-	}, func(ctx context.Context, _ NoArgs) (TradeBookOut, error) {
+	}, func(ctx context.Context, in DetailIn) (TradeBookOut, error) {
 		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Trade, error) { return d.client().TradeBook(ctx, a) })
 		if err != nil {
 			return TradeBookOut{}, err
 		}
 		out := TradeBookOut{Trades: make([]TradeView, 0, len(list))}
 		for _, t := range list {
-			out.Trades = append(out.Trades, TradeView{
-				OrderID: t.OrderNo, FillID: t.FillID, Exchange: t.Exch, TradingSymbol: t.TSym,
-				Side: orders.SideName(t.TranType), Product: orders.ProductName(t.Product), OrderType: orders.OrderTypeName(t.PriceType),
-				FillQuantity: float64(t.FillQty), FillPrice: float64(t.FillPrice), OrderQuantity: float64(t.Qty),
-				AveragePrice: float64(t.AvgPrice), FilledAt: norenTime(t.FillTime), Remarks: string(t.Remarks),
-			})
+			v := TradeView{OrderID: t.OrderNo, TradingSymbol: t.TSym, Side: orders.SideName(t.TranType),
+				FillQuantity: float64(t.FillQty), FillPrice: float64(t.FillPrice), FilledAt: norenTime(t.FillTime)}
+			if in.Detail {
+				v.More = &TradeMore{FillID: t.FillID, Exchange: t.Exch, Product: orders.ProductName(t.Product),
+					OrderType: orders.OrderTypeName(t.PriceType), OrderQuantity: float64(t.Qty), AveragePrice: float64(t.AvgPrice),
+					Remarks: string(t.Remarks)}
+			}
+			out.Trades = append(out.Trades, v)
 		}
 		return out, nil
 	})
@@ -117,19 +138,24 @@ func tradeBookTool(d *Deps) toolkit.Tool {
 
 // PositionView is one net position.
 type PositionView struct {
-	Exchange         string  `json:"exchange"`
-	TradingSymbol    string  `json:"trading_symbol"`
+	Exchange      string        `json:"exchange"`
+	TradingSymbol string        `json:"trading_symbol"`
+	Product       string        `json:"product"`
+	NetQuantity   float64       `json:"net_quantity" jsonschema:"negative: short"`
+	AveragePrice  float64       `json:"average_price"`
+	LastPrice     float64       `json:"last_price"`
+	RealisedPnL   float64       `json:"realised_pnl"`
+	UnrealisedPnL float64       `json:"unrealised_pnl"`
+	More          *PositionMore `json:"more,omitempty" mcp:"type=object"`
+}
+
+// PositionMore is the rest of a position (detail).
+type PositionMore struct {
 	Token            string  `json:"token,omitempty"`
-	Product          string  `json:"product"`
-	NetQuantity      float64 `json:"net_quantity" jsonschema:"positive long, negative short"`
-	AveragePrice     float64 `json:"average_price"`
-	LastPrice        float64 `json:"last_price"`
 	DayBuyQuantity   float64 `json:"day_buy_quantity"`
 	DaySellQuantity  float64 `json:"day_sell_quantity"`
 	DayBuyAverage    float64 `json:"day_buy_average"`
 	DaySellAverage   float64 `json:"day_sell_average"`
-	RealisedPnL      float64 `json:"realised_pnl"`
-	UnrealisedPnL    float64 `json:"unrealised_pnl"`
 	CarryForwardBuy  float64 `json:"carry_forward_buy_quantity"`
 	CarryForwardSell float64 `json:"carry_forward_sell_quantity"`
 }
@@ -144,9 +170,9 @@ type PositionsOut struct {
 func positionsTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_positions", Title: "Positions", Toolset: "books",
-		Description: "Net positions (intraday and carried) with realised/unrealised P&L and totals. Demat: get_holdings. Needs connect_shoonya_broker.",
+		Description: "Net positions (intraday and carried) with realised/unrealised P&L and totals; detail adds day and carry-forward quantities. Demat: get_holdings.",
 		Hints:       toolkit.RemoteRead,
-	}, func(ctx context.Context, _ NoArgs) (PositionsOut, error) {
+	}, func(ctx context.Context, in DetailIn) (PositionsOut, error) {
 		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Position, error) { return d.client().Positions(ctx, a) })
 		if err != nil {
 			return PositionsOut{}, err
@@ -154,12 +180,14 @@ func positionsTool(d *Deps) toolkit.Tool {
 		out := PositionsOut{Positions: make([]PositionView, 0, len(list))}
 		for _, p := range list {
 			v := PositionView{
-				Exchange: p.Exch, TradingSymbol: p.TSym, Token: p.Token, Product: orders.ProductName(p.Product),
+				Exchange: p.Exch, TradingSymbol: p.TSym, Product: orders.ProductName(p.Product),
 				NetQuantity: float64(p.NetQty), AveragePrice: float64(p.NetAvgPrice), LastPrice: float64(p.LastPrice),
-				DayBuyQuantity: float64(p.DayBuyQty), DaySellQuantity: float64(p.DaySellQty),
-				DayBuyAverage: float64(p.DayBuyAvg), DaySellAverage: float64(p.DaySellAvg),
 				RealisedPnL: float64(p.RealisedPnL), UnrealisedPnL: float64(p.UnrealisedMTM),
-				CarryForwardBuy: float64(p.CFBuyQty), CarryForwardSell: float64(p.CFSellQty),
+			}
+			if in.Detail {
+				v.More = &PositionMore{Token: p.Token, DayBuyQuantity: float64(p.DayBuyQty), DaySellQuantity: float64(p.DaySellQty),
+					DayBuyAverage: float64(p.DayBuyAvg), DaySellAverage: float64(p.DaySellAvg),
+					CarryForwardBuy: float64(p.CFBuyQty), CarryForwardSell: float64(p.CFSellQty)}
 			}
 			out.RealisedPnL += v.RealisedPnL
 			out.UnrealisedPnL += v.UnrealisedPnL
@@ -171,15 +199,20 @@ func positionsTool(d *Deps) toolkit.Tool {
 
 // HoldingView is one demat holding.
 type HoldingView struct {
-	Exchange         string  `json:"exchange"`
-	TradingSymbol    string  `json:"trading_symbol"`
-	Token            string  `json:"token,omitempty"`
-	Quantity         float64 `json:"quantity" jsonschema:"valuation quantity"`
-	SellableQuantity float64 `json:"sellable_quantity"`
-	AveragePrice     float64 `json:"average_price"`
-	T1Quantity       float64 `json:"t1_quantity" jsonschema:"BTST, not yet in demat"`
-	CollateralQty    float64 `json:"collateral_quantity"`
-	UsedQuantity     float64 `json:"used_quantity"`
+	Exchange         string       `json:"exchange"`
+	TradingSymbol    string       `json:"trading_symbol"`
+	Quantity         float64      `json:"quantity"`
+	SellableQuantity float64      `json:"sellable_quantity"`
+	AveragePrice     float64      `json:"average_price"`
+	More             *HoldingMore `json:"more,omitempty" mcp:"type=object"`
+}
+
+// HoldingMore is the rest of a holding (detail).
+type HoldingMore struct {
+	Token         string  `json:"token,omitempty"`
+	T1Quantity    float64 `json:"t1_quantity"`
+	CollateralQty float64 `json:"collateral_quantity"`
+	UsedQuantity  float64 `json:"used_quantity"`
 }
 
 // HoldingsOut is get_holdings' result.
@@ -190,9 +223,9 @@ type HoldingsOut struct {
 func holdingsTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_holdings", Title: "Holdings", Toolset: "books",
-		Description: "Demat holdings: valuation and sellable quantities, average buy price. Intraday/F&O: get_positions. Needs connect_shoonya_broker.",
+		Description: "Demat holdings: valuation and sellable quantities, average buy price; detail adds T1, collateral, used. Intraday/F&O: get_positions.",
 		Hints:       toolkit.RemoteRead,
-	}, func(ctx context.Context, _ NoArgs) (HoldingsOut, error) {
+	}, func(ctx context.Context, in DetailIn) (HoldingsOut, error) {
 		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Holding, error) { return d.client().Holdings(ctx, a, "C") })
 		if err != nil {
 			return HoldingsOut{}, err
@@ -203,14 +236,17 @@ func holdingsTool(d *Deps) toolkit.Tool {
 				// Reference §4.8 formulas.
 				Quantity:         float64(h.BTSTQty + h.HoldQty + h.BrkColQty + h.UnplgdQty + h.BenQty + max(h.NPOADQty, h.DPQty) - h.UsedQty),
 				SellableQuantity: float64(h.BTSTQty + h.HoldQty + h.UnplgdQty + h.BenQty + h.DPQty - h.UsedQty),
-				AveragePrice:     float64(h.UploadPrc), T1Quantity: float64(h.BTSTQty),
-				CollateralQty: float64(h.ColQty), UsedQuantity: float64(h.UsedQty),
+				AveragePrice:     float64(h.UploadPrc),
 			}
+			token := ""
 			// Prefer the NSE listing when a holding lists several exchanges.
 			for i, s := range h.Scrips {
 				if i == 0 || strings.EqualFold(s.Exch, "NSE") {
-					v.Exchange, v.TradingSymbol, v.Token = s.Exch, s.TSym, s.Token
+					v.Exchange, v.TradingSymbol, token = s.Exch, s.TSym, s.Token
 				}
+			}
+			if in.Detail {
+				v.More = &HoldingMore{Token: token, T1Quantity: float64(h.BTSTQty), CollateralQty: float64(h.ColQty), UsedQuantity: float64(h.UsedQty)}
 			}
 			out.Holdings = append(out.Holdings, v)
 		}
@@ -234,13 +270,13 @@ type LimitsOut struct {
 	UnrealisedMTM   float64 `json:"unrealised_mtm"`
 	Turnover        float64 `json:"turnover"`
 	PendingOrderVal float64 `json:"pending_order_value"`
-	AvailableEstim  float64 `json:"available_estimate" jsonschema:"cash + payin + collateral - payout - margin_used (Noren has no official field)"`
+	AvailableEstim  float64 `json:"available_estimate" jsonschema:"cash+payin+collateral-payout-margin_used"`
 }
 
 func limitsTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_limits", Title: "Funds and margins", Toolset: "books",
-		Description: "Funds and margins: cash, payin/payout, collateral, margin used (span, exposure, premium), P&L, estimated available. Use before large orders. Needs connect_shoonya_broker.",
+		Description: "Funds and margins: cash, payin/payout, collateral, margin used (span, exposure, premium), P&L, estimated available. Use before large orders.",
 		Hints:       toolkit.RemoteRead,
 	}, func(ctx context.Context, _ NoArgs) (LimitsOut, error) {
 		l, err := do(ctx, d, func(a *noren.Auth) (noren.Limits, error) { return d.client().Limits(ctx, a) })

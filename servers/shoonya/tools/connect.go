@@ -10,19 +10,19 @@ import (
 
 // ConnectIn overrides the environment's credentials; every field is optional.
 type ConnectIn struct {
-	UserID     string `json:"user_id,omitempty" jsonschema:"default SHOONYA_USER_ID" mcp:"maxLength=32"`
-	Password   string `json:"password,omitempty" jsonschema:"legacy; SHOONYA_PASSWORD" mcp:"maxLength=128"`
+	UserID     string `json:"user_id,omitempty" mcp:"maxLength=32"`
+	Password   string `json:"password,omitempty" jsonschema:"legacy" mcp:"maxLength=128"`
 	TOTP       string `json:"totp,omitempty" jsonschema:"legacy; default from SHOONYA_TOTP_SECRET" mcp:"pattern=^[0-9]{6}$"`
-	VendorCode string `json:"vendor_code,omitempty" jsonschema:"legacy; SHOONYA_VENDOR_CODE, else <user_id>_U" mcp:"maxLength=64"`
-	APISecret  string `json:"api_secret,omitempty" jsonschema:"legacy; SHOONYA_API_SECRET" mcp:"maxLength=256"`
-	IMEI       string `json:"imei,omitempty" jsonschema:"legacy; SHOONYA_IMEI" mcp:"maxLength=64"`
-	AuthCode   string `json:"auth_code,omitempty" jsonschema:"OAuth: from the redirect after authorize_url" mcp:"maxLength=512"`
+	VendorCode string `json:"vendor_code,omitempty" jsonschema:"legacy; default <user_id>_U" mcp:"maxLength=64"`
+	APISecret  string `json:"api_secret,omitempty" jsonschema:"legacy" mcp:"maxLength=256"`
+	IMEI       string `json:"imei,omitempty" jsonschema:"legacy" mcp:"maxLength=64"`
+	AuthCode   string `json:"auth_code,omitempty" jsonschema:"OAuth: from the redirect" mcp:"maxLength=512"`
 }
 
 // ConnectOut never carries a secret.
 type ConnectOut struct {
-	Status       string `json:"status" jsonschema:"connected or authorization_required"`
-	Auth         string `json:"auth" jsonschema:"oauth or legacy"`
+	Status       string `json:"status" mcp:"enum=connected|authorization_required"`
+	Auth         string `json:"auth"`
 	UserID       string `json:"user_id,omitempty"`
 	AccountID    string `json:"account_id,omitempty"`
 	AuthorizeURL string `json:"authorize_url,omitempty"`
@@ -32,7 +32,7 @@ type ConnectOut struct {
 func connectTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "connect_shoonya_broker", Title: "Connect to Shoonya", Toolset: "account",
-		Description: "Log in to the Shoonya (Finvasia) broker; call first, and again when a tool says the session expired. " +
+		Description: "Log in to the Shoonya (Finvasia) broker (again when a tool says the session expired). " +
 			"No arguments needed with SHOONYA_* env credentials; arguments override them. " +
 			"OAuth (default): without auth_code it returns authorize_url; the user opens it and logs in, then call again with auth_code from the redirect. " +
 			"Legacy (SHOONYA_AUTH=legacy): password + TOTP. Secrets are never echoed. " +

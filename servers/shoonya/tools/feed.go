@@ -11,15 +11,15 @@ import (
 
 // FeedIn names instruments as EXCHANGE|token.
 type FeedIn struct {
-	Instruments []string `json:"instruments" jsonschema:"EXCHANGE|token, e.g. NSE|22" mcp:"pattern=^[A-Z]{2,4}\\|[0-9A-Za-z]{1,20}$;minItems=1;maxItems=500"`
+	Instruments []string `json:"instruments" jsonschema:"e.g. NSE|22" mcp:"pattern=^[A-Z]{2,4}\\|[0-9A-Za-z]{1,20}$;minItems=1;maxItems=500"`
 	Depth       bool     `json:"depth,omitempty" jsonschema:"5-level depth, not touchline"`
 }
 
 // FeedOut is the subscription state after the call.
 type FeedOut struct {
-	ResourceURIs []string    `json:"resource_uris" jsonschema:"read or subscribe"`
-	AllURI       string      `json:"all_instruments_uri"`
-	Feed         feed.Status `json:"feed"`
+	ResourceURIs []string    `json:"resource_uris"`
+	AllURI       string      `json:"-"` // always feed.AllURI, named in the description
+	Feed         feed.Status `json:"feed" jsonschema:"connection state" mcp:"type=object"`
 	Touchline    []string    `json:"touchline_subscriptions"`
 	Depth        []string    `json:"depth_subscriptions"`
 }
@@ -51,10 +51,9 @@ func normKeys(in []string) []string {
 
 func subscribeTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
-		Name: "subscribe_market_feeds", Title: "Subscribe to live prices", Toolset: "feed",
-		Description: "Stream live ticks over the broker websocket into resources shoonya://feed and shoonya://feed/{exchange}/{token}. " +
-			"Ticks merge into full snapshots; reconnects by itself. Subscribe to the URIs for update notifications. " +
-			"Idempotent. Needs connect_shoonya_broker. Stop: unsubscribe_market_feeds.",
+		Name: "subscribe_market_feeds", Title: "Subscribe feeds", Toolset: "feed",
+		Description: "Stream live ticks into resources shoonya://feed and shoonya://feed/{exchange}/{token} (full snapshots; reconnects by itself); " +
+			"subscribe to the URIs for update notifications. Idempotent. Stop: unsubscribe_market_feeds.",
 		Hints: toolkit.Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	}, func(ctx context.Context, in FeedIn) (FeedOut, error) {
 		if _, err := d.Sessions.Auth(ctx); err != nil {
@@ -71,7 +70,7 @@ func subscribeTool(d *Deps) toolkit.Tool {
 
 func unsubscribeTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
-		Name: "unsubscribe_market_feeds", Title: "Unsubscribe live prices", Toolset: "feed",
+		Name: "unsubscribe_market_feeds", Title: "Unsubscribe feeds", Toolset: "feed",
 		Description: "Stop streaming instruments from subscribe_market_feeds (depth=true for depth subscriptions); their snapshots leave the resource. Idempotent.",
 		Hints:       toolkit.Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	}, func(ctx context.Context, in FeedIn) (FeedOut, error) {

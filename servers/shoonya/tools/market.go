@@ -21,7 +21,7 @@ type SearchIn struct {
 
 // Instrument is one search hit.
 type Instrument struct {
-	Exchange      string  `json:"exchange"`
+	Exchange      string  `json:"-"` // the request's echo
 	TradingSymbol string  `json:"trading_symbol"`
 	Token         string  `json:"token"`
 	LotSize       float64 `json:"lot_size,omitempty"`
@@ -49,7 +49,7 @@ func searchScripTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "search_scrip", Title: "Search instruments", Toolset: "market",
 		Description: "Find instruments by name on one exchange: trading symbol, token, lot and tick size. " +
-			"Use first: trading_symbol for place_order, token for get_quotes, get_time_price_series, subscribe_market_feeds. Needs connect_shoonya_broker.",
+			"Use first: trading_symbol for orders, token for quotes, candles and feeds.",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in SearchIn) (SearchOut, error) {
 		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Scrip, error) {
@@ -80,8 +80,8 @@ type Depth struct {
 
 // QuoteOut is one instrument's quote.
 type QuoteOut struct {
-	Exchange      string  `json:"exchange"`
-	Token         string  `json:"token"`
+	Exchange      string  `json:"-"` // the request's echo
+	Token         string  `json:"-"`
 	TradingSymbol string  `json:"trading_symbol"`
 	Name          string  `json:"name,omitempty"`
 	LastPrice     float64 `json:"last_price"`
@@ -99,8 +99,8 @@ type QuoteOut struct {
 	TickSize      float64 `json:"tick_size"`
 	LastTradeQty  float64 `json:"last_trade_quantity"`
 	LastTradeTime string  `json:"last_trade_time,omitempty"`
-	Bids          []Depth `json:"bids"`
-	Asks          []Depth `json:"asks"`
+	Bids          []Depth `json:"bids" jsonschema:"{price, quantity}, best first" mcp:"type=object"`
+	Asks          []Depth `json:"asks" mcp:"type=object"`
 }
 
 func quoteView(q noren.Quote) QuoteOut {
@@ -132,7 +132,7 @@ func quotesTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_quotes", Title: "Quote", Toolset: "market",
 		Description: "One instrument's snapshot quote: last price, OHLC, change, volume, OI, circuits, 5-level depth. " +
-			"Streaming: subscribe_market_feeds. Errors: not_found (unknown token). Needs connect_shoonya_broker.",
+			"Streaming: subscribe_market_feeds. Errors: not_found (unknown token).",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in QuoteIn) (QuoteOut, error) {
 		q, err := do(ctx, d, func(a *noren.Auth) (noren.Quote, error) {
@@ -164,20 +164,20 @@ type Leg struct {
 	Bid           float64 `json:"bid"`
 	Ask           float64 `json:"ask"`
 	LotSize       float64 `json:"lot_size"`
-	QuoteError    string  `json:"quote_error,omitempty" jsonschema:"this leg failed; other fields 0"`
+	QuoteError    string  `json:"quote_error,omitempty"`
 }
 
 // ChainRow is one strike with call and put side by side.
 type ChainRow struct {
 	Strike float64 `json:"strike"`
 	Call   *Leg    `json:"call,omitempty"`
-	Put    *Leg    `json:"put,omitempty"`
+	Put    *Leg    `json:"put,omitempty" jsonschema:"as call" mcp:"type=object"`
 }
 
 // ChainOut is get_option_chain's result.
 type ChainOut struct {
-	Exchange string     `json:"exchange"`
-	Rows     []ChainRow `json:"rows" jsonschema:"ascending by strike"`
+	Exchange string     `json:"-"` // the request's echo
+	Rows     []ChainRow `json:"rows"`
 	Legs     int        `json:"legs_quoted"`
 }
 
@@ -185,8 +185,7 @@ func optionChainTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_option_chain", Title: "Option chain", Toolset: "market",
 		Description: "Option chain around a strike with live quotes: per strike, call and put side by side. " +
-			"One quote per leg within Shoonya's 20 req/s, 200/min (25 strikes = 100 quotes: seconds, half a minute's budget). " +
-			"Needs connect_shoonya_broker.",
+			"One quote per leg (25 strikes = 100 quotes: half the broker's per-minute budget).",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in ChainIn) (ChainOut, error) {
 		cnt := in.Count
@@ -277,7 +276,7 @@ type SeriesIn struct {
 
 // Candle is one normalised candle.
 type Candle struct {
-	Time         string  `json:"time" jsonschema:"start, ISO 8601 IST"`
+	Time         string  `json:"time"`
 	Open         float64 `json:"open"`
 	High         float64 `json:"high"`
 	Low          float64 `json:"low"`
@@ -309,7 +308,7 @@ func timePriceSeriesTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_time_price_series", Title: "Candles", Toolset: "market",
 		Description: "Historical OHLCV candles, oldest first: intraday (about the last 30 days) or daily (interval day). " +
-			"[] when no data. Needs connect_shoonya_broker.",
+			"[] when no data.",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in SeriesIn) (SeriesOut, error) {
 		iv := defaultStr(in.Interval, "5")

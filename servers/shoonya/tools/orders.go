@@ -14,30 +14,30 @@ import (
 // PlaceIn is place_order's input (human values; mapped to Noren codes).
 type PlaceIn struct {
 	Exchange       string  `json:"exchange" mcp:"enum=NSE|BSE|NFO|BFO|CDS|BCD|MCX|NCX"`
-	TradingSymbol  string  `json:"trading_symbol" jsonschema:"from search_scrip, e.g. RELIANCE-EQ" mcp:"minLength=1;maxLength=64"`
+	TradingSymbol  string  `json:"trading_symbol" jsonschema:"from search_scrip" mcp:"minLength=1;maxLength=64"`
 	Side           string  `json:"side" mcp:"enum=BUY|SELL"`
 	Quantity       int     `json:"quantity" jsonschema:"shares; F&O: contracts × lot size" mcp:"min=1;max=1000000"`
 	OrderType      string  `json:"order_type" jsonschema:"LIMIT: price; SL: price+trigger_price; SL-M: trigger_price" mcp:"enum=LIMIT|MARKET|SL|SL-M"`
-	Price          float64 `json:"price,omitempty" jsonschema:"LIMIT, SL" mcp:"min=0;max=10000000"`
-	TriggerPrice   float64 `json:"trigger_price,omitempty" jsonschema:"SL, SL-M" mcp:"min=0;max=10000000"`
-	Product        string  `json:"product,omitempty" jsonschema:"CNC delivery, INTRADAY=MIS, NORMAL=NRML (F&O carry), COVER: +stop_loss, BRACKET: +stop_loss+target" mcp:"enum=CNC|INTRADAY|MIS|NORMAL|NRML|COVER|BRACKET|MTF;default=CNC"`
+	Price          float64 `json:"price,omitempty" mcp:"min=0;max=10000000"`
+	TriggerPrice   float64 `json:"trigger_price,omitempty" mcp:"min=0;max=10000000"`
+	Product        string  `json:"product,omitempty" jsonschema:"CNC delivery, INTRADAY=MIS, NORMAL=NRML F&O carry; COVER, BRACKET: +stop_loss (+target)" mcp:"enum=CNC|INTRADAY|MIS|NORMAL|NRML|COVER|BRACKET|MTF;default=CNC"`
 	StopLoss       float64 `json:"stop_loss,omitempty" jsonschema:"COVER/BRACKET stop price (BUY: below entry)" mcp:"min=0"`
 	Target         float64 `json:"target,omitempty" jsonschema:"BRACKET target price (BUY: above entry)" mcp:"min=0"`
 	TrailingStop   float64 `json:"trailing_stop,omitempty" jsonschema:"COVER/BRACKET trail step, rupees" mcp:"min=0"`
 	Validity       string  `json:"validity,omitempty" mcp:"enum=DAY|IOC|EOS;default=DAY"`
 	DisclosedQty   int     `json:"disclosed_quantity,omitempty" mcp:"min=0"`
 	AfterMarket    bool    `json:"after_market,omitempty" jsonschema:"AMO"`
-	IdempotencyKey string  `json:"idempotency_key,omitempty" jsonschema:"same key never orders twice; default derived from order+day (new key to repeat an identical order)" mcp:"pattern=^[A-Za-z0-9_.:-]{4,40}$"`
+	IdempotencyKey string  `json:"idempotency_key,omitempty" jsonschema:"default from order+day; a new key repeats an identical order" mcp:"pattern=^[A-Za-z0-9_.:-]{4,40}$"`
 }
 
 // PlaceOut is place_order's result.
 type PlaceOut struct {
 	OrderID        string  `json:"order_id"`
 	IdempotencyKey string  `json:"idempotency_key"`
-	Outcome        string  `json:"outcome" jsonschema:"placed, already_placed (nothing sent) or recovered (found in the book)"`
+	Outcome        string  `json:"outcome"`
 	OrderType      string  `json:"order_type_sent,omitempty"`
 	Price          float64 `json:"price_sent,omitempty"`
-	Converted      string  `json:"converted,omitempty" jsonschema:"MARKET/SL-M → LIMIT/SL: how priced"`
+	Converted      string  `json:"converted,omitempty"`
 	Next           string  `json:"next"`
 }
 
@@ -257,12 +257,12 @@ func (d *Deps) preflight(ctx context.Context, a *noren.Auth, in PlaceIn, o *nore
 func placeOrderTool(d *Deps) toolkit.Tool {
 	t := toolkit.New(toolkit.Def{
 		Name: "place_order", Title: "Place order", Toolset: "orders",
-		Description: "Place a real order on Shoonya. Same idempotency_key never orders twice (the existing order is returned, nothing sent). " +
+		Description: "Place a real order on Shoonya. Same idempotency_key never orders twice (outcome already_placed, nothing sent). " +
 			"Prices: whole ticks inside the circuits (checked on a quote first). " +
 			"Shoonya rejects API market orders, so " + orders.ProtectiveRule + "; see converted. " +
-			"Pre-trade limits (quantity, value, exchanges/products, orders/minute) refuse with permission_denied. Asks the user to confirm (elicitation) where supported. " +
+			"Pre-trade limits refuse with permission_denied. Asks the user to confirm (elicitation) where supported. " +
 			"Never auto-retried; a lost answer is looked up in the order book (recovered), else outcome_unknown: call again with the same key. " +
-			"Accepted ≠ executed: see get_order_book. Needs connect_shoonya_broker; symbols from search_scrip.",
+			"Accepted ≠ executed: see get_order_book.",
 		Hints: toolkit.RemoteDestructive,
 	}, func(ctx context.Context, in PlaceIn) (PlaceOut, error) {
 		o, err := mapOrder(in)
@@ -314,25 +314,25 @@ func placeOrderTool(d *Deps) toolkit.Tool {
 type ModifyIn struct {
 	OrderID       string  `json:"order_id" jsonschema:"from place_order or get_order_book" mcp:"pattern=^[0-9A-Za-z]{1,32}$"`
 	Exchange      string  `json:"exchange" mcp:"enum=NSE|BSE|NFO|BFO|CDS|BCD|MCX|NCX"`
-	TradingSymbol string  `json:"trading_symbol" jsonschema:"the order's symbol" mcp:"minLength=1;maxLength=64"`
+	TradingSymbol string  `json:"trading_symbol" mcp:"minLength=1;maxLength=64"`
 	Quantity      int     `json:"quantity" jsonschema:"new TOTAL (filled + pending)" mcp:"min=1;max=1000000"`
 	OrderType     string  `json:"order_type" mcp:"enum=LIMIT|SL"`
 	Price         float64 `json:"price,omitempty" mcp:"min=0;max=10000000"`
-	TriggerPrice  float64 `json:"trigger_price,omitempty" jsonschema:"SL" mcp:"min=0;max=10000000"`
+	TriggerPrice  float64 `json:"trigger_price,omitempty" mcp:"min=0;max=10000000"`
 }
 
 // OrderAck is modify/cancel's result.
 type OrderAck struct {
 	OrderID string `json:"order_id"`
-	Status  string `json:"status" jsonschema:"modify_requested or cancel_requested"`
+	Status  string `json:"status"`
 	Next    string `json:"next"`
 }
 
 func modifyOrderTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "modify_order", Title: "Modify order", Toolset: "orders",
-		Description: "Change an open order's quantity, type (LIMIT or SL: Shoonya rejects API market orders), price or trigger; prices are checked against tick size and circuits. Pre-trade limits apply. Sent once, never auto-retried; on outcome_unknown check get_order_book before repeating. " +
-			"Errors: not_found (no such open order). Needs connect_shoonya_broker.",
+		Description: "Change an open order's quantity, type (no market orders via API), price or trigger; prices are checked against ticks and circuits; pre-trade limits apply. Sent once; on outcome_unknown check get_order_book before repeating. " +
+			"Errors: not_found (no such open order).",
 		Hints: toolkit.RemoteDestructive,
 	}, func(ctx context.Context, in ModifyIn) (OrderAck, error) {
 		o, err := mapOrder(PlaceIn{Exchange: in.Exchange, TradingSymbol: in.TradingSymbol, Side: "BUY", Quantity: in.Quantity,
@@ -377,7 +377,7 @@ type CancelIn struct {
 func cancelOrderTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "cancel_order", Title: "Cancel order", Toolset: "orders",
-		Description: "Cancel an open order. Sent once, never auto-retried; on outcome_unknown check get_order_book. Errors: not_found (no such open order, or already complete/cancelled). Needs connect_shoonya_broker.",
+		Description: "Cancel an open order. Sent once, never auto-retried; on outcome_unknown check get_order_book. Errors: not_found (no such open order, or already complete/cancelled).",
 		Hints:       toolkit.RemoteDestructive,
 	}, func(ctx context.Context, in CancelIn) (OrderAck, error) {
 		no, err := do(ctx, d, func(a *noren.Auth) (string, error) { return d.client().CancelOrder(ctx, a, in.OrderID) })

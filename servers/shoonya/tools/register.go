@@ -31,7 +31,7 @@ const (
 )
 
 // Instructions are sent to clients on initialize.
-const Instructions = "Shoonya (Finvasia) broker bridge. Call connect_shoonya_broker first. Orders are real: place_order is idempotent per idempotency_key, " +
+const Instructions = "Shoonya (Finvasia) broker bridge. Call connect_shoonya_broker first (every other tool needs its session; again when a tool says the session expired). Orders are real: place_order is idempotent per idempotency_key, " +
 	"enforces pre-trade limits and asks for confirmation where the client supports elicitation. Live prices: subscribe_market_feeds, then read or subscribe to shoonya://feed."
 
 // Config builds the dependencies from the environment. With rdb (from

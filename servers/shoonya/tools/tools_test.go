@@ -44,8 +44,12 @@ func TestEveryTool(t *testing.T) {
 				t.Fatalf("place: %+v", placed)
 			}
 			ob = servetest.Decode[tools.OrderBookOut](t, e.call("get_order_book", nil))
-			if len(ob.Orders) != 1 || ob.Orders[0].IdempotencyKey != "test-"+string(era) || ob.Orders[0].Side != "BUY" || ob.Orders[0].OrderType != "LIMIT" {
+			if len(ob.Orders) != 1 || ob.Orders[0].Side != "BUY" || ob.Orders[0].More != nil {
 				t.Fatalf("order book: %+v", ob)
+			}
+			ob = servetest.Decode[tools.OrderBookOut](t, e.call("get_order_book", map[string]any{"detail": true}))
+			if m := ob.Orders[0].More; m == nil || m.IdempotencyKey != "test-"+string(era) || m.OrderType != "LIMIT" || m.Product != "CNC" {
+				t.Fatalf("order book detail: %+v", ob.Orders[0].More)
 			}
 			mod := servetest.Decode[tools.OrderAck](t, e.call("modify_order", map[string]any{
 				"order_id": placed.OrderID, "exchange": "NSE", "trading_symbol": "RELIANCE-EQ", "quantity": 2, "order_type": "LIMIT", "price": 1310,
