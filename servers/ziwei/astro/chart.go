@@ -283,3 +283,7 @@ func (c *Chart) Ages(i int) [10]int {
 	}
 	return a
 }
+
+// Mutagens returns the four stars stem s transforms (禄 权 科 忌) under this
+// chart's settings.
+func (c *Chart) Mutagens(s Stem) [4]StarID { return Mutagens(s) }

@@ -14,14 +14,6 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/board"
 )
 
-func boardURI(id string, l astro.Lang) string {
-	u := "ziwei://chart/" + id
-	if l != astro.ZhCN {
-		u += "?language=" + l.String()
-	}
-	return u
-}
-
 // boardText is the text board with the basics in the centre.
 func (cc *chartCtx) boardText() string {
 	b := cc.basics()
@@ -33,12 +25,12 @@ func (cc *chartCtx) boardText() string {
 		b.ChineseDate,
 	}
 	if en {
-		lines = append(lines, "bureau "+b.FiveElementsClass, "soul ruler "+b.Soul+", body ruler "+b.Body, "zodiac "+b.Zodiac+", "+b.Sign)
+		lines = append(lines, "bureau "+b.FiveElementsClass, "soul ruler "+b.Soul+", body ruler "+b.Body, "zodiac "+b.Zodiac+", "+cc.chart.Render(cc.lang).Sign)
 	} else {
-		lines = append(lines, "五行局 "+b.FiveElementsClass, "命主 "+b.Soul+"  身主 "+b.Body, "生肖 "+b.Zodiac+"  "+b.Sign)
+		lines = append(lines, "五行局 "+b.FiveElementsClass, "命主 "+b.Soul+"  身主 "+b.Body, "生肖 "+b.Zodiac+"  "+cc.chart.Render(cc.lang).Sign)
 	}
-	if b.BirthTime.TrueSolarTime != "" {
-		lines = append(lines, "true solar time "+b.BirthTime.TrueSolarTime)
+	if cc.res.TrueSolarTime != "" {
+		lines = append(lines, "true solar time "+cc.res.TrueSolarTime)
 	}
 	return board.Render(cc.chart, cc.lang, lines)
 }
@@ -73,7 +65,7 @@ func addResources(r *serve.Registry) {
 					lang = u.Query().Get("language")
 				}
 			}
-			cc, err := Birth{ChartID: id, Language: lang}.load()
+			cc, err := ChartIn{ChartID: id, Language: lang}.load()
 			if err != nil {
 				return nil, err
 			}
@@ -136,15 +128,21 @@ func addPrompts(r *serve.Registry) {
 		mcp.WithArgument("language", mcp.ArgumentDescription("zh-CN (default), zh-TW or en-US")),
 	), func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		a := req.Params.Arguments
-		b := Birth{ChartID: a["chart_id"], BirthDate: a["birthDate"], Gender: a["gender"], Language: a["language"]}
-		if s := a["birthTimeIndex"]; s != "" {
-			var ti int
-			if _, err := fmt.Sscanf(s, "%d", &ti); err != nil {
-				return nil, fmt.Errorf("birthTimeIndex must be a number 0-12")
+		var cc *chartCtx
+		var err error
+		if a["chart_id"] != "" {
+			cc, err = ChartIn{ChartID: a["chart_id"], Language: a["language"]}.load()
+		} else {
+			b := BirthIn{BirthDate: a["birthDate"], Gender: a["gender"], Language: a["language"]}
+			if s := a["birthTimeIndex"]; s != "" {
+				var ti int
+				if _, err := fmt.Sscanf(s, "%d", &ti); err != nil {
+					return nil, fmt.Errorf("birthTimeIndex must be a number 0-12")
+				}
+				b.BirthTimeIndex = &ti
 			}
-			b.BirthTimeIndex = &ti
+			cc, err = b.load()
 		}
-		cc, err := b.load()
 		if err != nil {
 			return nil, err
 		}
