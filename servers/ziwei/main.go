@@ -36,7 +36,11 @@ func newApp() serve.App {
 			fs.StringVar(&rulesFile, "rules-file", defaultRulesFile(), "JSON file for stored star-combination rules [ZIWEI_RULES_FILE]")
 		},
 		Register: func(ctx context.Context, r *serve.Registry) error {
-			return tools.New(rulesFile).Register(ctx, r)
+			t := tools.New(rulesFile)
+			if err := t.WithSettings(os.Getenv("ZIWEI_SETTINGS")); err != nil {
+				return err
+			}
+			return t.Register(ctx, r)
 		},
 		Commands: map[string]serve.Command{"check-golden": func(ctx context.Context, args []string) int {
 			return checkGolden(args, os.Stdout, os.Stderr)

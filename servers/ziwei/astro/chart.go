@@ -20,15 +20,25 @@ type Chart struct {
 	mutagens [4]StarID        // natal 禄权科忌 by the year stem
 
 	changshengStart, boshiStart, jiangqianStart, suiqianStart, ageStart int8
+
+	cfg *Config // nil: iztro's defaults
 }
 
-// NewChart computes the natal chart of the input.
-func NewChart(in Input) (*Chart, error) {
+// NewChart computes the natal chart of the input under iztro's default settings.
+func NewChart(in Input) (*Chart, error) { return NewChartWith(in, nil) }
+
+// NewChartWith computes the natal chart under the given settings (nil or the
+// zero Config: iztro's defaults). The chart keeps its own copy of cfg.
+func NewChartWith(in Input, cfg *Config) (*Chart, error) {
 	solar, err := in.resolve()
 	if err != nil {
 		return nil, err
 	}
 	c := &Chart{input: in, solar: solar}
+	if !cfg.IsDefault() {
+		cp := *cfg
+		c.cfg = &cp
+	}
 	c.build()
 	return c, nil
 }
@@ -73,7 +83,7 @@ func (c *Chart) build() {
 		c.order[next[pos]] = StarID(id)
 		next[pos]++
 	}
-	c.mutagens = Mutagens(year.Stem)
+	c.mutagens = c.cfg.mutagens(year.Stem)
 
 	c.changshengStart = int8(bb(changshengStart[c.five]))
 	c.boshiStart = c.starPos[LuCun]
@@ -182,7 +192,7 @@ func (c *Chart) StarBrightness(s StarID) Brightness {
 	if !s.Valid() {
 		return BrightnessNone
 	}
-	return BrightnessAt(s, BranchOfBoard(int(c.starPos[s])))
+	return c.cfg.brightness(s, int(c.starPos[s]))
 }
 
 // StarMutagen returns the natal (birth-year) transformation of the star.
@@ -286,4 +296,12 @@ func (c *Chart) Ages(i int) [10]int {
 
 // Mutagens returns the four stars stem s transforms (禄 权 科 忌) under this
 // chart's settings.
-func (c *Chart) Mutagens(s Stem) [4]StarID { return Mutagens(s) }
+func (c *Chart) Mutagens(s Stem) [4]StarID { return c.cfg.mutagens(s) }
+
+// Config returns the chart's settings (the zero Config for iztro's defaults).
+func (c *Chart) Config() Config {
+	if c.cfg == nil {
+		return Config{}
+	}
+	return *c.cfg
+}

@@ -20,6 +20,8 @@ type Period struct {
 	// run in; for year, month, day and hour, the target's own pillars.
 	Stem   Stem
 	Branch Branch
+
+	cfg *Config // the chart's settings, for the 四化 table
 }
 
 // PalaceRole returns the period's role of board position i (palaceNames[i]).
@@ -38,7 +40,7 @@ func (p Period) PalaceRoles() [12]PalaceRole {
 func (p Period) PalaceOfRole(r PalaceRole) int { return boardOfRole(p.Index, r) }
 
 // Mutagens returns the four stars transformed by the period's stem (禄权科忌).
-func (p Period) Mutagens() [4]StarID { return Mutagens(p.Stem) }
+func (p Period) Mutagens() [4]StarID { return p.cfg.mutagens(p.Stem) }
 
 // HasMovingStars reports whether the period has moving stars (all but 小限).
 func (p Period) HasMovingStars() bool { return p.Kind != PeriodAge }
@@ -117,16 +119,16 @@ func (c *Chart) horoscopeAt(h *Horoscope, d Date, timeIndex int) error {
 
 	// 大限, or 童限 before the first decade: age 1 命宫, 2 财帛, 3 疾厄, 4 夫妻, 5 福德, 6 官禄.
 	if dec, ok := c.DecadeByAge(age); ok {
-		h.Decadal = Period{Kind: PeriodDecadal, Index: dec.Index, Stem: dec.Stem, Branch: dec.Branch}
+		h.Decadal = Period{Kind: PeriodDecadal, Index: dec.Index, Stem: dec.Stem, Branch: dec.Branch, cfg: c.cfg}
 	} else {
 		idx := c.PalaceOfRole(childhoodRoles[age-1])
-		h.Decadal = Period{Kind: PeriodChildhood, Index: idx, Stem: c.PalaceStem(idx), Branch: BranchOfBoard(idx)}
+		h.Decadal = Period{Kind: PeriodChildhood, Index: idx, Stem: c.PalaceStem(idx), Branch: BranchOfBoard(idx), cfg: c.cfg}
 	}
 	ai := c.AgePalace(age)
-	h.Age = Period{Kind: PeriodAge, Index: ai, Stem: c.PalaceStem(ai), Branch: BranchOfBoard(ai)}
+	h.Age = Period{Kind: PeriodAge, Index: ai, Stem: c.PalaceStem(ai), Branch: BranchOfBoard(ai), cfg: c.cfg}
 
 	yi := bb(p[0].Branch)
-	h.Yearly = Period{Kind: PeriodYearly, Index: yi, Stem: p[0].Stem, Branch: p[0].Branch}
+	h.Yearly = Period{Kind: PeriodYearly, Index: yi, Stem: p[0].Stem, Branch: p[0].Branch, cfg: c.cfg}
 	// 流月: from the year palace count back to the birth month, on to the birth
 	// hour, then on to the target month; the second half of a leap month (birth
 	// or target) counts as the next month.
@@ -139,11 +141,11 @@ func (c *Chart) horoscopeAt(h *Horoscope, d Date, timeIndex int) error {
 		targetMonth++
 	}
 	mi := mod12(yi - birthMonth + int(c.pillars[3].Branch) + targetMonth)
-	h.Monthly = Period{Kind: PeriodMonthly, Index: mi, Stem: p[1].Stem, Branch: p[1].Branch}
+	h.Monthly = Period{Kind: PeriodMonthly, Index: mi, Stem: p[1].Stem, Branch: p[1].Branch, cfg: c.cfg}
 	di := mod12(mi + ld.Day - 1)
-	h.Daily = Period{Kind: PeriodDaily, Index: di, Stem: p[2].Stem, Branch: p[2].Branch}
+	h.Daily = Period{Kind: PeriodDaily, Index: di, Stem: p[2].Stem, Branch: p[2].Branch, cfg: c.cfg}
 	hi := mod12(di + int(p[3].Branch))
-	h.Hourly = Period{Kind: PeriodHourly, Index: hi, Stem: p[3].Stem, Branch: p[3].Branch}
+	h.Hourly = Period{Kind: PeriodHourly, Index: hi, Stem: p[3].Stem, Branch: p[3].Branch, cfg: c.cfg}
 	return nil
 }
 

@@ -126,7 +126,7 @@ func (c *Chart) Render(l Lang) *ChartJSON {
 		}
 		start := k
 		for _, s := range stars {
-			all[k] = [5]string{loc.stars[s], s.Type().String(), "origin", BrightnessAt(s, br).Name(l), c.StarMutagen(s).Name(l)}
+			all[k] = [5]string{loc.stars[s], s.Type().String(), "origin", c.StarBrightness(s).Name(l), c.StarMutagen(s).Name(l)}
 			k++
 		}
 		p.MajorStars = all[start : start+groups[0] : start+groups[0]]

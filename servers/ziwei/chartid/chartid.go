@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/birth"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/settings"
 )
 
 // Prefix names version 1 of the encoding.
@@ -156,4 +157,35 @@ func Decode(id string) (birth.Spec, error) {
 		return birth.Spec{}, &Error{Reason: "fields out of range: " + err.Error()}
 	}
 	return s, nil
+}
+
+// Sep separates the birth part of a chart_id from its settings part. A
+// chart_id without one (every id issued before settings existed) is a chart
+// under iztro's default settings.
+const Sep = "-"
+
+// EncodeWith names a chart and its settings: the version-1 id of the birth,
+// then, for non-default settings only, Sep and settings.Pack(cfg). Two charts
+// with different settings never share an id.
+func EncodeWith(s birth.Spec, cfg astro.Config) (string, error) {
+	id, err := Encode(s)
+	if err != nil || cfg.IsDefault() {
+		return id, err
+	}
+	return id + Sep + settings.Pack(cfg), nil
+}
+
+// DecodeWith reads an id from EncodeWith (or Encode: default settings).
+func DecodeWith(id string) (birth.Spec, astro.Config, error) {
+	id = strings.TrimSpace(id)
+	base, packed, has := strings.Cut(id, Sep)
+	s, err := Decode(base)
+	if err != nil || !has {
+		return s, astro.Config{}, err
+	}
+	cfg, err := settings.Unpack(packed)
+	if err != nil {
+		return birth.Spec{}, astro.Config{}, &Error{Reason: "settings part: " + err.(*settings.Error).Message}
+	}
+	return s, cfg, nil
 }

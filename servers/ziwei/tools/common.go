@@ -12,13 +12,14 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/birth"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/chartid"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/settings"
 )
 
 // ChartIn is every chart tool's chart selector: the chart_id that
 // initialize_chart returned (it encodes the birth, so any replica rebuilds the
 // chart) and the language of the names.
 type ChartIn struct {
-	ChartID  string `json:"chart_id" jsonschema:"from initialize_chart"`
+	ChartID  string `json:"chart_id"`
 	Language string `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US"`
 }
 
@@ -42,6 +43,9 @@ type BirthIn struct {
 	IsLeapMonth    bool     `json:"isLeapMonth,omitempty"`
 	FixLeap        *bool    `json:"fixLeap,omitempty" jsonschema:"leap-month days 16+ count as next month" mcp:"default=true"`
 	Language       string   `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US"`
+	// Settings: iztro's astro.config for this chart (default: the deployment's
+	// ZIWEI_SETTINGS, else iztro's defaults); the chart_id carries them.
+	Settings *settings.Settings `json:"settings,omitempty"`
 }
 
 // chartCtx is a resolved chart with the call's language.
@@ -78,15 +82,16 @@ func (b ChartIn) load() (*chartCtx, error) {
 	if strings.TrimSpace(b.ChartID) == "" {
 		return nil, envelope.Invalid("chart_id", "chart_id is required: call initialize_chart with the birth data first and pass the chart_id it returns")
 	}
-	spec, err := chartid.Decode(b.ChartID)
+	spec, cfg, err := chartid.DecodeWith(b.ChartID)
 	if err != nil {
 		return nil, mapErr(err)
 	}
-	return build(spec, lang)
+	return build(spec, cfg, lang)
 }
 
-// load builds the chart of the birth fields (initialize_chart).
-func (b BirthIn) load() (*chartCtx, error) {
+// load builds the chart of the birth fields (initialize_chart); def are the
+// settings used when the call gives none (the deployment's).
+func (b BirthIn) load(def astro.Config) (*chartCtx, error) {
 	lang, err := parseLang(b.Language)
 	if err != nil {
 		return nil, err
@@ -95,15 +100,22 @@ func (b BirthIn) load() (*chartCtx, error) {
 	if err != nil {
 		return nil, mapErr(err)
 	}
-	return build(spec, lang)
+	cfg := def
+	if b.Settings != nil {
+		if cfg, err = b.Settings.Config(); err != nil {
+			se := err.(*settings.Error)
+			return nil, envelope.Invalid("settings", "settings.%s", se.Error())
+		}
+	}
+	return build(spec, cfg, lang)
 }
 
-func build(spec birth.Spec, lang astro.Lang) (*chartCtx, error) {
-	c, res, err := spec.Chart()
+func build(spec birth.Spec, cfg astro.Config, lang astro.Lang) (*chartCtx, error) {
+	c, res, err := spec.ChartWith(&cfg)
 	if err != nil {
 		return nil, mapErr(err)
 	}
-	id, err := chartid.Encode(spec)
+	id, err := chartid.EncodeWith(spec, cfg)
 	if err != nil {
 		return nil, mapErr(err)
 	}

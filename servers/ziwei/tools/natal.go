@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/birth"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/settings"
 )
 
 // Basics is the chart's summary (initialize_chart and get_chart_basics).
@@ -27,6 +29,8 @@ type Basics struct {
 	FiveElementsClass string `json:"fiveElementsClass"`
 	OriginalPalace    string `json:"originalPalace,omitempty" jsonschema:"来因宫"`
 	TimeRead          string `json:"timeRead,omitempty"`
+	School            string `json:"school"`
+	Settings          string `json:"settings,omitempty" jsonschema:"non-default iztro settings (JSON)"`
 }
 
 func (cc *chartCtx) basics() Basics {
@@ -40,6 +44,12 @@ func (cc *chartCtx) basics() Basics {
 	}
 	if o := c.OriginalPalace(); o >= 0 {
 		b.OriginalPalace = cc.at(o)
+	}
+	cfg := c.Config()
+	b.School = settings.School(cfg, l)
+	if !cfg.IsDefault() {
+		j, _ := json.Marshal(settings.Of(cfg))
+		b.Settings = string(j)
 	}
 	return b
 }
@@ -214,7 +224,7 @@ func starAttributes(id astro.StarID, l astro.Lang) StarAttrOut {
 
 func getStarAttributes() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_star_attributes", Title: "Star attributes", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "Reference data for one star: type, brightness per branch, five element, yin/yang, keyword, stems that transform it; with chart_id, where it sits. Errors: unknown star. Related: resource ziwei://stars."},
+		Description: "One star's reference data: type, brightness per branch, five element, yin/yang, keyword, transforming stems; with chart_id, where it sits. Related: resource ziwei://stars."},
 		func(ctx context.Context, in StarAttrIn) (StarAttrOut, error) {
 			l, err := parseLang(in.Language)
 			if err != nil {

@@ -76,10 +76,10 @@ type InitOut struct {
 
 func (t *Tools) initializeChart() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "initialize_chart", Title: "Initialize a chart", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "Start here: builds the natal chart from the birth data and returns its chart_id, which every other chart tool takes (stateless, never expires), with the basics, the 格局 found and your stored rules that match. " +
-			"Errors: invalid_argument naming the field (impossible date, years 1900-2100, time). Related: get_palace_info, resource ziwei://chart/{chart_id}."},
+		Description: "Start here: builds the natal chart and returns its chart_id, which every other chart tool takes (stateless, never expires), with the basics, the 格局 found and your stored rules that match. settings: iztro's astro.config (school). " +
+			"Errors: invalid_argument naming the field. Related: resource ziwei://chart/{chart_id}."},
 		func(ctx context.Context, in BirthIn) (InitOut, error) {
-			cc, err := in.load()
+			cc, err := in.load(t.settings)
 			if err != nil {
 				return InitOut{}, err
 			}
@@ -116,7 +116,7 @@ func explainPattern(p *patterns.Pattern, rc *rules.Context, l astro.Lang) Patter
 
 func queryPattern() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "query_astrological_pattern", Title: "Explain patterns (格局)", Toolset: "patterns", Hints: toolkit.LocalRead,
-		Description: "Checks the 格局 catalogue (60+ rules) against a chart, explaining each condition: whether it held and where the stars were. One named pattern, or all present (includeMissing: all)." +
+		Description: "Checks the 格局 catalogue (60+ rules) on a chart, explaining each condition (held? where were the stars?). One pattern, or all present (includeMissing: all)." +
 			" Related: initialize_chart, query_star_combination_meaning."},
 		func(ctx context.Context, in PatternQueryIn) (PatternQueryOut, error) {
 			cc, err := in.load()

@@ -107,7 +107,7 @@ type DecadeInfoOut struct {
 
 func getDecadeInfo() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_decade_info", Title: "Decade (大限) info", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "A 大限 by age or decadeIndex: its ages, palace, stem, its 12 palaces on the natal board with the 运曜, and all decades. Ages before the first decade give 童限." +
+		Description: "A 大限 by age or decadeIndex (before the first: 童限): ages, palace, stem, its 12 palaces on the natal board with 运曜, all decades." +
 			" Related: get_decade_sihua."},
 		func(ctx context.Context, in DecadeIn) (DecadeInfoOut, error) {
 			cc, err := in.load()
@@ -267,7 +267,7 @@ func (cc *chartCtx) decadeRef(h *astro.Horoscope) string {
 
 func getAnnualInfo() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_annual_info", Title: "Year (流年) info", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "流年 of a lunar year: stem-branch, nominal age, 流年命宫, 太岁, 小限, running decade, 四化, and the 12 year palaces with their 流耀 and 岁前/将前 gods." +
+		Description: "流年 of a lunar year: stem-branch, nominal age, 命宫, 太岁, 小限, decade, 四化, the 12 year palaces with 流耀 and 岁前/将前 gods." +
 			" Related: get_annual_overlapping_palaces."},
 		func(ctx context.Context, in AnnualIn) (AnnualInfoOut, error) {
 			cc, err := in.load()

@@ -64,7 +64,7 @@ func getChongzhaoPalace() toolkit.Tool {
 
 func getAnhePalace() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_anhe_palace", Title: "暗合 palace", Toolset: "relations", Hints: toolkit.LocalRead,
-		Description: "暗合: palaces = [the palace, its 六合 branch partner (子丑 寅亥 卯戌 辰酉 巳申 午未), then the palaces whose stem 五合s with its stem (甲己 乙庚 丙辛 丁壬 戊癸)]." +
+		Description: "暗合: palaces = [the palace, its 六合 branch partner, then the palaces whose stem 五合s with its stem]." +
 			" Related: get_sanfang_sizheng."},
 		func(ctx context.Context, in PalaceIn) (Related, error) {
 			cc, err := in.load()
@@ -144,7 +144,7 @@ func (cc *chartCtx) tokenPos(t flankToken) (astro.StarID, int) {
 
 func getJiaGongInfo() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_jia_gong_info", Title: "夹宫", Toolset: "relations", Hints: toolkit.LocalRead,
-		Description: "夹: palaces = [the palace, previous, next], and the pairs flanking it: 羊陀 火铃 空劫 左右 昌曲 魁钺 日月 紫府, and 四化 pairs 权禄 科权 科禄 双禄 (禄存+化禄) 刑忌 (擎羊+化忌)." +
+		Description: "夹: palaces = [the palace, previous, next], and the pairs flanking it (羊陀 火铃 空劫 左右 昌曲 魁钺 日月 紫府 权禄 科权 科禄 双禄 刑忌)." +
 			" Related: query_astrological_pattern."},
 		func(ctx context.Context, in PalaceIn) (JiaGongOut, error) {
 			cc, err := in.load()

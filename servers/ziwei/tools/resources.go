@@ -117,7 +117,7 @@ func addResources(r *serve.Registry) {
 		})
 }
 
-func addPrompts(r *serve.Registry) {
+func (t *Tools) addPrompts(r *serve.Registry) {
 	r.Server.AddPrompt(mcp.NewPrompt("read_chart",
 		mcp.WithPromptDescription("Read a Zi Wei Dou Shu chart: the board, the patterns found and a reading plan, optionally focused on one area."),
 		mcp.WithArgument("chart_id", mcp.ArgumentDescription("chart_id from initialize_chart (or give birthDate, birthTimeIndex, gender)")),
@@ -141,7 +141,7 @@ func addPrompts(r *serve.Registry) {
 				}
 				b.BirthTimeIndex = &ti
 			}
-			cc, err = b.load()
+			cc, err = b.load(t.settings)
 		}
 		if err != nil {
 			return nil, err

@@ -1,0 +1,78 @@
+package astro
+
+// Config is iztro's configuration surface (astro.config in iztro 2.6.1),
+// applied per chart instead of globally. The zero value is iztro's default.
+type Config struct {
+	Algorithm       Algorithm
+	YearDivide      Divide    // birth year changes at 正月初一 (normal) or 立春 (exact)
+	HoroscopeDivide Divide    // horoscope years/months at 正月初一/初一 (normal) or the 节 (exact)
+	AgeDivide       AgeDivide // 虚岁 goes up at New Year (normal) or after the birthday
+	DayDivide       DayDivide // late Rat hour counts as the next day (forward) or the same (current)
+	// Mutagens overrides the 四化 of the stems whose HasMutagens bit is set:
+	// the stars taking 禄, 权, 科, 忌.
+	Mutagens    [10][4]StarID
+	HasMutagens uint16 // bit s: Mutagens[s] is set
+	// Brightness overrides the brightness rows of the stars in BrightnessStars,
+	// 12 values by board position (0 = 寅), like iztro's brightness option.
+	Brightness map[StarID][12]Brightness
+}
+
+// Algorithm is iztro's `algorithm` option.
+type Algorithm uint8
+
+const (
+	AlgorithmDefault   Algorithm = iota // 通行 (全书) tables
+	AlgorithmZhongzhou                  // 中州派
+)
+
+// Divide is iztro's `yearDivide` / `horoscopeDivide` option.
+type Divide uint8
+
+const (
+	DivideNormal Divide = iota
+	DivideExact
+)
+
+// AgeDivide is iztro's `ageDivide` option.
+type AgeDivide uint8
+
+const (
+	AgeDivideNormal AgeDivide = iota
+	AgeDivideBirthday
+)
+
+// DayDivide is iztro's `dayDivide` option.
+type DayDivide uint8
+
+const (
+	DayDivideForward DayDivide = iota
+	DayDivideCurrent
+)
+
+// IsDefault reports whether the config is iztro's default.
+func (c *Config) IsDefault() bool {
+	return c == nil || (c.Algorithm == AlgorithmDefault && c.YearDivide == DivideNormal && c.HoroscopeDivide == DivideNormal &&
+		c.AgeDivide == AgeDivideNormal && c.DayDivide == DayDivideForward && c.HasMutagens == 0 && len(c.Brightness) == 0)
+}
+
+// mutagens returns the 四化 of stem s under the config (iztro's getTargetMutagens).
+func (c *Config) mutagens(s Stem) [4]StarID {
+	if c != nil && c.HasMutagens&(1<<(s%10)) != 0 {
+		return c.Mutagens[s%10]
+	}
+	return mutagenTable[s%10]
+}
+
+// brightness returns the star's brightness at board position i under the
+// config (iztro's getBrightness: a configured row replaces the built-in one).
+func (c *Config) brightness(s StarID, i int) Brightness {
+	if c != nil {
+		if row, ok := c.Brightness[s]; ok {
+			return row[mod12(i)]
+		}
+	}
+	if int(s) >= NumStars || brightnessTable[s] == nil {
+		return BrightnessNone
+	}
+	return brightnessTable[s][mod12(i)]
+}

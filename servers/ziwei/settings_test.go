@@ -1,0 +1,66 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+)
+
+// TestChartSettings: initialize_chart's settings become part of the chart_id;
+// later tools on that id use them, an old-style id keeps the defaults, and
+// bad settings are refused naming the fix.
+func TestChartSettings(t *testing.T) {
+	c := conn(t)
+	// 1990 is a 庚 year: the default 庚 四化 is 太阳 武曲 太阴 天同, this school's 太阳 武曲 天同 太阴.
+	custom := map[string]any{"mutagens": map[string]any{"庚": []any{"太阳", "武曲", "天同", "太阴"}}}
+	def := structured(t, c, "initialize_chart", birth1990)
+	got := structured(t, c, "initialize_chart", with(birth1990, "settings", custom))
+	id := got["chart_id"].(string)
+	if id == def["chart_id"] || !strings.HasPrefix(id, def["chart_id"].(string)+"-") {
+		t.Fatalf("chart_id %s does not extend the default id %s", id, def["chart_id"])
+	}
+	if got["settings"] == nil || def["settings"] != nil || !strings.Contains(got["school"].(string), "自定四化") {
+		t.Errorf("echo: default %v / custom %v %v", def["settings"], got["settings"], got["school"])
+	}
+	sihua := structured(t, c, "get_natal_sihua", map[string]any{"chart_id": id})["items"].([]any)
+	if !strings.HasPrefix(sihua[2].(string), "科 天同 ") || !strings.HasPrefix(sihua[3].(string), "忌 太阴 ") {
+		t.Errorf("custom 四化 not applied: %v", sihua)
+	}
+	old := structured(t, c, "get_natal_sihua", map[string]any{"chart_id": def["chart_id"]})["items"].([]any)
+	if !strings.HasPrefix(old[3].(string), "忌 天同 ") {
+		t.Errorf("default chart_id: %v", old)
+	}
+	for _, tc := range []struct {
+		settings any
+		want     string
+	}{
+		{map[string]any{"mutagens": map[string]any{"庚": []any{"太阳"}}}, "give exactly 4"},
+		{map[string]any{"brightness": map[string]any{"北极星": []any{}}}, "unknown star"},
+	} {
+		body := servetest.ErrorBody(t, c.Call(t, "initialize_chart", with(birth1990, "settings", tc.settings)))
+		if body.Code != "invalid_argument" || !strings.Contains(body.Message, tc.want) {
+			t.Errorf("%v: %s %q", tc.settings, body.Code, body.Message)
+		}
+	}
+	body := servetest.ErrorBody(t, c.Call(t, "get_chart_basics", map[string]any{"chart_id": id[:len(id)-1] + flipChar(id[len(id)-1])}))
+	if body.Code != "invalid_argument" || !strings.Contains(body.Message, "settings part") {
+		t.Errorf("mistyped settings part: %s %q", body.Code, body.Message)
+	}
+}
+
+// TestDeploymentSettings: ZIWEI_SETTINGS is the default of initialize_chart,
+// and invalid settings stop the start.
+func TestDeploymentSettings(t *testing.T) {
+	t.Setenv("ZIWEI_SETTINGS", `{"mutagens":{"geng":["sun","warrior","fortunate","moon"]}}`)
+	c := conn(t)
+	got := structured(t, c, "initialize_chart", birth1990)
+	if !strings.Contains(got["chart_id"].(string), "-") || got["settings"] == nil {
+		t.Errorf("deployment settings not applied: %v", got)
+	}
+	t.Setenv("ZIWEI_SETTINGS", `{"mutagens":{"庚":["太阳"]}}`)
+	app := newApp()
+	if err := app.Register(t.Context(), nil); err == nil || !strings.Contains(err.Error(), "ZIWEI_SETTINGS") {
+		t.Errorf("invalid ZIWEI_SETTINGS accepted: %v", err)
+	}
+}
