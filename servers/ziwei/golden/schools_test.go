@@ -91,3 +91,10 @@ func checkSettingsFile(t *testing.T, path string, want int, mustRun ...string) {
 		}
 	}
 }
+
+// TestGoldenSchoolsOwn checks 100 charts generated here with
+// testdata/gen-iztro.js --config (iztro 2.6.1): a 戊 四化 variant (太阳 as 化科
+// instead of 右弼) together with custom brightness rows for 太阳 and 七杀.
+func TestGoldenSchoolsOwn(t *testing.T) {
+	checkSettingsFile(t, filepath.Join("testdata", "schools-own-iztro.jsonl.gz"), 100, `{"mutagens"`)
+}
