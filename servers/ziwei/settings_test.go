@@ -64,3 +64,25 @@ func TestDeploymentSettings(t *testing.T) {
 		t.Errorf("invalid ZIWEI_SETTINGS accepted: %v", err)
 	}
 }
+
+// TestYearDivideExactDeployment: a deployment with yearDivide exact takes the
+// year from 立春. 2021-02-08 lies after 立春 (02-03) and before 正月初一
+// (02-12): 庚子 by default, 辛丑 from 立春.
+func TestYearDivideExactDeployment(t *testing.T) {
+	birth := map[string]any{"birthDate": "2021-02-08", "birthTimeIndex": 6, "gender": "女"}
+	def := structured(t, conn(t), "initialize_chart", birth)
+	t.Setenv("ZIWEI_SETTINGS", `{"yearDivide":"exact"}`)
+	exact := structured(t, conn(t), "initialize_chart", birth)
+	if !strings.HasPrefix(def["chineseDate"].(string), "庚子 ") || !strings.HasPrefix(exact["chineseDate"].(string), "辛丑 ") {
+		t.Errorf("year pillar: default %v, exact %v", def["chineseDate"], exact["chineseDate"])
+	}
+	if !strings.Contains(exact["school"].(string), "立春") || exact["chart_id"] == def["chart_id"] {
+		t.Errorf("exact chart: %v", exact)
+	}
+	// The id carries the setting: a server with default settings reads it the same way.
+	t.Setenv("ZIWEI_SETTINGS", "")
+	again := structured(t, conn(t), "get_chart_basics", map[string]any{"chart_id": exact["chart_id"]})
+	if again["chineseDate"] != exact["chineseDate"] {
+		t.Errorf("decoded elsewhere: %v", again["chineseDate"])
+	}
+}

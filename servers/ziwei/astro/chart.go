@@ -50,6 +50,10 @@ func (c *Chart) build() {
 	c.lunar = LunarDate{Year: ly, Month: int(m.month), Day: c.dayNum - int(m.firstDay) + 1, Leap: m.leap}
 	c.monthDays = int(m.days)
 	c.pillars = pillars(c.dayNum, c.lunar, in.TimeIndex)
+	if c.cfg != nil && c.cfg.YearDivide == DivideExact {
+		c.pillars[0] = yearByLiChun(c.solar, in.TimeIndex)
+		c.pillars[1].Stem = Stem(mod10(int(tigerStem(c.pillars[0].Stem)) + int(mod12(int(c.pillars[1].Branch)-2))))
+	}
 	year := c.pillars[0]
 
 	// 安命身宫: from 寅 count to the birth month, then back (命) or on (身) by the hour.
@@ -65,7 +69,7 @@ func (c *Chart) build() {
 	c.forward = in.Gender.Yang() == year.Branch.Yang()
 
 	p := placement{
-		year: year, monthIndex: monthIndex, lunarDay: c.lunar.Day, monthDays: c.monthDays,
+		year: year, adjYear: yearGanZhi(c.lunar.Year), monthIndex: monthIndex, lunarDay: c.lunar.Day, monthDays: c.monthDays,
 		timeIndex: in.TimeIndex, soul: c.soul, body: c.body, five: c.five,
 	}
 	p.place(&c.starPos)
@@ -87,8 +91,8 @@ func (c *Chart) build() {
 
 	c.changshengStart = int8(bb(changshengStart[c.five]))
 	c.boshiStart = c.starPos[LuCun]
-	c.jiangqianStart = int8(bb(jiangqianPos[branchGroup(year.Branch)]))
-	c.suiqianStart = int8(bb(year.Branch))
+	c.jiangqianStart = int8(bb(jiangqianPos[branchGroup(p.adjYear.Branch)]))
+	c.suiqianStart = int8(bb(p.adjYear.Branch))
 	c.ageStart = int8(bb(agePos[branchGroup(year.Branch)]))
 }
 

@@ -1,5 +1,7 @@
 package astro
 
+import "github.com/6tail/lunar-go/calendar"
+
 // Config is iztro's configuration surface (astro.config in iztro 2.6.1),
 // applied per chart instead of globally. The zero value is iztro's default.
 type Config struct {
@@ -75,4 +77,14 @@ func (c *Config) brightness(s StarID, i int) Brightness {
 		return BrightnessNone
 	}
 	return brightnessTable[s][mod12(i)]
+}
+
+// yearByLiChun is the year pillar changing on the day of 立春 (iztro's
+// yearDivide "exact": lunar-typescript's getYearGanByLiChun, which compares
+// dates, not the instant), at the hour iztro passes (slot×2−1, 30 min).
+func yearByLiChun(d Date, timeIndex int) GanZhi {
+	l := calendar.NewSolar(d.Year, d.Month, d.Day, max(2*timeIndex-1, 0), 30, 0).GetLunar()
+	g, _ := StemByName(l.GetYearGanByLiChun())
+	z, _ := BranchByName(l.GetYearZhiByLiChun())
+	return GanZhi{g, z}
 }

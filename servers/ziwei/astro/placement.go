@@ -11,7 +11,11 @@ func branchGroup(b Branch) int { return int(b) % 4 }
 
 // placement holds what the rules depend on.
 type placement struct {
-	year       GanZhi
+	year GanZhi
+	// adjYear is the year of the yearly adjective stars and the 12-god
+	// cycles: iztro takes it with horoscopeDivide (the lunar year by
+	// default), while the minor stars and 红鸾/天喜 follow yearDivide (year).
+	adjYear    GanZhi
 	monthIndex int // lunar month - 1, after the fixLeap adjustment (寅 = 0)
 	lunarDay   int // calendar lunar day of birth
 	monthDays  int // days of the birth lunar month
@@ -146,6 +150,8 @@ func (p *placement) place(pos *[NumStars]int8) {
 	hl := bb(BranchMao) - yb
 	set(HongLuan, hl)
 	set(TianXi, hl+6)
+	stem, br = p.adjYear.Stem, p.adjYear.Branch
+	yb = int(br)
 	set(TianYao, bb(BranchChou)+mi)
 	set(XianChi, bb(xianChiPos[branchGroup(br)]))
 	set(JieShen, bb(jieShenPos[mi/2]))

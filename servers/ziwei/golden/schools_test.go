@@ -98,3 +98,9 @@ func checkSettingsFile(t *testing.T, path string, want int, mustRun ...string) {
 func TestGoldenSchoolsOwn(t *testing.T) {
 	checkSettingsFile(t, filepath.Join("testdata", "schools-own-iztro.jsonl.gz"), 100, `{"mutagens"`)
 }
+
+// TestGoldenYearDivideExact checks 100 charts generated here with
+// gen-iztro.js --config '{"yearDivide":"exact"}' (seed 41, iztro 2.6.1).
+func TestGoldenYearDivideExact(t *testing.T) {
+	checkSettingsFile(t, filepath.Join("testdata", "schools-yeardivide-iztro.jsonl.gz"), 100, `{"yearDivide"`)
+}

@@ -41,7 +41,6 @@ func errf(path, format string, args ...any) *Error {
 // they are refused rather than silently charted with the defaults.
 var Unsupported = map[string]string{
 	"algorithm=zhongzhou":   "中州派 placements are not implemented",
-	"yearDivide=exact":      "立春 year boundary is not implemented",
 	"horoscopeDivide=exact": "solar-term period boundaries are not implemented",
 	"ageDivide=birthday":    "birthday age boundary is not implemented",
 	"dayDivide=current":     "same-day late Rat is not implemented",
