@@ -22,6 +22,8 @@ type Chart struct {
 	changshengStart, boshiStart, jiangqianStart, suiqianStart, ageStart int8
 
 	cfg *Config // nil: iztro's defaults
+
+	shownTime int // the hour slot as given (dayDivide "current" charts 12 as 0)
 }
 
 // NewChart computes the natal chart of the input under iztro's default settings.
@@ -34,10 +36,15 @@ func NewChartWith(in Input, cfg *Config) (*Chart, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Chart{input: in, solar: solar}
+	c := &Chart{input: in, solar: solar, shownTime: in.TimeIndex}
 	if !cfg.IsDefault() {
 		cp := *cfg
 		c.cfg = &cp
+		// dayDivide "current": the late Rat hour stays on the day of birth;
+		// iztro then charts it as that day's early Rat hour (bySolar's tIndex).
+		if cp.DayDivide == DayDivideCurrent && in.TimeIndex >= 12 {
+			c.input.TimeIndex = 0
+		}
 	}
 	c.build()
 	return c, nil

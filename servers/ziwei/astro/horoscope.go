@@ -111,10 +111,25 @@ func (c *Chart) horoscopeAt(h *Horoscope, d Date, timeIndex int) error {
 	m, ly := lunarMonthOf(n, d.Year)
 	ld := LunarDate{Year: ly, Month: int(m.month), Day: n - int(m.firstDay) + 1, Leap: m.leap}
 	age := ld.Year - c.lunar.Year + 1
+	if c.cfg != nil && c.cfg.AgeDivide == AgeDivideBirthday {
+		// ageDivide "birthday": the age goes up only once the lunar birthday
+		// has passed (iztro 2.6.1 compares month and day numbers).
+		age--
+		if ld.Month > c.lunar.Month || (ld.Month == c.lunar.Month && ld.Day > c.lunar.Day) {
+			age++
+		}
+		if age < 1 {
+			return inputErr("date", "target date %s is before the first lunar birthday: with ageDivide birthday the nominal age there is 0, which iztro leaves undefined; use a later date", formatDate(d))
+		}
+	}
 	if age > MaxNominalAge {
 		return inputErr("date", "target date %s gives nominal age %d: horoscopes cover ages 1-%d", formatDate(d), age, MaxNominalAge)
 	}
-	p := pillars(n, ld, timeIndex)
+	pt := timeIndex
+	if c.cfg != nil && c.cfg.DayDivide == DayDivideCurrent && pt >= 12 {
+		pt = 0 // the late Rat hour stays on the target day
+	}
+	p := pillars(n, ld, pt)
 	*h = Horoscope{chart: c, solar: d, lunar: ld, timeIndex: timeIndex, nominalAge: age}
 
 	// 大限, or 童限 before the first decade: age 1 命宫, 2 财帛, 3 疾厄, 4 夫妻, 5 福德, 6 官禄.

@@ -42,8 +42,6 @@ func errf(path, format string, args ...any) *Error {
 var Unsupported = map[string]string{
 	"algorithm=zhongzhou":   "中州派 placements are not implemented",
 	"horoscopeDivide=exact": "solar-term period boundaries are not implemented",
-	"ageDivide=birthday":    "birthday age boundary is not implemented",
-	"dayDivide=current":     "same-day late Rat is not implemented",
 }
 
 func pick(path, v string, opts ...string) (uint8, error) {
