@@ -1,6 +1,10 @@
 package astro
 
-import "github.com/6tail/lunar-go/calendar"
+import (
+	"sync"
+
+	"github.com/6tail/lunar-go/calendar"
+)
 
 // Config is iztro's configuration surface (astro.config in iztro 2.6.1),
 // applied per chart instead of globally. The zero value is iztro's default.
@@ -81,10 +85,25 @@ func (c *Config) brightness(s StarID, i int) Brightness {
 
 // yearByLiChun is the year pillar changing on the day of 立春 (iztro's
 // yearDivide "exact": lunar-typescript's getYearGanByLiChun, which compares
-// dates, not the instant), at the hour iztro passes (slot×2−1, 30 min).
-func yearByLiChun(d Date, timeIndex int) GanZhi {
-	l := calendar.NewSolar(d.Year, d.Month, d.Day, max(2*timeIndex-1, 0), 30, 0).GetLunar()
-	g, _ := StemByName(l.GetYearGanByLiChun())
-	z, _ := BranchByName(l.GetYearZhiByLiChun())
-	return GanZhi{g, z}
+// dates, not the instant): the solar year's stem-branch from its 立春 day on,
+// the previous year's before. The hour does not matter (date comparison).
+func yearByLiChun(d Date, _ int) GanZhi {
+	if dayNumber(d.Year, d.Month, d.Day) >= liChunDay(d.Year) {
+		return yearGanZhi(d.Year)
+	}
+	return yearGanZhi(d.Year - 1)
+}
+
+// liChunDays caches each solar year's 立春 day number (lunar-go's solar-term
+// table, the same maths as lunar-typescript's).
+var liChunDays sync.Map
+
+func liChunDay(y int) int {
+	if v, ok := liChunDays.Load(y); ok {
+		return v.(int)
+	}
+	s := calendar.NewSolarFromYmd(y, 3, 1).GetLunar().GetJieQiTable()["立春"]
+	n := dayNumber(s.GetYear(), s.GetMonth(), s.GetDay())
+	liChunDays.Store(y, n)
+	return n
 }
