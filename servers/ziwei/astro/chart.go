@@ -61,6 +61,11 @@ func (c *Chart) build() {
 		c.pillars[0] = yearByLiChun(c.solar, in.TimeIndex)
 		c.pillars[1].Stem = Stem(mod10(int(tigerStem(c.pillars[0].Stem)) + int(mod12(int(c.pillars[1].Branch)-2))))
 	}
+	adjYear := yearGanZhi(c.lunar.Year)
+	if c.cfg.exactPeriods() {
+		c.pillars[1] = monthByJie(c.solar, in.TimeIndex)
+		adjYear = yearByLiChun(c.solar, in.TimeIndex)
+	}
 	year := c.pillars[0]
 
 	// 安命身宫: from 寅 count to the birth month, then back (命) or on (身) by the hour.
@@ -76,7 +81,7 @@ func (c *Chart) build() {
 	c.forward = in.Gender.Yang() == year.Branch.Yang()
 
 	p := placement{
-		year: year, adjYear: yearGanZhi(c.lunar.Year), monthIndex: monthIndex, lunarDay: c.lunar.Day, monthDays: c.monthDays,
+		year: year, adjYear: adjYear, monthIndex: monthIndex, lunarDay: c.lunar.Day, monthDays: c.monthDays,
 		timeIndex: in.TimeIndex, soul: c.soul, body: c.body, five: c.five,
 	}
 	p.place(&c.starPos)

@@ -107,3 +107,18 @@ func liChunDay(y int) int {
 	liChunDays.Store(y, n)
 	return n
 }
+
+// monthByJie is the month pillar changing at the 节 (iztro's horoscopeDivide
+// "exact": lunar-typescript's getMonthGanExact/ZhiExact at the moment iztro
+// passes, slot×2−1 hours and 30 minutes).
+func monthByJie(d Date, timeIndex int) GanZhi {
+	l := calendar.NewSolar(d.Year, d.Month, d.Day, max(2*timeIndex-1, 0), 30, 0).GetLunar()
+	g, _ := StemByName(l.GetMonthGanExact())
+	z, _ := BranchByName(l.GetMonthZhiExact())
+	return GanZhi{g, z}
+}
+
+// exactPeriods reports whether horoscope years and months (and the birth
+// month pillar, the yearly adjective stars and the 12-god cycles) follow 立春
+// and the 节.
+func (c *Config) exactPeriods() bool { return c != nil && c.HoroscopeDivide == DivideExact }

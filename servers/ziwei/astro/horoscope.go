@@ -130,6 +130,10 @@ func (c *Chart) horoscopeAt(h *Horoscope, d Date, timeIndex int) error {
 		pt = 0 // the late Rat hour stays on the target day
 	}
 	p := pillars(n, ld, pt)
+	if c.cfg.exactPeriods() {
+		p[0] = yearByLiChun(d, pt)
+		p[1] = monthByJie(d, pt)
+	}
 	*h = Horoscope{chart: c, solar: d, lunar: ld, timeIndex: timeIndex, nominalAge: age}
 
 	// 大限, or 童限 before the first decade: age 1 命宫, 2 财帛, 3 疾厄, 4 夫妻, 5 福德, 6 官禄.
@@ -199,7 +203,12 @@ func (h *Horoscope) Suiqian12(i int) int { return mod12(i - bb(h.yearBranch())) 
 
 // yearBranch is the branch of the target's lunar year (iztro's getYearly12
 // takes it at hour 0, which gives the same lunar year).
-func (h *Horoscope) yearBranch() Branch { return yearGanZhi(h.lunar.Year).Branch }
+func (h *Horoscope) yearBranch() Branch {
+	if h.chart.cfg.exactPeriods() {
+		return yearByLiChun(h.solar, 0).Branch
+	}
+	return yearGanZhi(h.lunar.Year).Branch
+}
 
 func formatDate(d Date) string {
 	b := make([]byte, 0, 10)

@@ -40,8 +40,7 @@ func errf(path, format string, args ...any) *Error {
 // Unsupported lists the settings values this engine does not compute yet;
 // they are refused rather than silently charted with the defaults.
 var Unsupported = map[string]string{
-	"algorithm=zhongzhou":   "中州派 placements are not implemented",
-	"horoscopeDivide=exact": "solar-term period boundaries are not implemented",
+	"algorithm=zhongzhou": "中州派 placements are not implemented",
 }
 
 func pick(path, v string, opts ...string) (uint8, error) {
