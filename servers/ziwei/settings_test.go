@@ -86,3 +86,40 @@ func TestYearDivideExactDeployment(t *testing.T) {
 		t.Errorf("decoded elsewhere: %v", again["chineseDate"])
 	}
 }
+
+// TestZhongzhouChart: a chart_id made with settings {"algorithm":"zhongzhou"}
+// shows 中州派 placements in later get_palace_info calls: 龙德 截空 劫杀 大耗
+// instead of 截路 空亡, and 命主 by the year branch.
+func TestZhongzhouChart(t *testing.T) {
+	c := conn(t)
+	zz := structured(t, c, "initialize_chart", with(birth1990, "settings", map[string]any{"algorithm": "zhongzhou"}))
+	if !strings.Contains(zz["school"].(string), "中州派") {
+		t.Errorf("school %v", zz["school"])
+	}
+	all := func(id any) string {
+		var b strings.Builder
+		for _, p := range structured(t, c, "get_palace_info", map[string]any{"chart_id": id})["palaces"].([]any) {
+			for _, s := range p.(map[string]any)["adjectiveStars"].([]any) {
+				b.WriteString(s.(string) + " ")
+			}
+		}
+		return b.String()
+	}
+	got, def := all(zz["chart_id"]), all(structured(t, c, "initialize_chart", birth1990)["chart_id"])
+	for _, s := range []string{"龙德", "截空", "劫杀", "大耗"} {
+		if !strings.Contains(got, s) || strings.Contains(def, s) {
+			t.Errorf("%s: zhongzhou %q, default %q", s, got, def)
+		}
+	}
+	if strings.Contains(got, "截路") || !strings.Contains(def, "截路") {
+		t.Errorf("截路: zhongzhou %q, default %q", got, def)
+	}
+	// 1990 庚午: 命主 by the year branch 午 is 破军 (default: by the 命宫 branch 亥, 巨门).
+	if zz["soul"] != "破军" {
+		t.Errorf("中州派 命主 %v", zz["soul"])
+	}
+	a := structured(t, c, "get_star_attributes", map[string]any{"starName": "截路", "chart_id": zz["chart_id"]})
+	if a["inChart"] != "not in this chart (school)" {
+		t.Errorf("absent star: %v", a["inChart"])
+	}
+}

@@ -16,6 +16,7 @@ func BenchmarkNewChartSettings(b *testing.B) {
 		cfg  *Config
 	}{
 		{"default", nil},
+		{"zhongzhou", &Config{Algorithm: AlgorithmZhongzhou}},
 		{"custom-sihua", &custom},
 		{"yearDivide-exact", &Config{YearDivide: DivideExact}},
 		{"age-birthday+day-current", &Config{AgeDivide: AgeDivideBirthday, DayDivide: DayDivideCurrent}},

@@ -83,21 +83,27 @@ func (c *Chart) build() {
 	p := placement{
 		year: year, adjYear: adjYear, monthIndex: monthIndex, lunarDay: c.lunar.Day, monthDays: c.monthDays,
 		timeIndex: in.TimeIndex, soul: c.soul, body: c.body, five: c.five,
+		zhongzhou: c.cfg != nil && c.cfg.Algorithm == AlgorithmZhongzhou, female: in.Gender == Female,
 	}
 	p.place(&c.starPos)
 
-	// Group stars by palace keeping ID order (iztro's push order).
+	// Group stars by palace keeping iztro's push order; absent stars
+	// (position -1: the 中州派 stars in common charts and vice versa) are skipped.
 	var counts [12]uint8
 	for _, pos := range c.starPos {
-		counts[pos]++
+		if pos >= 0 {
+			counts[pos]++
+		}
 	}
 	for i := 0; i < 12; i++ {
 		c.offs[i+1] = c.offs[i] + counts[i]
 	}
 	next := c.offs
-	for id, pos := range c.starPos {
-		c.order[next[pos]] = StarID(id)
-		next[pos]++
+	for _, id := range pushOrder {
+		if pos := c.starPos[id]; pos >= 0 {
+			c.order[next[pos]] = id
+			next[pos]++
+		}
 	}
 	c.mutagens = c.cfg.mutagens(year.Stem)
 
@@ -145,7 +151,13 @@ func (c *Chart) BodyIndex() int { return c.body }
 func (c *Chart) FiveElementsClass() FiveElementsClass { return c.five }
 
 // SoulStar is the life ruler (命主), by the life palace's branch.
-func (c *Chart) SoulStar() StarID { return soulRulers[BranchOfBoard(c.soul)] }
+// 中州派 takes it by the birth-year branch (iztro's bySolar).
+func (c *Chart) SoulStar() StarID {
+	if c.cfg != nil && c.cfg.Algorithm == AlgorithmZhongzhou {
+		return soulRulers[c.pillars[0].Branch]
+	}
+	return soulRulers[BranchOfBoard(c.soul)]
+}
 
 // BodyStar is the body ruler (身主), by the year branch.
 func (c *Chart) BodyStar() StarID { return bodyRulers[c.pillars[0].Branch] }
@@ -321,3 +333,19 @@ func (c *Chart) Config() Config {
 	}
 	return *c.cfg
 }
+
+// pushOrder is iztro's order of the stars within a palace: ID order, with the
+// 中州派 stars where iztro pushes them (after 旬空, instead of 截路 空亡).
+var pushOrder = func() []StarID {
+	out := make([]StarID, 0, NumStars)
+	for id := StarID(0); int(id) < NumStars; id++ {
+		if id == GuChen {
+			out = append(out, LongDe, JieKong, JieShaAdj, DaHaoAdj)
+		}
+		if id >= LongDe {
+			break
+		}
+		out = append(out, id)
+	}
+	return out
+}()

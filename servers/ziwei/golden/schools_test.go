@@ -19,7 +19,7 @@ import (
 // groups it refuses (settings.Unsupported) are listed, and at least the
 // custom 四化 group must be accepted.
 func TestGoldenSchools(t *testing.T) {
-	checkSettingsFile(t, filepath.Join("testdata", "golden-schools-public.jsonl.gz"), 400, `{"mutagens"`, `{"ageDivide"`, `{"yearDivide"`)
+	checkSettingsFile(t, filepath.Join("testdata", "golden-schools-public.jsonl.gz"), 400, `{"mutagens"`, `{"ageDivide"`, `{"yearDivide"`, `{"algorithm"`)
 }
 
 func checkSettingsFile(t *testing.T, path string, want int, mustRun ...string) {

@@ -39,9 +39,7 @@ func errf(path, format string, args ...any) *Error {
 
 // Unsupported lists the settings values this engine does not compute yet;
 // they are refused rather than silently charted with the defaults.
-var Unsupported = map[string]string{
-	"algorithm=zhongzhou": "中州派 placements are not implemented",
-}
+var Unsupported = map[string]string{}
 
 func pick(path, v string, opts ...string) (uint8, error) {
 	if v == "" {

@@ -23,7 +23,7 @@ func TestParse(t *testing.T) {
 		{`{"brightness":{"紫微":["旺"]}}`, "give exactly 12"},
 		{`{"brightness":{"紫微":["旺","旺","得","旺","庙","庙","旺","旺","得","旺","平","好"]}}`, "unknown brightness"},
 		{`{"algorithm":"nanpai"}`, "unknown value"},
-		{`{"algorithm":"zhongzhou"}`, "not supported"},
+		{`{"algorithm":"zhongzhou","yearDivide":"exact","horoscopeDivide":"exact","ageDivide":"birthday","dayDivide":"current"}`, ""},
 		{`{"school":"nanpai"}`, "unknown field"},
 		{`[1]`, "not a valid settings object"},
 	} {

@@ -232,7 +232,7 @@ func getStarAttributes() toolkit.Tool {
 			}
 			id, ok := astro.StarByName(in.StarName)
 			if !ok {
-				return StarAttrOut{}, envelope.Invalid("starName", "unknown star %q: use one of the 66 names listed by the ziwei://stars resource (e.g. 紫微, 天机, emperor)", clip(in.StarName))
+				return StarAttrOut{}, envelope.Invalid("starName", "unknown star %q: use one of the names listed by the ziwei://stars resource (e.g. 紫微, 天机, emperor)", clip(in.StarName))
 			}
 			out := starAttributes(id, l)
 			if in.ChartID != "" {
@@ -240,7 +240,11 @@ func getStarAttributes() toolkit.Tool {
 				if err != nil {
 					return out, err
 				}
-				out.InChart = cc.at(cc.chart.StarPalace(id)) + " " + cc.compact(id)
+				if pos := cc.chart.StarPalace(id); pos >= 0 {
+					out.InChart = cc.at(pos) + " " + cc.compact(id)
+				} else {
+					out.InChart = "not in this chart (school)"
+				}
 			}
 			return out, nil
 		})

@@ -74,7 +74,7 @@ func addResources(r *serve.Registry) {
 
 	r.Server.AddResource(
 		mcp.NewResource("ziwei://stars", "Star reference",
-			mcp.WithResourceDescription("All 66 natal stars: names in zh-CN, zh-TW and en-US, type, five element, yin/yang and brightness on the 12 branches (iztro 2.6.1)."),
+			mcp.WithResourceDescription("All 70 natal stars (66 in every chart; 龙德 截空 劫杀 大耗 only under 中州派, which drops 截路 空亡): names in zh-CN, zh-TW and en-US, type, five element, yin/yang and brightness on the 12 branches (iztro 2.6.1)."),
 			mcp.WithMIMEType("application/json")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			type entry struct {
@@ -106,7 +106,7 @@ func addResources(r *serve.Registry) {
 			}
 			id, ok := astro.StarByName(name)
 			if !ok {
-				return nil, fmt.Errorf("unknown star %q: read ziwei://stars for the 66 names", clip(name))
+				return nil, fmt.Errorf("unknown star %q: read ziwei://stars for the 70 names", clip(name))
 			}
 			out := map[string]StarAttrOut{}
 			for _, l := range astro.Langs() {
