@@ -118,6 +118,10 @@ func TestZhongzhouChart(t *testing.T) {
 	if zz["soul"] != "破军" {
 		t.Errorf("中州派 命主 %v", zz["soul"])
 	}
+	yr := strings.Join(anyStrings(structured(t, c, "get_annual_info", map[string]any{"chart_id": zz["chart_id"], "year": 2026})["palaces"]), "\n")
+	if !strings.Contains(yr, "岁破") || strings.Contains(yr, "大耗") {
+		t.Errorf("中州派 year gods: %s", yr)
+	}
 	a := structured(t, c, "get_star_attributes", map[string]any{"starName": "截路", "chart_id": zz["chart_id"]})
 	if a["inChart"] != "not in this chart (school)" {
 		t.Errorf("absent star: %v", a["inChart"])

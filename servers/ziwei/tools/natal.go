@@ -113,7 +113,7 @@ func (cc *chartCtx) palaceInfo(i int) PalaceInfo {
 	p := PalaceInfo{Palace: cc.at(i), IsBodyPalace: i == c.BodyIndex(), IsOriginalPalace: c.IsOriginalPalace(i),
 		MajorStars: []string{}, MinorStars: []string{}, AdjectiveStars: []string{},
 		Gods: []string{astro.Changsheng12Name(c.Changsheng12(i), l), astro.Boshi12Name(c.Boshi12(i), l),
-			astro.Jiangqian12Name(c.Jiangqian12(i), l), astro.Suiqian12Name(c.Suiqian12(i), l)}}
+			astro.Jiangqian12Name(c.Jiangqian12(i), l), astro.Suiqian12NameAlg(c.Suiqian12(i), l, c.Config().Algorithm)}}
 	for _, s := range c.Stars(i) {
 		switch s.Group() {
 		case astro.GroupMajor:

@@ -251,7 +251,7 @@ type AnnualInfoOut struct {
 // (iztro's yearly.yearlyDecStar): "岁建 将星".
 func (cc *chartCtx) yearGods(h *astro.Horoscope) func(i int) string {
 	return func(i int) string {
-		return astro.Suiqian12Name(h.Suiqian12(i), cc.lang) + " " + astro.Jiangqian12Name(h.Jiangqian12(i), cc.lang)
+		return astro.Suiqian12NameAlg(h.Suiqian12(i), cc.lang, cc.chart.Config().Algorithm) + " " + astro.Jiangqian12Name(h.Jiangqian12(i), cc.lang)
 	}
 }
 
