@@ -1,7 +1,9 @@
 // Package chartid names a chart by its birth input: a chart_id is the birth
 // Spec packed into 50 bits plus a 10-bit checksum, written as "zw1" and 12
 // characters of Crockford base32 (lower case, URL-safe). It is deterministic
-// and stateless: any replica decodes it without a store.
+// and stateless: any replica decodes it without a store. Charts under
+// non-default settings (iztro's astro.config) append "-" and the packed
+// settings (settings.Pack); ids without that part are default-settings charts.
 //
 // Bit layout (most significant first): year−1900 (8), month (4), day (5),
 // lunar, leap month, fixLeap, female (4 × 1), clock? (1), slot index or clock
@@ -45,7 +47,7 @@ var decodeMap = func() (m [256]int8) {
 type Error struct{ Reason string }
 
 func (e *Error) Error() string {
-	return "chart_id is not valid (" + e.Reason + "): pass a chart_id exactly as initialize_chart returned it (\"zw1\" + 12 characters), or give the birth fields instead"
+	return "chart_id is not valid (" + e.Reason + "): pass a chart_id exactly as initialize_chart returned it (\"zw1\" + 12 characters, then any settings part after \"-\"), or call initialize_chart again"
 }
 
 // Encode packs a valid Spec. It fails only when the Spec does not validate.

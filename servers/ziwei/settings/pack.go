@@ -3,6 +3,7 @@ package settings
 import (
 	"hash/crc32"
 	"sort"
+	"strings"
 
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 )
@@ -124,6 +125,7 @@ func Unpack(s string) (astro.Config, error) {
 	if len(s) == 0 || len(s) > 1024 {
 		return bad("length")
 	}
+	s = strings.ToLower(s)
 	r := &bitReader{}
 	for i := 0; i < len(s); i++ {
 		d := indexOf(s[i])
