@@ -123,7 +123,7 @@ func TestToolsShowsArguments(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d %s", code, errs)
 	}
-	for _, want := range []string{"initialize_chart (read):", "birthTimeIndex integer", "[minimum 0, maximum 12]", `gender string one of "男"|"女"|"male"|"female"`} {
+	for _, want := range []string{"initialize_chart (read):", "birthTimeIndex integer", "[minimum 0, maximum 12]", `gender string (required) one of "男"|"女"|"male"|"female"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in tools output", want)
 		}

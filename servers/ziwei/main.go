@@ -19,13 +19,13 @@ import (
 
 var version = "dev"
 
-const instructions = "Zi Wei Dou Shu (紫微斗数) charts, computed like iztro 2.6.1. Call initialize_chart with birthDate (YYYY-MM-DD), birthTimeIndex (0-12) or birthTime (HH:MM), and gender; " +
-	"it returns a chart_id that every other tool accepts instead of the birth fields (stateless). Natal: get_palace_info, get_stars_in_palace, get_natal_sihua, get_sanfang_sizheng, get_jia_gong_info. " +
+const instructions = "Zi Wei Dou Shu (紫微斗数) charts, computed like iztro 2.6.1. Flow: call initialize_chart once with the birth data (birthDate YYYY-MM-DD, birthTimeIndex 0-12 or birthTime HH:MM, gender); " +
+	"it returns a chart_id that encodes the birth (stateless: it never expires and any replica decodes it). Every other chart tool takes only that chart_id (plus its own arguments). " +
+	"Natal: get_chart_basics, get_palace_info, get_stars_in_palace, get_natal_sihua, get_sanfang_sizheng, get_jia_gong_info. " +
 	"Timing: get_decade_info, get_annual_info, get_monthly_info, get_daily_info, get_hourly_info, get_palace_stem_sihua (飞化). Patterns: query_astrological_pattern; user rules: store_star_combination_meaning, delete_star_combination_meaning. " +
 	"Board: resource ziwei://chart/{chart_id}. Names in zh-CN (default), zh-TW or en-US via language. " +
-	"In results, palace index is the board position (0 寅, 1 卯 … 10 子, 11 丑); star type is major, soft, tough, lucun, tianma, adjective, flower or helper; " +
-	"brightness 庙 旺 得 利 平 不 陷 (en-US [+3]…[-3]); mutagen 禄 权 科 忌 (en-US A B C D). birthTimeIndex: 0 00:00-01:00 early Rat … 12 23:00-24:00 late Rat; " +
-	"birthTime+longitude gives true solar time (4 min/degree from 120°E plus the equation of time)."
+	"In results a palace is written \"role stem-branch\" (命宫 丁亥); a star as name+brightness+[四化] (太阳旺[禄]); brightness 庙 旺 得 利 平 不 陷 (en-US [+3]…[-3]); 四化 禄 权 科 忌 (en-US A B C D). " +
+	"birthTimeIndex: 0 00:00-01:00 early Rat … 12 23:00-24:00 late Rat; birthTime+longitude gives true solar time (4 min/degree from 120°E plus the equation of time)."
 
 func main() { serve.Main(newApp()) }
 
@@ -41,8 +41,14 @@ func newApp() serve.App {
 			if err != nil {
 				return err
 			}
-			store := rules.NewStore(rulesFile).WithLimits(limits).WithLogger(r.Log)
-			return tools.NewWithStore(store).Register(ctx, r)
+			store := rules.NewStore(rulesFile).WithLimits(limits)
+			t := tools.NewWithStore(store)
+			// Settings first: invalid ZIWEI_SETTINGS stops the start before anything else.
+			if err := t.WithSettings(os.Getenv("ZIWEI_SETTINGS")); err != nil {
+				return err
+			}
+			store.WithLogger(r.Log)
+			return t.Register(ctx, r)
 		},
 		Commands: map[string]serve.Command{"check-golden": func(ctx context.Context, args []string) int {
 			return checkGolden(args, os.Stdout, os.Stderr)

@@ -20,15 +20,32 @@ type Chart struct {
 	mutagens [4]StarID        // natal 禄权科忌 by the year stem
 
 	changshengStart, boshiStart, jiangqianStart, suiqianStart, ageStart int8
+
+	cfg *Config // nil: iztro's defaults
+
+	shownTime int // the hour slot as given (dayDivide "current" charts 12 as 0)
 }
 
-// NewChart computes the natal chart of the input.
-func NewChart(in Input) (*Chart, error) {
+// NewChart computes the natal chart of the input under iztro's default settings.
+func NewChart(in Input) (*Chart, error) { return NewChartWith(in, nil) }
+
+// NewChartWith computes the natal chart under the given settings (nil or the
+// zero Config: iztro's defaults). The chart keeps its own copy of cfg.
+func NewChartWith(in Input, cfg *Config) (*Chart, error) {
 	solar, err := in.resolve()
 	if err != nil {
 		return nil, err
 	}
-	c := &Chart{input: in, solar: solar}
+	c := &Chart{input: in, solar: solar, shownTime: in.TimeIndex}
+	if !cfg.IsDefault() {
+		cp := *cfg
+		c.cfg = &cp
+		// dayDivide "current": the late Rat hour stays on the day of birth;
+		// iztro then charts it as that day's early Rat hour (bySolar's tIndex).
+		if cp.DayDivide == DayDivideCurrent && in.TimeIndex >= 12 {
+			c.input.TimeIndex = 0
+		}
+	}
 	c.build()
 	return c, nil
 }
@@ -40,6 +57,15 @@ func (c *Chart) build() {
 	c.lunar = LunarDate{Year: ly, Month: int(m.month), Day: c.dayNum - int(m.firstDay) + 1, Leap: m.leap}
 	c.monthDays = int(m.days)
 	c.pillars = pillars(c.dayNum, c.lunar, in.TimeIndex)
+	if c.cfg != nil && c.cfg.YearDivide == DivideExact {
+		c.pillars[0] = yearByLiChun(c.solar, in.TimeIndex)
+		c.pillars[1].Stem = Stem(mod10(int(tigerStem(c.pillars[0].Stem)) + int(mod12(int(c.pillars[1].Branch)-2))))
+	}
+	adjYear := yearGanZhi(c.lunar.Year)
+	if c.cfg.exactPeriods() {
+		c.pillars[1] = monthByJie(c.solar, in.TimeIndex)
+		adjYear = yearByLiChun(c.solar, in.TimeIndex)
+	}
 	year := c.pillars[0]
 
 	// 安命身宫: from 寅 count to the birth month, then back (命) or on (身) by the hour.
@@ -55,30 +81,36 @@ func (c *Chart) build() {
 	c.forward = in.Gender.Yang() == year.Branch.Yang()
 
 	p := placement{
-		year: year, monthIndex: monthIndex, lunarDay: c.lunar.Day, monthDays: c.monthDays,
+		year: year, adjYear: adjYear, monthIndex: monthIndex, lunarDay: c.lunar.Day, monthDays: c.monthDays,
 		timeIndex: in.TimeIndex, soul: c.soul, body: c.body, five: c.five,
+		zhongzhou: c.cfg != nil && c.cfg.Algorithm == AlgorithmZhongzhou, female: in.Gender == Female,
 	}
 	p.place(&c.starPos)
 
-	// Group stars by palace keeping ID order (iztro's push order).
+	// Group stars by palace keeping iztro's push order; absent stars
+	// (position -1: the 中州派 stars in common charts and vice versa) are skipped.
 	var counts [12]uint8
 	for _, pos := range c.starPos {
-		counts[pos]++
+		if pos >= 0 {
+			counts[pos]++
+		}
 	}
 	for i := 0; i < 12; i++ {
 		c.offs[i+1] = c.offs[i] + counts[i]
 	}
 	next := c.offs
-	for id, pos := range c.starPos {
-		c.order[next[pos]] = StarID(id)
-		next[pos]++
+	for _, id := range pushOrder {
+		if pos := c.starPos[id]; pos >= 0 {
+			c.order[next[pos]] = id
+			next[pos]++
+		}
 	}
-	c.mutagens = Mutagens(year.Stem)
+	c.mutagens = c.cfg.mutagens(year.Stem)
 
 	c.changshengStart = int8(bb(changshengStart[c.five]))
 	c.boshiStart = c.starPos[LuCun]
-	c.jiangqianStart = int8(bb(jiangqianPos[branchGroup(year.Branch)]))
-	c.suiqianStart = int8(bb(year.Branch))
+	c.jiangqianStart = int8(bb(jiangqianPos[branchGroup(p.adjYear.Branch)]))
+	c.suiqianStart = int8(bb(p.adjYear.Branch))
 	c.ageStart = int8(bb(agePos[branchGroup(year.Branch)]))
 }
 
@@ -119,7 +151,13 @@ func (c *Chart) BodyIndex() int { return c.body }
 func (c *Chart) FiveElementsClass() FiveElementsClass { return c.five }
 
 // SoulStar is the life ruler (命主), by the life palace's branch.
-func (c *Chart) SoulStar() StarID { return soulRulers[BranchOfBoard(c.soul)] }
+// 中州派 takes it by the birth-year branch (iztro's bySolar).
+func (c *Chart) SoulStar() StarID {
+	if c.cfg != nil && c.cfg.Algorithm == AlgorithmZhongzhou {
+		return soulRulers[c.pillars[0].Branch]
+	}
+	return soulRulers[BranchOfBoard(c.soul)]
+}
 
 // BodyStar is the body ruler (身主), by the year branch.
 func (c *Chart) BodyStar() StarID { return bodyRulers[c.pillars[0].Branch] }
@@ -182,7 +220,7 @@ func (c *Chart) StarBrightness(s StarID) Brightness {
 	if !s.Valid() {
 		return BrightnessNone
 	}
-	return BrightnessAt(s, BranchOfBoard(int(c.starPos[s])))
+	return c.cfg.brightness(s, int(c.starPos[s]))
 }
 
 // StarMutagen returns the natal (birth-year) transformation of the star.
@@ -283,3 +321,31 @@ func (c *Chart) Ages(i int) [10]int {
 	}
 	return a
 }
+
+// Mutagens returns the four stars stem s transforms (禄 权 科 忌) under this
+// chart's settings.
+func (c *Chart) Mutagens(s Stem) [4]StarID { return c.cfg.mutagens(s) }
+
+// Config returns the chart's settings (the zero Config for iztro's defaults).
+func (c *Chart) Config() Config {
+	if c.cfg == nil {
+		return Config{}
+	}
+	return *c.cfg
+}
+
+// pushOrder is iztro's order of the stars within a palace: ID order, with the
+// 中州派 stars where iztro pushes them (after 旬空, instead of 截路 空亡).
+var pushOrder = func() []StarID {
+	out := make([]StarID, 0, NumStars)
+	for id := StarID(0); int(id) < NumStars; id++ {
+		if id == GuChen {
+			out = append(out, LongDe, JieKong, JieShaAdj, DaHaoAdj)
+		}
+		if id >= LongDe {
+			break
+		}
+		out = append(out, id)
+	}
+	return out
+}()

@@ -20,6 +20,8 @@ type Period struct {
 	// run in; for year, month, day and hour, the target's own pillars.
 	Stem   Stem
 	Branch Branch
+
+	cfg *Config // the chart's settings, for the 四化 table
 }
 
 // PalaceRole returns the period's role of board position i (palaceNames[i]).
@@ -38,7 +40,7 @@ func (p Period) PalaceRoles() [12]PalaceRole {
 func (p Period) PalaceOfRole(r PalaceRole) int { return boardOfRole(p.Index, r) }
 
 // Mutagens returns the four stars transformed by the period's stem (禄权科忌).
-func (p Period) Mutagens() [4]StarID { return Mutagens(p.Stem) }
+func (p Period) Mutagens() [4]StarID { return p.cfg.mutagens(p.Stem) }
 
 // HasMovingStars reports whether the period has moving stars (all but 小限).
 func (p Period) HasMovingStars() bool { return p.Kind != PeriodAge }
@@ -109,24 +111,43 @@ func (c *Chart) horoscopeAt(h *Horoscope, d Date, timeIndex int) error {
 	m, ly := lunarMonthOf(n, d.Year)
 	ld := LunarDate{Year: ly, Month: int(m.month), Day: n - int(m.firstDay) + 1, Leap: m.leap}
 	age := ld.Year - c.lunar.Year + 1
+	if c.cfg != nil && c.cfg.AgeDivide == AgeDivideBirthday {
+		// ageDivide "birthday": the age goes up only once the lunar birthday
+		// has passed (iztro 2.6.1 compares month and day numbers).
+		age--
+		if ld.Month > c.lunar.Month || (ld.Month == c.lunar.Month && ld.Day > c.lunar.Day) {
+			age++
+		}
+		if age < 1 {
+			return inputErr("date", "target date %s is before the first lunar birthday: with ageDivide birthday the nominal age there is 0, which iztro leaves undefined; use a later date", formatDate(d))
+		}
+	}
 	if age > MaxNominalAge {
 		return inputErr("date", "target date %s gives nominal age %d: horoscopes cover ages 1-%d", formatDate(d), age, MaxNominalAge)
 	}
-	p := pillars(n, ld, timeIndex)
+	pt := timeIndex
+	if c.cfg != nil && c.cfg.DayDivide == DayDivideCurrent && pt >= 12 {
+		pt = 0 // the late Rat hour stays on the target day
+	}
+	p := pillars(n, ld, pt)
+	if c.cfg.exactPeriods() {
+		p[0] = yearByLiChun(d, pt)
+		p[1] = monthByJie(d, pt)
+	}
 	*h = Horoscope{chart: c, solar: d, lunar: ld, timeIndex: timeIndex, nominalAge: age}
 
 	// 大限, or 童限 before the first decade: age 1 命宫, 2 财帛, 3 疾厄, 4 夫妻, 5 福德, 6 官禄.
 	if dec, ok := c.DecadeByAge(age); ok {
-		h.Decadal = Period{Kind: PeriodDecadal, Index: dec.Index, Stem: dec.Stem, Branch: dec.Branch}
+		h.Decadal = Period{Kind: PeriodDecadal, Index: dec.Index, Stem: dec.Stem, Branch: dec.Branch, cfg: c.cfg}
 	} else {
 		idx := c.PalaceOfRole(childhoodRoles[age-1])
-		h.Decadal = Period{Kind: PeriodChildhood, Index: idx, Stem: c.PalaceStem(idx), Branch: BranchOfBoard(idx)}
+		h.Decadal = Period{Kind: PeriodChildhood, Index: idx, Stem: c.PalaceStem(idx), Branch: BranchOfBoard(idx), cfg: c.cfg}
 	}
 	ai := c.AgePalace(age)
-	h.Age = Period{Kind: PeriodAge, Index: ai, Stem: c.PalaceStem(ai), Branch: BranchOfBoard(ai)}
+	h.Age = Period{Kind: PeriodAge, Index: ai, Stem: c.PalaceStem(ai), Branch: BranchOfBoard(ai), cfg: c.cfg}
 
 	yi := bb(p[0].Branch)
-	h.Yearly = Period{Kind: PeriodYearly, Index: yi, Stem: p[0].Stem, Branch: p[0].Branch}
+	h.Yearly = Period{Kind: PeriodYearly, Index: yi, Stem: p[0].Stem, Branch: p[0].Branch, cfg: c.cfg}
 	// 流月: from the year palace count back to the birth month, on to the birth
 	// hour, then on to the target month; the second half of a leap month (birth
 	// or target) counts as the next month.
@@ -139,11 +160,11 @@ func (c *Chart) horoscopeAt(h *Horoscope, d Date, timeIndex int) error {
 		targetMonth++
 	}
 	mi := mod12(yi - birthMonth + int(c.pillars[3].Branch) + targetMonth)
-	h.Monthly = Period{Kind: PeriodMonthly, Index: mi, Stem: p[1].Stem, Branch: p[1].Branch}
+	h.Monthly = Period{Kind: PeriodMonthly, Index: mi, Stem: p[1].Stem, Branch: p[1].Branch, cfg: c.cfg}
 	di := mod12(mi + ld.Day - 1)
-	h.Daily = Period{Kind: PeriodDaily, Index: di, Stem: p[2].Stem, Branch: p[2].Branch}
+	h.Daily = Period{Kind: PeriodDaily, Index: di, Stem: p[2].Stem, Branch: p[2].Branch, cfg: c.cfg}
 	hi := mod12(di + int(p[3].Branch))
-	h.Hourly = Period{Kind: PeriodHourly, Index: hi, Stem: p[3].Stem, Branch: p[3].Branch}
+	h.Hourly = Period{Kind: PeriodHourly, Index: hi, Stem: p[3].Stem, Branch: p[3].Branch, cfg: c.cfg}
 	return nil
 }
 
@@ -182,7 +203,12 @@ func (h *Horoscope) Suiqian12(i int) int { return mod12(i - bb(h.yearBranch())) 
 
 // yearBranch is the branch of the target's lunar year (iztro's getYearly12
 // takes it at hour 0, which gives the same lunar year).
-func (h *Horoscope) yearBranch() Branch { return yearGanZhi(h.lunar.Year).Branch }
+func (h *Horoscope) yearBranch() Branch {
+	if h.chart.cfg.exactPeriods() {
+		return yearByLiChun(h.solar, 0).Branch
+	}
+	return yearGanZhi(h.lunar.Year).Branch
+}
 
 func formatDate(d Date) string {
 	b := make([]byte, 0, 10)

@@ -161,6 +161,18 @@ func Boshi12Name(i int, l Lang) string { return l.loc().boshi[mod12(i)] }
 // Suiqian12Name returns the name of the i-th 岁前 god (0 = 岁建 … 11 = 病符).
 func Suiqian12Name(i int, l Lang) string { return l.loc().suiqian[mod12(i)] }
 
+// suipoNames: 中州派 calls the 7th 岁前 god 岁破 where the common tables say 大耗
+// (iztro's getYearly12).
+var suipoNames = [...]string{ZhCN: "岁破", ZhTW: "歲破", EnUS: "breaker"}
+
+// Suiqian12NameAlg is Suiqian12Name under an algorithm.
+func Suiqian12NameAlg(i int, l Lang, a Algorithm) string {
+	if a == AlgorithmZhongzhou && mod12(i) == 6 {
+		return suipoNames[l]
+	}
+	return Suiqian12Name(i, l)
+}
+
 // Jiangqian12Name returns the name of the i-th 将前 god (0 = 将星 … 11 = 亡神).
 func Jiangqian12Name(i int, l Lang) string { return l.loc().jiangqian[mod12(i)] }
 

@@ -5,7 +5,7 @@ package astro
 
 var locales = [numLangs]locale{
 	ZhCN: {
-		stars:       [NumStars]string{"紫微", "天机", "太阳", "武曲", "天同", "廉贞", "天府", "太阴", "贪狼", "巨门", "天相", "天梁", "七杀", "破军", "左辅", "右弼", "文昌", "文曲", "天魁", "天钺", "禄存", "天马", "地空", "地劫", "火星", "铃星", "擎羊", "陀罗", "红鸾", "天喜", "天姚", "咸池", "解神", "三台", "八座", "恩光", "天贵", "龙池", "凤阁", "天才", "天寿", "台辅", "封诰", "天巫", "华盖", "天官", "天福", "天厨", "天月", "天德", "月德", "天空", "旬空", "截路", "空亡", "孤辰", "寡宿", "蜚廉", "破碎", "天刑", "阴煞", "天哭", "天虚", "天使", "天伤", "年解"},
+		stars:       [NumStars]string{"紫微", "天机", "太阳", "武曲", "天同", "廉贞", "天府", "太阴", "贪狼", "巨门", "天相", "天梁", "七杀", "破军", "左辅", "右弼", "文昌", "文曲", "天魁", "天钺", "禄存", "天马", "地空", "地劫", "火星", "铃星", "擎羊", "陀罗", "红鸾", "天喜", "天姚", "咸池", "解神", "三台", "八座", "恩光", "天贵", "龙池", "凤阁", "天才", "天寿", "台辅", "封诰", "天巫", "华盖", "天官", "天福", "天厨", "天月", "天德", "月德", "天空", "旬空", "截路", "空亡", "孤辰", "寡宿", "蜚廉", "破碎", "天刑", "阴煞", "天哭", "天虚", "天使", "天伤", "年解", "龙德", "截空", "劫杀", "大耗"},
 		stems:       [10]string{"甲", "乙", "丙", "丁", "戊", "己", "庚", "辛", "壬", "癸"},
 		branches:    [12]string{"子", "丑", "寅", "卯", "辰", "巳", "午", "未", "申", "酉", "戌", "亥"},
 		brightness:  [7]string{"庙", "旺", "得", "利", "平", "不", "陷"},
@@ -24,7 +24,7 @@ var locales = [numLangs]locale{
 		moving:      [5][10]string{{"运魁", "运钺", "运昌", "运曲", "运禄", "运羊", "运陀", "运马", "运鸾", "运喜"}, {"流魁", "流钺", "流昌", "流曲", "流禄", "流羊", "流陀", "流马", "流鸾", "流喜"}, {"月魁", "月钺", "月昌", "月曲", "月禄", "月羊", "月陀", "月马", "月鸾", "月喜"}, {"日魁", "日钺", "日昌", "日曲", "日禄", "日羊", "日陀", "日马", "日鸾", "日喜"}, {"时魁", "时钺", "时昌", "时曲", "时禄", "时羊", "时陀", "时马", "时鸾", "时喜"}},
 	},
 	ZhTW: {
-		stars:       [NumStars]string{"紫微", "天機", "太陽", "武曲", "天同", "廉貞", "天府", "太陰", "貪狼", "巨門", "天相", "天梁", "七殺", "破軍", "左輔", "右弼", "文昌", "文曲", "天魁", "天鉞", "祿存", "天馬", "地空", "地劫", "火星", "鈴星", "擎羊", "陀羅", "紅鸞", "天喜", "天姚", "咸池", "解神", "三台", "八座", "恩光", "天貴", "龍池", "鳳閣", "天才", "天壽", "台輔", "封誥", "天巫", "華蓋", "天官", "天福", "天廚", "天月", "天德", "月德", "天空", "旬空", "截路", "空亡", "孤辰", "寡宿", "蜚廉", "破碎", "天刑", "陰煞", "天哭", "天虛", "天使", "天傷", "年解"},
+		stars:       [NumStars]string{"紫微", "天機", "太陽", "武曲", "天同", "廉貞", "天府", "太陰", "貪狼", "巨門", "天相", "天梁", "七殺", "破軍", "左輔", "右弼", "文昌", "文曲", "天魁", "天鉞", "祿存", "天馬", "地空", "地劫", "火星", "鈴星", "擎羊", "陀羅", "紅鸞", "天喜", "天姚", "咸池", "解神", "三台", "八座", "恩光", "天貴", "龍池", "鳳閣", "天才", "天壽", "台輔", "封誥", "天巫", "華蓋", "天官", "天福", "天廚", "天月", "天德", "月德", "天空", "旬空", "截路", "空亡", "孤辰", "寡宿", "蜚廉", "破碎", "天刑", "陰煞", "天哭", "天虛", "天使", "天傷", "年解", "龍德", "截空", "劫殺", "大耗"},
 		stems:       [10]string{"甲", "乙", "丙", "丁", "戊", "己", "庚", "辛", "壬", "癸"},
 		branches:    [12]string{"子", "丑", "寅", "卯", "辰", "巳", "午", "未", "申", "酉", "戌", "亥"},
 		brightness:  [7]string{"廟", "旺", "得", "利", "平", "不", "陷"},
@@ -43,7 +43,7 @@ var locales = [numLangs]locale{
 		moving:      [5][10]string{{"運魁", "運鉞", "運昌", "運曲", "運祿", "運羊", "運陀", "運馬", "運鸞", "運喜"}, {"流魁", "流鉞", "流昌", "流曲", "流祿", "流羊", "流陀", "流馬", "流鸞", "流喜"}, {"月魁", "月鉞", "月昌", "月曲", "月祿", "月羊", "月陀", "月馬", "月鸞", "月喜"}, {"日魁", "日鉞", "日昌", "日曲", "日祿", "日羊", "日陀", "日馬", "日鸞", "日喜"}, {"時魁", "時鉞", "時昌", "時曲", "時祿", "時羊", "時陀", "時馬", "時鸞", "時喜"}},
 	},
 	EnUS: {
-		stars:       [NumStars]string{"emperor", "advisor", "sun", "warrior", "fortunate", "judge", "empress", "moon", "wolf", "advocator", "minister", "sage", "marshal", "rebel", "officer", "helper", "scholar", "artist", "assistant", "aide", "money", "horse", "ideologue", "fickle", "impulsive", "spark", "driven", "tangled", "attractive", "cheerful", "social", "passionate", "considery", "senior", "dignified", "grateful", "noble", "talented", "refined", "gifted", "ageless", "honorable", "awarded", "psychic", "religious", "solemn", "lucky", "gourmet", "sickly", "blessed", "peaceful", "utopian", "fancied", "intercepted", "bottomless", "alone", "lonely", "instigated", "broken", "serious", "gloomy", "upset", "frail", "heaven", "wounded", "considery(Y)"},
+		stars:       [NumStars]string{"emperor", "advisor", "sun", "warrior", "fortunate", "judge", "empress", "moon", "wolf", "advocator", "minister", "sage", "marshal", "rebel", "officer", "helper", "scholar", "artist", "assistant", "aide", "money", "horse", "ideologue", "fickle", "impulsive", "spark", "driven", "tangled", "attractive", "cheerful", "social", "passionate", "considery", "senior", "dignified", "grateful", "noble", "talented", "refined", "gifted", "ageless", "honorable", "awarded", "psychic", "religious", "solemn", "lucky", "gourmet", "sickly", "blessed", "peaceful", "utopian", "fancied", "intercepted", "bottomless", "alone", "lonely", "instigated", "broken", "serious", "gloomy", "upset", "frail", "heaven", "wounded", "considery(Y)", "virtuous", "interrupted", "murder", "wastrel"},
 		stems:       [10]string{"jia", "yi", "bing", "ding", "wu", "ji", "geng", "xin", "ren", "gui"},
 		branches:    [12]string{"zi", "chou", "yin", "mao", "chen", "si", "woo", "wei", "shen", "you", "xu", "hai"},
 		brightness:  [7]string{"[+3]", "[+2]", "[+1]", "[0]", "[-1]", "[-2]", "[-3]"},

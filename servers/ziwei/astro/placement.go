@@ -11,13 +11,19 @@ func branchGroup(b Branch) int { return int(b) % 4 }
 
 // placement holds what the rules depend on.
 type placement struct {
-	year       GanZhi
+	year GanZhi
+	// adjYear is the year of the yearly adjective stars and the 12-god
+	// cycles: iztro takes it with horoscopeDivide (the lunar year by
+	// default), while the minor stars and 红鸾/天喜 follow yearDivide (year).
+	adjYear    GanZhi
 	monthIndex int // lunar month - 1, after the fixLeap adjustment (寅 = 0)
 	lunarDay   int // calendar lunar day of birth
 	monthDays  int // days of the birth lunar month
 	timeIndex  int // 0-12
 	soul, body int
 	five       FiveElementsClass
+	zhongzhou  bool // 中州派 (iztro algorithm "zhongzhou")
+	female     bool
 }
 
 // ziweiIndex finds 紫微 (起紫微星诀): divide the birth day (plus an offset until
@@ -92,9 +98,12 @@ var (
 	tianChuPos   = [10]Branch{BranchSi, BranchWu, BranchZi, BranchSi, BranchWu, BranchShen, BranchYin, BranchWu, BranchYou, BranchHai}
 	jieLuPos     = [5]Branch{BranchShen, BranchWu, BranchChen, BranchYin, BranchZi}
 	kongWangPos  = [5]Branch{BranchYou, BranchWei, BranchSi, BranchMao, BranchChou}
-	feiLianPos   = [12]Branch{BranchShen, BranchYou, BranchXu, BranchSi, BranchWu, BranchWei, BranchYin, BranchMao, BranchChen, BranchHai, BranchZi, BranchChou}
-	poSuiPos     = [3]Branch{BranchSi, BranchChou, BranchYou}
-	nianJiePos   = [12]Branch{BranchXu, BranchYou, BranchShen, BranchWei, BranchWu, BranchSi, BranchChen, BranchMao, BranchYin, BranchChou, BranchZi, BranchHai}
+	// 大耗 (中州派) by the year branch 子…亥: the opposite branch, one on for
+	// yang branches and one back for yin ones (iztro getDahaoIndex).
+	daHaoPos   = [12]Branch{BranchWei, BranchWu, BranchYou, BranchShen, BranchHai, BranchXu, BranchChou, BranchZi, BranchMao, BranchYin, BranchSi, BranchChen}
+	feiLianPos = [12]Branch{BranchShen, BranchYou, BranchXu, BranchSi, BranchWu, BranchWei, BranchYin, BranchMao, BranchChen, BranchHai, BranchZi, BranchChou}
+	poSuiPos   = [3]Branch{BranchSi, BranchChou, BranchYou}
+	nianJiePos = [12]Branch{BranchXu, BranchYou, BranchShen, BranchWei, BranchWu, BranchSi, BranchChen, BranchMao, BranchYin, BranchChou, BranchZi, BranchHai}
 	// 孤辰/寡宿 by season group of the year branch: 寅卯辰, 巳午未, 申酉戌, 亥子丑.
 	guChenPos = [4]Branch{BranchSi, BranchShen, BranchHai, BranchYin}
 	guaSuPos  = [4]Branch{BranchChou, BranchChen, BranchWei, BranchXu}
@@ -146,6 +155,8 @@ func (p *placement) place(pos *[NumStars]int8) {
 	hl := bb(BranchMao) - yb
 	set(HongLuan, hl)
 	set(TianXi, hl+6)
+	stem, br = p.adjYear.Stem, p.adjYear.Branch
+	yb = int(br)
 	set(TianYao, bb(BranchChou)+mi)
 	set(XianChi, bb(xianChiPos[branchGroup(br)]))
 	set(JieShen, bb(jieShenPos[mi/2]))
@@ -177,8 +188,24 @@ func (p *placement) place(pos *[NumStars]int8) {
 		xk++
 	}
 	set(XunKong, xk)
-	set(JieLu, bb(jieLuPos[int(stem)%5]))
-	set(KongWang, bb(kongWangPos[int(stem)%5]))
+	if !p.zhongzhou {
+		set(JieLu, bb(jieLuPos[int(stem)%5]))
+		set(KongWang, bb(kongWangPos[int(stem)%5]))
+		pos[LongDe], pos[JieKong], pos[JieShaAdj], pos[DaHaoAdj] = -1, -1, -1, -1
+	} else {
+		// 中州派 (iztro adjectiveStar/location): 龙德 where the 岁前 cycle has
+		// 龙德; one 截空 (截路's place for a yang year branch, 空亡's for yin);
+		// 劫杀 and 大耗 by the year branch.
+		pos[JieLu], pos[KongWang] = -1, -1
+		set(LongDe, bb(br)+7)
+		if yb%2 == 0 {
+			set(JieKong, bb(jieLuPos[int(stem)%5]))
+		} else {
+			set(JieKong, bb(kongWangPos[int(stem)%5]))
+		}
+		set(JieShaAdj, [4]int{3, 6, 9, 0}[seasonGroupJiesha(br)])
+		set(DaHaoAdj, bb(daHaoPos[yb]))
+	}
 	set(GuChen, bb(guChenPos[seasonGroup(br)]))
 	set(GuaSu, bb(guaSuPos[seasonGroup(br)]))
 	set(FeiLian, bb(feiLianPos[yb]))
@@ -187,8 +214,12 @@ func (p *placement) place(pos *[NumStars]int8) {
 	set(YinSha, bb(yinShaPos[mi%6]))
 	set(TianKu, bb(BranchWu)-yb)
 	set(TianXu, bb(BranchWu)+yb)
-	set(TianShi, p.soul+7)   // 疾厄 (counted clockwise from 命宫 in iztro's PALACES list)
-	set(TianShang, p.soul+5) // 仆役
+	shi, shang := p.soul+7, p.soul+5 // 疾厄, 仆役 (counted clockwise from 命宫 in iztro's PALACES list)
+	if p.zhongzhou && (yb%2 == 0) == p.female {
+		shi, shang = shang, shi // 中州派: 阴男阳女 swap 天使 and 天伤
+	}
+	set(TianShi, shi)
+	set(TianShang, shang)
 	set(NianJie, bb(nianJiePos[yb]))
 }
 
@@ -208,4 +239,18 @@ func movingPositions(stem Stem, br Branch) (pos [numMoving]int8) {
 	pos[MovXi] = int8(mod12(hl + 6))
 	pos[MovNianJie] = int8(bb(nianJiePos[br]))
 	return pos
+}
+
+// seasonGroupJiesha groups year branches for 劫杀 (中州派): 申子辰 0, 亥卯未 1,
+// 寅午戌 2, 巳酉丑 3 (iztro getJieshaAdjIndex gives palace 3, 6, 9, 0).
+func seasonGroupJiesha(b Branch) int {
+	switch b {
+	case BranchShen, BranchZi, BranchChen:
+		return 0
+	case BranchHai, BranchMao, BranchWei:
+		return 1
+	case BranchYin, BranchWu, BranchXu:
+		return 2
+	}
+	return 3
 }

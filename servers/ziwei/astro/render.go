@@ -86,8 +86,8 @@ func (c *Chart) Render(l Lang) *ChartJSON {
 		SolarDate:                 c.solarDateString(),
 		LunarDate:                 c.lunar.ChineseString(),
 		ChineseDate:               chineseDateString(c.pillars, l),
-		Time:                      TimeName(c.input.TimeIndex, l),
-		TimeRange:                 TimeRange(c.input.TimeIndex),
+		Time:                      TimeName(c.shownTime, l),
+		TimeRange:                 TimeRange(c.shownTime),
 		Sign:                      SignName(c.Sign(), l),
 		Zodiac:                    ZodiacName(c.Zodiac(), l),
 		EarthlyBranchOfSoulPalace: BranchOfBoard(c.soul).Name(l),
@@ -126,7 +126,7 @@ func (c *Chart) Render(l Lang) *ChartJSON {
 		}
 		start := k
 		for _, s := range stars {
-			all[k] = [5]string{loc.stars[s], s.Type().String(), "origin", BrightnessAt(s, br).Name(l), c.StarMutagen(s).Name(l)}
+			all[k] = [5]string{loc.stars[s], s.Type().String(), "origin", c.StarBrightness(s).Name(l), c.StarMutagen(s).Name(l)}
 			k++
 		}
 		p.MajorStars = all[start : start+groups[0] : start+groups[0]]
@@ -135,7 +135,7 @@ func (c *Chart) Render(l Lang) *ChartJSON {
 		p.Changsheng12 = loc.changsheng[c.Changsheng12(i)]
 		p.Boshi12 = loc.boshi[c.Boshi12(i)]
 		p.Jiangqian12 = loc.jiangqian[c.Jiangqian12(i)]
-		p.Suiqian12 = loc.suiqian[c.Suiqian12(i)]
+		p.Suiqian12 = Suiqian12NameAlg(c.Suiqian12(i), l, c.Config().Algorithm)
 		d := c.DecadeAt(i)
 		p.Decadal = DecadalJSON{Range: [2]int{d.From, d.To}, HeavenlyStem: d.Stem.Name(l), EarthlyBranch: d.Branch.Name(l)}
 		p.Ages = c.Ages(i)
@@ -234,7 +234,7 @@ func (h *Horoscope) Render(l Lang) *HoroscopeJSON {
 	}
 	for i := 0; i < 12; i++ {
 		out.Yearly.YearlyDecStar.Jiangqian12[i] = loc.jiangqian[h.Jiangqian12(i)]
-		out.Yearly.YearlyDecStar.Suiqian12[i] = loc.suiqian[h.Suiqian12(i)]
+		out.Yearly.YearlyDecStar.Suiqian12[i] = Suiqian12NameAlg(h.Suiqian12(i), l, h.chart.Config().Algorithm)
 	}
 	return out
 }

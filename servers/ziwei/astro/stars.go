@@ -76,7 +76,14 @@ const (
 	TianShang     // 天伤
 	NianJie       // 年解
 
-	// NumStars is the number of natal stars in every chart.
+	// 中州派 only (algorithm "zhongzhou", where 截路 and 空亡 are absent).
+	LongDe    // 龙德
+	JieKong   // 截空
+	JieShaAdj // 劫杀
+	DaHaoAdj  // 大耗
+
+	// NumStars is the number of natal stars known: 66 in every chart (70
+	// minus the four 中州派 stars; a 中州派 chart has 68).
 	NumStars int = iota
 )
 
@@ -122,6 +129,7 @@ var starTypes = [NumStars]StarType{
 	DiKong: TypeTough, DiJie: TypeTough, HuoXing: TypeTough, LingXing: TypeTough, QingYang: TypeTough, TuoLuo: TypeTough,
 	HongLuan: TypeFlower, TianXi: TypeFlower, TianYao: TypeFlower, XianChi: TypeFlower,
 	JieShen: TypeHelper, NianJie: TypeHelper,
+	LongDe: TypeAdjective, JieKong: TypeAdjective, JieShaAdj: TypeAdjective, DaHaoAdj: TypeAdjective,
 	SanTai: TypeAdjective, BaZuo: TypeAdjective, EnGuang: TypeAdjective, TianGui: TypeAdjective,
 	LongChi: TypeAdjective, FengGe: TypeAdjective, TianCai: TypeAdjective, TianShou: TypeAdjective,
 	TaiFu: TypeAdjective, FengGao: TypeAdjective, TianWu: TypeAdjective, HuaGai: TypeAdjective,

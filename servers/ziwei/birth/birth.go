@@ -222,13 +222,16 @@ func EquationOfTime(dayOfYear int, hour float64) float64 {
 		0.014615*math.Cos(2*g) - 0.040849*math.Sin(2*g))
 }
 
-// Chart builds the chart of the Spec.
-func (s Spec) Chart() (*astro.Chart, Resolution, error) {
+// Chart builds the chart of the Spec under iztro's default settings.
+func (s Spec) Chart() (*astro.Chart, Resolution, error) { return s.ChartWith(nil) }
+
+// ChartWith builds the chart of the Spec under the given settings.
+func (s Spec) ChartWith(cfg *astro.Config) (*astro.Chart, Resolution, error) {
 	in, res, err := s.Resolve()
 	if err != nil {
 		return nil, res, err
 	}
-	c, err := astro.NewChart(in)
+	c, err := astro.NewChartWith(in, cfg)
 	if err != nil {
 		return nil, res, FromEngine(err)
 	}

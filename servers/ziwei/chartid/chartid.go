@@ -1,7 +1,9 @@
 // Package chartid names a chart by its birth input: a chart_id is the birth
 // Spec packed into 50 bits plus a 10-bit checksum, written as "zw1" and 12
 // characters of Crockford base32 (lower case, URL-safe). It is deterministic
-// and stateless: any replica decodes it without a store.
+// and stateless: any replica decodes it without a store. Charts under
+// non-default settings (iztro's astro.config) append "-" and the packed
+// settings (settings.Pack); ids without that part are default-settings charts.
 //
 // Bit layout (most significant first): year−1900 (8), month (4), day (5),
 // lunar, leap month, fixLeap, female (4 × 1), clock? (1), slot index or clock
@@ -15,6 +17,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/birth"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/settings"
 )
 
 // Prefix names version 1 of the encoding.
@@ -44,7 +47,7 @@ var decodeMap = func() (m [256]int8) {
 type Error struct{ Reason string }
 
 func (e *Error) Error() string {
-	return "chart_id is not valid (" + e.Reason + "): pass a chart_id exactly as initialize_chart returned it (\"zw1\" + 12 characters), or give the birth fields instead"
+	return "chart_id is not valid (" + e.Reason + "): pass a chart_id exactly as initialize_chart returned it (\"zw1\" + 12 characters, then any settings part after \"-\"), or call initialize_chart again"
 }
 
 // Encode packs a valid Spec. It fails only when the Spec does not validate.
@@ -156,4 +159,35 @@ func Decode(id string) (birth.Spec, error) {
 		return birth.Spec{}, &Error{Reason: "fields out of range: " + err.Error()}
 	}
 	return s, nil
+}
+
+// Sep separates the birth part of a chart_id from its settings part. A
+// chart_id without one (every id issued before settings existed) is a chart
+// under iztro's default settings.
+const Sep = "-"
+
+// EncodeWith names a chart and its settings: the version-1 id of the birth,
+// then, for non-default settings only, Sep and settings.Pack(cfg). Two charts
+// with different settings never share an id.
+func EncodeWith(s birth.Spec, cfg astro.Config) (string, error) {
+	id, err := Encode(s)
+	if err != nil || cfg.IsDefault() {
+		return id, err
+	}
+	return id + Sep + settings.Pack(cfg), nil
+}
+
+// DecodeWith reads an id from EncodeWith (or Encode: default settings).
+func DecodeWith(id string) (birth.Spec, astro.Config, error) {
+	id = strings.TrimSpace(id)
+	base, packed, has := strings.Cut(id, Sep)
+	s, err := Decode(base)
+	if err != nil || !has {
+		return s, astro.Config{}, err
+	}
+	cfg, err := settings.Unpack(packed)
+	if err != nil {
+		return birth.Spec{}, astro.Config{}, &Error{Reason: "settings part: " + err.(*settings.Error).Message}
+	}
+	return s, cfg, nil
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/settings"
 )
 
 // Case is one golden record.
@@ -26,6 +27,9 @@ type Case struct {
 	ChartTw   json.RawMessage `json:"chartTw,omitempty"` // extension: zh-TW rendering (local extra sets)
 	Horoscope []CaseHoroscope `json:"horoscope"`
 	Error     string          `json:"error,omitempty"`
+	// Config is iztro's astro.config applied on top of the defaults (the
+	// settings sets); absent for default-settings records.
+	Config json.RawMessage `json:"config,omitempty"`
 }
 
 // CaseInput is the birth input of a record.
@@ -119,7 +123,13 @@ func CheckCase(c *Case) []Mismatch {
 	}
 	in := astro.Input{Date: c.Input.Date, IsLunar: c.Input.IsLunar, IsLeapMonth: c.Input.IsLeapMonth,
 		FixLeap: c.Input.FixLeap, TimeIndex: c.Input.TimeIndex, Gender: g}
-	chart, err := astro.NewChart(in)
+	var cfg astro.Config
+	if len(c.Config) > 0 {
+		if cfg, err = settings.Parse(c.Config); err != nil {
+			return []Mismatch{{Path: "config", Want: compact(json.RawMessage(c.Config)), Got: quote(err.Error())}}
+		}
+	}
+	chart, err := astro.NewChartWith(in, &cfg)
 	if c.Error != "" {
 		if err == nil {
 			return []Mismatch{{Path: "error", Want: quote(c.Error), Got: "a chart"}}

@@ -12,21 +12,40 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/birth"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/chartid"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/settings"
 )
 
-// Birth is the chart selector every chart tool embeds: a chart_id, or the
-// birth fields with the seed's names.
+// ChartIn is every chart tool's chart selector: the chart_id that
+// initialize_chart returned (it encodes the birth, so any replica rebuilds the
+// chart) and the language of the names.
+type ChartIn struct {
+	ChartID  string `json:"chart_id"`
+	Language string `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US"`
+}
+
+// Birth is the optional chart of the rule tools: with chart_id they also
+// evaluate on that chart.
 type Birth struct {
-	ChartID        string   `json:"chart_id,omitempty" jsonschema:"from initialize_chart, or birth fields"`
-	BirthDate      string   `json:"birthDate,omitempty" jsonschema:"YYYY-MM-DD"`
-	BirthTimeIndex *int     `json:"birthTimeIndex,omitempty" mcp:"min=0;max=12"`
+	ChartID  string `json:"chart_id,omitempty" jsonschema:"evaluate on this chart"`
+	Language string `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US"`
+}
+
+func (b Birth) load() (*chartCtx, error) { return ChartIn(b).load() }
+
+// BirthIn is initialize_chart's input: the birth itself.
+type BirthIn struct {
+	BirthDate      string   `json:"birthDate" jsonschema:"YYYY-MM-DD, solar unless isLunar"`
+	BirthTimeIndex *int     `json:"birthTimeIndex,omitempty" jsonschema:"0 00-01h early Rat, 1 01-03h … 11 21-23h, 12 23-24h late Rat" mcp:"min=0;max=12"`
 	BirthTime      string   `json:"birthTime,omitempty" jsonschema:"HH:MM UTC+8"`
-	Longitude      *float64 `json:"longitude,omitempty" jsonschema:"°E" mcp:"min=-180;max=180"`
-	Gender         string   `json:"gender,omitempty" mcp:"enum=男|女|male|female"`
+	Longitude      *float64 `json:"longitude,omitempty" jsonschema:"°E: true solar time" mcp:"min=-180;max=180"`
+	Gender         string   `json:"gender" mcp:"enum=男|女|male|female"`
 	IsLunar        bool     `json:"isLunar,omitempty"`
 	IsLeapMonth    bool     `json:"isLeapMonth,omitempty"`
-	FixLeap        *bool    `json:"fixLeap,omitempty" mcp:"default=true"`
-	Language       string   `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US;default=zh-CN"`
+	FixLeap        *bool    `json:"fixLeap,omitempty" jsonschema:"leap-month days 16+ count as next month" mcp:"default=true"`
+	Language       string   `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US"`
+	// Settings: iztro's astro.config for this chart (default: the deployment's
+	// ZIWEI_SETTINGS, else iztro's defaults); the chart_id carries them.
+	Settings *settings.Settings `json:"settings,omitempty"`
 }
 
 // chartCtx is a resolved chart with the call's language.
@@ -38,7 +57,7 @@ type chartCtx struct {
 	lang  astro.Lang
 }
 
-func (b Birth) fields() birth.Fields {
+func (b BirthIn) fields() birth.Fields {
 	return birth.Fields{BirthDate: b.BirthDate, BirthTimeIndex: b.BirthTimeIndex, BirthTime: b.BirthTime,
 		Longitude: b.Longitude, Gender: b.Gender, IsLunar: b.IsLunar, IsLeapMonth: b.IsLeapMonth, FixLeap: b.FixLeap}
 }
@@ -54,35 +73,49 @@ func parseLang(s string) (astro.Lang, error) {
 	return l, nil
 }
 
-// load resolves the chart selector.
-func (b Birth) load() (*chartCtx, error) {
+// load decodes the chart_id and rebuilds its chart.
+func (b ChartIn) load() (*chartCtx, error) {
 	lang, err := parseLang(b.Language)
 	if err != nil {
 		return nil, err
 	}
-	f := b.fields()
-	var spec birth.Spec
-	switch {
-	case b.ChartID != "" && !f.Empty():
-		return nil, envelope.Invalid("chart_id", "give either chart_id or the birth fields, not both")
-	case b.ChartID != "":
-		spec, err = chartid.Decode(b.ChartID)
-		if err != nil {
-			return nil, mapErr(err)
-		}
-	case f.Empty():
-		return nil, envelope.Invalid("chart_id", "no chart given: pass chart_id (from initialize_chart) or the birth fields birthDate, birthTimeIndex or birthTime, and gender")
-	default:
-		spec, err = f.Spec()
-		if err != nil {
-			return nil, mapErr(err)
-		}
+	if strings.TrimSpace(b.ChartID) == "" {
+		return nil, envelope.Invalid("chart_id", "chart_id is required: call initialize_chart with the birth data first and pass the chart_id it returns")
 	}
-	c, res, err := spec.Chart()
+	spec, cfg, err := chartid.DecodeWith(b.ChartID)
 	if err != nil {
 		return nil, mapErr(err)
 	}
-	id, err := chartid.Encode(spec)
+	return build(spec, cfg, lang)
+}
+
+// load builds the chart of the birth fields (initialize_chart); def are the
+// settings used when the call gives none (the deployment's).
+func (b BirthIn) load(def astro.Config) (*chartCtx, error) {
+	lang, err := parseLang(b.Language)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := b.fields().Spec()
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	cfg := def
+	if b.Settings != nil {
+		if cfg, err = b.Settings.Config(); err != nil {
+			se := err.(*settings.Error)
+			return nil, envelope.Invalid("settings", "settings.%s", se.Error())
+		}
+	}
+	return build(spec, cfg, lang)
+}
+
+func build(spec birth.Spec, cfg astro.Config, lang astro.Lang) (*chartCtx, error) {
+	c, res, err := spec.ChartWith(&cfg)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	id, err := chartid.EncodeWith(spec, cfg)
 	if err != nil {
 		return nil, mapErr(err)
 	}
@@ -119,16 +152,8 @@ func clip(s string) string {
 	return s
 }
 
-// PalaceRef names a palace on the board.
-type PalaceRef struct {
-	Index  int    `json:"index"`
-	Name   string `json:"name"`
-	Stem   string `json:"stem"`
-	Branch string `json:"branch"`
-}
-
 // at names palace i in one string, "命宫 丁亥" ("soul ding-hai" in en-US): the
-// same data as a PalaceRef at a fraction of the schema and result bytes.
+// role, stem and branch at a fraction of the schema and result bytes.
 func (cc *chartCtx) at(i int) string {
 	c, l := cc.chart, cc.lang
 	sep := ""
@@ -136,11 +161,6 @@ func (cc *chartCtx) at(i int) string {
 		sep = "-"
 	}
 	return c.PalaceRole(i).Name(l) + " " + c.PalaceStem(i).Name(l) + sep + astro.BranchOfBoard(i).Name(l)
-}
-
-func (cc *chartCtx) ref(i int) PalaceRef {
-	c, l := cc.chart, cc.lang
-	return PalaceRef{Index: i, Name: c.PalaceRole(i).Name(l), Stem: c.PalaceStem(i).Name(l), Branch: astro.BranchOfBoard(i).Name(l)}
 }
 
 // Star is a star as it sits in the natal chart.
@@ -170,7 +190,7 @@ func (cc *chartCtx) stars(i int, withAdj bool) []Star {
 // PalaceBrief is a palace with its major and minor stars in compact form.
 type PalaceBrief struct {
 	Palace string   `json:"palace"`
-	Stars  []string `json:"stars" jsonschema:"major+minor: name brightness[四化]"`
+	Stars  []string `json:"stars"`
 }
 
 func (cc *chartCtx) brief(i int) PalaceBrief {
@@ -226,21 +246,16 @@ func periodRoleName(k astro.PeriodKind, r astro.PalaceRole, l astro.Lang) string
 	return k.Name(l) + r.Name(l)
 }
 
-// Mutagen item of a 四化 list.
-type SihuaItem struct {
-	Mutagen      string `json:"mutagen"`
-	Star         string `json:"star"`
-	Palace       string `json:"palace"`
-	PeriodPalace string `json:"periodPalace,omitempty"`
-}
-
-func (cc *chartCtx) sihua(stem astro.Stem, period *astro.Period) []SihuaItem {
-	out := make([]SihuaItem, 0, 4)
-	for k, s := range astro.Mutagens(stem) {
+// sihua lists the four stars a stem transforms, in the order 禄 权 科 忌, each
+// as "禄 太阳 财帛 丙申", with the palace's role in the period when given:
+// "禄 太阳 财帛 丙申 (大限命宫)".
+func (cc *chartCtx) sihua(stem astro.Stem, period *astro.Period) []string {
+	out := make([]string, 0, 4)
+	for k, s := range cc.chart.Mutagens(stem) {
 		pos := cc.chart.StarPalace(s)
-		it := SihuaItem{Mutagen: astro.Mutagen(k + 1).Name(cc.lang), Star: s.Name(cc.lang), Palace: cc.at(pos)}
+		it := astro.Mutagen(k+1).Name(cc.lang) + " " + s.Name(cc.lang) + " " + cc.at(pos)
 		if period != nil {
-			it.PeriodPalace = periodRoleName(period.Kind, period.PalaceRole(pos), cc.lang)
+			it += " (" + periodRoleName(period.Kind, period.PalaceRole(pos), cc.lang) + ")"
 		}
 		out = append(out, it)
 	}

@@ -9,44 +9,30 @@ import (
 )
 
 type FlyIn struct {
-	Birth
-	ChartLevel string `json:"chartLevel,omitempty" jsonschema:"whose roles; Decade needs age/decadeIndex, Annual year" mcp:"enum=Natal|Decade|Annual;default=Natal"`
-	Palace     string `json:"palace,omitempty" jsonschema:"role at that level or branch; omit for all"`
+	ChartIn
+	ChartLevel string `json:"chartLevel,omitempty" mcp:"enum=Natal|Decade|Annual;default=Natal"`
+	Palace     string `json:"palace,omitempty" jsonschema:"role at that level or branch; omit: all"`
 	DecadeSel
 	Year int `json:"year,omitempty" jsonschema:"lunar year" mcp:"min=1900;max=2100"`
 }
 
-type FlyPalace struct {
-	Index       int    `json:"index"`
-	Name        string `json:"name" jsonschema:"role at the level"`
-	NatalPalace string `json:"natalPalace"`
-	Stem        string `json:"stem"`
-	Branch      string `json:"branch"`
-}
-
-type Flight struct {
-	Mutagen string `json:"mutagen"`
-	Star    string `json:"star"`
-	To      string `json:"to" jsonschema:"palace; period role (natal palace)"`
-	Self    bool   `json:"self" jsonschema:"自化"`
-}
-
+// FlyEntry is one palace's flights, in the order 禄 权 科 忌, each "禄 太阳 →
+// 财帛 丙申" (with the level's role when not Natal); selfTransformed lists
+// the transformations landing in the palace itself (自化).
 type FlyEntry struct {
-	Palace          FlyPalace `json:"palace"`
-	Flights         []Flight  `json:"flights" jsonschema:"禄 权 科 忌"`
-	SelfTransformed []string  `json:"selfTransformed" jsonschema:"自化"`
+	Palace          string   `json:"palace" jsonschema:"level role = natal palace"`
+	Flights         []string `json:"flights" jsonschema:"禄 权 科 忌: star → palace"`
+	SelfTransformed []string `json:"selfTransformed" jsonschema:"自化"`
 }
 
 type FlyOut struct {
-	ChartID string     `json:"chart_id"`
-	Level   string     `json:"level"`
 	Palaces []FlyEntry `json:"palaces"`
 }
 
 func getPalaceStemSihua() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_palace_stem_sihua", Title: "飞四化 by palace stem", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "飞四化: where a palace's stem (or each of the 12) sends 禄 权 科 忌, flagging 自化 (lands in the palace itself). Roles at Natal, Decade or Annual level; stems are the board's." + chartSel +
-			" Related: get_natal_sihua, get_decade_sihua, get_annual_sihua."},
+		Description: "飞四化: where a palace's stem (or each of the 12) sends 禄 权 科 忌, and its 自化. Roles at chartLevel (Decade needs age or decadeIndex, Annual year); stems are the board's." +
+			" Related: get_natal_sihua."},
 		func(ctx context.Context, in FlyIn) (FlyOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -94,12 +80,11 @@ func getPalaceStemSihua() toolkit.Tool {
 			if period != nil {
 				roleAt, ofRole, body = period.PalaceRole, period.PalaceOfRole, -1
 			}
-			fp := func(i int) FlyPalace {
-				name := roleAt(i).Name(l)
+			role := func(i int) string {
 				if period != nil {
-					name = periodRoleName(period.Kind, roleAt(i), l)
+					return periodRoleName(period.Kind, roleAt(i), l)
 				}
-				return FlyPalace{Index: i, Name: name, NatalPalace: c.PalaceRole(i).Name(l), Stem: c.PalaceStem(i).Name(l), Branch: astro.BranchOfBoard(i).Name(l)}
+				return roleAt(i).Name(l)
 			}
 			var which []int
 			if in.Palace == "" || equalFoldAny(in.Palace, "all", "全部") {
@@ -113,17 +98,17 @@ func getPalaceStemSihua() toolkit.Tool {
 				}
 				which = []int{i}
 			}
-			out := FlyOut{ChartID: cc.id, Level: level}
+			out := FlyOut{}
 			for _, i := range which {
-				e := FlyEntry{Palace: fp(i), SelfTransformed: []string{}}
-				for k, s := range astro.Mutagens(c.PalaceStem(i)) {
+				e := FlyEntry{Palace: role(i) + " = " + cc.at(i), SelfTransformed: []string{}}
+				for k, s := range c.Mutagens(c.PalaceStem(i)) {
 					to := c.StarPalace(s)
 					m := astro.Mutagen(k + 1).Name(l)
 					dest := cc.at(to)
 					if period != nil {
-						dest = fp(to).Name + " (" + dest + ")"
+						dest = role(to) + " (" + dest + ")"
 					}
-					e.Flights = append(e.Flights, Flight{Mutagen: m, Star: s.Name(l), To: dest, Self: to == i})
+					e.Flights = append(e.Flights, m+" "+s.Name(l)+" → "+dest)
 					if to == i {
 						e.SelfTransformed = append(e.SelfTransformed, m)
 					}

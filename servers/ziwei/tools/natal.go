@@ -2,73 +2,81 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/birth"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/settings"
 )
 
-const chartSel = " Chart: chart_id or birth fields."
-
-// TimeRead is birth.Resolution with descriptions sized for tools/list.
-type TimeRead struct {
-	TimeIndex         int      `json:"timeIndex" jsonschema:"slot used"`
-	ClockTime         string   `json:"clockTime,omitempty"`
-	TrueSolarTime     string   `json:"trueSolarTime,omitempty" jsonschema:"HH:MM, picks the slot"`
-	LongitudeMinutes  *float64 `json:"longitudeCorrectionMin,omitempty" jsonschema:"4 min/° from 120°E"`
-	EquationOfTimeMin *float64 `json:"equationOfTimeMin,omitempty"`
-	DayShift          int      `json:"dayShift,omitempty" jsonschema:"±1: solar date shifted"`
-}
-
-// Basics is the chart's summary.
+// Basics is the chart's summary (initialize_chart and get_chart_basics).
+// Palaces are written "role stem-branch", like everywhere in results.
 type Basics struct {
-	ChartID           string   `json:"chart_id"`
-	Gender            string   `json:"gender"`
-	SolarDate         string   `json:"solarDate"`
-	LunarDate         string   `json:"lunarDate"`
-	ChineseDate       string   `json:"chineseDate" jsonschema:"four pillars"`
-	Time              string   `json:"time"`
-	TimeRange         string   `json:"timeRange"`
-	Sign              string   `json:"sign"`
-	Zodiac            string   `json:"zodiac"`
-	SoulPalaceBranch  string   `json:"soulPalaceBranch"`
-	BodyPalaceBranch  string   `json:"bodyPalaceBranch"`
-	BodyPalace        string   `json:"bodyPalace" jsonschema:"role holding 身宫"`
-	Soul              string   `json:"soul" jsonschema:"命主"`
-	Body              string   `json:"body" jsonschema:"身主"`
-	FiveElementsClass string   `json:"fiveElementsClass" jsonschema:"五行局"`
-	OriginalPalace    string   `json:"originalPalace,omitempty" jsonschema:"来因宫"`
-	BirthTime         TimeRead `json:"birthTime"`
+	Gender            string `json:"gender"`
+	SolarDate         string `json:"solarDate"`
+	LunarDate         string `json:"lunarDate"`
+	ChineseDate       string `json:"chineseDate"`
+	Time              string `json:"time"`
+	Zodiac            string `json:"zodiac"`
+	SoulPalace        string `json:"soulPalace"`
+	BodyPalace        string `json:"bodyPalace"`
+	Soul              string `json:"soul" jsonschema:"命主"`
+	Body              string `json:"body" jsonschema:"身主"`
+	FiveElementsClass string `json:"fiveElementsClass"`
+	OriginalPalace    string `json:"originalPalace,omitempty" jsonschema:"来因宫"`
+	TimeRead          string `json:"timeRead,omitempty"`
+	School            string `json:"school"`
+	Settings          string `json:"settings,omitempty" jsonschema:"non-default iztro settings (JSON)"`
 }
 
 func (cc *chartCtx) basics() Basics {
 	c, l := cc.chart, cc.lang
 	r := c.Render(l)
 	b := Basics{
-		ChartID: cc.id, Gender: r.Gender, SolarDate: c.SolarDate().String(), LunarDate: r.LunarDate,
-		ChineseDate: r.ChineseDate, Time: r.Time, TimeRange: r.TimeRange, Sign: r.Sign, Zodiac: r.Zodiac,
-		SoulPalaceBranch: r.EarthlyBranchOfSoulPalace, BodyPalaceBranch: r.EarthlyBranchOfBodyPalace,
-		BodyPalace: c.PalaceRole(c.BodyIndex()).Name(l), Soul: r.Soul, Body: r.Body,
-		FiveElementsClass: r.FiveElementsClass, BirthTime: TimeRead(cc.res),
+		Gender: r.Gender, SolarDate: c.SolarDate().String(), LunarDate: r.LunarDate,
+		ChineseDate: r.ChineseDate, Time: r.Time + " " + r.TimeRange, Zodiac: r.Zodiac,
+		SoulPalace: cc.at(c.SoulIndex()), BodyPalace: cc.at(c.BodyIndex()), Soul: r.Soul, Body: r.Body,
+		FiveElementsClass: r.FiveElementsClass, TimeRead: timeRead(cc.res),
 	}
 	if o := c.OriginalPalace(); o >= 0 {
-		b.OriginalPalace = c.PalaceRole(o).Name(l)
+		b.OriginalPalace = cc.at(o)
+	}
+	cfg := c.Config()
+	b.School = settings.School(cfg, l)
+	if !cfg.IsDefault() {
+		j, _ := json.Marshal(settings.Of(cfg))
+		b.Settings = string(j)
 	}
 	return b
 }
 
-// ---- get_chart_basics
-
-type BasicsIn struct {
-	Birth
+// timeRead says how a clock time became the hour slot: "07:30", or with a
+// longitude "07:30 → true solar 07:12 (longitude -18.4 min, EoT +0.4 min)",
+// plus ", solar date -1 day" when that crosses midnight. Empty for slot input.
+func timeRead(r birth.Resolution) string {
+	if r.ClockTime == "" {
+		return ""
+	}
+	s := r.ClockTime
+	if r.TrueSolarTime != "" {
+		s += fmt.Sprintf(" → true solar %s (longitude %+.1f min, EoT %+.1f min)", r.TrueSolarTime, *r.LongitudeMinutes, *r.EquationOfTimeMin)
+	}
+	if r.DayShift != 0 {
+		s += fmt.Sprintf(", solar date %+d day", r.DayShift)
+	}
+	return s + fmt.Sprintf(", slot %d", r.TimeIndex)
 }
+
+// ---- get_chart_basics
 
 func getChartBasics() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_chart_basics", Title: "Chart basics", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "Natal summary: dates, four pillars, 命宫/身宫, 命主/身主, 五行局, 来因宫, how the birth time was read." + chartSel +
-			" Related: initialize_chart (same plus patterns)."},
-		func(ctx context.Context, in BasicsIn) (Basics, error) {
+		Description: "Natal summary: dates, four pillars, 命宫/身宫, 命主/身主, 五行局, 来因宫, how a clock time was read. Related: initialize_chart (same plus patterns)."},
+		func(ctx context.Context, in ChartIn) (Basics, error) {
 			cc, err := in.load()
 			if err != nil {
 				return Basics{}, err
@@ -80,44 +88,40 @@ func getChartBasics() toolkit.Tool {
 // ---- get_palace_info
 
 type PalaceInfoIn struct {
-	Birth
+	ChartIn
 	Palace string `json:"palace,omitempty" jsonschema:"role (命宫, 财帛, wealth…), 身宫 or branch (子…亥); omit for all 12"`
 }
 
 type PalaceInfo struct {
-	PalaceRef
-	IsBodyPalace     bool   `json:"isBodyPalace"`
-	IsOriginalPalace bool   `json:"isOriginalPalace"`
-	MajorStars       []Star `json:"majorStars"`
-	MinorStars       []Star `json:"minorStars"`
-	AdjectiveStars   []Star `json:"adjectiveStars"`
-	Changsheng12     string `json:"changsheng12"`
-	Boshi12          string `json:"boshi12"`
-	Jiangqian12      string `json:"jiangqian12"`
-	Suiqian12        string `json:"suiqian12"`
-	Decade           [2]int `json:"decade" jsonschema:"decade ages"`
-	Ages             []int  `json:"ages" jsonschema:"小限 ages"`
+	Palace           string   `json:"palace"`
+	IsBodyPalace     bool     `json:"isBodyPalace"`
+	IsOriginalPalace bool     `json:"isOriginalPalace"`
+	MajorStars       []string `json:"majorStars"`
+	MinorStars       []string `json:"minorStars"`
+	AdjectiveStars   []string `json:"adjectiveStars"`
+	Gods             []string `json:"gods" jsonschema:"长生 博士 将前 岁前"`
+	Decade           [2]int   `json:"decade" jsonschema:"大限 ages"`
+	Ages             []int    `json:"ages" jsonschema:"小限 ages"`
 }
 
 type PalaceInfoOut struct {
-	ChartID string       `json:"chart_id"`
 	Palaces []PalaceInfo `json:"palaces"`
 }
 
 func (cc *chartCtx) palaceInfo(i int) PalaceInfo {
 	c, l := cc.chart, cc.lang
-	p := PalaceInfo{PalaceRef: cc.ref(i), IsBodyPalace: i == c.BodyIndex(), IsOriginalPalace: c.IsOriginalPalace(i),
-		MajorStars: []Star{}, MinorStars: []Star{}, AdjectiveStars: []Star{},
-		Changsheng12: astro.Changsheng12Name(c.Changsheng12(i), l), Boshi12: astro.Boshi12Name(c.Boshi12(i), l),
-		Jiangqian12: astro.Jiangqian12Name(c.Jiangqian12(i), l), Suiqian12: astro.Suiqian12Name(c.Suiqian12(i), l)}
+	p := PalaceInfo{Palace: cc.at(i), IsBodyPalace: i == c.BodyIndex(), IsOriginalPalace: c.IsOriginalPalace(i),
+		MajorStars: []string{}, MinorStars: []string{}, AdjectiveStars: []string{},
+		Gods: []string{astro.Changsheng12Name(c.Changsheng12(i), l), astro.Boshi12Name(c.Boshi12(i), l),
+			astro.Jiangqian12Name(c.Jiangqian12(i), l), astro.Suiqian12NameAlg(c.Suiqian12(i), l, c.Config().Algorithm)}}
 	for _, s := range c.Stars(i) {
 		switch s.Group() {
 		case astro.GroupMajor:
-			p.MajorStars = append(p.MajorStars, cc.star(s))
+			p.MajorStars = append(p.MajorStars, cc.compact(s))
 		case astro.GroupMinor:
-			p.MinorStars = append(p.MinorStars, cc.star(s))
+			p.MinorStars = append(p.MinorStars, cc.compact(s))
 		default:
-			p.AdjectiveStars = append(p.AdjectiveStars, cc.star(s))
+			p.AdjectiveStars = append(p.AdjectiveStars, cc.compact(s))
 		}
 	}
 	d := c.DecadeAt(i)
@@ -129,14 +133,14 @@ func (cc *chartCtx) palaceInfo(i int) PalaceInfo {
 
 func getPalaceInfo() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_palace_info", Title: "Palace info", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "One palace or all 12: role, stem, branch, every star (brightness, natal 四化), the 12-god cycles, decade and 小限 ages." + chartSel +
-			" Related: get_stars_in_palace, get_sanfang_sizheng."},
+		Description: "One palace or all 12: every star (name brightness[natal 四化]), the four 12-god cycles, decade and 小限 ages." +
+			" Related: get_sanfang_sizheng."},
 		func(ctx context.Context, in PalaceInfoIn) (PalaceInfoOut, error) {
 			cc, err := in.load()
 			if err != nil {
 				return PalaceInfoOut{}, err
 			}
-			out := PalaceInfoOut{ChartID: cc.id}
+			out := PalaceInfoOut{}
 			if in.Palace == "" || equalFoldAny(in.Palace, "all", "全部", "所有") {
 				for i := 0; i < 12; i++ {
 					out.Palaces = append(out.Palaces, cc.palaceInfo(i))
@@ -155,19 +159,18 @@ func getPalaceInfo() toolkit.Tool {
 // ---- get_stars_in_palace
 
 type PalaceIn struct {
-	Birth
+	ChartIn
 	Palace string `json:"palace" jsonschema:"role (命宫, 财帛, wealth…), 身宫 or branch (子…亥)"`
 }
 
 type StarsInPalaceOut struct {
-	ChartID string `json:"chart_id"`
-	Palace  string `json:"palace"`
-	Stars   []Star `json:"stars"`
+	Palace string `json:"palace"`
+	Stars  []Star `json:"stars"`
 }
 
 func getStarsInPalace() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_stars_in_palace", Title: "Stars in a palace", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "The stars in one palace with type, brightness and natal 四化." + chartSel + " Related: get_palace_info, get_star_attributes."},
+		Description: "The stars in one palace with type, brightness and natal 四化. Related: get_star_attributes."},
 		func(ctx context.Context, in PalaceIn) (StarsInPalaceOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -177,7 +180,7 @@ func getStarsInPalace() toolkit.Tool {
 			if err != nil {
 				return StarsInPalaceOut{}, err
 			}
-			return StarsInPalaceOut{ChartID: cc.id, Palace: cc.at(i), Stars: cc.stars(i, true)}, nil
+			return StarsInPalaceOut{Palace: cc.at(i), Stars: cc.stars(i, true)}, nil
 		})
 }
 
@@ -189,38 +192,26 @@ type StarAttrIn struct {
 	Language string `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US;default=zh-CN"`
 }
 
-type BranchBrightness struct {
-	Branch     string `json:"branch"`
-	Brightness string `json:"brightness"`
-}
-
-type StarInChart struct {
-	Palace     string `json:"palace"`
-	Brightness string `json:"brightness,omitempty"`
-	Mutagen    string `json:"mutagen,omitempty"`
-}
-
 type StarAttrOut struct {
-	Name            string             `json:"name"`
-	Type            string             `json:"type"`
-	Group           string             `json:"group" mcp:"enum=major|minor|adjective"`
-	FiveElement     string             `json:"fiveElement,omitempty"`
-	YinYang         string             `json:"yinYang,omitempty"`
-	AttributeSource string             `json:"attributeSource,omitempty" mcp:"enum=iztro|traditional"`
-	Nature          string             `json:"nature,omitempty" jsonschema:"keyword"`
-	Brightness      []BranchBrightness `json:"brightness" jsonschema:"per branch 子…亥; [] if none"`
-	Mutagens        []string           `json:"mutagens" jsonschema:"e.g. 甲:忌"`
-	InChart         *StarInChart       `json:"inChart,omitempty"`
+	Name            string   `json:"name"`
+	Type            string   `json:"type"`
+	FiveElement     string   `json:"fiveElement,omitempty"`
+	YinYang         string   `json:"yinYang,omitempty"`
+	AttributeSource string   `json:"attributeSource,omitempty" mcp:"enum=iztro|traditional"`
+	Nature          string   `json:"nature,omitempty"`
+	Brightness      []string `json:"brightness" jsonschema:"子…亥"`
+	Mutagens        []string `json:"mutagens" jsonschema:"e.g. 甲:忌"`
+	InChart         string   `json:"inChart,omitempty" jsonschema:"palace star brightness[四化]"`
 }
 
 func starAttributes(id astro.StarID, l astro.Lang) StarAttrOut {
 	info := astro.Info(id)
-	out := StarAttrOut{Name: id.Name(l), Type: id.Type().String(), Group: [...]string{"major", "minor", "adjective"}[id.Group()],
-		FiveElement: info.Element.Name(l), YinYang: info.YinYang.Name(l), AttributeSource: info.ElementSource,
-		Nature: starMetas[id].nature(l), Brightness: []BranchBrightness{}, Mutagens: []string{}}
+	out := StarAttrOut{Name: id.Name(l), Type: id.Type().String(),
+		FiveElement: info.Element.Name(l), YinYang: info.YinYang.Name(l),
+		Nature: starMetas[id].nature(l), Brightness: []string{}, Mutagens: []string{}}
 	if astro.HasBrightness(id) {
 		for b := astro.BranchZi; b <= astro.BranchHai; b++ {
-			out.Brightness = append(out.Brightness, BranchBrightness{Branch: b.Name(l), Brightness: astro.BrightnessAt(id, b).Name(l)})
+			out.Brightness = append(out.Brightness, b.Name(l)+astro.BrightnessAt(id, b).Name(l))
 		}
 	}
 	for s := astro.StemJia; s <= astro.StemGui; s++ {
@@ -233,7 +224,7 @@ func starAttributes(id astro.StarID, l astro.Lang) StarAttrOut {
 
 func getStarAttributes() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_star_attributes", Title: "Star attributes", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "Reference data for one star: type, brightness on each branch, five element, yin/yang, keyword, stems that transform it; with chart_id, where it sits. Errors: unknown star. Related: resource ziwei://stars, get_stars_in_palace."},
+		Description: "One star's reference data: type, brightness per branch, five element, yin/yang, keyword, transforming stems; with chart_id, where it sits. Related: resource ziwei://stars."},
 		func(ctx context.Context, in StarAttrIn) (StarAttrOut, error) {
 			l, err := parseLang(in.Language)
 			if err != nil {
@@ -241,16 +232,19 @@ func getStarAttributes() toolkit.Tool {
 			}
 			id, ok := astro.StarByName(in.StarName)
 			if !ok {
-				return StarAttrOut{}, envelope.Invalid("starName", "unknown star %q: use one of the 66 names listed by the ziwei://stars resource (e.g. 紫微, 天机, emperor)", clip(in.StarName))
+				return StarAttrOut{}, envelope.Invalid("starName", "unknown star %q: use one of the names listed by the ziwei://stars resource (e.g. 紫微, 天机, emperor)", clip(in.StarName))
 			}
 			out := starAttributes(id, l)
 			if in.ChartID != "" {
-				cc, err := Birth{ChartID: in.ChartID, Language: in.Language}.load()
+				cc, err := ChartIn{ChartID: in.ChartID, Language: in.Language}.load()
 				if err != nil {
 					return out, err
 				}
-				s := cc.star(id)
-				out.InChart = &StarInChart{Palace: cc.at(cc.chart.StarPalace(id)), Brightness: s.Brightness, Mutagen: s.Mutagen}
+				if pos := cc.chart.StarPalace(id); pos >= 0 {
+					out.InChart = cc.at(pos) + " " + cc.compact(id)
+				} else {
+					out.InChart = "not in this chart (school)"
+				}
 			}
 			return out, nil
 		})
@@ -258,24 +252,17 @@ func getStarAttributes() toolkit.Tool {
 
 // ---- get_natal_sihua
 
-type SihuaOut struct {
-	ChartID string      `json:"chart_id"`
-	Stem    string      `json:"stem"`
-	Level   string      `json:"level"`
-	Items   []SihuaItem `json:"items" jsonschema:"禄 权 科 忌"`
-}
-
 func getNatalSihua() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_natal_sihua", Title: "Natal 四化", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "Birth-year 四化 (化禄 权 科 忌): each star and its palace." + chartSel +
-			" Related: get_decade_sihua, get_annual_sihua, get_palace_stem_sihua."},
-		func(ctx context.Context, in BasicsIn) (SihuaOut, error) {
+		Description: "Birth-year 四化 (化禄 权 科 忌): each star and its palace." +
+			" Related: get_palace_stem_sihua."},
+		func(ctx context.Context, in ChartIn) (PeriodSihuaOut, error) {
 			cc, err := in.load()
 			if err != nil {
-				return SihuaOut{}, err
+				return PeriodSihuaOut{}, err
 			}
 			stem := cc.chart.Pillars()[0].Stem
-			return SihuaOut{ChartID: cc.id, Stem: stem.Name(cc.lang), Level: "natal", Items: cc.sihua(stem, nil)}, nil
+			return PeriodSihuaOut{Stem: stem.Name(cc.lang), Items: cc.sihua(stem, nil)}, nil
 		})
 }
 

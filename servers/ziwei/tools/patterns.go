@@ -15,19 +15,18 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/rules"
 )
 
-// PatternHit is a catalogue pattern found in a chart.
-type PatternHit struct {
+// Hit is a catalogue pattern or a stored user rule found in a chart.
+type Hit struct {
 	ID      string `json:"id"`
 	Name    string `json:"name"`
 	Meaning string `json:"meaning"`
 }
 
-// RuleHit is a stored user rule that matches the chart.
-type RuleHit struct {
-	ID      string `json:"id"`
-	Name    string `json:"name"`
-	Meaning string `json:"meaning"`
-}
+// PatternHit and RuleHit keep their names for the rule tools.
+type (
+	PatternHit = Hit
+	RuleHit    = Hit
+)
 
 func (cc *chartCtx) ruleCtx() *rules.Context { return &rules.Context{Chart: cc.chart} }
 
@@ -35,6 +34,15 @@ func (cc *chartCtx) patternsFound() []PatternHit {
 	out := []PatternHit{}
 	for _, p := range patterns.Found(cc.ruleCtx()) {
 		out = append(out, PatternHit{ID: p.ID, Name: p.LocalName(cc.lang), Meaning: p.LocalMeaning(cc.lang)})
+	}
+	return out
+}
+
+// patternLines writes the patterns found as "name: meaning".
+func (cc *chartCtx) patternLines() []string {
+	out := []string{}
+	for _, p := range cc.patternsFound() {
+		out = append(out, p.Name+": "+p.Meaning)
 	}
 	return out
 }
@@ -70,63 +78,56 @@ func corruptNote(c []rules.Corrupt) string {
 // ---- initialize_chart
 
 type InitOut struct {
+	ChartID string `json:"chart_id"`
 	Basics
-	Patterns     []PatternHit `json:"patterns" jsonschema:"格局 found"`
-	MatchedRules []RuleHit    `json:"matchedRules" jsonschema:"your stored rules that match"`
-	Board        string       `json:"board" jsonschema:"resource URI of the text board"`
-	Note         string       `json:"note,omitempty"`
+	Patterns     []string `json:"patterns" jsonschema:"格局 name: meaning"`
+	MatchedRules []Hit    `json:"matchedRules" jsonschema:"your stored rules"`
+	Note         string   `json:"note,omitempty"`
 }
 
 func (t *Tools) initializeChart() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "initialize_chart", Title: "Initialize a chart", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "Start here: build a natal chart and get its chart_id (stateless; every other tool takes it instead of the birth fields), the basics, the 格局 found and your stored rules that match. " +
-			"Birth fields (all chart tools; chart_id or these, not both): birthDate YYYY-MM-DD, 1900-2100, solar or lunar (isLunar, isLeapMonth; fixLeap: leap-month days 16+ count as the next month); " +
-			"birthTimeIndex 0 00-01h (early Rat), 1 01-03h … 11 21-23h, 12 23-24h (late Rat), or birthTime HH:MM UTC+8 (+ longitude °E for true solar time); gender; language of the names. " +
-			"Errors: invalid_argument naming the field (impossible date, year range, time). Related: get_palace_info, resource ziwei://chart/{chart_id}."},
-		func(ctx context.Context, in BasicsIn) (InitOut, error) {
-			cc, err := in.load()
+		Description: "Start here: builds the natal chart and returns its chart_id, which every other chart tool takes (stateless, never expires), with the basics, the 格局 found and your stored rules that match. settings: iztro's astro.config (school). " +
+			"Errors: invalid_argument naming the field. Related: resource ziwei://chart/{chart_id}."},
+		func(ctx context.Context, in BirthIn) (InitOut, error) {
+			cc, err := in.load(t.settings)
 			if err != nil {
 				return InitOut{}, err
 			}
 			hits, note := t.storedHits(ctx, cc.ruleCtx())
-			return InitOut{Basics: cc.basics(), Patterns: cc.patternsFound(), MatchedRules: hits, Board: boardURI(cc.id, cc.lang), Note: note}, nil
+			return InitOut{ChartID: cc.id, Basics: cc.basics(), Patterns: cc.patternLines(), MatchedRules: hits, Note: note}, nil
 		})
 }
 
 // ---- query_astrological_pattern
 
 type PatternQueryIn struct {
-	Birth
-	Pattern        string `json:"pattern,omitempty" jsonschema:"name (紫府同宫, English) or id; omit for all"`
-	IncludeMissing bool   `json:"includeMissing,omitempty" jsonschema:"all: also those not present"`
+	ChartIn
+	Pattern        string `json:"pattern,omitempty" jsonschema:"name or id; omit: all"`
+	IncludeMissing bool   `json:"includeMissing,omitempty"`
 }
 
 type PatternResult struct {
-	ID         string         `json:"id"`
-	Name       string         `json:"name"`
-	Meaning    string         `json:"meaning"`
-	Source     string         `json:"source"`
-	Matched    bool           `json:"matched"`
-	Conditions []rules.Check  `json:"conditions"`
-	Rule       map[string]any `json:"rule"`
+	ID         string        `json:"id"`
+	Name       string        `json:"name"`
+	Meaning    string        `json:"meaning"`
+	Source     string        `json:"source"`
+	Matched    bool          `json:"matched"`
+	Conditions []rules.Check `json:"conditions"`
 }
 
 type PatternQueryOut struct {
-	ChartID  string          `json:"chart_id"`
 	Patterns []PatternResult `json:"patterns"`
-	Total    int             `json:"catalogueSize"`
 }
 
 func explainPattern(p *patterns.Pattern, rc *rules.Context, l astro.Lang) PatternResult {
 	ok, checks := p.Rule.Explain(rc, l)
-	var rule map[string]any
-	_ = json.Unmarshal(p.RuleJSON, &rule)
-	return PatternResult{ID: p.ID, Name: p.LocalName(l), Meaning: p.LocalMeaning(l), Source: p.Source, Matched: ok, Conditions: checks, Rule: rule}
+	return PatternResult{ID: p.ID, Name: p.LocalName(l), Meaning: p.LocalMeaning(l), Source: p.Source, Matched: ok, Conditions: checks}
 }
 
 func queryPattern() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "query_astrological_pattern", Title: "Explain patterns (格局)", Toolset: "patterns", Hints: toolkit.LocalRead,
-		Description: "Checks the 格局 catalogue (60+ rules) against a chart, explaining each condition: whether it held and where the stars were. One named pattern, or all present (includeMissing: all)." + chartSel +
+		Description: "Checks the 格局 catalogue (60+ rules) on a chart, explaining each condition (held? where were the stars?). One pattern, or all present (includeMissing: all)." +
 			" Related: initialize_chart, query_star_combination_meaning."},
 		func(ctx context.Context, in PatternQueryIn) (PatternQueryOut, error) {
 			cc, err := in.load()
@@ -134,7 +135,7 @@ func queryPattern() toolkit.Tool {
 				return PatternQueryOut{}, err
 			}
 			rc := cc.ruleCtx()
-			out := PatternQueryOut{ChartID: cc.id, Patterns: []PatternResult{}, Total: len(patterns.All())}
+			out := PatternQueryOut{Patterns: []PatternResult{}}
 			if in.Pattern != "" {
 				p, ok := patterns.Find(in.Pattern)
 				if !ok {
@@ -198,7 +199,7 @@ func namesAll(r *rules.Rule, want []astro.StarID) bool {
 
 func (t *Tools) queryCombination() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "query_star_combination_meaning", Title: "Query star-combination meanings", Toolset: "patterns", Hints: toolkit.LocalRead,
-		Description: "Your stored star-combination rules (optionally with the 格局 catalogue), filtered by stars or name; with a chart (chart_id or birth fields) each is evaluated and explained. Related: store_star_combination_meaning, query_astrological_pattern."},
+		Description: "Your stored star-combination rules (optionally with the 格局 catalogue), filtered by stars or name; with chart_id each is evaluated and explained. Related: store_star_combination_meaning, query_astrological_pattern."},
 		func(ctx context.Context, in CombinationQueryIn) (CombinationQueryOut, error) {
 			out := CombinationQueryOut{Results: []CombinationResult{}}
 			lang, err := parseLang(in.Language)
@@ -214,7 +215,7 @@ func (t *Tools) queryCombination() toolkit.Tool {
 				want = append(want, id)
 			}
 			var rc *rules.Context
-			if in.ChartID != "" || !in.Birth.fields().Empty() {
+			if in.ChartID != "" {
 				cc, err := in.load()
 				if err != nil {
 					return out, err
@@ -230,7 +231,7 @@ func (t *Tools) queryCombination() toolkit.Tool {
 					rc.Decade, rc.Yearly = &d, &y
 				}
 			} else if in.TargetDate != "" {
-				return out, envelope.Invalid("targetDate", "targetDate needs a chart: pass chart_id or the birth fields")
+				return out, envelope.Invalid("targetDate", "targetDate needs a chart: pass chart_id (from initialize_chart)")
 			}
 			add := func(id, name, meaning, origin string, r *rules.Rule, raw json.RawMessage) {
 				res := CombinationResult{ID: id, Name: name, Meaning: meaning, Origin: origin, Conditions: []rules.Check{}}

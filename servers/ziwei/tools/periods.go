@@ -3,51 +3,41 @@ package tools
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 )
 
-// Overlap maps one period palace onto the natal board.
-type Overlap struct {
-	PeriodPalace string   `json:"periodPalace"`
-	NatalPalace  string   `json:"natalPalace"`
-	MajorStars   []string `json:"majorStars"`
-}
-
-func (cc *chartCtx) overlaps(p astro.Period) []Overlap {
-	out := make([]Overlap, 12)
+// overlaps maps the period's 12 palaces (in role order 命宫 … 父母) onto the
+// natal board, one string each: "大限命宫 = 命宫 丁亥: 巨门; 运魁 运禄" — the
+// period role, the natal palace, its major stars, then the period's moving
+// stars there (流耀; a decade's 运曜). extra, when given, appends " | " and
+// its text for board position i (the year's 岁前/将前 gods).
+func (cc *chartCtx) overlaps(p astro.Period, extra func(i int) string) []string {
+	out := make([]string, 12)
+	var moving [12][]astro.MovingStar
+	if p.HasMovingStars() {
+		moving = p.MovingStars()
+	}
 	for r := astro.PalaceRole(0); r < 12; r++ {
 		i := p.PalaceOfRole(r)
-		o := Overlap{PeriodPalace: periodRoleName(p.Kind, r, cc.lang), NatalPalace: cc.at(i), MajorStars: []string{}}
+		var b strings.Builder
+		b.WriteString(periodRoleName(p.Kind, r, cc.lang) + " = " + cc.at(i) + ":")
 		for _, s := range cc.chart.Stars(i) {
 			if s.Group() == astro.GroupMajor {
-				o.MajorStars = append(o.MajorStars, s.Name(cc.lang))
+				b.WriteString(" " + s.Name(cc.lang))
 			}
 		}
-		out[r] = o
-	}
-	return out
-}
-
-// MovingStar is a period's moving star (流耀).
-type MovingStar struct {
-	Name   string `json:"name"`
-	Type   string `json:"type"`
-	Palace string `json:"palace"`
-}
-
-func (cc *chartCtx) moving(p astro.Period) []MovingStar {
-	out := []MovingStar{}
-	if !p.HasMovingStars() {
-		return out
-	}
-	all := p.MovingStars()
-	for i := 0; i < 12; i++ {
-		for _, m := range all[i] {
-			out = append(out, MovingStar{Name: astro.MovingStarName(m, p.Kind, cc.lang), Type: m.Type().String(), Palace: cc.at(i)})
+		b.WriteString(";")
+		for _, m := range moving[i] {
+			b.WriteString(" " + astro.MovingStarName(m, p.Kind, cc.lang))
 		}
+		if extra != nil {
+			b.WriteString(" | " + extra(i))
+		}
+		out[r] = b.String()
 	}
 	return out
 }
@@ -59,8 +49,8 @@ func (cc *chartCtx) moving(p astro.Period) []MovingStar {
 var childhoodRoles = [6]astro.PalaceRole{astro.Soul, astro.Wealth, astro.Health, astro.Spouse, astro.Spirit, astro.Career}
 
 type DecadeSel struct {
-	Age         *int `json:"age,omitempty" jsonschema:"虚岁; or decadeIndex" mcp:"min=1;max=120"`
-	DecadeIndex *int `json:"decadeIndex,omitempty" jsonschema:"1 = first decade; or age" mcp:"min=1;max=12"`
+	Age         *int `json:"age,omitempty" jsonschema:"虚岁" mcp:"min=1;max=120"`
+	DecadeIndex *int `json:"decadeIndex,omitempty" mcp:"min=1;max=12"`
 }
 
 type decadeSpan struct {
@@ -98,35 +88,27 @@ func (cc *chartCtx) decade(sel DecadeSel) (decadeSpan, error) {
 	return decadeSpan{}, envelope.Invalid("age", "say which decade: give age (虚岁) or decadeIndex (1-12)")
 }
 
-type DecadeSummary struct {
-	DecadeIndex int    `json:"decadeIndex" jsonschema:"0 = 童限"`
-	Childhood   bool   `json:"childhood,omitempty"`
-	From        int    `json:"from"`
-	To          int    `json:"to"`
-	Palace      string `json:"palace"`
-}
-
-func (cc *chartCtx) decadeSummary(d decadeSpan) DecadeSummary {
-	return DecadeSummary{DecadeIndex: d.order, Childhood: d.childhood, From: d.from, To: d.to, Palace: cc.at(d.period.Index)}
+// decadeLine is a decade in one string: "3: 25-34 夫妻 乙酉".
+func (cc *chartCtx) decadeLine(d decadeSpan) string {
+	return fmt.Sprintf("%d: %d-%d %s", d.order, d.from, d.to, cc.at(d.period.Index))
 }
 
 type DecadeIn struct {
-	Birth
+	ChartIn
 	DecadeSel
 }
 
 type DecadeInfoOut struct {
-	ChartID string          `json:"chart_id"`
-	Decade  DecadeSummary   `json:"decade"`
-	Stem    string          `json:"stem"`
-	Palaces []Overlap       `json:"palaces"`
-	All     []DecadeSummary `json:"allDecades"`
+	Decade  string   `json:"decade" jsonschema:"index: ages palace; 0 = 童限"`
+	Stem    string   `json:"stem"`
+	Palaces []string `json:"palaces" jsonschema:"period role = natal palace: majors; period stars"`
+	All     []string `json:"allDecades" jsonschema:"index: ages palace"`
 }
 
 func getDecadeInfo() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_decade_info", Title: "Decade (大限) info", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "A 大限 by age or decadeIndex: its ages, palace, stem, its 12 palaces on the natal board, and all decades. Ages before the first decade give 童限." + chartSel +
-			" Related: get_decade_sihua, get_decade_overlapping_palaces, get_annual_info."},
+		Description: "A 大限 by age or decadeIndex (before the first: 童限): ages, palace, stem, its 12 palaces on the natal board with 运曜, all decades." +
+			" Related: get_decade_sihua."},
 		func(ctx context.Context, in DecadeIn) (DecadeInfoOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -136,34 +118,32 @@ func getDecadeInfo() toolkit.Tool {
 			if err != nil {
 				return DecadeInfoOut{}, err
 			}
-			out := DecadeInfoOut{ChartID: cc.id, Decade: cc.decadeSummary(d), Stem: d.period.Stem.Name(cc.lang), Palaces: cc.overlaps(d.period)}
+			out := DecadeInfoOut{Decade: cc.decadeLine(d), Stem: d.period.Stem.Name(cc.lang), Palaces: cc.overlaps(d.period, nil)}
 			for k := 1; k <= 12; k++ {
 				ds, _ := cc.decade(DecadeSel{DecadeIndex: &k})
-				out.All = append(out.All, cc.decadeSummary(ds))
+				out.All = append(out.All, cc.decadeLine(ds))
 			}
 			return out, nil
 		})
 }
 
 type DecadeSihuaIn struct {
-	Birth
+	ChartIn
 	DecadeSel
 	Stem string `json:"stem,omitempty" jsonschema:"甲…癸, instead of age/decadeIndex"`
 }
 
 type PeriodSihuaOut struct {
-	ChartID string         `json:"chart_id"`
-	Level   string         `json:"level"`
-	Stem    string         `json:"stem"`
-	Decade  *DecadeSummary `json:"decade,omitempty"`
-	Year    int            `json:"year,omitempty"`
-	Items   []SihuaItem    `json:"items" jsonschema:"禄 权 科 忌 in order"`
+	Stem   string   `json:"stem"`
+	Decade string   `json:"decade,omitempty" jsonschema:"index: ages palace"`
+	Year   int      `json:"year,omitempty"`
+	Items  []string `json:"items" jsonschema:"禄 权 科 忌: star palace (period role)"`
 }
 
 func getDecadeSihua() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_decade_sihua", Title: "Decade 四化", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "大限 四化 (decade palace's stem): each star, its natal palace and that palace's decade role. Decade by age, decadeIndex or stem." + chartSel +
-			" Related: get_natal_sihua, get_annual_sihua, get_palace_stem_sihua."},
+		Description: "大限 四化 (decade palace's stem): each star, its natal palace and that palace's decade role. Decade by age, decadeIndex or stem." +
+			" Related: get_palace_stem_sihua."},
 		func(ctx context.Context, in DecadeSihuaIn) (PeriodSihuaOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -177,27 +157,25 @@ func getDecadeSihua() toolkit.Tool {
 				if !ok {
 					return PeriodSihuaOut{}, envelope.Invalid("stem", "unknown stem %q: use 甲 乙 丙 丁 戊 己 庚 辛 壬 癸 (or jia, yi…)", clip(in.Stem))
 				}
-				return PeriodSihuaOut{ChartID: cc.id, Level: "decade", Stem: s.Name(cc.lang), Items: cc.sihua(s, nil)}, nil
+				return PeriodSihuaOut{Stem: s.Name(cc.lang), Items: cc.sihua(s, nil)}, nil
 			}
 			d, err := cc.decade(in.DecadeSel)
 			if err != nil {
 				return PeriodSihuaOut{}, err
 			}
-			sum := cc.decadeSummary(d)
-			return PeriodSihuaOut{ChartID: cc.id, Level: "decade", Stem: d.period.Stem.Name(cc.lang), Decade: &sum, Items: cc.sihua(d.period.Stem, &d.period)}, nil
+			return PeriodSihuaOut{Stem: d.period.Stem.Name(cc.lang), Decade: cc.decadeLine(d), Items: cc.sihua(d.period.Stem, &d.period)}, nil
 		})
 }
 
 type DecadeOverlapOut struct {
-	ChartID string        `json:"chart_id"`
-	Decade  DecadeSummary `json:"decade"`
-	Palaces []Overlap     `json:"palaces"`
+	Decade  string   `json:"decade" jsonschema:"index: ages palace; 0 = 童限"`
+	Palaces []string `json:"palaces" jsonschema:"period role = natal palace: majors; period stars"`
 }
 
 func getDecadeOverlappingPalaces() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_decade_overlapping_palaces", Title: "Decade ↔ natal palaces", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "Which natal palace each decade palace falls on (大限命宫 = natal X …), with major stars. Decade by age or decadeIndex." + chartSel +
-			" Related: get_decade_info, get_annual_overlapping_palaces."},
+		Description: "Which natal palace each decade palace falls on (大限命宫 = natal X …), with major stars and 运曜. Decade by age or decadeIndex." +
+			" Related: get_decade_info."},
 		func(ctx context.Context, in DecadeIn) (DecadeOverlapOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -207,14 +185,14 @@ func getDecadeOverlappingPalaces() toolkit.Tool {
 			if err != nil {
 				return DecadeOverlapOut{}, err
 			}
-			return DecadeOverlapOut{ChartID: cc.id, Decade: cc.decadeSummary(d), Palaces: cc.overlaps(d.period)}, nil
+			return DecadeOverlapOut{Decade: cc.decadeLine(d), Palaces: cc.overlaps(d.period, nil)}, nil
 		})
 }
 
 // ---- annual
 
 type YearSel struct {
-	Year int `json:"year" jsonschema:"lunar year, from the birth year" mcp:"min=1900;max=2100"`
+	Year int `json:"year" jsonschema:"lunar year" mcp:"min=1900;max=2100"`
 }
 
 // annual computes the horoscope for lunar year Y.
@@ -252,49 +230,45 @@ func dateBefore(a, b astro.Date) bool {
 	return a.Day < b.Day
 }
 
-type PeriodRef struct {
-	Name   string `json:"name" jsonschema:"大限 or 童限"`
-	From   int    `json:"from"`
-	To     int    `json:"to"`
-	Palace string `json:"palace"`
-}
-
 type AnnualIn struct {
-	Birth
+	ChartIn
 	YearSel
 }
 
 type AnnualInfoOut struct {
-	ChartID      string       `json:"chart_id"`
-	Year         int          `json:"year"`
-	Stem         string       `json:"stem"`
-	Branch       string       `json:"branch"`
-	NominalAge   int          `json:"nominalAge"`
-	LifePalace   string       `json:"lifePalace" jsonschema:"流年命宫"`
-	TaisuiPalace string       `json:"taisuiPalace" jsonschema:"太岁"`
-	SmallLimit   string       `json:"smallLimit" jsonschema:"小限"`
-	Decade       PeriodRef    `json:"decade"`
-	Palaces      []Overlap    `json:"palaces"`
-	Sihua        []SihuaItem  `json:"sihua"`
-	MovingStars  []MovingStar `json:"movingStars" jsonschema:"流耀"`
+	Stem         string   `json:"stem"`
+	Branch       string   `json:"branch"`
+	NominalAge   int      `json:"nominalAge"`
+	LifePalace   string   `json:"lifePalace"`
+	TaisuiPalace string   `json:"taisuiPalace"`
+	SmallLimit   string   `json:"smallLimit"`
+	Decade       string   `json:"decade"`
+	Palaces      []string `json:"palaces" jsonschema:"year role = natal palace: majors; 流耀 | 岁前 将前"`
+	Sihua        []string `json:"sihua" jsonschema:"禄 权 科 忌"`
 }
 
-func (cc *chartCtx) decadeRef(h *astro.Horoscope) PeriodRef {
-	p := h.Decadal
-	r := PeriodRef{Name: p.Kind.Name(cc.lang), Palace: cc.at(p.Index)}
-	if p.Kind == astro.PeriodChildhood {
-		r.From, r.To = h.NominalAge(), h.NominalAge()
-	} else {
-		d := cc.chart.DecadeAt(p.Index)
-		r.From, r.To = d.From, d.To
+// yearGods gives the year's 岁前 and 将前 gods at board position i
+// (iztro's yearly.yearlyDecStar): "岁建 将星".
+func (cc *chartCtx) yearGods(h *astro.Horoscope) func(i int) string {
+	return func(i int) string {
+		return astro.Suiqian12NameAlg(h.Suiqian12(i), cc.lang, cc.chart.Config().Algorithm) + " " + astro.Jiangqian12Name(h.Jiangqian12(i), cc.lang)
 	}
-	return r
+}
+
+func (cc *chartCtx) decadeRef(h *astro.Horoscope) string {
+	p := h.Decadal
+	from, to := h.NominalAge(), h.NominalAge()
+	if p.Kind != astro.PeriodChildhood {
+		d := cc.chart.DecadeAt(p.Index)
+		from, to = d.From, d.To
+	}
+	return fmt.Sprintf("%s %d-%d %s", p.Kind.Name(cc.lang), from, to, cc.at(p.Index))
 }
 
 func getAnnualInfo() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_annual_info", Title: "Year (流年) info", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "流年 of a lunar year: stem-branch, nominal age, 流年命宫, 太岁, 小限, running decade, 12 year palaces, 四化, moving stars." + chartSel +
-			" Related: get_annual_sihua, get_annual_overlapping_palaces, get_monthly_info."},
+		Description: "流年 of a lunar year: stem-branch, nominal age, 命宫, 太岁, 小限, decade, 四化, the 12 year palaces with 流耀 and 岁前/将前 gods." +
+			" Related: get_annual_overlapping_palaces."},
 		func(ctx context.Context, in AnnualIn) (AnnualInfoOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -305,22 +279,22 @@ func getAnnualInfo() toolkit.Tool {
 				return AnnualInfoOut{}, err
 			}
 			y := h.Yearly
-			return AnnualInfoOut{ChartID: cc.id, Year: in.Year, Stem: y.Stem.Name(cc.lang), Branch: y.Branch.Name(cc.lang), NominalAge: h.NominalAge(),
+			return AnnualInfoOut{Stem: y.Stem.Name(cc.lang), Branch: y.Branch.Name(cc.lang), NominalAge: h.NominalAge(),
 				LifePalace: cc.at(y.Index), TaisuiPalace: cc.at(y.Branch.BoardIndex()), SmallLimit: cc.at(h.Age.Index),
-				Decade: cc.decadeRef(h), Palaces: cc.overlaps(y), Sihua: cc.sihua(y.Stem, &y), MovingStars: cc.moving(y)}, nil
+				Decade: cc.decadeRef(h), Palaces: cc.overlaps(y, cc.yearGods(h)), Sihua: cc.sihua(y.Stem, &y)}, nil
 		})
 }
 
 type AnnualSihuaIn struct {
-	Birth
+	ChartIn
 	Year int    `json:"year,omitempty" jsonschema:"lunar year; or stem" mcp:"min=1900;max=2100"`
 	Stem string `json:"stem,omitempty" jsonschema:"甲…癸, instead of year"`
 }
 
 func getAnnualSihua() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_annual_sihua", Title: "Year 四化", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "流年 四化 (year stem): each star, its natal palace and that palace's year role. By year or stem." + chartSel +
-			" Related: get_annual_info, get_decade_sihua, get_natal_sihua."},
+		Description: "流年 四化 (year stem): each star, its natal palace and that palace's year role. By year or stem." +
+			" Related: get_annual_info."},
 		func(ctx context.Context, in AnnualSihuaIn) (PeriodSihuaOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -334,7 +308,7 @@ func getAnnualSihua() toolkit.Tool {
 				if !ok {
 					return PeriodSihuaOut{}, envelope.Invalid("stem", "unknown stem %q: use 甲 乙 丙 丁 戊 己 庚 辛 壬 癸 (or jia, yi…)", clip(in.Stem))
 				}
-				return PeriodSihuaOut{ChartID: cc.id, Level: "annual", Stem: s.Name(cc.lang), Items: cc.sihua(s, nil)}, nil
+				return PeriodSihuaOut{Stem: s.Name(cc.lang), Items: cc.sihua(s, nil)}, nil
 			case in.Year == 0:
 				return PeriodSihuaOut{}, envelope.Invalid("year", "say which year: give year (e.g. 2026) or a year stem")
 			}
@@ -343,7 +317,7 @@ func getAnnualSihua() toolkit.Tool {
 				return PeriodSihuaOut{}, err
 			}
 			y := h.Yearly
-			return PeriodSihuaOut{ChartID: cc.id, Level: "annual", Stem: y.Stem.Name(cc.lang), Year: in.Year, Items: cc.sihua(y.Stem, &y)}, nil
+			return PeriodSihuaOut{Stem: y.Stem.Name(cc.lang), Year: in.Year, Items: cc.sihua(y.Stem, &y)}, nil
 		})
 }
 
@@ -354,17 +328,15 @@ type AnnualDecadeOverlap struct {
 }
 
 type AnnualOverlapOut struct {
-	ChartID        string                `json:"chart_id"`
-	Year           int                   `json:"year"`
-	Decade         PeriodRef             `json:"decade"`
-	AnnualToNatal  []Overlap             `json:"annualToNatal"`
+	Decade         string                `json:"decade"`
+	AnnualToNatal  []string              `json:"annualToNatal"`
 	AnnualToDecade []AnnualDecadeOverlap `json:"annualToDecade"`
 }
 
 func getAnnualOverlappingPalaces() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_annual_overlapping_palaces", Title: "Year ↔ decade ↔ natal palaces", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "For a lunar year: the natal and decade palace each 流年 palace falls on (流年命宫 = 大限X = natal Y …)." + chartSel +
-			" Related: get_annual_info, get_decade_overlapping_palaces."},
+		Description: "For a lunar year: the natal and decade palace each 流年 palace falls on (流年命宫 = 大限X = natal Y …)." +
+			" Related: get_annual_info."},
 		func(ctx context.Context, in AnnualIn) (AnnualOverlapOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -375,7 +347,7 @@ func getAnnualOverlappingPalaces() toolkit.Tool {
 				return AnnualOverlapOut{}, err
 			}
 			y, d := h.Yearly, h.Decadal
-			out := AnnualOverlapOut{ChartID: cc.id, Year: in.Year, Decade: cc.decadeRef(h), AnnualToNatal: cc.overlaps(y)}
+			out := AnnualOverlapOut{Decade: cc.decadeRef(h), AnnualToNatal: cc.overlaps(y, nil)}
 			for r := astro.PalaceRole(0); r < 12; r++ {
 				i := y.PalaceOfRole(r)
 				out.AnnualToDecade = append(out.AnnualToDecade, AnnualDecadeOverlap{
@@ -388,24 +360,19 @@ func getAnnualOverlappingPalaces() toolkit.Tool {
 // ---- monthly, daily, hourly
 
 type TargetIn struct {
-	Birth
-	TargetDate      string `json:"targetDate" jsonschema:"solar YYYY-MM-DD"`
-	TargetTimeIndex *int   `json:"targetTimeIndex,omitempty" jsonschema:"hour slot" mcp:"min=0;max=12;default=6"`
+	ChartIn
+	TargetDate      string `json:"targetDate" jsonschema:"YYYY-MM-DD"`
+	TargetTimeIndex *int   `json:"targetTimeIndex,omitempty" mcp:"min=0;max=12;default=6"`
 }
 
 type PeriodOut struct {
-	ChartID     string       `json:"chart_id"`
-	Period      string       `json:"period"`
-	TargetDate  string       `json:"targetDate"`
-	LunarDate   string       `json:"lunarDate"`
-	TimeIndex   int          `json:"timeIndex"`
-	NominalAge  int          `json:"nominalAge"`
-	Stem        string       `json:"stem"`
-	Branch      string       `json:"branch"`
-	LifePalace  string       `json:"lifePalace"`
-	Palaces     []Overlap    `json:"palaces"`
-	Sihua       []SihuaItem  `json:"sihua"`
-	MovingStars []MovingStar `json:"movingStars"`
+	LunarDate  string   `json:"lunarDate"`
+	NominalAge int      `json:"nominalAge"`
+	Stem       string   `json:"stem"`
+	Branch     string   `json:"branch"`
+	LifePalace string   `json:"lifePalace"`
+	Palaces    []string `json:"palaces" jsonschema:"period role = natal palace: majors; period stars"`
+	Sihua      []string `json:"sihua" jsonschema:"禄 权 科 忌"`
 }
 
 func (cc *chartCtx) target(in TargetIn) (*astro.Horoscope, error) {
@@ -429,8 +396,8 @@ func (cc *chartCtx) target(in TargetIn) (*astro.Horoscope, error) {
 
 func periodTool(name, title, what string, pick func(*astro.Horoscope) astro.Period) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: name, Title: title, Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: fmt.Sprintf("The %s at targetDate: stem-branch, 命宫, 12 palaces, 四化, moving stars.", what) + chartSel +
-			" Related: get_annual_info, get_monthly_info, get_daily_info, get_hourly_info."},
+		Description: fmt.Sprintf("The %s at targetDate: stem-branch, 命宫, 四化, and its 12 palaces on the natal board with their 流耀.", what) +
+			" Related: get_annual_info."},
 		func(ctx context.Context, in TargetIn) (PeriodOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -441,9 +408,8 @@ func periodTool(name, title, what string, pick func(*astro.Horoscope) astro.Peri
 				return PeriodOut{}, err
 			}
 			p := pick(h)
-			return PeriodOut{ChartID: cc.id, Period: p.Kind.Name(cc.lang), TargetDate: h.SolarDate().String(), LunarDate: h.LunarDate().ChineseString(),
-				TimeIndex: h.TimeIndex(), NominalAge: h.NominalAge(), Stem: p.Stem.Name(cc.lang), Branch: p.Branch.Name(cc.lang),
-				LifePalace: cc.at(p.Index), Palaces: cc.overlaps(p), Sihua: cc.sihua(p.Stem, &p), MovingStars: cc.moving(p)}, nil
+			return PeriodOut{LunarDate: h.LunarDate().ChineseString(), NominalAge: h.NominalAge(), Stem: p.Stem.Name(cc.lang), Branch: p.Branch.Name(cc.lang),
+				LifePalace: cc.at(p.Index), Palaces: cc.overlaps(p, nil), Sihua: cc.sihua(p.Stem, &p)}, nil
 		})
 }
 

@@ -2,15 +2,37 @@ package tools
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/rules"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/settings"
 )
 
-// Tools holds what the tools share: the user-rules store.
+// Tools holds what the tools share: the user-rules store and the
+// deployment's default chart settings.
 type Tools struct {
-	store *rules.Store
+	store    *rules.Store
+	settings astro.Config
+}
+
+// WithSettings makes a deployment's settings JSON (ZIWEI_SETTINGS, iztro's
+// astro.config names) the default of initialize_chart; "" keeps iztro's
+// defaults. Invalid settings are an error naming the fix.
+func (t *Tools) WithSettings(raw string) error {
+	if strings.TrimSpace(raw) == "" {
+		t.settings = astro.Config{}
+		return nil
+	}
+	cfg, err := settings.Parse([]byte(raw))
+	if err != nil {
+		return fmt.Errorf("ZIWEI_SETTINGS: %w", err)
+	}
+	t.settings = cfg
+	return nil
 }
 
 // New returns the tool set with the default rule quotas; rulesFile may be ""
@@ -36,6 +58,6 @@ func (t *Tools) All() []toolkit.Tool {
 func (t *Tools) Register(ctx context.Context, r *serve.Registry) error {
 	r.AddTools(t.All()...)
 	addResources(r)
-	addPrompts(r)
+	t.addPrompts(r)
 	return nil
 }

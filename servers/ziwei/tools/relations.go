@@ -11,87 +11,79 @@ func mod12(i int) int { return (i%12 + 12) % 12 }
 
 // ---- get_sanfang_sizheng
 
-type SanfangOut struct {
-	ChartID        string      `json:"chart_id"`
-	Reference      PalaceBrief `json:"reference"`
-	WealthPosition PalaceBrief `json:"wealthPosition"`
-	CareerPosition PalaceBrief `json:"careerPosition"`
-	Opposite       PalaceBrief `json:"opposite"`
+// Related is what the relation tools return: palaces in the order their
+// description gives.
+type Related struct {
+	Palaces []PalaceBrief `json:"palaces"`
+}
+
+func (cc *chartCtx) related(idx ...int) Related {
+	out := Related{Palaces: make([]PalaceBrief, 0, len(idx))}
+	for _, i := range idx {
+		out.Palaces = append(out.Palaces, cc.brief(mod12(i)))
+	}
+	return out
 }
 
 func getSanfangSizheng() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_sanfang_sizheng", Title: "三方四正", Toolset: "relations", Hints: toolkit.LocalRead,
-		Description: "三方四正 of a palace: itself, its two trines (财帛/官禄 positions) and its opposite, with major and minor stars." + chartSel +
-			" Related: get_chongzhao_palace, get_jia_gong_info, get_anhe_palace."},
-		func(ctx context.Context, in PalaceIn) (SanfangOut, error) {
+		Description: "三方四正 of a palace: palaces = [the palace, its 财帛 position, its 官禄 position, its opposite], with major and minor stars." +
+			" Related: get_jia_gong_info."},
+		func(ctx context.Context, in PalaceIn) (Related, error) {
 			cc, err := in.load()
 			if err != nil {
-				return SanfangOut{}, err
+				return Related{}, err
 			}
 			p, err := cc.palace("palace", in.Palace)
 			if err != nil {
-				return SanfangOut{}, err
+				return Related{}, err
 			}
-			return SanfangOut{ChartID: cc.id, Reference: cc.brief(p), WealthPosition: cc.brief(mod12(p - 4)),
-				CareerPosition: cc.brief(mod12(p + 4)), Opposite: cc.brief(mod12(p + 6))}, nil
+			return cc.related(p, p-4, p+4, p+6), nil
 		})
 }
 
 // ---- get_chongzhao_palace
 
-type ChongzhaoOut struct {
-	ChartID   string      `json:"chart_id"`
-	Reference PalaceBrief `json:"reference"`
-	Opposite  PalaceBrief `json:"opposite"`
-}
-
 func getChongzhaoPalace() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_chongzhao_palace", Title: "冲照 palace", Toolset: "relations", Hints: toolkit.LocalRead,
-		Description: "The opposite (冲照) palace of a palace, with the stars of both." + chartSel + " Related: get_sanfang_sizheng."},
-		func(ctx context.Context, in PalaceIn) (ChongzhaoOut, error) {
+		Description: "冲照: palaces = [the palace, its opposite], with major and minor stars. Related: get_sanfang_sizheng."},
+		func(ctx context.Context, in PalaceIn) (Related, error) {
 			cc, err := in.load()
 			if err != nil {
-				return ChongzhaoOut{}, err
+				return Related{}, err
 			}
 			p, err := cc.palace("palace", in.Palace)
 			if err != nil {
-				return ChongzhaoOut{}, err
+				return Related{}, err
 			}
-			return ChongzhaoOut{ChartID: cc.id, Reference: cc.brief(p), Opposite: cc.brief(mod12(p + 6))}, nil
+			return cc.related(p, p+6), nil
 		})
 }
 
 // ---- get_anhe_palace
 
-type AnheOut struct {
-	ChartID   string        `json:"chart_id"`
-	Reference PalaceBrief   `json:"reference"`
-	Anhe      PalaceBrief   `json:"anhe"`
-	StemHe    []PalaceBrief `json:"stemHe" jsonschema:"stem 五合 palaces"`
-}
-
 func getAnhePalace() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_anhe_palace", Title: "暗合 palace", Toolset: "relations", Hints: toolkit.LocalRead,
-		Description: "暗合 palace of a palace (六合 branch partner: 子丑 寅亥 卯戌 辰酉 巳申 午未), plus the palaces whose stem 五合s with its stem (甲己 乙庚 丙辛 丁壬 戊癸)." + chartSel +
-			" Related: get_sanfang_sizheng, get_chongzhao_palace."},
-		func(ctx context.Context, in PalaceIn) (AnheOut, error) {
+		Description: "暗合: palaces = [the palace, its 六合 branch partner, then the palaces whose stem 五合s with its stem]." +
+			" Related: get_sanfang_sizheng."},
+		func(ctx context.Context, in PalaceIn) (Related, error) {
 			cc, err := in.load()
 			if err != nil {
-				return AnheOut{}, err
+				return Related{}, err
 			}
 			p, err := cc.palace("palace", in.Palace)
 			if err != nil {
-				return AnheOut{}, err
+				return Related{}, err
 			}
 			partner := astro.Branch((13 - int(astro.BranchOfBoard(p))) % 12)
-			out := AnheOut{ChartID: cc.id, Reference: cc.brief(p), Anhe: cc.brief(partner.BoardIndex()), StemHe: []PalaceBrief{}}
+			idx := []int{p, partner.BoardIndex()}
 			he := astro.Stem((int(cc.chart.PalaceStem(p)) + 5) % 10)
 			for i := 0; i < 12; i++ {
 				if cc.chart.PalaceStem(i) == he {
-					out.StemHe = append(out.StemHe, cc.brief(i))
+					idx = append(idx, i)
 				}
 			}
-			return out, nil
+			return cc.related(idx...), nil
 		})
 }
 
@@ -131,24 +123,15 @@ var flankPairs = []flankPair{
 	{"刑忌夹", "刑忌夾", "Blade-Ji flank", false, st(astro.QingYang), mu(astro.MutagenJi)},
 }
 
-type FlankStar struct {
-	Star    string `json:"star"`
-	Mutagen string `json:"mutagen,omitempty"`
-	Palace  string `json:"palace"`
-}
-
 type FlankPair struct {
-	Type  string      `json:"type"`
-	Good  bool        `json:"good" jsonschema:"吉"`
-	Stars []FlankStar `json:"stars"`
+	Type  string   `json:"type"`
+	Good  bool     `json:"good"`
+	Stars []string `json:"stars" jsonschema:"star[四化] palace"`
 }
 
 type JiaGongOut struct {
-	ChartID   string      `json:"chart_id"`
-	Reference PalaceBrief `json:"reference"`
-	Previous  PalaceBrief `json:"previous"`
-	Next      PalaceBrief `json:"next"`
-	Pairs     []FlankPair `json:"pairs"`
+	Related
+	Pairs []FlankPair `json:"pairs"`
 }
 
 func (cc *chartCtx) tokenPos(t flankToken) (astro.StarID, int) {
@@ -161,8 +144,8 @@ func (cc *chartCtx) tokenPos(t flankToken) (astro.StarID, int) {
 
 func getJiaGongInfo() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_jia_gong_info", Title: "夹宫", Toolset: "relations", Hints: toolkit.LocalRead,
-		Description: "Pairs flanking (夹) a palace from its neighbours: 羊陀 火铃 空劫 左右 昌曲 魁钺 日月 紫府, and 四化 pairs 权禄 科权 科禄 双禄 (禄存+化禄) 刑忌 (擎羊+化忌)." + chartSel +
-			" Related: get_sanfang_sizheng, query_astrological_pattern (夹命 patterns)."},
+		Description: "夹: palaces = [the palace, previous, next], and the pairs flanking it (羊陀 火铃 空劫 左右 昌曲 魁钺 日月 紫府 权禄 科权 科禄 双禄 刑忌)." +
+			" Related: query_astrological_pattern."},
 		func(ctx context.Context, in PalaceIn) (JiaGongOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -173,7 +156,7 @@ func getJiaGongInfo() toolkit.Tool {
 				return JiaGongOut{}, err
 			}
 			prev, next := mod12(p-1), mod12(p+1)
-			out := JiaGongOut{ChartID: cc.id, Reference: cc.brief(p), Previous: cc.brief(prev), Next: cc.brief(next), Pairs: []FlankPair{}}
+			out := JiaGongOut{Related: cc.related(p, prev, next), Pairs: []FlankPair{}}
 			for _, fp := range flankPairs {
 				sa, pa := cc.tokenPos(fp.a)
 				sb, pb := cc.tokenPos(fp.b)
@@ -187,10 +170,14 @@ func getJiaGongInfo() toolkit.Tool {
 				case astro.EnUS:
 					name = fp.en
 				}
-				mk := func(s astro.StarID, t flankToken, pos int) FlankStar {
-					return FlankStar{Star: s.Name(cc.lang), Mutagen: t.mutagen.Name(cc.lang), Palace: cc.at(pos)}
+				mk := func(s astro.StarID, t flankToken, pos int) string {
+					n := s.Name(cc.lang)
+					if t.mutagen != astro.MutagenNone {
+						n += "[" + t.mutagen.Name(cc.lang) + "]"
+					}
+					return n + " " + cc.at(pos)
 				}
-				out.Pairs = append(out.Pairs, FlankPair{Type: name, Good: fp.good, Stars: []FlankStar{mk(sa, fp.a, pa), mk(sb, fp.b, pb)}})
+				out.Pairs = append(out.Pairs, FlankPair{Type: name, Good: fp.good, Stars: []string{mk(sa, fp.a, pa), mk(sb, fp.b, pb)}})
 			}
 			return out, nil
 		})

@@ -14,14 +14,6 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/board"
 )
 
-func boardURI(id string, l astro.Lang) string {
-	u := "ziwei://chart/" + id
-	if l != astro.ZhCN {
-		u += "?language=" + l.String()
-	}
-	return u
-}
-
 // boardText is the text board with the basics in the centre.
 func (cc *chartCtx) boardText() string {
 	b := cc.basics()
@@ -33,12 +25,12 @@ func (cc *chartCtx) boardText() string {
 		b.ChineseDate,
 	}
 	if en {
-		lines = append(lines, "bureau "+b.FiveElementsClass, "soul ruler "+b.Soul+", body ruler "+b.Body, "zodiac "+b.Zodiac+", "+b.Sign)
+		lines = append(lines, "bureau "+b.FiveElementsClass, "soul ruler "+b.Soul+", body ruler "+b.Body, "zodiac "+b.Zodiac+", "+cc.chart.Render(cc.lang).Sign)
 	} else {
-		lines = append(lines, "五行局 "+b.FiveElementsClass, "命主 "+b.Soul+"  身主 "+b.Body, "生肖 "+b.Zodiac+"  "+b.Sign)
+		lines = append(lines, "五行局 "+b.FiveElementsClass, "命主 "+b.Soul+"  身主 "+b.Body, "生肖 "+b.Zodiac+"  "+cc.chart.Render(cc.lang).Sign)
 	}
-	if b.BirthTime.TrueSolarTime != "" {
-		lines = append(lines, "true solar time "+b.BirthTime.TrueSolarTime)
+	if cc.res.TrueSolarTime != "" {
+		lines = append(lines, "true solar time "+cc.res.TrueSolarTime)
 	}
 	return board.Render(cc.chart, cc.lang, lines)
 }
@@ -73,7 +65,7 @@ func addResources(r *serve.Registry) {
 					lang = u.Query().Get("language")
 				}
 			}
-			cc, err := Birth{ChartID: id, Language: lang}.load()
+			cc, err := ChartIn{ChartID: id, Language: lang}.load()
 			if err != nil {
 				return nil, err
 			}
@@ -82,7 +74,7 @@ func addResources(r *serve.Registry) {
 
 	r.Server.AddResource(
 		mcp.NewResource("ziwei://stars", "Star reference",
-			mcp.WithResourceDescription("All 66 natal stars: names in zh-CN, zh-TW and en-US, type, five element, yin/yang and brightness on the 12 branches (iztro 2.6.1)."),
+			mcp.WithResourceDescription("All 70 natal stars (66 in every chart; 龙德 截空 劫杀 大耗 only under 中州派, which drops 截路 空亡): names in zh-CN, zh-TW and en-US, type, five element, yin/yang and brightness on the 12 branches (iztro 2.6.1)."),
 			mcp.WithMIMEType("application/json")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			type entry struct {
@@ -114,7 +106,7 @@ func addResources(r *serve.Registry) {
 			}
 			id, ok := astro.StarByName(name)
 			if !ok {
-				return nil, fmt.Errorf("unknown star %q: read ziwei://stars for the 66 names", clip(name))
+				return nil, fmt.Errorf("unknown star %q: read ziwei://stars for the 70 names", clip(name))
 			}
 			out := map[string]StarAttrOut{}
 			for _, l := range astro.Langs() {
@@ -125,7 +117,7 @@ func addResources(r *serve.Registry) {
 		})
 }
 
-func addPrompts(r *serve.Registry) {
+func (t *Tools) addPrompts(r *serve.Registry) {
 	r.Server.AddPrompt(mcp.NewPrompt("read_chart",
 		mcp.WithPromptDescription("Read a Zi Wei Dou Shu chart: the board, the patterns found and a reading plan, optionally focused on one area."),
 		mcp.WithArgument("chart_id", mcp.ArgumentDescription("chart_id from initialize_chart (or give birthDate, birthTimeIndex, gender)")),
@@ -136,15 +128,21 @@ func addPrompts(r *serve.Registry) {
 		mcp.WithArgument("language", mcp.ArgumentDescription("zh-CN (default), zh-TW or en-US")),
 	), func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		a := req.Params.Arguments
-		b := Birth{ChartID: a["chart_id"], BirthDate: a["birthDate"], Gender: a["gender"], Language: a["language"]}
-		if s := a["birthTimeIndex"]; s != "" {
-			var ti int
-			if _, err := fmt.Sscanf(s, "%d", &ti); err != nil {
-				return nil, fmt.Errorf("birthTimeIndex must be a number 0-12")
+		var cc *chartCtx
+		var err error
+		if a["chart_id"] != "" {
+			cc, err = ChartIn{ChartID: a["chart_id"], Language: a["language"]}.load()
+		} else {
+			b := BirthIn{BirthDate: a["birthDate"], Gender: a["gender"], Language: a["language"]}
+			if s := a["birthTimeIndex"]; s != "" {
+				var ti int
+				if _, err := fmt.Sscanf(s, "%d", &ti); err != nil {
+					return nil, fmt.Errorf("birthTimeIndex must be a number 0-12")
+				}
+				b.BirthTimeIndex = &ti
 			}
-			b.BirthTimeIndex = &ti
+			cc, err = b.load(t.settings)
 		}
-		cc, err := b.load()
 		if err != nil {
 			return nil, err
 		}

@@ -4,11 +4,19 @@
 //   mkdir /tmp/iztro && cd /tmp/iztro && npm init -y && npm install iztro@2.6.1
 //   node gen-iztro.js SEED COUNT > extra.jsonl        # random inputs (30% solar, 70% lunar/edge)
 //   node gen-iztro.js replay < golden.jsonl > out.jsonl  # recompute given inputs/targets
+//   node gen-iztro.js --config '{"mutagens":{...}}' SEED COUNT  # under other settings: passed to
+//        astro.config on top of the defaults and written as each record's top-level "config"
+//        (the format of the public settings sets); a replayed record's own "config" is used too.
 // Records where iztro throws carry "error". testdata/extra-iztro.jsonl.gz is
 // 300 such cases (seeds 11 and 12, error-free, stratified by kind).
 const { astro } = require('iztro');
 const { Solar, Lunar, LunarYear } = require('lunar-typescript');
 astro.config({ yearDivide: 'normal', horoscopeDivide: 'normal', ageDivide: 'normal', dayDivide: 'forward', algorithm: 'default' });
+// --config JSON: iztro's config is global, so one setting group per process.
+let config = null;
+const ci = process.argv.indexOf('--config');
+if (ci >= 0) { config = JSON.parse(process.argv[ci + 1]); process.argv.splice(ci, 2); }
+if (config) astro.config(config);
 const seed = +process.argv[2] || 7, N = +process.argv[3] || 100;
 let s = seed >>> 0;
 function rnd() { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 4294967296; }
@@ -87,11 +95,13 @@ function targets(birthSolar) {
 }
 let replay = null;
 if (process.argv[2] === 'replay') replay = require('fs').readFileSync(0, 'utf8').trim().split('\n').map(l => JSON.parse(l));
+if (replay && !config && replay[0].config) { config = replay[0].config; astro.config(config); }
 const total = replay ? replay.length : N;
 for (let i = 0; i < total; i++) {
   let kind, inp, id;
   if (replay) { kind = replay[i].kind; inp = replay[i].input; id = replay[i].id; } else { ({ kind, inp } = randomInput(i)); id = `g${seed}-${String(i + 1).padStart(5, '0')}`; }
   let rec = { id, kind, input: inp };
+  if (config) rec.config = config;
   try {
     const zh = build(inp, 'zh-CN');
     const birth = zh.solarDate;
