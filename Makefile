@@ -8,7 +8,7 @@ FAKES := $(wildcard servers/*/cmd/fake-*)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: build test test-short lint bench fuzz-smoke demo clean tools-node bundles registry release images
+.PHONY: build test test-short lint bench fuzz-smoke demo clean tools-node bundles registry release images deploy-manifests
 
 # Release artifacts (cmd/mkdist; see docs/deploy.md). VERSION is semver; PLATFORMS is
 # all, host or os/arch,... (CI passes linux/amd64); everything lands in DIST (gitignored).
@@ -92,6 +92,11 @@ registry: bin/mcpfleet
 # OCI image layouts per server (linux platforms of PLATFORMS), no Docker daemon.
 images: bin/mcpfleet
 	$(MKDIST) images $(MKDIST_FLAGS)
+
+# deploy/kubernetes/<server>.yaml and deploy/compose.yaml from the server list (committed;
+# cmd/mkdist's test fails until they are regenerated after a server is added).
+deploy-manifests: bin/mcpfleet
+	$(MKDIST) deploy -mcpfleet bin/mcpfleet
 
 # Versioned, reproducible static binaries, bundles, registry entries and images, with
 # DIST/SHA256SUMS over all of them. Nothing is published.

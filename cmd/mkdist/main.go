@@ -6,6 +6,7 @@
 //	mkdist registry   server.json per server for the MCP Registry
 //	mkdist images     OCI image layouts per server (no Docker daemon)
 //	mkdist sums       SHA256SUMS over everything in -dist
+//	mkdist deploy     deploy/kubernetes/<name>.yaml and deploy/compose.yaml (committed)
 //
 // Nothing is published; everything goes under -dist (gitignored).
 package main
@@ -22,7 +23,7 @@ import (
 	"time"
 )
 
-const usage = `usage: mkdist binaries|bundles|registry|images|sums [flags]
+const usage = `usage: mkdist binaries|bundles|registry|images|sums|deploy [flags]
 flags:
   -dist DIR          output directory (default dist)
   -version V         release version, semver (default 0.0.0-dev)
@@ -94,6 +95,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdImages(ctx, c, stdout)
 	case "sums":
 		err = writeSums(c.dist)
+	case "deploy":
+		err = cmdDeploy(ctx, c, stdout)
 	default:
 		fmt.Fprintln(stderr, usage)
 		return 2
