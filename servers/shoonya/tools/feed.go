@@ -54,7 +54,7 @@ func subscribeTool(d *Deps) toolkit.Tool {
 		Name: "subscribe_market_feeds", Title: "Subscribe to live prices", Toolset: "feed",
 		Description: "Stream live ticks over the broker websocket into resources shoonya://feed and shoonya://feed/{exchange}/{token}. " +
 			"Ticks merge into full snapshots; reconnects by itself. Subscribe to the URIs for update notifications. " +
-			"Idempotent. Needs connect_shoonya_broker. Stop: unsubscribe_market_feeds.",
+			"Idempotent. Needs connect_shoonya_broker. Stop: unsubscribe_market_feeds. Per server replica: read the feed where you subscribed.",
 		Hints: toolkit.Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	}, func(ctx context.Context, in FeedIn) (FeedOut, error) {
 		if _, err := d.Sessions.Auth(ctx); err != nil {
