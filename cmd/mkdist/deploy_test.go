@@ -58,7 +58,7 @@ type kubeDoc struct {
 					} `yaml:"env"`
 					ReadinessProbe *kubeProbe `yaml:"readinessProbe"`
 					LivenessProbe  *kubeProbe `yaml:"livenessProbe"`
-					Resources struct {
+					Resources      struct {
 						Requests map[string]string `yaml:"requests"`
 					} `yaml:"resources"`
 				} `yaml:"containers"`
