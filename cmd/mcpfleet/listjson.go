@@ -28,7 +28,7 @@ func listJSON(stdout, stderr io.Writer) int {
 	for _, s := range servers {
 		e := fleetEntry{Name: s.Name, Summary: s.Summary, Port: s.Port, Env: []fleetEnv{}}
 		for _, v := range s.Env {
-			e.Env = append(e.Env, fleetEnv{Name: v.Name, Example: v.Example, Secret: v.Secret, Required: v.Required})
+			e.Env = append(e.Env, fleetEnv(v))
 		}
 		out = append(out, e)
 	}
