@@ -145,4 +145,3 @@ func extract(t *testing.T, img v1.Image, root string) {
 		}
 	}
 }
-
