@@ -17,7 +17,9 @@ PLATFORMS ?= all
 DIST ?= dist
 MCPB_VERSION := 2.1.2
 MKDIST = $(GO) run ./cmd/mkdist
-MKDIST_FLAGS = -dist $(DIST) -version $(VERSION) -platforms $(PLATFORMS) -mcpfleet bin/mcpfleet
+# BUILDVCS=true makes a build outside a git checkout fail instead of going unstamped.
+BUILDVCS ?= auto
+MKDIST_FLAGS = -dist $(DIST) -version $(VERSION) -platforms $(PLATFORMS) -mcpfleet bin/mcpfleet -buildvcs $(BUILDVCS)
 
 build:
 	@mkdir -p bin
