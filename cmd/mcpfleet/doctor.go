@@ -148,7 +148,7 @@ func checkRedis(raw string) error {
 	buf := make([]byte, 256)
 	n, _ := io.ReadAtLeast(c, buf, 1)
 	if !strings.Contains(string(buf[:n]), "PONG") {
-		return fmt.Errorf("Redis at %s did not answer PONG (wrong password or not Redis?)", host)
+		return fmt.Errorf("no PONG from Redis at %s (wrong password, or not Redis?)", host)
 	}
 	return nil
 }

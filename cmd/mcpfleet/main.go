@@ -21,7 +21,7 @@ import (
 )
 
 const usage = `usage:
-  mcpfleet list                                   the servers
+  mcpfleet list [--json]                          the servers (--json: name, port, env vars; for cmd/mkdist)
   mcpfleet tools SERVER                           SERVER's tools with their arguments (types, defaults, enums)
   mcpfleet call [--save-images DIR] SERVER TOOL '{"arg":"value"}'
                                                   call one tool over stdio and print the result as JSON
@@ -48,6 +48,9 @@ func runWithInput(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	switch args[0] {
 	case "list":
+		if len(args) == 2 && args[1] == "--json" {
+			return listJSON(stdout, stderr)
+		}
 		for _, s := range servers {
 			fmt.Fprintf(stdout, "%-16s %s\n", s.Name, s.Summary)
 		}

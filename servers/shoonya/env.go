@@ -27,4 +27,5 @@ var envVars = []serve.EnvVar{
 	{Name: "SHOONYA_REQUESTS_PER_MINUTE", Help: "broker request budget per minute"},
 	{Name: "SHOONYA_TIMEOUT", Help: "per-request timeout"},
 	{Name: "SHOONYA_ORDER_TIMEOUT", Help: "order request timeout"},
+	{Name: "MCPFLEET_STATE_KEY", Help: "with MCPFLEET_REDIS_URL: 32 random bytes, base64, encrypting broker sessions shared in Redis", Secret: true},
 }

@@ -6,6 +6,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"sync"
@@ -56,6 +57,10 @@ type Manager struct {
 	users map[string]*state
 	// OnLogin is told when a user (re)logs in, e.g. to restart the feed.
 	OnLogin func(user string, a noren.Auth)
+	// Store, when set (Redis with MCPFLEET_REDIS_URL), is where logins live:
+	// every replica reads and writes it, so any replica serves a user's calls.
+	// The live feed stays per replica (feed.Hub).
+	Store Store
 }
 
 // NewManager makes a manager.
@@ -79,6 +84,17 @@ func (m *Manager) Era() noren.Era { return m.Client.Config().Era }
 
 // Auth returns the caller's session or an unauthenticated error naming the fix.
 func (m *Manager) Auth(ctx context.Context) (*noren.Auth, error) {
+	if m.Store != nil {
+		rec, err := m.load(ctx, serve.UserID(ctx))
+		if err != nil {
+			return nil, err
+		}
+		if rec == nil {
+			return nil, envelope.New(envelope.Unauthenticated, "not logged in to Shoonya; call connect_shoonya_broker first")
+		}
+		a := rec.Auth
+		return &a, nil
+	}
 	s := m.user(serve.UserID(ctx))
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -91,6 +107,16 @@ func (m *Manager) Auth(ctx context.Context) (*noren.Auth, error) {
 
 // AuthFor returns a user's session without a request context (the feed).
 func (m *Manager) AuthFor(user string) (*noren.Auth, bool) {
+	if m.Store != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer cancel()
+		rec, err := m.load(ctx, user)
+		if err != nil || rec == nil {
+			return nil, false
+		}
+		a := rec.Auth
+		return &a, true
+	}
 	s := m.user(user)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -101,23 +127,57 @@ func (m *Manager) AuthFor(user string) (*noren.Auth, bool) {
 	return &a, true
 }
 
-// set records a login.
-func (m *Manager) set(user string, a *noren.Auth, cr noren.Credentials) {
+// set records a login (in the Store too, when there is one: a login that
+// other replicas cannot see is an error, not a half success).
+func (m *Manager) set(ctx context.Context, user string, a *noren.Auth, cr noren.Credentials) error {
+	at := m.Now()
+	if m.Store != nil {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+		err := m.Store.Save(sctx, user, recordOf(*a, cr, at))
+		cancel()
+		if err != nil {
+			return envelope.New(envelope.UpstreamUnavailable, "logged in to Shoonya, but the shared session store (Redis) did not take the session; call connect_shoonya_broker again").WithCause(err)
+		}
+	}
 	s := m.user(user)
 	s.mu.Lock()
-	s.auth, s.creds, s.at = a, cr, m.Now()
+	s.auth, s.creds, s.at = a, cr, at
 	s.mu.Unlock()
 	if m.OnLogin != nil {
 		m.OnLogin(user, *a)
 	}
+	return nil
 }
 
-// Logout forgets the caller's session.
+// Logout forgets the caller's session (on every replica, with a Store).
 func (m *Manager) Logout(ctx context.Context) {
-	s := m.user(serve.UserID(ctx))
+	user := serve.UserID(ctx)
+	if m.Store != nil {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+		_ = m.Store.Delete(sctx, user) // best effort: the broker token was revoked already or expires with the day
+		cancel()
+	}
+	s := m.user(user)
 	s.mu.Lock()
 	s.auth = nil
 	s.mu.Unlock()
+}
+
+// storeTimeout bounds one Store round trip (loopback Redis answers in < 1 ms).
+const storeTimeout = 3 * time.Second
+
+// load reads a user's login from the Store. A record this replica cannot
+// decrypt (another MCPFLEET_STATE_KEY) reads as logged out; Redis not
+// answering is a retryable error.
+func (m *Manager) load(ctx context.Context, user string) (*Record, error) {
+	rec, err := m.Store.Load(ctx, user)
+	if errors.Is(err, errUnreadable) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, envelope.New(envelope.UpstreamUnavailable, "the shared session store (Redis at MCPFLEET_REDIS_URL) did not answer; nothing was sent to the broker; retry shortly").WithCause(err)
+	}
+	return rec, nil
 }
 
 // LoginLegacy runs QuickAuth with cr; factor2 empty → TOTP from cr.TOTPSecret.
@@ -135,7 +195,9 @@ func (m *Manager) LoginLegacy(ctx context.Context, cr noren.Credentials, factor2
 	if err != nil {
 		return nil, err
 	}
-	m.set(serve.UserID(ctx), a, cr)
+	if err := m.set(ctx, serve.UserID(ctx), a, cr); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 
@@ -151,7 +213,9 @@ func (m *Manager) LoginOAuth(ctx context.Context, user string, cr noren.Credenti
 	if err != nil {
 		return nil, err
 	}
-	m.set(user, a, cr)
+	if err := m.set(ctx, user, a, cr); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 
@@ -176,6 +240,9 @@ func (m *Manager) relogin(ctx context.Context, user string, expired *noren.Auth)
 	s := m.user(user)
 	s.login.Lock()
 	defer s.login.Unlock()
+	if m.Store != nil {
+		return m.reloginShared(ctx, user, s, expired)
+	}
 	s.mu.Lock()
 	if s.auth != nil && expired != nil && s.auth.Token != expired.Token {
 		// Another call logged in again while this one waited.
@@ -191,6 +258,44 @@ func (m *Manager) relogin(ctx context.Context, user string, expired *noren.Auth)
 			s.auth = nil
 		}
 		s.mu.Unlock()
+	}
+	if m.Era() != noren.Legacy || cr.UID == "" || cr.Password == "" || cr.TOTPSecret == "" || cr.APISecret == "" {
+		forget()
+		return nil, reconnectErr(m.Era())
+	}
+	a, err := m.LoginLegacy(serve.WithUser(ctx, user), cr, "")
+	if err != nil {
+		forget()
+		return nil, envelope.New(envelope.Unauthenticated, "the Shoonya session expired and logging in again failed; call connect_shoonya_broker").WithCause(err)
+	}
+	return a, nil
+}
+
+// reloginShared is relogin with the Store as the source of truth: another
+// replica may have logged in again already; the credentials are this
+// replica's when it made the login, else the stored identifiers plus the
+// environment's secrets.
+func (m *Manager) reloginShared(ctx context.Context, user string, s *state, expired *noren.Auth) (*noren.Auth, error) {
+	rec, err := m.load(ctx, user)
+	if err != nil {
+		return nil, err
+	}
+	if rec != nil && expired != nil && rec.Auth.Token != expired.Token {
+		a := rec.Auth
+		return &a, nil
+	}
+	forget := func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+		defer cancel()
+		if cur, err := m.load(sctx, user); err == nil && cur != nil && expired != nil && cur.Auth.Token == expired.Token {
+			_ = m.Store.Delete(sctx, user)
+		}
+	}
+	s.mu.Lock()
+	cr := s.creds
+	s.mu.Unlock()
+	if cr.UID == "" && rec != nil {
+		cr = rec.credentials(m.Env)
 	}
 	if m.Era() != noren.Legacy || cr.UID == "" || cr.Password == "" || cr.TOTPSecret == "" || cr.APISecret == "" {
 		forget()

@@ -38,7 +38,9 @@ func TestConcurrentExpiryLogsInOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Pretend the first token expired: put the dead token back.
-	m.set("local", &noren.Auth{Era: noren.Legacy, UID: "U1", ActID: "U1", Token: "tok0"}, m.Env)
+	if err := m.set(context.Background(), "local", &noren.Auth{Era: noren.Legacy, UID: "U1", ActID: "U1", Token: "tok0"}, m.Env); err != nil {
+		t.Fatal(err)
+	}
 	logins.Store(0)
 	var wg sync.WaitGroup
 	for range 10 {

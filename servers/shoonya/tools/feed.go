@@ -53,7 +53,7 @@ func subscribeTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "subscribe_market_feeds", Title: "Subscribe feeds", Toolset: "feed",
 		Description: "Stream live ticks into resources shoonya://feed and shoonya://feed/{exchange}/{token} (full snapshots; reconnects by itself); " +
-			"subscribe to the URIs for update notifications. Idempotent. Stop: unsubscribe_market_feeds.",
+			"subscribe to the URIs for update notifications. Idempotent. Stop: unsubscribe_market_feeds. Per replica: read the feed where you subscribed.",
 		Hints: toolkit.Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	}, func(ctx context.Context, in FeedIn) (FeedOut, error) {
 		if _, err := d.Sessions.Auth(ctx); err != nil {

@@ -95,6 +95,20 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	}
 	client := noren.New(cfg)
 	sessions := session.NewManager(client, session.CredentialsFromEnv())
+	if r.Redis != nil {
+		// Replicas share logins through Redis, and only encrypted: without a key, refuse to start.
+		raw := os.Getenv(session.EnvStateKey)
+		if strings.TrimSpace(raw) == "" {
+			return fmt.Errorf("MCPFLEET_REDIS_URL is set but %s is not: shoonya keeps broker sessions in Redis only encrypted; set %s to 32 random bytes in base64 (openssl rand -base64 32), the same on every replica", session.EnvStateKey, session.EnvStateKey)
+		}
+		key, err := session.ParseStateKey(raw)
+		if err != nil {
+			return err
+		}
+		if sessions.Store, err = session.NewRedisStore(r.Redis, key); err != nil {
+			return err
+		}
+	}
 	notifier := feed.NewNotifier(feed.ServerSender(r.Server))
 	hub := feed.NewHub(ctx, feed.Options{URL: client.Config().WSURL}, sessions.AuthFor, notifier)
 	sessions.OnLogin = func(user string, _ noren.Auth) { hub.LoggedIn(user) }
@@ -110,6 +124,7 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	feed.Register(r.Server, hub, notifier)
 	r.Log.Info().Str("login_generation", string(cfg.Era)).Str("confirm_orders", string(mode)).
 		Int("max_order_qty", lim.MaxQuantity).Float64("max_order_value", lim.MaxOrderValue).
-		Int("max_orders_per_minute", lim.MaxOrdersPerMin).Bool("shared_request_budget", cfg.SharedLimiter).Msg("shoonya configured")
+		Int("max_orders_per_minute", lim.MaxOrdersPerMin).Bool("shared_request_budget", cfg.SharedLimiter).
+		Bool("shared_sessions", sessions.Store != nil).Msg("shoonya configured")
 	return nil
 }

@@ -72,7 +72,8 @@ func newReplicas(t *testing.T, era noren.Era, n int, redisURL string, extra map[
 		rest = proxy.url + fake.PathLegacyREST
 	}
 	vars := map[string]string{"SHOONYA_REST_URL": rest, "MCPFLEET_REDIS_URL": redisURL,
-		"SHOONYA_MAX_ORDERS_PER_MINUTE": "0", "SHOONYA_TIMEOUT": "2s", "SHOONYA_ORDER_TIMEOUT": "3s"}
+		"SHOONYA_MAX_ORDERS_PER_MINUTE": "0", "SHOONYA_TIMEOUT": "2s", "SHOONYA_ORDER_TIMEOUT": "3s",
+		"MCPFLEET_STATE_KEY": stateKey(t)} // Redis holds the broker sessions too, encrypted
 	for k, v := range extra {
 		vars[k] = v
 	}
