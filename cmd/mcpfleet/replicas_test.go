@@ -130,6 +130,15 @@ type answer struct {
 
 func mcpDo(t *testing.T, base, method, token, sid, body string, modern bool) answer {
 	t.Helper()
+	a, err := mcpTry(base, method, token, sid, body, modern)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, body, err)
+	}
+	return a
+}
+
+// mcpTry is one request through the proxy; safe to call from any goroutine.
+func mcpTry(base, method, token, sid, body string, modern bool) (answer, error) {
 	req, _ := http.NewRequest(method, base+"/mcp", strings.NewReader(body))
 	hdr := map[string]string{"Authorization": "Bearer " + token}
 	if modern {
@@ -147,11 +156,11 @@ func mcpDo(t *testing.T, base, method, token, sid, body string, modern bool) ans
 	setHeaders(req, hdr)
 	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
 	if err != nil {
-		t.Fatalf("%s %s: %v", method, body, err)
+		return answer{}, err
 	}
-	b, _ := io.ReadAll(resp.Body)
+	b, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	return answer{resp.StatusCode, resp.Header.Get("X-Replica"), resp.Header.Get("Mcp-Session-Id"), string(b)}
+	return answer{resp.StatusCode, resp.Header.Get("X-Replica"), resp.Header.Get("Mcp-Session-Id"), string(b)}, err
 }
 
 const (
@@ -269,33 +278,57 @@ func TestReplicasShareSessions(t *testing.T) {
 	}
 	wantOK(t, "a session after one ended", legacyInit(t, base, replicaTokenB), `"protocolVersion"`)
 
-	// Kill the replica that initialized a live session mid-run: every call
-	// is answered, the client retrying a refused one on the next replica.
+	// Kill the replica that initialized a live session while calls are in
+	// flight: every call is answered, the client retrying a failed one on the
+	// next replica (both calls are reads, safe to repeat).
 	live := alice[1].sid
 	kill, _ := strconv.Atoi(alice[1].replica)
-	const calls = 40
-	retries := 0
-	for i := 0; i < calls; i++ {
-		if i == calls/4 {
-			_ = backends[kill].cmd.Process.Kill()
-			_ = backends[kill].cmd.Wait()
+	const workers, perWorker, killAfter = 4, 10, 8
+	var done, retries atomic.Int64
+	killed := make(chan struct{})
+	go func() {
+		defer close(killed)
+		for done.Load() < killAfter {
+			time.Sleep(2 * time.Millisecond)
 		}
-		body, sess, isModern := legacyCall, live, false
-		if i%2 == 1 {
-			body, sess, isModern = modernCall, "", true
-		}
-		var a answer
-		for try := 0; try < 3; try++ {
-			a = mcpDo(t, base, http.MethodPost, replicaTokenA, sess, body, isModern)
-			if a.code != http.StatusBadGateway {
-				break
+		_ = backends[kill].cmd.Process.Kill()
+	}()
+	var wg sync.WaitGroup
+	errs := make(chan string, workers*perWorker)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < perWorker; i++ {
+				if i == perWorker/2 {
+					<-killed // half of each worker's calls come after the kill
+				}
+				body, sess, isModern := legacyCall, live, false
+				if (w+i)%2 == 1 {
+					body, sess, isModern = modernCall, "", true
+				}
+				var a answer
+				var err error
+				for try := 0; try < 4; try++ {
+					if a, err = mcpTry(base, http.MethodPost, replicaTokenA, sess, body, isModern); err == nil && a.code == 200 {
+						break
+					}
+					retries.Add(1)
+				}
+				if err != nil || a.code != 200 || !strings.Contains(a.body, `"result"`) || strings.Contains(a.body, `"isError":true`) {
+					errs <- fmt.Sprintf("worker %d call %d (modern %v): %v %d %.200s", w, i, isModern, err, a.code, a.body)
+				}
+				done.Add(1)
 			}
-			retries++
-		}
-		wantOK(t, fmt.Sprintf("call %d after a replica died", i), a, `"result"`)
+		}(w)
 	}
-	if retries == 0 {
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if retries.Load() == 0 {
 		t.Fatalf("no call met the dead replica: the kill did not happen mid-run")
 	}
-	t.Logf("%d calls answered across a replica kill, %d retried on the surviving replica", calls, retries)
+	t.Logf("%d calls answered across a replica kill, %d attempts retried on the surviving replica", workers*perWorker, retries.Load())
 }
