@@ -205,3 +205,54 @@ func TestSharedSessionRedisDown(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLegacyCall measures a legacy tools/call with sessions in memory
+// and in Redis (one Lua round trip per request on loopback).
+func BenchmarkLegacyCall(b *testing.B) {
+	for _, store := range []string{"memory", "redis"} {
+		b.Run(store, func(b *testing.B) {
+			b.Setenv("MCPFLEET_AUTH_TOKENS", "alice="+tokA)
+			b.Setenv("MCPFLEET_REDIS_URL", "")
+			if store == "redis" {
+				b.Setenv("MCPFLEET_REDIS_URL", "redis://"+redistest.StartServer(b).Addr())
+			}
+			o, err := serve.ParseOptions(clientApp(), []string{"--transport", "http"}, io.Discard)
+			if err != nil {
+				b.Fatal(err)
+			}
+			log, _ := serve.NewLogger(io.Discard, "error")
+			built, err := serve.Build(context.Background(), clientApp(), o, log)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ts := httptest.NewServer(serve.HTTPHandler(built))
+			defer ts.Close()
+			post := func(body, sid string) (*http.Response, error) {
+				req, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				req.Header.Set("Authorization", "Bearer "+tokA)
+				if sid != "" {
+					req.Header.Set("Mcp-Session-Id", sid)
+					req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+				}
+				return ts.Client().Do(req)
+			}
+			resp, err := post(initBody, "")
+			if err != nil || resp.StatusCode != 200 {
+				b.Fatalf("initialize: %v", err)
+			}
+			sid := resp.Header.Get("Mcp-Session-Id")
+			resp.Body.Close()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				resp, err := post(callClient, sid)
+				if err != nil || resp.StatusCode != 200 {
+					b.Fatalf("call: %v", err)
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		})
+	}
+}
