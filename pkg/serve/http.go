@@ -32,7 +32,7 @@ func HTTPHandler(b *Built) http.Handler {
 	sess := newSessions(lim.MaxSessions, lim.MaxUserSessions)
 	if b.Registry != nil && b.Registry.Redis != nil {
 		// Replicas share legacy sessions: any one accepts a live id, all
-		// answer 404 for a terminated one (docs/architecture.md, Sessions).
+		// answer 404 for a terminated one (docs/architecture.md, "Legacy sessions across replicas").
 		sess = newSharedSessions(b.Registry.Redis, lim.SessionIdleTTL, lim.MaxSessions, lim.MaxUserSessions, b.Log)
 	}
 	mcpHandler := server.NewStreamableHTTPServer(b.Server,

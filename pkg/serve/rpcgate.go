@@ -22,7 +22,9 @@ import (
 //   - legacy (2025-11-25) requests without Mcp-Session-Id: 400 (spec: "Servers
 //     that require a session ID SHOULD respond to requests without an
 //     Mcp-Session-Id header (other than initialization) with HTTP 400");
-//   - a session of another bearer user: 404, as an unknown one;
+//   - a session of another bearer user: 404, as an unknown one (with Redis
+//     the lookup also refreshes the session's idle TTL, a store failure is
+//     503, and a live session this replica never saw is adopted: adopt);
 //   - initialize params over lim.MaxInitParams (clientInfo, capabilities are
 //     kept for the session's life), and new sessions past the caps.
 //
