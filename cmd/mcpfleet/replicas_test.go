@@ -96,12 +96,18 @@ func startReplica(t *testing.T, bin string, env ...string) *replica {
 }
 
 // roundRobin sends request n to backend n mod len(backends) and names the
-// backend in the X-Replica response header. A dead backend answers 502.
+// backend in the X-Replica response header. Like a load balancer's passive
+// health check, a backend that failed a request answers 502 for it and then
+// leaves the rotation, so the client's retry reaches a live one.
 func roundRobin(t *testing.T, backends []*replica) *httptest.Server {
 	var n atomic.Int64
+	down := make([]atomic.Bool, len(backends))
 	proxy := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			i := int((n.Add(1) - 1) % int64(len(backends)))
+			for k := 0; k < len(backends) && down[i].Load(); k++ {
+				i = (i + 1) % len(backends)
+			}
 			pr.SetURL(backends[i].url)
 			pr.Out.Host = backends[i].url.Host // mcp-go checks Host against loopback
 			pr.Out.Header.Set("X-Replica", strconv.Itoa(i))
@@ -112,6 +118,9 @@ func roundRobin(t *testing.T, backends []*replica) *httptest.Server {
 		},
 		FlushInterval: -1,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if i, err := strconv.Atoi(r.Header.Get("X-Replica")); err == nil {
+				down[i].Store(true)
+			}
 			w.Header().Set("X-Replica", r.Header.Get("X-Replica"))
 			http.Error(w, "backend down", http.StatusBadGateway)
 		},
