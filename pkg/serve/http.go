@@ -30,6 +30,11 @@ const MaxBodyBytes = 4 << 20
 func HTTPHandler(b *Built) http.Handler {
 	lim := b.Options.Limits.orDefaults()
 	sess := newSessions(lim.MaxSessions, lim.MaxUserSessions)
+	if b.Registry != nil && b.Registry.Redis != nil {
+		// Replicas share legacy sessions: any one accepts a live id, all
+		// answer 404 for a terminated one (docs/architecture.md, "Legacy sessions across replicas").
+		sess = newSharedSessions(b.Registry.Redis, lim.SessionIdleTTL, lim.MaxSessions, lim.MaxUserSessions, b.Log)
+	}
 	mcpHandler := server.NewStreamableHTTPServer(b.Server,
 		// Stateful: legacy (2025-11-25) sessions are tracked so a terminated one
 		// answers 404; 2026-07-28 clients are stateless either way. The resolver

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,7 +22,9 @@ import (
 //   - legacy (2025-11-25) requests without Mcp-Session-Id: 400 (spec: "Servers
 //     that require a session ID SHOULD respond to requests without an
 //     Mcp-Session-Id header (other than initialization) with HTTP 400");
-//   - a session of another bearer user: 404, as an unknown one;
+//   - a session of another bearer user: 404, as an unknown one (with Redis
+//     the lookup also refreshes the session's idle TTL, a store failure is
+//     503, and a live session this replica never saw is adopted: adopt);
 //   - initialize params over lim.MaxInitParams (clientInfo, capabilities are
 //     kept for the session's life), and new sessions past the caps.
 //
@@ -33,9 +36,19 @@ func rpcGate(lim Limits, sess *sessions, next http.Handler) http.Handler {
 		legacy := !mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion))
 		sid := r.Header.Get(server.HeaderKeySessionID)
 		if legacy && sid != "" {
-			if owner, ok := sess.ownerOf(sid); ok && owner != user {
+			owner, init, ok, err := sess.lookup(r.Context(), sid)
+			if err != nil {
+				tooMany(w, nil, err)
+				return
+			}
+			if ok && owner != user {
 				http.Error(w, "Invalid session ID", http.StatusNotFound)
 				return
+			}
+			// mcp-go's Validate reuses this answer instead of asking Redis again.
+			r = r.WithContext(context.WithValue(r.Context(), checkedKey{}, checkedID{sid, ok}))
+			if ok && sess.shared != nil && r.Method != http.MethodDelete && !sess.isLocal(sid) {
+				sess.adopt(r, sid, init, next)
 			}
 		}
 		switch r.Method {
@@ -46,7 +59,7 @@ func rpcGate(lim Limits, sess *sessions, next http.Handler) http.Handler {
 			}
 			if legacy && sid == "" {
 				// mcp-go mints a session for a GET without one.
-				sl, err := sess.reserve(user)
+				sl, err := sess.reserve(r.Context(), user, nil)
 				if err != nil {
 					tooMany(w, nil, err)
 					return
@@ -86,7 +99,7 @@ func rpcGate(lim Limits, sess *sessions, next http.Handler) http.Handler {
 					"initialize params are %d bytes, at most %d: send a shorter clientInfo and capabilities", n, lim.MaxInitParams))
 				return
 			}
-			sl, err := sess.reserve(user)
+			sl, err := sess.reserve(r.Context(), user, head.Params)
 			if err != nil {
 				tooMany(w, head.ID, err)
 				return
@@ -103,7 +116,11 @@ func tooMany(w http.ResponseWriter, id json.RawMessage, err error) {
 	if e, ok := err.(*errTooManySessions); ok {
 		status = e.status
 	}
-	w.Header().Set("Retry-After", "60")
+	retry := "60" // a slot frees when a session ends or idles out
+	if err == errSessionStore {
+		retry = "1"
+	}
+	w.Header().Set("Retry-After", retry)
 	// -32000: JSON-RPC's implementation-defined server error range.
 	rpcError(w, status, id, -32000, err.Error())
 }
