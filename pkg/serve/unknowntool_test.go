@@ -32,7 +32,7 @@ func TestUnknownToolNamesTheNearest(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"initialise_chart"}}`: `did you mean initialize_chart?`,
 		`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"initialize_chart"}}`: "",
-		`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`:                                    "",
+		`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`:                                      "",
 	} {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("POST", "/mcp", strings.NewReader(body)))
