@@ -2,7 +2,7 @@
 //
 // It serves the routes the ktrdr MCP server uses under /api/v1 with the exact
 // bodies of the real FastAPI backend (shapes from kpiteira/ktrdr at 3ba55e75 and
-// HEAD, see ../../shared/reference/chartimg-ktrdr.md part B): flat bodies where
+// HEAD, see the KTRDR repository's ktrdr/api/endpoints and services): flat bodies where
 // the backend is flat, the ApiResponse envelope where it wraps, FastAPI's
 // {"detail": …} errors, both 422 shapes and both data-load routes. Operations
 // progress with the clock (pending → running with percentage and current step →

@@ -2,7 +2,7 @@
 // OMS: REST under both auth generations (legacy QuickAuth on /NorenWClientTP/,
 // OAuth GenAcsTok + Bearer on /NorenWClientAPI/), the market data websocket
 // for both eras, an order state machine, and switchable faults. It follows
-// ../shared/reference/shoonya.md; every reply text it uses is listed in
+// the public Noren API sources (official Python SDK and docs); every reply text it uses is listed in
 // errors.go.
 package fake
 

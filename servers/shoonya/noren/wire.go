@@ -2,7 +2,7 @@
 // both login generations (legacy QuickAuth with jData/jKey bodies, and OAuth
 // GenAcsTok with a Bearer header), the stringly-typed response decoding, and
 // the mapping of Noren's in-band errors onto envelope codes. Facts follow
-// ../shared/reference/shoonya.md.
+// the public Noren API sources (the official Shoonya Python SDK and its docs).
 package noren
 
 import (
