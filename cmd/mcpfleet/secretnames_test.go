@@ -30,7 +30,8 @@ func TestSecretVariablesAreScrubbed(t *testing.T) {
 	}
 	// The example configs list every variable; these hold secrets.
 	secret := map[string]bool{"SHOONYA_PASSWORD": true, "SHOONYA_TOTP_SECRET": true, "SHOONYA_API_SECRET": true,
-		"SHOONYA_CLIENT_SECRET": true, "CHART_IMG_API_KEY": true, "MCPFLEET_AUTH_TOKENS": true}
+		"SHOONYA_CLIENT_SECRET": true, "CHART_IMG_API_KEY": true, "MCPFLEET_AUTH_TOKENS": true, "OPENAI_API_KEY": true,
+		"MCPFLEET_STATE_KEY": true}
 	files, _ := filepath.Glob(filepath.Join("..", "..", "configs", "*.env.example"))
 	if len(files) == 0 {
 		t.Fatal("no configs/*.env.example")

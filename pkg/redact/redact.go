@@ -39,6 +39,10 @@ func (s Secret) IsSet() bool                           { return s != "" }
 // scrubbing their values would mangle every log line that says "legacy".
 var secretName = regexp.MustCompile(`(?i)(^|_)(PASSWORD|PASSWD|PASS|SECRET|TOKENS?|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)$`)
 
+// countName is a setting that counts tokens (WEB_SEARCH_MAX_OUTPUT_TOKENS),
+// not one that holds a token.
+var countName = regexp.MustCompile(`(?i)(^|_)(MAX|MIN)_([A-Z]+_)*TOKENS?$`)
+
 var (
 	namesMu  sync.RWMutex
 	declared = map[string]bool{} // secret variables outside the rule, declared by a server (SecretEnv)
@@ -64,7 +68,7 @@ func IsSecretName(name string) bool {
 	namesMu.RLock()
 	d := declared[name]
 	namesMu.RUnlock()
-	return d || secretName.MatchString(name)
+	return d || (secretName.MatchString(name) && !countName.MatchString(name))
 }
 
 // minSecretLen keeps short values ("1", "true") from being scrubbed everywhere.
