@@ -309,3 +309,19 @@ func (v *View) Screenshot(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 }
+
+// svgNS is the one absolute URL a self-contained view may carry: the SVG
+// namespace name passed to createElementNS, which is never fetched.
+const svgNS = "http://www.w3.org/2000/svg"
+
+// SelfContained reports an error when html names another origin (the
+// acceptance rule for resources/read: no reference to another origin).
+func SelfContained(html string) error {
+	rest := strings.ReplaceAll(html, svgNS, "")
+	for _, bad := range []string{"http://", "https://", "//cdn", "<link ", "@import", "<script src"} {
+		if i := strings.Index(strings.ToLower(rest), bad); i >= 0 {
+			return fmt.Errorf("the view references another origin or file near %q", rest[max(0, i-40):min(len(rest), i+60)])
+		}
+	}
+	return nil
+}

@@ -21,7 +21,7 @@ var Chart = (function () {
   }
   // frame makes the svg and the scale functions for the given ranges.
   function frame(parent, xr, yr, opts) {
-    var W = 600, H = opts.height || 220, L = 44, R = 8, T = 8, B = 22;
+    var W = 600, H = opts.height || 240, L = 62, R = 8, T = 10, B = 28;
     var svg = el("svg", { viewBox: "0 0 " + W + " " + H, "class": "chart", role: "img" }, parent);
     if (opts.label) el("title", {}, svg).textContent = opts.label;
     var sx = function (x) { return L + (x - xr[0]) / (xr[1] - xr[0]) * (W - L - R); };
@@ -29,7 +29,7 @@ var Chart = (function () {
     el("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, "class": "axis" }, svg);
     el("line", { x1: L, y1: T, x2: L, y2: H - B, "class": "axis" }, svg);
     [yr[0], (yr[0] + yr[1]) / 2, yr[1]].forEach(function (v) {
-      el("text", { x: L - 4, y: sy(v) + 3, "text-anchor": "end" }, svg).textContent = fmt(v);
+      el("text", { x: L - 6, y: sy(v) + 6, "text-anchor": "end" }, svg).textContent = fmt(v);
     });
     var xl = opts.xLabel || fmt;
     el("text", { x: L, y: H - 6 }, svg).textContent = xl(xr[0]);
@@ -68,7 +68,7 @@ var Chart = (function () {
   }
   function vline(f, x, color, label) {
     el("line", { x1: f.sx(x), x2: f.sx(x), y1: f.T, y2: f.H - f.B, stroke: color, "stroke-dasharray": "4 3" }, f.svg);
-    if (label) el("text", { x: f.sx(x) + 3, y: f.T + 10 }, f.svg).textContent = label;
+    if (label) el("text", { x: f.sx(x) + 4, y: f.T + 16 }, f.svg).textContent = label;
   }
   return { el: el, fmt: fmt, frame: frame, line: line, steps: steps, vline: vline };
 })();
