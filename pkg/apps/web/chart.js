@@ -10,7 +10,8 @@ var Chart = (function () {
   }
   function fmt(v) {
     if (Math.abs(v) >= 1e6) return (v / 1e6).toFixed(1) + "M";
-    if (Math.abs(v) >= 1e3) return (v / 1e3).toFixed(1) + "k";
+    if (Math.abs(v) >= 1e5) return (v / 1e3).toFixed(0) + "k";
+    if (Math.abs(v) >= 100) return v.toFixed(0);
     return Math.abs(v) < 10 ? v.toFixed(3).replace(/0+$/, "").replace(/\.$/, "") : v.toFixed(1);
   }
   function bounds(series, key) {
