@@ -272,6 +272,19 @@ func (v *View) Problems(t *testing.T) []string {
 			out = append(out, "the view never sent "+want)
 		}
 	}
+	// The host pings once after the view's first size report; wait up to 5 s
+	// for the answer (a loaded machine), not a fixed time.
+	pong := false
+	for end := time.Now().Add(5 * time.Second); !pong && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		for _, m := range v.HostLog(t) {
+			if m.Dir == "view" && m.Msg["id"] == "apptest-ping" && m.Msg["result"] != nil {
+				pong = true
+			}
+		}
+	}
+	if !pong {
+		out = append(out, "the view did not answer ping")
+	}
 	if seen["tools/call"] {
 		out = append(out, "the view called a tool")
 	}

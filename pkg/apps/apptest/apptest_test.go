@@ -15,6 +15,7 @@ const good = `<!doctype html><html><head><style>body{background:#fff}[data-theme
 var send=function(m){m.jsonrpc="2.0";parent.postMessage(m,"*")};
 addEventListener("message",function(e){if(e.source!==parent)return;var m=e.data;
  if(m.id===1&&m.result){document.documentElement.setAttribute("data-theme",m.result.hostContext.theme);send({method:"ui/notifications/initialized",params:{}})}
+ else if(m.method==="ping"&&m.id!=null&&!window.noPing){send({id:m.id,result:{}})}
  else if(m.method==="ui/notifications/tool-result"){document.getElementById("v").textContent=m.params.structuredContent.n;
   send({method:"ui/notifications/size-changed",params:{width:300,height:document.body.scrollHeight}})}});
 send({id:1,method:"ui/initialize",params:{protocolVersion:"2026-01-26",appInfo:{name:"t",version:"1"},appCapabilities:{}}});
@@ -36,19 +37,19 @@ func TestHarness(t *testing.T) {
 		}
 	})
 	// The checks must catch what they claim to: each bad view yields a problem.
-	for name, bad := range map[string]string{
-		"fetch":        `fetch("https://example.com/x").catch(function(){});`,
-		"remote image": `var i=new Image();i.src="https://example.com/x.png";document.body.appendChild(i);`,
-		"eval":         `try{eval("1")}catch(e){}`,
-		"exception":    `setTimeout(function(){null.x},0);`,
-		"too wide":     `document.body.style.width="900px";`,
+	for name, c := range map[string]struct{ js, want string }{
+		"fetch":        {`fetch("https://example.com/x").catch(function(){});`, "connect-src"},
+		"remote image": {`var i=new Image();i.src="https://example.com/x.png";document.body.appendChild(i);`, "img-src"},
+		"eval":         {`try{eval("1")}catch(e){}`, "script-src"},
+		"exception":    {`setTimeout(function(){null.x},0);`, "exception"},
+		"too wide":     {`document.body.style.width="900px";`, "wider than"},
+		"no ping":      {`window.noPing=true;`, "ping"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			v := apptest.Open(t, browser, apptest.Run{HTML: strings.Replace(good, "BAD", bad, 1), Result: result()})
-			if p := v.Problems(t); len(p) == 0 {
-				t.Errorf("no problem reported for %s", name)
-			} else {
-				t.Logf("reported: %v", p)
+			v := apptest.Open(t, browser, apptest.Run{HTML: strings.Replace(good, "BAD", c.js, 1), Result: result()})
+			p := v.Problems(t)
+			if !strings.Contains(strings.Join(p, "\n"), c.want) {
+				t.Errorf("problems %q do not mention %q", p, c.want)
 			}
 		})
 	}

@@ -45,6 +45,8 @@ window.addEventListener("message", function (e) {
     post({method: "ui/notifications/tool-result", params: cfg.result});
   } else if (m.method === "ui/notifications/size-changed") {
     f.style.height = Math.max(10, m.params.height) + "px";
+    // Once the view has rendered, check it still answers requests (ping).
+    if (!window.pinged) { window.pinged = true; post({id: "apptest-ping", method: "ping", params: {}}); }
   } else if (m.id != null && m.method) {
     post({id: m.id, result: {}});
   }
