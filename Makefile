@@ -108,3 +108,12 @@ release: bin/mcpfleet
 .PHONY: hostile
 hostile:
 	$(GO) test -count=1 -timeout 20m -run 'TestHostile' -v ./cmd/mcpfleet
+
+# MCP App views (docs/apps.md): inline each servers/*/apps/src/*.html page's local
+# scripts and styles into the servers/*/apps/*.html the server embeds.
+# apps-check fails when a committed view is not what its source builds (CI).
+.PHONY: apps apps-check
+apps:
+	$(GO) run ./cmd/appbundle
+apps-check:
+	$(GO) run ./cmd/appbundle -check

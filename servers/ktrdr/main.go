@@ -3,7 +3,11 @@
 package main
 
 import (
+	"context"
+
+	mcpapps "github.com/mcpfleet/mcpfleet/pkg/apps"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/servers/ktrdr/apps"
 	"github.com/mcpfleet/mcpfleet/servers/ktrdr/tools"
 )
 
@@ -16,6 +20,11 @@ func app(cfg *tools.Config) serve.App {
 		Name: "ktrdr", Version: version, DefaultPort: 8704, Env: envVars,
 		Instructions: tools.Instructions,
 		Flags:        cfg.Flags,
-		Register:     cfg.Register,
+		Register: func(ctx context.Context, r *serve.Registry) error {
+			if err := cfg.Register(ctx, r); err != nil {
+				return err
+			}
+			return mcpapps.Install(r.Server, apps.Config())
+		},
 	}
 }

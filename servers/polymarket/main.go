@@ -8,7 +8,9 @@ package main
 import (
 	"context"
 
+	mcpapps "github.com/mcpfleet/mcpfleet/pkg/apps"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/apps"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/pytool"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/sandbox"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/tools"
@@ -33,7 +35,10 @@ func app(cfg *tools.Config) serve.App {
 			if err := cfg.Register(ctx, r); err != nil {
 				return err
 			}
-			return pytool.Register(ctx, r, pytool.Config{})
+			if err := pytool.Register(ctx, r, pytool.Config{}); err != nil {
+				return err
+			}
+			return mcpapps.Install(r.Server, apps.Config())
 		},
 	}
 }

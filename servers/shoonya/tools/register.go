@@ -10,7 +10,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	mcpapps "github.com/mcpfleet/mcpfleet/pkg/apps"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/apps"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/feed"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/orders"
@@ -122,6 +124,10 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	}
 	r.AddTools(All(d)...)
 	feed.Register(r.Server, hub, notifier)
+	// MCP Apps views: links only for clients that declare the extension.
+	if err := mcpapps.Install(r.Server, apps.Config()); err != nil {
+		return err
+	}
 	r.Log.Info().Str("login_generation", string(cfg.Era)).Str("confirm_orders", string(mode)).
 		Int("max_order_qty", lim.MaxQuantity).Float64("max_order_value", lim.MaxOrderValue).
 		Int("max_orders_per_minute", lim.MaxOrdersPerMin).Bool("shared_request_budget", cfg.SharedLimiter).

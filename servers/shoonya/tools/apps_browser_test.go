@@ -1,0 +1,160 @@
+package tools_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	mcpapps "github.com/mcpfleet/mcpfleet/pkg/apps"
+	"github.com/mcpfleet/mcpfleet/pkg/apps/apptest"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/apps"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/tools"
+)
+
+func appEnv(t *testing.T) *env {
+	t.Helper()
+	e := newEnv(t, noren.Legacy, envOpt{clients: []client.ClientOption{client.WithClientCapabilities(mcpapps.ClientCapabilities())}})
+	e.connect()
+	return e
+}
+
+func viewHTML(t *testing.T, e *env, uri string) string {
+	t.Helper()
+	var req mcp.ReadResourceRequest
+	req.Params.URI = uri
+	res, err := e.conn.Client.ReadResource(context.Background(), req)
+	if err != nil {
+		t.Fatalf("resources/read %s: %v", uri, err)
+	}
+	tc, ok := res.Contents[0].(mcp.TextResourceContents)
+	if !ok || tc.MIMEType != mcpapps.MIMEType {
+		t.Fatalf("resources/read %s: %+v", uri, res.Contents)
+	}
+	if err := apptest.SelfContained(tc.Text); err != nil {
+		t.Fatal(err)
+	}
+	return tc.Text
+}
+
+func TestAppLinksAndModelOnlyOrders(t *testing.T) {
+	e := appEnv(t)
+	got := map[string]string{}
+	for _, tl := range e.conn.Tools(t) {
+		b, _ := json.Marshal(tl.Meta)
+		got[tl.Name] = string(b)
+	}
+	for tool, uri := range map[string]string{"get_time_price_series": apps.CandlesURI, "get_positions": apps.PortfolioURI, "get_order_book": apps.PortfolioURI} {
+		if !strings.Contains(got[tool], `"resourceUri":"`+uri+`"`) || !strings.Contains(got[tool], `"ui/resourceUri":"`+uri+`"`) {
+			t.Errorf("%s _meta = %s, want links to %s", tool, got[tool], uri)
+		}
+	}
+	for _, tool := range []string{"place_order", "modify_order", "cancel_order"} {
+		if got[tool] != `{"ui":{"visibility":["model"]}}` {
+			t.Errorf("%s _meta = %s, want model-only visibility", tool, got[tool])
+		}
+	}
+	plain := newEnv(t, noren.Legacy, envOpt{})
+	for _, tl := range plain.conn.Tools(t) {
+		if tl.Meta != nil {
+			t.Errorf("client without the extension sees _meta on %s", tl.Name)
+		}
+	}
+}
+
+func near2(s string, want float64) bool {
+	got, err := strconv.ParseFloat(strings.TrimPrefix(s, "+"), 64)
+	return err == nil && math.Abs(got-want) <= 0.005+1e-9
+}
+
+func TestAppViewsInBrowser(t *testing.T) {
+	browser := apptest.Browser(t)
+	e := appEnv(t)
+	// A filled market order makes a position; a limit far below the market stays open.
+	for i, o := range []map[string]any{
+		{"exchange": "NSE", "trading_symbol": "INFY-EQ", "side": "BUY", "quantity": 2, "order_type": "MARKET"},
+		{"exchange": "NSE", "trading_symbol": "INFY-EQ", "side": "BUY", "quantity": 1, "order_type": "LIMIT", "price": 1400},
+	} {
+		o["idempotency_key"] = fmt.Sprintf("apps-%d", i)
+		if res := e.call("place_order", o); res.IsError {
+			t.Fatalf("place_order: %s", servetest.Text(res))
+		}
+	}
+	candles, portfolio := viewHTML(t, e, apps.CandlesURI), viewHTML(t, e, apps.PortfolioURI)
+	cases := []struct {
+		name, html, tool, shot string
+		args                   map[string]any
+		check                  func(t *testing.T, v *apptest.View, res *mcp.CallToolResult)
+	}{
+		{"candles", candles, "get_time_price_series", "candles", map[string]any{"exchange": "NSE", "token": "1594", "interval": "5",
+			"from": time.Now().In(tools.IST).Add(-24 * time.Hour).Format("2006-01-02")},
+			func(t *testing.T, v *apptest.View, res *mcp.CallToolResult) {
+				out := servetest.Decode[tools.SeriesOut](t, res)
+				if len(out.Candles) == 0 {
+					t.Fatal("the fake returned no candles")
+				}
+				if n := apptest.Eval[int](t, v, `document.querySelectorAll("g.candle").length`); n != len(out.Candles) {
+					t.Errorf("%d candles drawn, tool returned %d", n, len(out.Candles))
+				}
+				last := out.Candles[len(out.Candles)-1]
+				if s := apptest.Eval[string](t, v, `document.querySelector('[data-k="close"] dd').textContent`); !near2(s, last.Close) {
+					t.Errorf("close shows %s, tool says %v", s, last.Close)
+				}
+			}},
+		{"positions", portfolio, "get_positions", "portfolio-positions", map[string]any{},
+			func(t *testing.T, v *apptest.View, res *mcp.CallToolResult) {
+				out := servetest.Decode[tools.PositionsOut](t, res)
+				if len(out.Positions) == 0 {
+					t.Fatal("no positions after a filled market order")
+				}
+				if n := apptest.Eval[int](t, v, `document.querySelectorAll("tr.position").length`); n != len(out.Positions) {
+					t.Errorf("%d position rows, tool returned %d", n, len(out.Positions))
+				}
+				if s := apptest.Eval[string](t, v, `document.querySelector('[data-k="total_unrealised_pnl"] dd').textContent`); !near2(s, out.UnrealisedPnL) {
+					t.Errorf("unrealised P&L shows %s, tool says %v", s, out.UnrealisedPnL)
+				}
+			}},
+		{"orders", portfolio, "get_order_book", "portfolio-orders", map[string]any{},
+			func(t *testing.T, v *apptest.View, res *mcp.CallToolResult) {
+				out := servetest.Decode[tools.OrderBookOut](t, res)
+				for _, o := range out.Orders {
+					s := apptest.Eval[string](t, v, `(document.querySelector('tr[data-order="`+o.OrderID+`"] td.status')||{}).textContent||""`)
+					if s != o.Status {
+						t.Errorf("order %s shows status %q, tool says %q", o.OrderID, s, o.Status)
+					}
+				}
+				if n := apptest.Eval[int](t, v, `document.querySelectorAll("tr.order").length`); n != len(out.Orders) || n < 2 {
+					t.Errorf("%d order rows, tool returned %d", n, len(out.Orders))
+				}
+			}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := e.call(tc.tool, tc.args)
+			if res.IsError {
+				t.Fatalf("%s: %s", tc.tool, servetest.Text(res))
+			}
+			var bg []string
+			for _, theme := range []string{"light", "dark"} {
+				v := apptest.Open(t, browser, apptest.Run{HTML: tc.html, Args: tc.args, Result: res, Theme: theme})
+				tc.check(t, v, res)
+				v.Check(t)
+				bg = append(bg, v.Background(t))
+				v.Screenshot(t, filepath.Join("..", "docs", tc.shot+"-"+theme+".png"))
+			}
+			if bg[0] == bg[1] {
+				t.Errorf("dark theme did not change the background (%s)", bg[0])
+			}
+		})
+	}
+}
