@@ -204,9 +204,10 @@ func TestUserTools(t *testing.T) {
 	})
 	t.Run("bad address refused before any request", func(t *testing.T) {
 		before := s.fake.Count(fake.RoutePositions)
-		// the schema's pattern refuses it (mcp-go validation) before the handler runs
+		// the schema's pattern refuses it (the toolkit's input check, a
+		// readable per-field sentence) before the handler runs
 		res := s.conn.Call(t, "get_user_positions", map[string]any{"user": "0x1234"})
-		if !res.IsError || !strings.Contains(servetest.Text(res), "/user") {
+		if !res.IsError || !strings.Contains(servetest.Text(res), "user: ") {
 			t.Fatalf("%s", servetest.Text(res))
 		}
 		if s.fake.Count(fake.RoutePositions) != before {
