@@ -48,12 +48,24 @@ func AnswerOf(t testing.TB, res *mcp.CallToolResult) Answer {
 // logging. Whatever a real server costs beyond this for the same answer is
 // the spine's overhead, not the payload's.
 func Floor(tool string, a Answer) *server.MCPServer {
+	return FloorWith(tool, a, nil)
+}
+
+// FloorWith is Floor whose handler first does work (when not nil): for a tool
+// that answers from an upstream, the same upstream request through the
+// server's own client, so floor and tool differ by the spine alone.
+func FloorWith(tool string, a Answer, work func(context.Context) error) *server.MCPServer {
 	srv := server.NewMCPServer("floor", "1", server.WithToolCapabilities(false))
 	res := &mcp.CallToolResult{
 		Content:              []mcp.Content{mcp.TextContent{Type: "text", Text: a.Text}},
 		RawStructuredContent: a.Structured,
 	}
-	srv.AddTool(mcp.NewTool(tool), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	srv.AddTool(mcp.NewTool(tool), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if work != nil {
+			if err := work(ctx); err != nil {
+				return nil, err
+			}
+		}
 		return res, nil
 	})
 	return srv
@@ -131,6 +143,13 @@ func AllocsPerCall(t testing.TB, c *client.Client, tool string, args map[string]
 // FloorAllocRatio times the floor per call. It returns both counts.
 func GuardAllocs(t testing.TB, ours *client.Client, tool string, args map[string]any) (oursAllocs, floorAllocs float64) {
 	t.Helper()
+	return GuardAllocsWith(t, ours, tool, args, nil)
+}
+
+// GuardAllocsWith is GuardAllocs against FloorWith(work): for tools whose
+// answer needs an upstream request, the floor makes the same request.
+func GuardAllocsWith(t testing.TB, ours *client.Client, tool string, args map[string]any, work func(context.Context) error) (oursAllocs, floorAllocs float64) {
+	t.Helper()
 	var req mcp.CallToolRequest
 	req.Params.Name = tool
 	req.Params.Arguments = args
@@ -138,7 +157,7 @@ func GuardAllocs(t testing.TB, ours *client.Client, tool string, args map[string
 	if err != nil {
 		t.Fatalf("%s: %v", tool, err)
 	}
-	floor := inProcess(t, context.Background(), Floor(tool, AnswerOf(t, res)))
+	floor := inProcess(t, context.Background(), FloorWith(tool, AnswerOf(t, res), work))
 	oursAllocs = AllocsPerCall(t, ours, tool, args)
 	floorAllocs = AllocsPerCall(t, floor, tool, args)
 	t.Logf("%s: %.0f allocs/call, same-bytes floor %.0f (%.2f×, limit %.2f×)", tool, oursAllocs, floorAllocs, oursAllocs/floorAllocs, FloorAllocRatio)
@@ -147,4 +166,20 @@ func GuardAllocs(t testing.TB, ours *client.Client, tool string, args map[string
 			tool, oursAllocs, oursAllocs/floorAllocs, floorAllocs, FloorAllocRatio)
 	}
 	return oursAllocs, floorAllocs
+}
+
+// CallClient calls tool on any client with a 30 s deadline; a protocol error
+// fails the test.
+func CallClient(t testing.TB, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var req mcp.CallToolRequest
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		t.Fatalf("%s: protocol error: %v", tool, err)
+	}
+	return res
 }
