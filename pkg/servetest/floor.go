@@ -183,3 +183,19 @@ func CallClient(t testing.TB, c *client.Client, tool string, args map[string]any
 	}
 	return res
 }
+
+// ToolDef returns the published definition of tool from c's tools/list.
+func ToolDef(t testing.TB, c *client.Client, tool string) mcp.Tool {
+	t.Helper()
+	res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	for _, tl := range res.Tools {
+		if tl.Name == tool {
+			return tl
+		}
+	}
+	t.Fatalf("%s is not listed", tool)
+	return mcp.Tool{}
+}
