@@ -56,6 +56,10 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintln(stderr, app.Name+":", err)
 		return 2
 	}
+	if batched, flush := batchLogs(logger, stderr, o.LogFormat); flush != nil {
+		logger = batched
+		defer flush()
+	}
 	if o.Transport == "http" {
 		// Check before Register so a refused address fails fast with its reason.
 		if err := checkListen(o.Addr, o.AuthTokens); err != nil {

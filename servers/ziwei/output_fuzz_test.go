@@ -17,7 +17,7 @@ func FuzzInitializeChartOutput(f *testing.F) {
 	def := servetest.ToolDef(f, c, "initialize_chart")
 	for _, s := range []struct {
 		y, m, d, hour int
-		male, lunar  bool
+		male, lunar   bool
 	}{{1990, 5, 17, 6, true, false}, {2017, 5, 29, 0, false, true}, {1900, 1, 31, 12, false, false}, {2100, 12, 31, 11, true, false}, {1984, 2, 2, 3, false, true}} {
 		f.Add(s.y, s.m, s.d, s.hour, s.male, s.lunar)
 	}
