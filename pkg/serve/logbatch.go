@@ -75,9 +75,14 @@ func (b *logBatch) flushLocked() error {
 // batchLogs puts a logBatch under a JSON logger writing to a real file (a
 // server process's stderr); a console logger (a person watching) and test
 // buffers keep writing line by line. It returns the logger to use and the
-// flush to run at exit, or a nil flush when nothing changed.
+// flush to run at exit, or a nil flush when there is nothing to flush.
 func batchLogs(l zerolog.Logger, stderr io.Writer, format string) (zerolog.Logger, func()) {
 	f, ok := stderr.(*os.File)
+	if !ok && format != "console" {
+		// Any other writer (a test's buffer) gets one line at a time, under
+		// a lock: concurrent calls log concurrently.
+		return l.Output(zerolog.SyncWriter(redact.Writer{W: stderr})), nil
+	}
 	if !ok || format == "console" || (format == "auto" && isatty.IsTerminal(f.Fd())) {
 		return l, nil
 	}

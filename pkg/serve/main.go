@@ -56,9 +56,9 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintln(stderr, app.Name+":", err)
 		return 2
 	}
-	if batched, flush := batchLogs(logger, stderr, o.LogFormat); flush != nil {
-		logger = batched
-		defer flush()
+	logger, flushLogs := batchLogs(logger, stderr, o.LogFormat)
+	if flushLogs != nil {
+		defer flushLogs()
 	}
 	if o.Transport == "http" {
 		// Check before Register so a refused address fails fast with its reason.
