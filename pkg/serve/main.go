@@ -56,10 +56,7 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintln(stderr, app.Name+":", err)
 		return 2
 	}
-	logger, flushLogs := batchLogs(logger, stderr, o.LogFormat)
-	if flushLogs != nil {
-		defer flushLogs()
-	}
+	logger = syncLogs(logger, stderr, o.LogFormat)
 	if o.Transport == "http" {
 		// Check before Register so a refused address fails fast with its reason.
 		if err := checkListen(o.Addr, o.AuthTokens); err != nil {
