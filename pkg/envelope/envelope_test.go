@@ -162,10 +162,15 @@ func TestOKPreencoded(t *testing.T) {
 		t.Errorf("the transport must embed the JSON as is: %s", wire)
 	}
 
-	// Without an encoding (nil): the usual path.
+	// Without an encoding (nil): the usual path, encoded once — the bytes
+	// are embedded as they are, and the text is the Texter's.
 	v.enc = nil
-	if res := OK(v); res.StructuredContent.(cachedAnswer).N != 7 || res.Content[0].(mcp.TextContent).Text != "n is 7" {
+	if res := OK(v); string(res.RawStructuredContent) != `{"n":7}` || res.Content[0].(mcp.TextContent).Text != "n is 7" {
 		t.Errorf("nil encoding must encode as usual: %#v", res)
+	}
+	// A non-Texter's text is the very same JSON as its structured content.
+	if res := OK(map[string]int{"n": 1}); string(res.RawStructuredContent) != `{"n":1}` || res.Content[0].(mcp.TextContent).Text != `{"n":1}` {
+		t.Errorf("one encoding for structured and text: %#v", res)
 	}
 }
 

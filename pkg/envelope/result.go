@@ -3,6 +3,7 @@ package envelope
 import (
 	"encoding/json"
 	"strconv"
+	"unsafe"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -30,19 +31,23 @@ func OK(v any) *mcp.CallToolResult {
 			})
 		}
 	}
+	// One encoding serves both: the structured bytes are embedded as they are
+	// (RawStructuredContent) and, without a Texter, are also the text.
+	b, err := json.Marshal(v)
+	if err != nil {
+		return Fail(New(Internal, "result could not be encoded").WithCause(err))
+	}
 	var text string
 	if t, ok := v.(Texter); ok {
 		text = t.Text()
 	} else {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return Fail(New(Internal, "result could not be encoded").WithCause(err))
-		}
-		text = string(b)
+		// The text is the same bytes: b is never written after this, so it
+		// is shared rather than copied (one allocation less per call).
+		text = unsafe.String(unsafe.SliceData(b), len(b))
 	}
 	res := &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.TextContent{Type: "text", Text: text}},
-		StructuredContent: v,
+		Content:              []mcp.Content{mcp.TextContent{Type: "text", Text: text}},
+		RawStructuredContent: b,
 	}
 	return withExtra(v, res)
 }

@@ -159,7 +159,9 @@ var jsonField = regexp.MustCompile(`"([A-Za-z0-9_.-]*(?i:password|passwd|pwd|sec
 
 // Scrub applies both the field rule and the registered values to one log line.
 func Scrub(p []byte) []byte {
-	p = jsonField.ReplaceAll(p, []byte(`"$1":"`+mask+`"`))
+	if mayNameSecret(p) {
+		p = jsonField.ReplaceAll(p, []byte(`"$1":"`+mask+`"`))
+	}
 	mu.RLock()
 	defer mu.RUnlock()
 	for _, v := range values {
@@ -174,8 +176,40 @@ func Scrub(p []byte) []byte {
 type Writer struct{ W io.Writer }
 
 func (w Writer) Write(p []byte) (int, error) {
-	if _, err := w.W.Write(Scrub(append([]byte(nil), p...))); err != nil {
+	// Scrub never writes into p (a replacement makes a new slice), so the
+	// common line with nothing to hide is passed on without a copy.
+	if _, err := w.W.Write(Scrub(p)); err != nil {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// secretWords are the lower-case stems every jsonField match contains ("pass"
+// covers password and passwd, "key" api_key, appkey and jkey, "token"
+// susertoken). A line holding none cannot match, so the regular expression —
+// the main cost of logging a call — runs only on lines that might.
+var secretWords = []string{"pass", "pwd", "secret", "token", "key", "authorization", "cookie", "factor2"}
+
+func mayNameSecret(p []byte) bool {
+	for _, w := range secretWords {
+		if containsFold(p, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether p contains the lower-case ASCII word w in any
+// case, without allocating.
+func containsFold(p []byte, w string) bool {
+	for i := 0; i+len(w) <= len(p); i++ {
+		j := 0
+		for j < len(w) && p[i+j]|0x20 == w[j] {
+			j++
+		}
+		if j == len(w) {
+			return true
+		}
+	}
+	return false
 }

@@ -72,6 +72,7 @@ func NewWithOptions(t testing.TB, app serve.App, opts []client.ClientOption, arg
 	if err != nil {
 		t.Fatalf("build %s: %v", app.Name, err)
 	}
+	b.Server.Use(conformance(t, b.Server))
 	c, err := client.NewInProcessClientWithOptions(b.Server, opts...)
 	if err != nil {
 		t.Fatal(err)

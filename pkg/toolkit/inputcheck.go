@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -373,4 +374,34 @@ func editDistancePlain(a, b []rune) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// emptyArgs is what absent arguments validate as.
+var emptyArgs = map[string]any{}
+
+// checkCall is check for a call's request. mcp-go has already decoded the
+// arguments (req.Params.Arguments, from the same bytes as RawArguments), so a
+// conforming call is validated on that value without decoding the bytes a
+// second time. Only a failure re-runs check on the bytes, whose exact numbers
+// (json.Number) give the readable per-field errors: the rare error path pays,
+// not every call. The decoded value holds floats, so a number differing from
+// a bound only past float64 precision can pass here; the typed decode that
+// follows still rejects a non-integer for an integer field.
+func (c *inputCheck) checkCall(req mcp.CallToolRequest, raw []byte) *envelope.Error {
+	c.once.Do(c.compile)
+	if c.err == nil {
+		var v any
+		switch {
+		case len(req.Params.RawArguments) > 0:
+			if m, ok := req.Params.Arguments.(map[string]any); ok {
+				v = m
+			}
+		case req.Params.Arguments == nil:
+			v = emptyArgs
+		}
+		if v != nil && c.sch.Validate(v) == nil {
+			return nil
+		}
+	}
+	return c.check(raw)
 }

@@ -16,6 +16,14 @@ func fillNils[T any](v T) T {
 	return v
 }
 
+// fillNilsAt is fillNils in place, for the per-call path: no copy of the
+// value, and nothing at all for a type that holds no slice or map.
+func fillNilsAt[T any](p *T) {
+	if typeNeedsFill(reflect.TypeFor[T]()) {
+		fill(reflect.ValueOf(p).Elem())
+	}
+}
+
 // fillable memoises needsFill per type: the answer never changes and every
 // call of every tool asks.
 var fillable sync.Map // reflect.Type → bool

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -98,7 +99,7 @@ func wrap[In, Out any](name string, h Handler[In, Out], inCheck *inputCheck, out
 		}
 		// The one validation pass: readable per-field errors (mcp-go's own
 		// input validation is off, see serve.Build).
-		if e := inCheck.check(raw); e != nil {
+		if e := inCheck.checkCall(req, raw); e != nil {
 			return envelope.Fail(e), nil
 		}
 		var in In
@@ -118,7 +119,10 @@ func wrap[In, Out any](name string, h Handler[In, Out], inCheck *inputCheck, out
 			ev.Str("tool", name).Str("code", string(e.Code)).AnErr("cause", e.Cause).Msg(e.Message)
 			return envelope.Fail(e), nil
 		}
-		if p, ok := any(out).(envelope.Preencoder); ok {
+		// One box for the result: a pointer to it (no copy; the pointer's
+		// method set has every method of Out), filled in place.
+		v := resultRef(&out)
+		if p, ok := v.(envelope.Preencoder); ok {
 			if enc := p.Preencoded(); enc != nil {
 				// Encoded once by the handler: nothing to fill, and checked
 				// against the output schema once per encoding, not per call.
@@ -126,11 +130,23 @@ func wrap[In, Out any](name string, h Handler[In, Out], inCheck *inputCheck, out
 					zerolog.Ctx(ctx).Error().Str("tool", name).Err(err).Msg("pre-encoded result breaks the output schema")
 					return envelope.Fail(envelope.New(envelope.Internal, "output schema validation failed for %s; the server log has details", name)), nil
 				}
-				return envelope.OK(out), nil
+				return envelope.OK(v), nil
 			}
 		}
-		return envelope.OK(fillNils(out)), nil
+		fillNilsAt(&out)
+		return envelope.OK(v), nil
 	}
+}
+
+// resultRef is the result as envelope.OK takes it: &out for a value type (it
+// encodes the same), the value itself when Out is a pointer or an interface
+// (boxing those copies nothing, and a method on *X is still found).
+func resultRef[Out any](out *Out) any {
+	switch reflect.TypeFor[Out]().Kind() {
+	case reflect.Pointer, reflect.Interface:
+		return any(*out)
+	}
+	return out
 }
 
 // rawArguments returns a call's arguments as JSON bytes (nil when absent).
