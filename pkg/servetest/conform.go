@@ -26,6 +26,11 @@ func conformance(t testing.TB, srv *server.MCPServer) server.ToolHandlerMiddlewa
 			if err != nil || res == nil || res.IsError {
 				return res, err
 			}
+			// An input_required answer (elicitation, SEP-2322) is not the
+			// tool's result yet: the retry that completes it is checked.
+			if len(res.InputRequests) > 0 || (res.ResultType != "" && string(res.ResultType) != "complete") {
+				return res, err
+			}
 			st := srv.GetTool(req.Params.Name)
 			if st == nil {
 				return res, err
