@@ -1,22 +1,19 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 )
 
@@ -40,7 +37,7 @@ func TestContract(t *testing.T) {
 			if tc.Source == "" {
 				t.Fatal("a contract case must name its source")
 			}
-			rp := &replay{t: t, exchanges: tc.Exchanges}
+			rp := &servetest.Replay{T: t, Exchanges: tc.Exchanges}
 			srv := httptest.NewServer(rp)
 			defer srv.Close()
 			var plan chart.Plan
@@ -54,7 +51,7 @@ func TestContract(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			got, callErr := invoke(ctx, c, tc.Call, tc.Args)
-			if n := rp.served(); n != len(tc.Exchanges) {
+			if n := rp.Served(); n != len(tc.Exchanges) {
 				t.Fatalf("the client made %d of the %d recorded requests (err %v)", n, len(tc.Exchanges), callErr)
 			}
 			checkWant(t, tc.Want, got, callErr)
@@ -83,75 +80,8 @@ type contractCase struct {
 	Want      want            `json:"want"`
 }
 
-type exchange struct {
-	Request struct {
-		Method  string            `json:"method"`
-		Path    string            `json:"path"`
-		Query   map[string]string `json:"query"`
-		Headers map[string]string `json:"headers"`
-		Body    json.RawMessage   `json:"body"`
-	} `json:"request"`
-	Response struct {
-		Status int             `json:"status"`
-		Body   json.RawMessage `json:"body"`
-	} `json:"response"`
-}
-
-// replay answers the recorded exchanges in order, checking each request.
-type replay struct {
-	t         *testing.T
-	mu        sync.Mutex
-	exchanges []exchange
-	n         int
-}
-
-func (rp *replay) served() int {
-	rp.mu.Lock()
-	defer rp.mu.Unlock()
-	return rp.n
-}
-
-func (rp *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rp.mu.Lock()
-	defer rp.mu.Unlock()
-	if rp.n >= len(rp.exchanges) {
-		rp.t.Errorf("unexpected extra request %s %s", r.Method, r.URL)
-		w.WriteHeader(599)
-		return
-	}
-	ex := rp.exchanges[rp.n]
-	rp.n++
-	req := ex.Request
-	if r.Method != req.Method || r.URL.Path != req.Path {
-		rp.t.Errorf("request %d: got %s %s, want %s %s", rp.n, r.Method, r.URL.Path, req.Method, req.Path)
-	}
-	if req.Query != nil {
-		got := map[string]string{}
-		for k, v := range r.URL.Query() {
-			got[k] = strings.Join(v, ",")
-		}
-		if !reflect.DeepEqual(got, req.Query) {
-			rp.t.Errorf("request %d query: got %v, want %v", rp.n, got, req.Query)
-		}
-	}
-	for k, v := range req.Headers {
-		if got := strings.Split(r.Header.Get(k), ";")[0]; got != v {
-			rp.t.Errorf("request %d header %s: %q, want %q", rp.n, k, got, v)
-		}
-	}
-	body, _ := io.ReadAll(r.Body)
-	if len(req.Body) > 0 {
-		var g, wnt any
-		if err := json.Unmarshal(body, &g); err != nil || json.Unmarshal(req.Body, &wnt) != nil || !reflect.DeepEqual(g, wnt) {
-			rp.t.Errorf("request %d body: sent %s, want %s", rp.n, body, req.Body)
-		}
-	} else if len(bytes.TrimSpace(body)) != 0 {
-		rp.t.Errorf("request %d: sent a body %s, want none", rp.n, body)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(ex.Response.Status)
-	_, _ = w.Write(ex.Response.Body)
-}
+// exchange is one recorded request/response pair (servetest.Replay answers them).
+type exchange = servetest.Exchange
 
 func invoke(ctx context.Context, c *Client, call string, args json.RawMessage) (any, error) {
 	switch call {

@@ -1,22 +1,19 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 )
 
 // TestContract replays request/response pairs recorded from the real KTRDR
@@ -40,7 +37,7 @@ func TestContract(t *testing.T) {
 			if tc.Source == "" {
 				t.Fatal("a contract case must name its source")
 			}
-			rp := &replay{t: t, exchanges: tc.Exchanges}
+			rp := &servetest.Replay{T: t, Exchanges: tc.Exchanges, NullIsNoBody: true}
 			srv := httptest.NewServer(rp)
 			defer srv.Close()
 			c, err := New(Config{APIURL: srv.URL + "/api/v1", Retries: -1, Timeout: 5 * time.Second})
@@ -50,7 +47,7 @@ func TestContract(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			got, callErr := invoke(ctx, c, tc.Call, tc.Args)
-			if n := rp.served(); n != len(tc.Exchanges) {
+			if n := rp.Served(); n != len(tc.Exchanges) {
 				t.Fatalf("the client made %d of the %d recorded requests (err %v)", n, len(tc.Exchanges), callErr)
 			}
 			checkWant(t, tc.Want, got, callErr)
@@ -72,84 +69,8 @@ type contractCase struct {
 	} `json:"want"`
 }
 
-type exchange struct {
-	Request struct {
-		Method string            `json:"method"`
-		Path   string            `json:"path"`
-		Query  map[string]string `json:"query"`
-		Body   json.RawMessage   `json:"body"`
-	} `json:"request"`
-	Response struct {
-		Status int             `json:"status"`
-		Body   json.RawMessage `json:"body"`
-	} `json:"response"`
-}
-
-// replay answers the recorded exchanges in order, checking each request.
-type replay struct {
-	t         *testing.T
-	mu        sync.Mutex
-	exchanges []exchange
-	n         int
-}
-
-func (rp *replay) served() int {
-	rp.mu.Lock()
-	defer rp.mu.Unlock()
-	return rp.n
-}
-
-func (rp *replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rp.mu.Lock()
-	defer rp.mu.Unlock()
-	if rp.n >= len(rp.exchanges) {
-		rp.t.Errorf("unexpected extra request %s %s", r.Method, r.URL)
-		w.WriteHeader(599)
-		return
-	}
-	ex := rp.exchanges[rp.n]
-	rp.n++
-	want := ex.Request
-	if r.Method != want.Method || r.URL.Path != want.Path {
-		rp.t.Errorf("request %d: got %s %s, want %s %s", rp.n, r.Method, r.URL.Path, want.Method, want.Path)
-	}
-	if want.Query != nil {
-		got := map[string]string{}
-		for k, v := range r.URL.Query() {
-			got[k] = strings.Join(v, ",")
-		}
-		if !reflect.DeepEqual(got, want.Query) {
-			rp.t.Errorf("request %d query: got %v, want %v", rp.n, got, want.Query)
-		}
-	}
-	body, _ := io.ReadAll(r.Body)
-	if err := sameJSON(body, want.Body); err != nil {
-		rp.t.Errorf("request %d body: %v", rp.n, err)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(ex.Response.Status)
-	_, _ = w.Write(ex.Response.Body)
-}
-
-// sameJSON compares a sent body with the recorded one; no recorded body means
-// none may be sent.
-func sameJSON(got []byte, want json.RawMessage) error {
-	if len(want) == 0 {
-		if len(bytes.TrimSpace(got)) != 0 && string(bytes.TrimSpace(got)) != "null" {
-			return fmt.Errorf("sent %s, want no body", got)
-		}
-		return nil
-	}
-	var g, w any
-	if err := json.Unmarshal(got, &g); err != nil {
-		return fmt.Errorf("sent %q: %v", got, err)
-	}
-	_ = json.Unmarshal(want, &w)
-	if !reflect.DeepEqual(g, w) {
-		return fmt.Errorf("sent %s, want %s", got, want)
-	}
-	return nil
-}
+// exchange is one recorded request/response pair (servetest.Replay answers them).
+type exchange = servetest.Exchange
 
 // invoke calls the client method a case names.
 func invoke(ctx context.Context, c *Client, call string, args json.RawMessage) (any, error) {
