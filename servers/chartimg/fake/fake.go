@@ -9,12 +9,13 @@ package fake
 
 import (
 	"encoding/json"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/docsparse"
@@ -50,8 +51,7 @@ type Options struct {
 type Server struct {
 	o       Options
 	mu      sync.Mutex
-	faults  []*Fault
-	latency time.Duration
+	faults  fakeupstream.Queue[Fault]
 	docs    []byte
 	stored  map[string]stored
 	rates   map[string]*rate
@@ -102,20 +102,14 @@ func (s *Server) Start() (string, func()) { return s.StartAt("127.0.0.1:0") }
 
 // StartAt listens on addr, which must be a loopback address.
 func (s *Server) StartAt(addr string) (string, func()) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil || (host != "127.0.0.1" && host != "localhost" && host != "::1") {
-		panic("fake chart-img listens on loopback only, not " + addr)
-	}
-	ln, err := net.Listen("tcp", addr)
+	base, stop, err := fakeupstream.Listen(addr, s)
 	if err != nil {
-		panic(err)
+		panic("fake chart-img: " + err.Error())
 	}
-	hs := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = hs.Serve(ln) }()
 	s.mu.Lock()
-	s.base = "http://" + ln.Addr().String()
+	s.base = base
 	s.mu.Unlock()
-	return s.base, func() { _ = hs.Close() }
+	return base, stop
 }
 
 // Count is how many requests reached a route (faulted ones included).

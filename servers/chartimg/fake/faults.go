@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 )
 
 // Fault is an injected failure. Status 0 with Latency > 0 only slows answers.
@@ -25,25 +27,13 @@ type Fault struct {
 }
 
 // SetFault adds a fault (faults are checked in order; the first matching one applies).
-func (s *Server) SetFault(f Fault) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults = append(s.faults, &f)
-}
+func (s *Server) SetFault(f Fault) { s.faults.Add(f, f.Count) }
 
 // ClearFaults removes every fault and the latency.
-func (s *Server) ClearFaults() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults, s.latency = nil, 0
-}
+func (s *Server) ClearFaults() { s.faults.Clear() }
 
 // SetLatency delays every answer.
-func (s *Server) SetLatency(d time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.latency = d
-}
+func (s *Server) SetLatency(d time.Duration) { s.faults.SetLatency(d) }
 
 // SetDocs replaces the docs page served at /.
 func (s *Server) SetDocs(html []byte) {
@@ -52,28 +42,23 @@ func (s *Server) SetDocs(html []byte) {
 	s.docs = html
 }
 
-// fault picks the first matching fault and consumes one use of it.
+// fault picks the first matching fault and consumes one use of it. A fault
+// without a route spares the docs page and the stored images.
 func (s *Server) fault(route string) (*Fault, time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	lat := s.latency
-	for i, f := range s.faults {
-		if f.Route != "" && f.Route != route || f.Route == "" && (route == RouteDocs || route == RouteImage) {
-			continue
+	lat := s.faults.Latency()
+	f, ok := s.faults.Take(func(f *Fault) bool {
+		if f.Route == "" {
+			return route != RouteDocs && route != RouteImage
 		}
-		if f.Count > 0 {
-			f.Count--
-			if f.Count == 0 {
-				s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
-			}
-		}
-		if f.LatencyMs > 0 {
-			lat += time.Duration(f.LatencyMs) * time.Millisecond
-		}
-		c := *f
-		return &c, lat
+		return f.Route == route
+	})
+	if !ok {
+		return nil, lat
 	}
-	return nil, lat
+	if f.LatencyMs > 0 {
+		lat += time.Duration(f.LatencyMs) * time.Millisecond
+	}
+	return &f, lat
 }
 
 // defaultMessages are the documented bodies per status (docs › Errors; ref:
@@ -136,15 +121,10 @@ var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/_fake/faults" && r.Method == http.MethodPost:
-		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16))
-		var list []Fault
-		if json.Unmarshal(body, &list) != nil {
-			var f Fault
-			if err := json.Unmarshal(body, &f); err != nil {
-				msg(w, 400, "want a fault object or a list of them: "+err.Error())
-				return
-			}
-			list = []Fault{f}
+		list, err := fakeupstream.DecodeFaults[Fault](r.Body)
+		if err != nil {
+			msg(w, 400, err.Error())
+			return
 		}
 		for _, f := range list {
 			s.SetFault(f)

@@ -11,12 +11,12 @@ package fake
 
 import (
 	"encoding/json"
-	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 )
 
 // Route names, counted by Count and matched by Fault.Route.
@@ -60,8 +60,7 @@ type Server struct {
 	fixture map[string]any
 	byID    map[string]*market
 	byToken map[string]*market
-	mu      sync.Mutex
-	faults  []*Fault
+	faults  fakeupstream.Queue[Fault]
 	counts  map[string]*atomic.Int64
 }
 
@@ -101,17 +100,11 @@ func (s *Server) Start() (string, func()) { return s.StartAt("127.0.0.1:0") }
 
 // StartAt listens on addr, which must be a loopback address.
 func (s *Server) StartAt(addr string) (string, func()) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil || (host != "127.0.0.1" && host != "localhost" && host != "::1") {
-		panic("fake polymarket listens on loopback only, not " + addr)
-	}
-	ln, err := net.Listen("tcp", addr)
+	base, stop, err := fakeupstream.Listen(addr, s)
 	if err != nil {
-		panic(err)
+		panic("fake polymarket: " + err.Error())
 	}
-	hs := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = hs.Serve(ln) }()
-	return "http://" + ln.Addr().String(), func() { _ = hs.Close() }
+	return base, stop
 }
 
 // ServeHTTP routes a request.

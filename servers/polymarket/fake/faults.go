@@ -3,12 +3,12 @@ package fake
 // Faults: what Polymarket users report (ref: polymarket.md §0.3, §4.5, §5).
 
 import (
-	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 )
 
 // Fault kinds.
@@ -35,38 +35,21 @@ type Fault struct {
 }
 
 // SetFault adds a fault; faults are checked in order and the first matching one applies.
-func (s *Server) SetFault(f Fault) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults = append(s.faults, &f)
-}
+func (s *Server) SetFault(f Fault) { s.faults.Add(f, f.Count) }
 
 // ClearFaults removes every fault.
-func (s *Server) ClearFaults() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults = nil
-}
+func (s *Server) ClearFaults() { s.faults.Clear() }
 
 // take consumes one use of the first fault matching route (and, for ghost,
 // only ghost faults; other kinds never match a ghost query).
 func (s *Server) take(route string, ghost bool) *Fault {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i, f := range s.faults {
-		if f.Route != "" && f.Route != route || (f.Kind == FaultGhost) != ghost {
-			continue
-		}
-		if f.Count > 0 {
-			f.Count--
-			if f.Count == 0 {
-				s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
-			}
-		}
-		c := *f
-		return &c
+	f, ok := s.faults.Take(func(f *Fault) bool {
+		return (f.Route == "" || f.Route == route) && (f.Kind == FaultGhost) == ghost
+	})
+	if !ok {
+		return nil
 	}
-	return nil
+	return &f
 }
 
 func (s *Server) ghost() bool {
@@ -118,27 +101,11 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, route string
 		w.WriteHeader(200)
 		_, _ = io.WriteString(w, `[{"id":"2000000","question":"Will`)
 	case FaultReset:
-		reset(w)
+		fakeupstream.Reset(w)
 	default:
 		writeJSON(w, 500, map[string]string{"error": "unknown fault kind " + f.Kind})
 	}
 	return true
-}
-
-// reset closes the connection with RST (SO_LINGER 0) before any answer.
-func reset(w http.ResponseWriter) {
-	hj, ok := w.(http.Hijacker)
-	if !ok {
-		return
-	}
-	conn, _, err := hj.Hijack()
-	if err != nil {
-		return
-	}
-	if tc, ok := conn.(*net.TCPConn); ok {
-		_ = tc.SetLinger(0)
-	}
-	_ = conn.Close()
 }
 
 // control is the test API: POST /_fake/faults (a Fault or a list), DELETE
@@ -146,15 +113,10 @@ func reset(w http.ResponseWriter) {
 func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/_fake/faults" && r.Method == http.MethodPost:
-		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16))
-		var list []Fault
-		if json.Unmarshal(body, &list) != nil {
-			var f Fault
-			if err := json.Unmarshal(body, &f); err != nil {
-				writeJSON(w, 400, map[string]string{"error": "want a fault object or a list of them: " + err.Error()})
-				return
-			}
-			list = []Fault{f}
+		list, err := fakeupstream.DecodeFaults[Fault](r.Body)
+		if err != nil {
+			writeJSON(w, 400, map[string]string{"error": err.Error()})
+			return
 		}
 		for _, f := range list {
 			s.SetFault(f)

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
+
 	"github.com/rs/zerolog"
 )
 
@@ -341,20 +343,7 @@ func (s *Server) StartAt(addr string) (URLs, error) {
 func (s *Server) URLs() URLs { return s.urls }
 
 // CheckLoopback refuses any listen address that is not loopback.
-func CheckLoopback(addr string) error {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return err
-	}
-	if host == "localhost" {
-		return nil
-	}
-	ip := net.ParseIP(host)
-	if ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("fake-shoonya listens on loopback only, not %q", addr)
-	}
-	return nil
-}
+func CheckLoopback(addr string) error { return fakeupstream.CheckLoopback(addr) }
 
 // Close stops the tick generator, drops websockets, releases hung requests
 // and closes the listener.

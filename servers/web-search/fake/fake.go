@@ -9,16 +9,16 @@
 package fake
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 )
 
 // Options configure a Server.
@@ -32,8 +32,7 @@ type Server struct {
 	keys map[string]bool
 
 	mu       sync.Mutex
-	faults   []*Fault
-	latency  time.Duration
+	faults   fakeupstream.Queue[Fault]
 	requests []Recorded
 	seq      int
 }
@@ -63,22 +62,11 @@ func (s *Server) Start() (base string, stop func()) { return s.StartAt("127.0.0.
 
 // StartAt listens on addr, which must be a loopback address.
 func (s *Server) StartAt(addr string) (base string, stop func()) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil || !(host == "127.0.0.1" || host == "localhost" || host == "::1") {
-		panic(fmt.Sprintf("fake web-search: %q is not a loopback address", addr))
-	}
-	ln, err := net.Listen("tcp", addr)
+	base, stop, err := fakeupstream.Listen(addr, s)
 	if err != nil {
-		panic(err)
+		panic("fake web-search: " + err.Error())
 	}
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	return "http://" + ln.Addr().String(), func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-		_ = srv.Close()
-	}
+	return base, stop
 }
 
 // Requests returns the requests received so far.

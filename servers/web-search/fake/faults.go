@@ -1,11 +1,11 @@
 package fake
 
 import (
-	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 )
 
 // Fault makes the next Count answers (0 = until cleared) follow Scenario
@@ -22,44 +22,25 @@ type Fault struct {
 }
 
 // Push adds a fault.
-func (s *Server) Push(f Fault) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults = append(s.faults, &f)
-}
+func (s *Server) Push(f Fault) { s.faults.Add(f, f.Count) }
 
 // Clear removes every fault and the latency.
-func (s *Server) Clear() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults, s.latency = nil, 0
-}
+func (s *Server) Clear() { s.faults.Clear() }
 
 // SetLatency delays every answer (a slow upstream; ref §3.4 item 13).
-func (s *Server) SetLatency(d time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.latency = d
-}
+func (s *Server) SetLatency(d time.Duration) { s.faults.SetLatency(d) }
 
-// nextFault consumes one use of the first fault; the caller holds s.mu.
+// nextFault consumes one use of the first fault.
 func (s *Server) nextFault() (*Fault, time.Duration) {
-	lat := s.latency
-	if len(s.faults) == 0 {
+	lat := s.faults.Latency()
+	f, ok := s.faults.Take(nil)
+	if !ok {
 		return nil, lat
-	}
-	f := s.faults[0]
-	if f.Count > 0 {
-		f.Count--
-		if f.Count == 0 {
-			s.faults = s.faults[1:]
-		}
 	}
 	if f.LatencyMs > 0 {
 		lat += time.Duration(f.LatencyMs) * time.Millisecond
 	}
-	c := *f
-	return &c, lat
+	return &f, lat
 }
 
 // control is the test API: POST /_fake/faults (a Fault or a list), DELETE
@@ -67,15 +48,10 @@ func (s *Server) nextFault() (*Fault, time.Duration) {
 func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/_fake/faults" && r.Method == http.MethodPost:
-		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16))
-		var list []Fault
-		if json.Unmarshal(body, &list) != nil {
-			var f Fault
-			if err := json.Unmarshal(body, &f); err != nil {
-				writeJSON(w, 400, map[string]string{"error": "want a fault object or a list of them: " + err.Error()})
-				return
-			}
-			list = []Fault{f}
+		list, err := fakeupstream.DecodeFaults[Fault](r.Body)
+		if err != nil {
+			writeJSON(w, 400, map[string]string{"error": err.Error()})
+			return
 		}
 		for _, f := range list {
 			if f.Scenario != "" && !Known(f.Scenario) {
