@@ -15,6 +15,8 @@ var seeds = []string{
 	`{"success":true,"data":[{"operation_id":"a","progress_percentage":"1.5"}],"total_count":1,"active_count":0}`,
 	`{"success":true,"data":{"operation_id":"a","status":"running","progress":{"percentage":5}}}`,
 	`{"success":true,"data":{"success":true,"operation_id":"a","status":"cancelled"}}`,
+	`{"success":true,"data":{"operation_id":"a","status":"running","metrics":{"epochs":[{"epoch":0,"train_loss":"0.5","val_loss":null},{}],"best_epoch":0}}}`,
+	`{"success":true,"data":{"operation_id":"a","status":"running","metrics":[[{"epoch":0}],1]}}`,
 	`{"success":true,"operation_id":"a","operation_type":"training","status":"completed","results":{}}`,
 	`{"success":true,"operation_id":"op","status":"started","message":"m"}`,
 	`{"success":true,"data":{"operation_id":"op"},"error":null}`,

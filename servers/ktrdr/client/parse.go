@@ -44,7 +44,13 @@ func ParseOperation(body []byte, id string) (Operation, error) {
 	if _, err := extract.Require[string](body, op, "data", "status"); err != nil {
 		return Operation{}, err
 	}
-	return extract.Object[Operation](body, "data")
+	o, err := extract.Object[Operation](body, "data")
+	if err != nil {
+		return Operation{}, err
+	}
+	raw, _ := extract.At(body, "data", "metrics")
+	o.Epochs = ParseEpochs(raw)
+	return o, nil
 }
 
 // ParseCancel reads DELETE /operations/{id}: {"success","data":{"success","operation_id","status",…}}, strictly.

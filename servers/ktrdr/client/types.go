@@ -73,6 +73,9 @@ type Operation struct {
 	Warnings      []string       `json:"warnings,omitempty"`
 	Errors        []string       `json:"errors,omitempty"`
 	ResultSummary map[string]any `json:"result_summary,omitempty" mcp:"type=object"`
+	// Epochs is a training's per-epoch metrics from HEAD's data.metrics (epochs.go);
+	// absent on 3ba55e75 and before the first epoch.
+	Epochs *EpochSeries `json:"epochs,omitempty" mcp:"type=object"`
 }
 
 // Cancellation is the data of DELETE /operations/{id}. 3ba55e75 sends

@@ -174,7 +174,7 @@ func TestOperationLifecycle(t *testing.T) {
 		d := m["data"].(map[string]any)
 		p := d["progress"].(map[string]any)
 		step, _ := p["current_step"].(string)
-		if keys(d) != "completed_at,created_at,error_message,errors,metadata,operation_id,operation_type,progress,result_summary,started_at,status,warnings" {
+		if keys(d) != "completed_at,created_at,error_message,errors,metadata,metrics,operation_id,operation_type,progress,result_summary,started_at,status,warnings" {
 			t.Fatalf("OperationInfo keys: %s", raw)
 		}
 		return d["status"].(string), p["percentage"].(float64), step
@@ -213,6 +213,46 @@ func TestOperationLifecycle(t *testing.T) {
 	}
 	if s.Count("GET", APIPrefix+"/operations/"+id) != 3 {
 		t.Fatalf("count = %d", s.Count("GET", APIPrefix+"/operations/"+id))
+	}
+}
+
+// TestTrainingEpochs: at HEAD a training's status carries metrics.epochs, one
+// record per finished epoch with the bridge's fields; null before the first;
+// 3ba55e75 has no metrics key at all.
+func TestTrainingEpochs(t *testing.T) {
+	s, base, clk := start(t, Options{NoSeed: true, Scripts: map[string]Script{"training": {Duration: 10 * time.Second, Steps: 5}}})
+	api := base + APIPrefix
+	_, m, raw := do(t, "POST", api+"/trainings/start", `{"symbols":["AAPL"],"timeframes":["1h"],"strategy_name":"neuro_mean_reversion"}`)
+	id, _ := m["task_id"].(string)
+	if id == "" {
+		t.Fatalf("start: %s", raw)
+	}
+	metrics := func() (any, bool) {
+		_, m, _ := do(t, "GET", api+"/operations/"+id, "")
+		v, ok := m["data"].(map[string]any)["metrics"]
+		return v, ok
+	}
+	if v, ok := metrics(); !ok || v != nil {
+		t.Fatalf("before the first epoch metrics = %v (present %v), want null", v, ok)
+	}
+	for _, tc := range []struct {
+		after time.Duration
+		n     int
+	}{{4*time.Second + 100*time.Millisecond, 2}, {6 * time.Second, 5}} {
+		clk.Add(tc.after)
+		v, _ := metrics()
+		eps, _ := v.(map[string]any)["epochs"].([]any)
+		if len(eps) != tc.n {
+			t.Fatalf("epochs = %d, want %d: %v", len(eps), tc.n, v)
+		}
+		last := eps[len(eps)-1].(map[string]any)
+		if keys(last) != "duration,epoch,learning_rate,timestamp,train_accuracy,train_loss,val_accuracy,val_loss" || last["epoch"].(float64) != float64(tc.n-1) {
+			t.Fatalf("epoch record: %v", last)
+		}
+	}
+	s.SetFaults(Faults{Backend: Backend3ba55e75})
+	if v, ok := metrics(); ok {
+		t.Fatalf("3ba55e75 sent metrics %v", v)
 	}
 }
 

@@ -84,7 +84,7 @@ type opProgress struct {
 }
 
 // operationInfo is OperationInfo on the wire (ref: chartimg-ktrdr.md §B4,
-// ktrdr/api/models/operations.py; HEAD's parent_operation_id/metrics are left out).
+// ktrdr/api/models/operations.py; HEAD adds metrics in getOperation, see epochs.go; parent_operation_id is left out).
 type operationInfo struct {
 	OperationID   string         `json:"operation_id"`
 	OperationType string         `json:"operation_type"`

@@ -35,7 +35,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, f Fa
 	case len(seg) == 2 && seg[0] == "operations" && seg[1] != "":
 		switch m {
 		case "GET":
-			s.getOperation(w, seg[1])
+			s.getOperation(w, seg[1], f)
 		case "DELETE":
 			s.cancelOperation(w, r, seg[1], f)
 		default:
@@ -272,16 +272,28 @@ func (s *Server) lookup(id string) (*operation, operationInfo, bool) {
 	return o, o.state(s.now()), true
 }
 
-func (s *Server) getOperation(w http.ResponseWriter, id string) {
+func (s *Server) getOperation(w http.ResponseWriter, id string, f Faults) {
 	s.mu.Lock()
-	_, st, ok := s.lookup(id)
+	o, st, ok := s.lookup(id)
+	var metrics map[string]any
+	if ok && f.head() {
+		metrics = o.trainingMetrics(st)
+	}
 	s.mu.Unlock()
 	if !ok {
 		// HTTPException(404, f"Operation not found: {operation_id}") (ktrdr/api/endpoints/operations.py).
 		detail(w, 404, "Operation not found: "+id)
 		return
 	}
-	writeJSON(w, 200, map[string]any{"success": true, "data": st})
+	if !f.head() {
+		writeJSON(w, 200, map[string]any{"success": true, "data": st})
+		return
+	}
+	// HEAD's OperationInfo has metrics (null until there are some; ref: ktrdr/api/models/operations.py).
+	writeJSON(w, 200, map[string]any{"success": true, "data": struct {
+		operationInfo
+		Metrics map[string]any `json:"metrics"`
+	}{st, metrics}})
 }
 
 // pyEnum renders a status the way the backend's f-string does for a (str, Enum)

@@ -37,8 +37,8 @@ type operationIn struct {
 
 func getOperationStatus(c *client.Client) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_operation_status", Title: "Get operation status", Toolset: setOperations, Hints: toolkit.RemoteRead,
-		Description: `Get one operation's full status: progress, metadata, error_message, result_summary.
-Use for a one-off check; to wait for the end use wait_for_operation.
+		Description: `Get one operation's status: progress, metadata, error_message, result_summary; training: epochs (per-epoch loss/accuracy).
+One-off check; to wait use wait_for_operation.
 Errors: not_found.
 Related: list_operations, get_operation_results, cancel_operation.`},
 		func(ctx context.Context, in operationIn) (client.Operation, error) {

@@ -63,7 +63,7 @@ type waitOut struct {
 
 func waitForOperation(p *poller) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "wait_for_operation", Title: "Wait for operation", Toolset: setOperations, Hints: toolkit.RemoteRead,
-		Description: `Wait until an operation finishes or timeout_seconds passes (progress notifications if the request has a progressToken; cancelling the request stops the wait only). Use instead of polling get_operation_status.
+		Description: `Wait until an operation finishes or timeout_seconds passes (progress notifications given a progressToken; cancelling the request stops only the wait). Use instead of polling get_operation_status.
 Returns the full status; a failed operation is a result (status failed), not a tool error.
 Errors: not_found.
 Related: get_operation_results, cancel_operation.`},

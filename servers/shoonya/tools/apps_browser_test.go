@@ -18,13 +18,18 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/apps/apptest"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/apps"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/fake"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/tools"
 )
 
 func appEnv(t *testing.T) *env {
 	t.Helper()
-	e := newEnv(t, noren.Legacy, envOpt{clients: []client.ClientOption{client.WithClientCapabilities(mcpapps.ClientCapabilities())}})
+	// Less cash than the demo account, so an order within the pre-trade limits
+	// can still be rejected by the broker for funds.
+	acct := fake.DemoAccount()
+	acct.Cash = 200_000
+	e := newEnv(t, noren.Legacy, envOpt{account: &acct, clients: []client.ClientOption{client.WithClientCapabilities(mcpapps.ClientCapabilities())}})
 	e.connect()
 	return e
 }
@@ -80,10 +85,13 @@ func near2(s string, want float64) bool {
 func TestAppViewsInBrowser(t *testing.T) {
 	browser := apptest.Browser(t)
 	e := appEnv(t)
-	// A filled market order makes a position; a limit far below the market stays open.
+	// A filled market order makes a position; a limit far below the market stays
+	// open; one far beyond the account's cash is accepted, then REJECTED with
+	// rejreason "Insufficient funds" (shoonya.md §4.4; fake rejectReason).
 	for i, o := range []map[string]any{
 		{"exchange": "NSE", "trading_symbol": "INFY-EQ", "side": "BUY", "quantity": 2, "order_type": "MARKET"},
 		{"exchange": "NSE", "trading_symbol": "INFY-EQ", "side": "BUY", "quantity": 1, "order_type": "LIMIT", "price": 1400},
+		{"exchange": "NSE", "trading_symbol": "INFY-EQ", "side": "BUY", "quantity": 300, "order_type": "LIMIT", "price": 1400},
 	} {
 		o["idempotency_key"] = fmt.Sprintf("apps-%d", i)
 		if res := e.call("place_order", o); res.IsError {
@@ -123,15 +131,38 @@ func TestAppViewsInBrowser(t *testing.T) {
 				if s := apptest.Eval[string](t, v, `document.querySelector('[data-k="total_unrealised_pnl"] dd').textContent`); !near2(s, out.UnrealisedPnL) {
 					t.Errorf("unrealised P&L shows %s, tool says %v", s, out.UnrealisedPnL)
 				}
+				if s := apptest.Eval[string](t, v, `document.querySelector('[data-k="total_realised_pnl"] dd').textContent`); !near2(s, out.RealisedPnL) {
+					t.Errorf("realised P&L shows %s, tool says %v", s, out.RealisedPnL)
+				}
+				for i, p := range out.Positions {
+					row := fmt.Sprintf(`document.querySelectorAll("tr.position")[%d]`, i)
+					if sym := apptest.Eval[string](t, v, row+`.dataset.symbol`); sym != p.TradingSymbol {
+						t.Errorf("row %d is %s, tool says %s", i, sym, p.TradingSymbol)
+					}
+					if s := apptest.Eval[string](t, v, row+`.querySelector("td.pnl").textContent`); !near2(s, p.RealisedPnL+p.UnrealisedPnL) {
+						t.Errorf("%s P&L shows %s, tool says %v + %v", p.TradingSymbol, s, p.RealisedPnL, p.UnrealisedPnL)
+					}
+				}
 			}},
 		{"orders", portfolio, "get_order_book", "portfolio-orders", map[string]any{},
 			func(t *testing.T, v *apptest.View, res *mcp.CallToolResult) {
 				out := servetest.Decode[tools.OrderBookOut](t, res)
+				rejected := 0
 				for _, o := range out.Orders {
 					s := apptest.Eval[string](t, v, `(document.querySelector('tr[data-order="`+o.OrderID+`"] td.status')||{}).textContent||""`)
 					if s != o.Status {
 						t.Errorf("order %s shows status %q, tool says %q", o.OrderID, s, o.Status)
 					}
+					r := apptest.Eval[string](t, v, `(document.querySelector('tr[data-order="`+o.OrderID+`"] .reject')||{}).textContent||""`)
+					if r != o.RejectReason {
+						t.Errorf("order %s shows reject reason %q, tool says %q", o.OrderID, r, o.RejectReason)
+					}
+					if o.Status == "REJECTED" && o.RejectReason == fake.RejInsufficient {
+						rejected++
+					}
+				}
+				if rejected == 0 {
+					t.Errorf("the order book has no order REJECTED for funds: %+v", out.Orders)
 				}
 				if n := apptest.Eval[int](t, v, `document.querySelectorAll("tr.order").length`); n != len(out.Orders) || n < 2 {
 					t.Errorf("%d order rows, tool returned %d", n, len(out.Orders))
@@ -149,6 +180,10 @@ func TestAppViewsInBrowser(t *testing.T) {
 				v := apptest.Open(t, browser, apptest.Run{HTML: tc.html, Args: tc.args, Result: res, Theme: theme})
 				tc.check(t, v, res)
 				v.Check(t)
+				// A table scrolls inside its own box: none may hide a column there either.
+				if hidden := apptest.Eval[int](t, v, `Array.from(document.querySelectorAll("table")).filter(function (t) { return t.parentElement.scrollWidth > t.parentElement.clientWidth }).length`); hidden > 0 {
+					t.Errorf("%d tables are wider than the 360 px iframe", hidden)
+				}
 				bg = append(bg, v.Background(t))
 				v.Screenshot(t, filepath.Join("..", "docs", tc.shot+"-"+theme+".png"))
 			}

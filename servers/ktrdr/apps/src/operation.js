@@ -1,6 +1,7 @@
 // KTRDR operation view: an operation's status, progress bar and stage (from
-// get_operation_status or wait_for_operation), or a finished training's
-// metrics (get_operation_results, get_model_performance).
+// get_operation_status or wait_for_operation) with a training's per-epoch
+// loss and accuracy curves, or a finished training's metrics
+// (get_operation_results, get_model_performance).
 (function () {
   var app = document.getElementById("app");
   function h(tag, attrs, text) {
@@ -42,8 +43,47 @@
     if (p.steps_total) app.appendChild(h("p", { "data-k": "steps", "class": "muted" }, p.steps_completed + " of " + p.steps_total + " steps"));
     if (o.error_message) app.appendChild(h("p", { "class": "error" }, o.error_message));
     if (extra) app.appendChild(h("p", { "class": "muted" }, extra));
+    if (o.epochs) epochs(o.epochs);
     if (o.result_summary) metrics(o.result_summary);
     app.appendChild(h("p", { "class": "muted", style: "font-size:11px;overflow-wrap:anywhere" }, o.operation_id));
+  }
+  // epochs draws the columns of client.EpochSeries: one curve vertex per epoch
+  // that has a value (the backend may send null), and the last epoch's numbers.
+  function epochs(e) {
+    var ep = e.epoch || [], last = ep.length - 1;
+    if (last < 0) return;
+    app.appendChild(h("h2", {}, "Epochs · " + e.epochs_completed + " done" + (e.epochs_completed > ep.length ? " (" + ep.length + " shown)" : "")));
+    var dl = h("dl", { "class": "kv" });
+    [["epoch", "epoch", ep], ["train_loss", "train loss", e.train_loss], ["val_loss", "val loss", e.val_loss],
+      ["train_accuracy", "train acc", e.train_accuracy], ["val_accuracy", "val acc", e.val_accuracy]].forEach(function (c) {
+      var d = h("div", { "data-k": "last_" + c[0] });
+      d.appendChild(h("dt", {}, "last " + c[1]));
+      d.appendChild(h("dd", {}, show(c[2] ? c[2][last] : null)));
+      dl.appendChild(d);
+    });
+    app.appendChild(dl);
+    if (e.best_epoch != null) app.appendChild(h("p", { "class": "muted", "data-k": "best_epoch" }, "best epoch " + e.best_epoch +
+      (e.epochs_since_improvement != null ? ", " + e.epochs_since_improvement + " since" : "") +
+      (e.is_overfitting ? " · overfitting" : "") + (e.is_plateaued ? " · plateaued" : "")));
+    function pts(col) {
+      var out = [];
+      (col || []).forEach(function (v, i) { if (v != null && isFinite(v)) out.push([ep[i], v]); });
+      return out;
+    }
+    [["loss", "train_loss", "val_loss"], ["accuracy", "train_accuracy", "val_accuracy"]].forEach(function (c) {
+      var series = [{ name: c[1], color: "var(--s1)", points: pts(e[c[1]]) }, { name: c[2], color: "var(--s2)", points: pts(e[c[2]]) }]
+        .filter(function (s) { return s.points.length; });
+      if (!series.length) return;
+      var lg = h("p", { "class": "legend" });
+      series.forEach(function (s) {
+        var sp = h("span", {});
+        sp.appendChild(h("i", { style: "background:" + s.color }));
+        sp.appendChild(document.createTextNode(s.name.replace(/_/g, " ")));
+        lg.appendChild(sp);
+      });
+      app.appendChild(lg);
+      Chart.line(app, series, { label: c[0] + " per epoch", height: 180, xLabel: function (x) { return "epoch " + Math.round(x); } });
+    });
   }
   function metrics(r) {
     kv(r.training_metrics, "Training");

@@ -49,14 +49,17 @@
     d.orders.forEach(function (o) { counts[o.status] = (counts[o.status] || 0) + 1; });
     app.appendChild(h("p", { "class": "muted", "data-k": "statuses" }, Object.keys(counts).sort().map(function (s) { return s + " " + counts[s]; }).join(" · ") || "No orders."));
     if (!d.orders.length) return;
-    app.appendChild(table(["Order", "Side", "Qty", "Price", "Status"], d.orders.map(function (o) {
+    // Side and fill share a column so that five fields fit a 360 px iframe.
+    app.appendChild(table(["Order", "Side · Qty", "Price", "Status"], d.orders.map(function (o) {
       var tr = h("tr", { "class": "order", "data-order": o.order_id, "data-status": o.status });
       var first = h("td", {}, o.trading_symbol);
       first.appendChild(h("div", { "class": "muted", style: "font-size:11px" }, o.order_id));
       if (o.reject_reason) first.appendChild(h("div", { "class": "reject", style: "color:var(--down);font-size:12px" }, o.reject_reason));
       tr.appendChild(first);
-      tr.appendChild(h("td", { style: "color:" + (o.side === "BUY" ? "var(--up)" : "var(--down)") }, o.side));
-      tr.appendChild(h("td", {}, o.filled_quantity + "/" + o.quantity));
+      var q = h("td", {});
+      q.appendChild(h("span", { "class": "side", style: "color:" + (o.side === "BUY" ? "var(--up)" : "var(--down)") }, o.side));
+      q.appendChild(h("div", { "class": "qty" }, o.filled_quantity + "/" + o.quantity));
+      tr.appendChild(q);
       tr.appendChild(h("td", {}, o.order_type === "MARKET" ? "MKT" : Number(o.price).toFixed(2)));
       tr.appendChild(h("td", { "class": "status" }, o.status));
       return tr;
