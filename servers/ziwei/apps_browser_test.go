@@ -4,16 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	mcpapps "github.com/mcpfleet/mcpfleet/pkg/apps"
 	"github.com/mcpfleet/mcpfleet/pkg/apps/apptest"
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/apps"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/tools"
@@ -174,9 +178,7 @@ func TestChartViewInBrowser(t *testing.T) {
 				}
 				v.Check(t)
 				bg = append(bg, v.Background(t))
-				if theme == "light" {
-					checkClick(t, v, c, on, basics.SoulPalace)
-				}
+				checkClick(t, v, c, on, basics.SoulPalace)
 				v.Screenshot(t, filepath.Join("docs", "chart-"+ch.name+"-"+theme+".png"))
 			}
 			if bg[0] == bg[1] {
@@ -273,5 +275,51 @@ func TestChartViewPeriodOverlay(t *testing.T) {
 				t.Errorf("dark theme did not change the background (%s)", bg[0])
 			}
 		})
+	}
+}
+
+// TestChartViewBoardByEra: over streamable HTTP, the board rides a linked
+// tool's result only for a client that declared the extension, in the legacy
+// handshake (capabilities once) and the 2026-07-28 core (in every request).
+func TestChartViewBoardByEra(t *testing.T) {
+	c := conn(t)
+	for _, version := range []string{mcp.LATEST_LEGACY_PROTOCOL_VERSION, mcp.LATEST_PROTOCOL_VERSION} {
+		for _, declare := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/declare=%v", version, declare), func(t *testing.T) {
+				ts := httptest.NewServer(serve.HTTPHandler(c.Built))
+				t.Cleanup(ts.Close)
+				tr, err := transport.NewStreamableHTTP(ts.URL + "/mcp")
+				if err != nil {
+					t.Fatal(err)
+				}
+				hc := mcpclient.NewClient(tr, mcpclient.WithProtocolVersion(version))
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				if err := hc.Start(ctx); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = hc.Close() })
+				var init mcp.InitializeRequest
+				init.Params.ProtocolVersion = version
+				init.Params.ClientInfo = mcp.Implementation{Name: "ziwei-apps-test", Version: "1"}
+				if declare {
+					init.Params.Capabilities = mcpapps.ClientCapabilities()
+				}
+				if _, err := hc.Initialize(ctx, init); err != nil {
+					t.Fatal(err)
+				}
+				var req mcp.CallToolRequest
+				req.Params.Name = "initialize_chart"
+				req.Params.Arguments = viewCharts[0].birth
+				res, err := hc.CallTool(ctx, req)
+				if err != nil || res.IsError {
+					t.Fatalf("initialize_chart: %v %v", err, res)
+				}
+				has := res.Meta != nil && res.Meta.AdditionalFields[tools.BoardMetaKey] != nil
+				if has != declare {
+					t.Errorf("board in _meta: %v, declared: %v", has, declare)
+				}
+			})
+		}
 	}
 }
