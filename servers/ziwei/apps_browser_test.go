@@ -147,6 +147,16 @@ func TestChartViewInBrowser(t *testing.T) {
 					if !slices.Equal(majors, p.MajorStars) && !(len(majors) == 0 && len(p.MajorStars) == 0) {
 						t.Errorf("%s shows majors %v, get_palace_info says %v", p.Palace, majors, p.MajorStars)
 					}
+					borrowed := apptest.Eval[string](t, v, `(document.querySelector('.cell[data-palace="`+p.Palace+`"] [data-k="borrowed"]')||{}).textContent||""`)
+					if len(p.MajorStars) == 0 {
+						for _, s := range oppositeMajors(info.Palaces, p.Palace) {
+							if !strings.Contains(borrowed, s) {
+								t.Errorf("empty %s borrows %q, lacks the opposite palace's %s", p.Palace, borrowed, s)
+							}
+						}
+					} else if borrowed != "" {
+						t.Errorf("%s has majors yet shows %q", p.Palace, borrowed)
+					}
 					dec := apptest.Eval[string](t, v, `document.querySelector('.cell[data-palace="`+p.Palace+`"] [data-k="decade"]').textContent`)
 					if want := fmt.Sprintf("%d-%d", p.Decade[0], p.Decade[1]); dec != want {
 						t.Errorf("%s decade %q, want %q", p.Palace, dec, want)
@@ -186,6 +196,25 @@ func TestChartViewInBrowser(t *testing.T) {
 			}
 		})
 	}
+}
+
+// oppositeMajors: the major star names (brightness and 四化 cut) of the
+// palace opposite palace, found by branch in get_palace_info's order.
+func oppositeMajors(ps []tools.PalaceInfo, palace string) []string {
+	branchOf := func(p string) int {
+		for i, q := range ps {
+			if q.Palace == p {
+				return i
+			}
+		}
+		return -1
+	}
+	i := branchOf(palace)
+	var out []string
+	for _, s := range ps[(i+6)%12].MajorStars {
+		out = append(out, strings.TrimRightFunc(strings.Split(s, "[")[0], func(r rune) bool { return strings.ContainsRune("庙廟旺得利平不陷", r) }))
+	}
+	return out
 }
 
 // checkClick clicks palace on the board: exactly its 三方四正 are marked and

@@ -7,13 +7,13 @@
   var app = document.getElementById("app");
   var L = {
     "zh-CN": { solar: "阳历", lunar: "农历", pillars: "四柱", time: "时辰", five: "五行局", soul: "命主", body: "身主",
-      zodiac: "生肖", soulPalace: "命宫", bodyPalace: "身宫", bodyMark: "身", age: "虚岁", m: ["禄", "权", "科", "忌"], fly: "飞",
+      zodiac: "生肖", soulPalace: "命宫", bodyPalace: "身宫", bodyMark: "身", age: "虚岁", borrow: "借", m: ["禄", "权", "科", "忌"], fly: "飞",
       hint: "点击宫位：三方四正与飞四化", nodata: "结果中没有命盘数据（宿主未转发 _meta）" },
     "zh-TW": { solar: "陽曆", lunar: "農曆", pillars: "四柱", time: "時辰", five: "五行局", soul: "命主", body: "身主",
-      zodiac: "生肖", soulPalace: "命宮", bodyPalace: "身宮", bodyMark: "身", age: "虛歲", m: ["祿", "權", "科", "忌"], fly: "飛",
+      zodiac: "生肖", soulPalace: "命宮", bodyPalace: "身宮", bodyMark: "身", age: "虛歲", borrow: "借", m: ["祿", "權", "科", "忌"], fly: "飛",
       hint: "點擊宮位：三方四正與飛四化", nodata: "結果中沒有命盤資料（宿主未轉發 _meta）" },
     "en-US": { solar: "Solar", lunar: "Lunar", pillars: "Pillars", time: "Hour", five: "Bureau", soul: "Soul ruler", body: "Body ruler",
-      zodiac: "Zodiac", soulPalace: "Soul palace", bodyPalace: "Body palace", bodyMark: "body", age: "age", m: ["A", "B", "C", "D"], fly: "→",
+      zodiac: "Zodiac", soulPalace: "Soul palace", bodyPalace: "Body palace", bodyMark: "body", age: "age", borrow: "opp.", m: ["A", "B", "C", "D"], fly: "→",
       hint: "Tap a palace: its trines and opposite, and where its stem flies A B C D", nodata: "The result carries no board (the host dropped _meta)" }
   };
   // Grid cell (row, column) of each branch 子…亥 on the classic board.
@@ -69,6 +69,11 @@
       style: "grid-row:" + rc[0] + ";grid-column:" + rc[1] });
     var stars = h("div", { "class": "stars" });
     p.ma.forEach(function (s) { stars.appendChild(star(s, "major")); });
+    // An empty palace (命无正曜…) is read with the opposite palace's majors (借对宫).
+    if (!p.ma.length) {
+      var opp = board.palaces[(i + 6) % 12].ma.map(function (s) { return parseStar(s).name; });
+      if (opp.length) stars.appendChild(h("span", { "class": "borrow", "data-k": "borrowed" }, "(" + t.borrow + " " + opp.join(" ") + ")"));
+    }
     p.mi.forEach(function (s) { stars.appendChild(star(s, "minor")); });
     p.ad.forEach(function (s) { stars.appendChild(star(s, "adj")); });
     c.appendChild(stars);
