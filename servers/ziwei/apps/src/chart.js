@@ -182,5 +182,7 @@
     if (period) overlay(d);
     selected = -1;
   });
+  // The lines follow the cells when the host resizes the frame.
+  window.addEventListener("resize", function () { if (selected >= 0) select(selected); });
   McpApp.start("ziwei-chart", "1");
 })();
