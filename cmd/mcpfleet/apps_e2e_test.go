@@ -18,6 +18,7 @@ func TestInspectorListsAppResources(t *testing.T) {
 		"polymarket": {"ui://polymarket/market.html"},
 		"shoonya":    {"ui://shoonya/candles.html", "ui://shoonya/portfolio.html"},
 		"ktrdr":      {"ui://ktrdr/operation.html"},
+		"ziwei":      {"ui://ziwei/chart.html"},
 	}
 	for server, uris := range views {
 		for _, era := range []string{"legacy", "modern"} {

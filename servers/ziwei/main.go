@@ -11,7 +11,9 @@ import (
 	"os"
 	"path/filepath"
 
+	mcpapps "github.com/mcpfleet/mcpfleet/pkg/apps"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/apps"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/golden"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/rules"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/tools"
@@ -48,7 +50,13 @@ func newApp() serve.App {
 				return err
 			}
 			store.WithLogger(r.Log)
-			return t.Register(ctx, r)
+			if err := t.Register(ctx, r); err != nil {
+				return err
+			}
+			// The chart view: linked tools and the board in their result
+			// _meta, both only for clients that declare MCP Apps.
+			r.Server.Use(t.ViewMiddleware(mcpapps.ClientSupports))
+			return mcpapps.Install(r.Server, apps.Config())
 		},
 		Commands: map[string]serve.Command{"check-golden": func(ctx context.Context, args []string) int {
 			return checkGolden(args, os.Stdout, os.Stderr)
