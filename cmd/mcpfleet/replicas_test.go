@@ -47,9 +47,9 @@ type toolCall struct{ tool, args string }
 // replicaCase is one server's part: a read any replica answers (safe for a
 // client to repeat) and, where the server has one, its own shared limit.
 type replicaCase struct {
-	name  string
-	read  toolCall
-	limit *sharedLimit
+	name   string
+	read   toolCall
+	limits []*sharedLimit
 	// killReads is how many reads each of 4 workers sends around the kill
 	// (default 10): fewer where every read spends a per-user limit.
 	killReads int
@@ -73,29 +73,42 @@ type sharedLimit struct {
 func replicaCases() []replicaCase {
 	return []replicaCase{
 		{name: "ziwei", read: toolCall{"query_star_combination_meaning", `{}`}}, // no limit of its own: the session caps
-		{name: "shoonya", read: toolCall{"get_order_book", `{}`}, limit: &sharedLimit{
+		{name: "shoonya", read: toolCall{"get_order_book", `{}`}, limits: []*sharedLimit{{
 			what: "broker request budget per account (SHOONYA_REQUESTS_PER_MINUTE)",
 			env:  []string{"SHOONYA_REQUESTS_PER_MINUTE=3", "SHOONYA_REQUESTS_PER_SECOND=0"}, budget: 3, calls: 6,
 			prepare: func(t *testing.T, do func(toolCall) toolAnswer) string {
 				connectShoonya(t, do(toolCall{"connect_shoonya_broker", `{}`}))
 				return ""
 			},
-			call: func(int, string) toolCall { return toolCall{"get_limits", `{}`} }}},
-		{name: "chartimg", read: toolCall{"get_exchanges", `{}`}, limit: &sharedLimit{
+			call: func(int, string) toolCall { return toolCall{"get_limits", `{}`} }}, {
+			what: "pre-trade orders per user per minute (SHOONYA_MAX_ORDERS_PER_MINUTE)",
+			env:  []string{"SHOONYA_MAX_ORDERS_PER_MINUTE=2"}, budget: 2, calls: 4,
+			prepare: func(t *testing.T, do func(toolCall) toolAnswer) string {
+				connectShoonya(t, do(toolCall{"connect_shoonya_broker", `{}`}))
+				return ""
+			},
+			call: func(i int, _ string) toolCall { return placeOrder(fmt.Sprintf("replica-pace-%d", i)) },
+			// a pre-trade limit refuses as permission_denied naming itself (servers/shoonya/orders/limits.go)
+			judge: func(r toolAnswer) (bool, bool) {
+				msg, _ := r.sc["message"].(string)
+				return !r.isError && r.sc["outcome"] == "placed",
+					r.isError && r.sc["code"] == "permission_denied" && strings.Contains(msg, "SHOONYA_MAX_ORDERS_PER_MINUTE") && r.sc["retry_after_s"] != nil
+			}}}},
+		{name: "chartimg", read: toolCall{"get_exchanges", `{}`}, limits: []*sharedLimit{{
 			what: "plan daily maximum (CHART_IMG_DAILY_MAX under CHART_IMG_PLAN)",
 			env:  []string{"CHART_IMG_PLAN=PRO", "CHART_IMG_DAILY_MAX=3"}, budget: 3, calls: 6,
 			call: func(i int, _ string) toolCall { // another exchange each time: no cache answers
 				ex := []string{"BINANCE", "COINBASE", "KRAKEN", "NASDAQ", "NYSE", "FX"}[i%6]
 				return toolCall{"get_symbols", `{"exchange":"` + ex + `"}`}
-			}}},
+			}}}},
 		{name: "ktrdr", read: toolCall{"list_operations", `{}`}}, // no limit of its own: the session caps
 		// every polymarket read spends the user's 30 public calls a minute
-		{name: "polymarket", read: toolCall{"list_markets", `{}`}, killReads: 5, limit: &sharedLimit{
+		{name: "polymarket", read: toolCall{"list_markets", `{}`}, killReads: 5, limits: []*sharedLimit{{
 			what: "user-data calls per user per minute (10, ref: polymarket.md §2.1)", budget: 10, calls: 13,
 			call: func(i int, _ string) toolCall {
 				return toolCall{"get_user_positions", fmt.Sprintf(`{"user":"0x%040x"}`, i+1)}
-			}}},
-		{name: "google-news-rss", read: toolCall{"build_search_feed", `{"terms":["shipping"]}`}, limit: &sharedLimit{
+			}}}},
+		{name: "google-news-rss", read: toolCall{"build_search_feed", `{"terms":["shipping"]}`}, limits: []*sharedLimit{{
 			what: "one Google poll per query_key per 3-hour window (the others are served the cache)", budget: 1, calls: 4,
 			prepare: func(t *testing.T, do func(toolCall) toolAnswer) string {
 				r := do(toolCall{"build_search_feed", `{"terms":["cotton"],"site":["reuters.com"]}`})
@@ -108,13 +121,19 @@ func replicaCases() []replicaCase {
 			call: func(_ int, key string) toolCall { return toolCall{"fetch_search_feed", `{"query_key":"` + key + `"}`} },
 			judge: func(r toolAnswer) (bool, bool) {
 				return !r.isError && r.sc["status"] == "fresh", !r.isError && r.sc["status"] == "cached"
-			}}},
-		{name: "web-search", read: toolCall{"get_search_capabilities", `{}`}, limit: &sharedLimit{
+			}}}},
+		{name: "web-search", read: toolCall{"get_search_capabilities", `{}`}, limits: []*sharedLimit{{
 			what: "searches per user per window (WEB_SEARCH_LIMIT)", env: []string{"WEB_SEARCH_LIMIT=3"}, budget: 3, calls: 6,
 			call: func(i int, _ string) toolCall {
 				return toolCall{"search_web", fmt.Sprintf(`{"query":"distinct replica query %d"}`, i)}
-			}}},
+			}}}},
 	}
+}
+
+// placeOrder is one shoonya limit order; its key makes a retry safe.
+func placeOrder(key string) toolCall {
+	return toolCall{"place_order", `{"exchange":"NSE","trading_symbol":"RELIANCE-EQ","side":"BUY","quantity":1,` +
+		`"order_type":"LIMIT","price":1300,"product":"CNC","idempotency_key":"` + key + `"}`}
 }
 
 func connectShoonya(t *testing.T, r toolAnswer) {
@@ -414,7 +433,14 @@ func TestReplicasOfEveryServer(t *testing.T) {
 	}
 	bins := buildFleet(t)
 	rs := redistest.StartServer(t)
-	for i, tc := range cases {
+	db := -1
+	nextDB := func() int { // a Redis database per pair of replicas (16 by default)
+		if db++; db > 15 {
+			t.Fatal("more pairs of replicas than Redis databases")
+		}
+		return db
+	}
+	for _, tc := range cases {
 		if _, ok := findServer(tc.name); !ok {
 			t.Fatalf("no server %q", tc.name)
 		}
@@ -428,10 +454,11 @@ func TestReplicasOfEveryServer(t *testing.T) {
 				return append(e, extra...)
 			}
 			bin := filepath.Join(bins, tc.name)
-			if tc.limit != nil {
-				t.Run("shared limit", func(t *testing.T) { sharedLimitAdmitsBudget(t, bin, env(2*i+1, tc.limit.env...), tc.limit) })
+			for _, l := range tc.limits {
+				db := nextDB()
+				t.Run("shared limit "+strings.Fields(l.what)[0], func(t *testing.T) { sharedLimitAdmitsBudget(t, bin, env(db, l.env...), l) })
 			}
-			replicasServe(t, tc, startPair(t, bin, env(2*i)), up)
+			replicasServe(t, tc, startPair(t, bin, env(nextDB())), up)
 		})
 	}
 }
@@ -652,8 +679,7 @@ func killMidRun(t *testing.T, tc replicaCase, p pair, session answer, up upstrea
 				}
 				key := fmt.Sprintf("replica-kill-%d", i)
 				keys = append(keys, key)
-				body := callBody(toolCall{"place_order", `{"exchange":"NSE","trading_symbol":"RELIANCE-EQ","side":"BUY","quantity":1,` +
-					`"order_type":"LIMIT","price":1300,"product":"CNC","idempotency_key":"` + key + `"}`}, true)
+				body := callBody(placeOrder(key), true)
 				a, err := attempt("", body, true)
 				r := parseTool(a.body)
 				if err != nil || a.code != 200 || r.isError || r.sc["outcome"] != "placed" && r.sc["outcome"] != "already_placed" {
