@@ -260,8 +260,9 @@ func startReplica(t *testing.T, bin string, env []string) *replica {
 
 // roundRobin sends request n to backend n mod len(backends) and names the
 // backend in the X-Replica response header. Like a load balancer's passive
-// health check, a backend that failed a request answers 502 for it and then
-// leaves the rotation, so the client's retry reaches a live one.
+// health check, a backend that failed a request answers 502 for it and, if
+// it no longer accepts connections, leaves the rotation, so the client's
+// retry reaches a live one.
 func roundRobin(t *testing.T, backends []*replica) *httptest.Server {
 	var n atomic.Int64
 	down := make([]atomic.Bool, len(backends))
@@ -281,8 +282,14 @@ func roundRobin(t *testing.T, backends []*replica) *httptest.Server {
 		},
 		FlushInterval: -1,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			// A pooled connection the backend closed fails one request only;
+			// a backend that no longer accepts connections is down.
 			if i, err := strconv.Atoi(r.Header.Get("X-Replica")); err == nil {
-				down[i].Store(true)
+				if c, err := net.DialTimeout("tcp", backends[i].url.Host, 2*time.Second); err == nil {
+					c.Close()
+				} else {
+					down[i].Store(true)
+				}
 			}
 			w.Header().Set("X-Replica", r.Header.Get("X-Replica"))
 			http.Error(w, "backend down", http.StatusBadGateway)
@@ -531,7 +538,15 @@ func replicasServe(t *testing.T, tc replicaCase, p pair, up upstream) {
 	}
 	served := map[string]bool{}
 	readOnOther := false
-	for _, c := range []struct{ name, body string }{{"list", listBody(false)}, {"list", listBody(false)}, {"call", read(false)}, {"call", read(false)}} {
+	// list, list, call, call alternates replicas; a request the client had
+	// to resend (mcpDo) shifts the rotation, so the pattern repeats until
+	// both replicas answered both, within a bound.
+	for i := 0; i < 12 && len(served) < 4; i++ {
+		name, body := "list", listBody(false)
+		if i%4 >= 2 {
+			name, body = "call", read(false)
+		}
+		c := struct{ name, body string }{name, body}
 		a := mcpDo(t, base, http.MethodPost, replicaTokenA, sid, c.body, false)
 		wantOK(t, "legacy "+c.name, a, `"result"`)
 		served[c.name+"@"+a.replica] = true
@@ -542,6 +557,9 @@ func replicasServe(t *testing.T, tc replicaCase, p pair, up upstream) {
 	}
 	if loginOn != "" && !readOnOther { // ...and serves the read on the other
 		t.Fatalf("the login on replica %s served no %s on the other replica", loginOn, tc.read.tool)
+	}
+	if up.orders != nil {
+		brokerSessionPerUser(t, base, sid, up)
 	}
 
 	// Another user's bearer cannot use the session on any replica.
@@ -607,6 +625,44 @@ func replicasServe(t *testing.T, tc replicaCase, p pair, up upstream) {
 	wantOK(t, "a session after one ended", legacyInit(t, base, replicaTokenB), `"protocolVersion"`)
 
 	killMidRun(t, tc, p, alice[1], up)
+}
+
+// brokerSessionPerUser: alice's broker login (on one replica) is hers alone
+// on both, and an order she places through one replica is in the book both
+// replicas read, sent to the broker once.
+func brokerSessionPerUser(t *testing.T, base, sid string, up upstream) {
+	t.Helper()
+	for i := 0; i < 2; i++ {
+		a := mcpDo(t, base, http.MethodPost, replicaTokenB, "", callBody(toolCall{"get_order_book", `{}`}, true), true)
+		if r := parseTool(a.body); a.code != 200 || !r.isError || r.sc["code"] != "unauthenticated" {
+			t.Fatalf("bob's order book on replica %s, without a login of his own: %d %.300s", a.replica, a.code, a.body)
+		}
+	}
+	a := mcpDo(t, base, http.MethodPost, replicaTokenA, sid, callBody(placeOrder("replica-lb-1"), false), false)
+	placed := parseTool(a.body)
+	id, _ := placed.sc["order_id"].(string)
+	if a.code != 200 || placed.isError || placed.sc["outcome"] != "placed" || id == "" {
+		t.Fatalf("place_order on replica %s: %d %.300s", a.replica, a.code, a.body)
+	}
+	seen := map[string]bool{}
+	for i := 0; i < 2; i++ {
+		a := mcpDo(t, base, http.MethodPost, replicaTokenA, "", callBody(toolCall{"get_order_book", `{}`}, true), true)
+		book := parseTool(a.body)
+		orders, _ := book.sc["orders"].([]any)
+		found := false
+		for _, o := range orders {
+			if m, _ := o.(map[string]any); m["order_id"] == id {
+				found = true
+			}
+		}
+		if a.code != 200 || book.isError || !found {
+			t.Fatalf("order %s not in the book on replica %s: %d %.300s", id, a.replica, a.code, a.body)
+		}
+		seen[a.replica] = true
+	}
+	if len(seen) != 2 || up.orders("replica-lb-1") != 1 {
+		t.Fatalf("order book read on replicas %v; the broker received the order %d times, want once", seen, up.orders("replica-lb-1"))
+	}
 }
 
 // killMidRun kills the replica that initialized a live session while calls
