@@ -148,6 +148,10 @@ func connectShoonya(t *testing.T, r toolAnswer) {
 type upstream struct {
 	env    []string
 	orders func(key string) int
+	// holdAnswer makes the broker's answer to the order with key wait: the
+	// order is placed, arrived closes, and the answer goes back to the
+	// replica only after release.
+	holdAnswer func(key string) (arrived <-chan struct{}, release func())
 }
 
 // replicaUpstream starts a server's fake and returns the environment both
@@ -177,6 +181,8 @@ func replicaUpstream(t *testing.T, bins, name string) upstream {
 	// the idempotency key in its remarks.
 	var mu sync.Mutex
 	placed := map[string]int{}
+	type hold struct{ arrived, release chan struct{} }
+	holds := map[string]hold{}
 	keyRE := regexp.MustCompile(`remarks%22%3A%22([A-Za-z0-9_.:-]+)|"remarks":"([A-Za-z0-9_.:-]+)`)
 	target, _ := url.Parse("http://" + addr)
 	rp := httputil.NewSingleHostReverseProxy(target)
@@ -187,7 +193,21 @@ func replicaUpstream(t *testing.T, bins, name string) upstream {
 			if k := keyRE.FindStringSubmatch(string(b)); k != nil {
 				mu.Lock()
 				placed[k[1]+k[2]]++
+				h, held := holds[k[1]+k[2]]
+				delete(holds, k[1]+k[2])
 				mu.Unlock()
+				if held { // the broker places it; its answer waits
+					rec := httptest.NewRecorder()
+					rp.ServeHTTP(rec, r)
+					close(h.arrived)
+					<-h.release
+					for k, v := range rec.Header() {
+						w.Header()[k] = v
+					}
+					w.WriteHeader(rec.Code)
+					_, _ = w.Write(rec.Body.Bytes())
+					return
+				}
 			}
 		}
 		rp.ServeHTTP(w, r)
@@ -202,6 +222,16 @@ func replicaUpstream(t *testing.T, bins, name string) upstream {
 			"SHOONYA_TOTP_SECRET=" + m[5], "SHOONYA_IMEI=abc1234", "SHOONYA_CONFIRM_ORDERS=off",
 			"MCPFLEET_STATE_KEY=" + base64.StdEncoding.EncodeToString(key)}, // Redis holds the broker session, encrypted
 		orders: func(k string) int { mu.Lock(); defer mu.Unlock(); return placed[k] },
+		holdAnswer: func(k string) (<-chan struct{}, func()) {
+			h := hold{make(chan struct{}), make(chan struct{})}
+			mu.Lock()
+			holds[k] = h
+			mu.Unlock()
+			var once sync.Once
+			release := func() { once.Do(func() { close(h.release) }) }
+			t.Cleanup(release)
+			return h.arrived, release
+		},
 	}
 }
 
@@ -263,7 +293,7 @@ func startReplica(t *testing.T, bin string, env []string) *replica {
 // health check, a backend that failed a request answers 502 for it and, if
 // it no longer accepts connections, leaves the rotation, so the client's
 // retry reaches a live one.
-func roundRobin(t *testing.T, backends []*replica) *httptest.Server {
+func roundRobin(t *testing.T, backends []*replica, lastOrder *atomic.Int64) *httptest.Server {
 	var n atomic.Int64
 	down := make([]atomic.Bool, len(backends))
 	proxy := &httputil.ReverseProxy{
@@ -275,6 +305,9 @@ func roundRobin(t *testing.T, backends []*replica) *httptest.Server {
 			pr.SetURL(backends[i].url)
 			pr.Out.Host = backends[i].url.Host // mcp-go checks Host against loopback
 			pr.Out.Header.Set("X-Replica", strconv.Itoa(i))
+			if pr.In.Header.Get("Mcp-Name") == "place_order" {
+				lastOrder.Store(int64(i))
+			}
 		},
 		ModifyResponse: func(resp *http.Response) error {
 			resp.Header.Set("X-Replica", resp.Request.Header.Get("X-Replica"))
@@ -420,14 +453,16 @@ func wantOK(t *testing.T, what string, a answer, mustContain string) {
 
 // pair is two replicas of one server on one Redis database behind the proxy.
 type pair struct {
-	backends []*replica
-	base     string
+	backends  []*replica
+	base      string
+	lastOrder *atomic.Int64 // the replica the last modern place_order went to
 }
 
 func startPair(t *testing.T, bin string, env []string) pair {
 	t.Helper()
 	backends := []*replica{startReplica(t, bin, env), startReplica(t, bin, env)}
-	return pair{backends, roundRobin(t, backends).URL}
+	var last atomic.Int64
+	return pair{backends, roundRobin(t, backends, &last).URL, &last}
 }
 
 func TestReplicasOfEveryServer(t *testing.T) {
@@ -665,6 +700,20 @@ func brokerSessionPerUser(t *testing.T, base, sid string, up upstream) {
 	}
 }
 
+// attemptOrder places a modern order, resending the same idempotency_key on
+// a failed attempt (the proxy sends the resend to a live replica).
+func attemptOrder(p pair, key string, retries *atomic.Int64) (answer, error) {
+	var a answer
+	var err error
+	for try := 0; try < 4; try++ {
+		if a, err = mcpTry(p.base, http.MethodPost, replicaTokenA, "", callBody(placeOrder(key), true), true); err == nil && a.code == 200 {
+			break
+		}
+		retries.Add(1)
+	}
+	return a, err
+}
+
 // killMidRun kills the replica that initialized a live session while calls
 // are in flight: every read is answered, the client retrying a failed one on
 // the next replica. Where the server places orders, orders placed around the
@@ -679,15 +728,43 @@ func killMidRun(t *testing.T, tc replicaCase, p pair, session answer, up upstrea
 	}
 	var done, retries atomic.Int64
 	killed := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make(chan string, workers*perWorker+8)
+	var keys []string
+	if up.orders != nil { // an order before the kill; the others wait for it
+		keys = append(keys, "replica-kill-0")
+		if a, err := attemptOrder(p, "replica-kill-0", &retries); err != nil || a.code != 200 || parseTool(a.body).sc["outcome"] != "placed" {
+			t.Fatalf("order before the kill: %v %d %.300s", err, a.code, a.body)
+		}
+	}
 	go func() {
 		defer close(killed)
 		for done.Load() < killAfter {
 			time.Sleep(2 * time.Millisecond)
 		}
+		if up.holdAnswer != nil {
+			// An order whose answer dies with its replica: the broker
+			// placed it, the client sees a failure and retries the same
+			// idempotency_key on the survivor, which must not send it again.
+			arrived, release := up.holdAnswer("replica-kill-held")
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				a, err := attemptOrder(p, "replica-kill-held", &retries)
+				if r := parseTool(a.body); err != nil || a.code != 200 || r.isError || r.sc["outcome"] != "already_placed" {
+					errs <- fmt.Sprintf("the order whose answer was lost: %v %d %.300s (want already_placed on the retry)", err, a.code, a.body)
+				}
+			}()
+			select {
+			case <-arrived:
+				kill = int(p.lastOrder.Load())
+			case <-time.After(60 * time.Second):
+				errs <- "the held order never reached the broker"
+			}
+			defer release()
+		}
 		_ = p.backends[kill].cmd.Process.Kill()
 	}()
-	var wg sync.WaitGroup
-	errs := make(chan string, workers*perWorker+8)
 	attempt := func(sess, body string, isModern bool) (answer, error) {
 		var a answer
 		var err error
@@ -719,24 +796,15 @@ func killMidRun(t *testing.T, tc replicaCase, p pair, session answer, up upstrea
 			}
 		}(w)
 	}
-	var keys []string
 	if up.orders != nil {
 		wg.Add(1)
-		go func() { // orders, one each side of the kill and two racing it
+		go func() { // orders after the kill, on the survivor
 			defer wg.Done()
-			for i := 0; i < 4; i++ {
-				switch i {
-				case 1:
-					for done.Load() < killAfter-2 {
-						time.Sleep(time.Millisecond)
-					}
-				case 3:
-					<-killed
-				}
+			<-killed
+			for i := 1; i < 3; i++ {
 				key := fmt.Sprintf("replica-kill-%d", i)
 				keys = append(keys, key)
-				body := callBody(placeOrder(key), true)
-				a, err := attempt("", body, true)
+				a, err := attemptOrder(p, key, &retries)
 				r := parseTool(a.body)
 				if err != nil || a.code != 200 || r.isError || r.sc["outcome"] != "placed" && r.sc["outcome"] != "already_placed" {
 					errs <- fmt.Sprintf("order %s: %v %d %.300s", key, err, a.code, a.body)
@@ -744,8 +812,12 @@ func killMidRun(t *testing.T, tc replicaCase, p pair, session answer, up upstrea
 			}
 		}()
 	}
+	<-killed // the kill goroutine may add to wg: wait for it first
 	wg.Wait()
 	close(errs)
+	if up.holdAnswer != nil {
+		keys = append(keys, "replica-kill-held")
+	}
 	for e := range errs {
 		t.Error(e)
 	}
