@@ -68,6 +68,9 @@ type sharedLimit struct {
 	// judge says whether a result was admitted, or is the limit's refusal;
 	// nil: admitted is a success, refused is the envelope's rate_limited.
 	judge func(r toolAnswer) (admitted, refused bool)
+	// sent is how many requests of the kind the limit guards reached the
+	// fake (nil: the fake's request count, where it has one).
+	sent func(t *testing.T, up upstream) int
 }
 
 func replicaCases() []replicaCase {
@@ -80,7 +83,8 @@ func replicaCases() []replicaCase {
 				connectShoonya(t, do(toolCall{"connect_shoonya_broker", `{}`}))
 				return ""
 			},
-			call: func(int, string) toolCall { return toolCall{"get_limits", `{}`} }}, {
+			call: func(int, string) toolCall { return toolCall{"get_limits", `{}`} },
+			sent: func(_ *testing.T, up upstream) int { return up.route("Limits") }}, {
 			what: "pre-trade orders per user per minute (SHOONYA_MAX_ORDERS_PER_MINUTE)",
 			env:  []string{"SHOONYA_MAX_ORDERS_PER_MINUTE=2"}, budget: 2, calls: 4,
 			prepare: func(t *testing.T, do func(toolCall) toolAnswer) string {
@@ -88,6 +92,7 @@ func replicaCases() []replicaCase {
 				return ""
 			},
 			call: func(i int, _ string) toolCall { return placeOrder(fmt.Sprintf("replica-pace-%d", i)) },
+			sent: func(_ *testing.T, up upstream) int { return up.route("PlaceOrder") },
 			// a pre-trade limit refuses as permission_denied naming itself (servers/shoonya/orders/limits.go)
 			judge: func(r toolAnswer) (bool, bool) {
 				msg, _ := r.sc["message"].(string)
@@ -152,6 +157,48 @@ type upstream struct {
 	// order is placed, arrived closes, and the answer goes back to the
 	// replica only after release.
 	holdAnswer func(key string) (arrived <-chan struct{}, release func())
+	// requests is how many requests the fake received (nil: it does not
+	// say); route, for shoonya, how many went to one Noren route.
+	requests func(t *testing.T) int
+	route    func(name string) int
+}
+
+// fakeRequests counts a fake's requests from its control route: a list
+// (web-search's /_fake/requests) or counts per route (/_fake/stats).
+func fakeRequests(base, control string) func(t *testing.T) int {
+	return func(t *testing.T) int {
+		t.Helper()
+		resp, err := http.Get(base + control)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		var list []json.RawMessage
+		if json.Unmarshal(b, &list) == nil {
+			return len(list)
+		}
+		var per map[string]int
+		if err := json.Unmarshal(b, &per); err != nil {
+			t.Fatalf("%s%s: %v: %.200s", base, control, err, b)
+		}
+		n := 0
+		for _, c := range per {
+			n += c
+		}
+		return n
+	}
+}
+
+// envValue is the last value of name in env.
+func envValue(env []string, name string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, _ := strings.Cut(kv, "="); k == name {
+			v = val
+		}
+	}
+	return v
 }
 
 // replicaUpstream starts a server's fake and returns the environment both
@@ -166,10 +213,29 @@ func replicaUpstream(t *testing.T, bins, name string) upstream {
 			for _, v := range []string{"GAMMA", "CLOB", "DATA", "BTC", "BTC_FALLBACK"} {
 				env = append(env, "POLYMARKET_"+v+"_URL="+addr)
 			}
-		case "google-news-rss":
-			env = append(env, "GOOGLE_NEWS_BASE_URL=http://"+startFake(t, filepath.Join(bins, "fake-google-news-rss")))
 		}
-		return upstream{env: env}
+		up := upstream{env: env}
+		if name == "google-news-rss" { // its fake keeps no count: count polls on the way
+			target, _ := url.Parse("http://" + startFake(t, filepath.Join(bins, "fake-google-news-rss")))
+			rp := httputil.NewSingleHostReverseProxy(target)
+			var polls atomic.Int64
+			counter := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				polls.Add(1)
+				rp.ServeHTTP(w, r)
+			}))
+			t.Cleanup(counter.Close)
+			up.env = append(up.env, "GOOGLE_NEWS_BASE_URL="+counter.URL)
+			up.requests = func(*testing.T) int { return int(polls.Load()) }
+		}
+		switch name {
+		case "web-search":
+			up.requests = fakeRequests(strings.TrimSuffix(envValue(env, "OPENAI_BASE_URL"), "/v1"), "/_fake/requests")
+		case "chartimg":
+			up.requests = fakeRequests(envValue(env, "CHART_IMG_API_URL"), "/_fake/stats")
+		case "polymarket":
+			up.requests = fakeRequests(envValue(env, "POLYMARKET_GAMMA_URL"), "/_fake/stats")
+		}
+		return up
 	}
 	// shoonya logs in with the fake's demo account, which the fake prints.
 	addr, banner := startFakeLogged(t, filepath.Join(bins, "fake-shoonya"), "totp_secret=", "--no-rate-limit")
@@ -181,12 +247,16 @@ func replicaUpstream(t *testing.T, bins, name string) upstream {
 	// the idempotency key in its remarks.
 	var mu sync.Mutex
 	placed := map[string]int{}
+	routes := map[string]int{}
 	type hold struct{ arrived, release chan struct{} }
 	holds := map[string]hold{}
 	keyRE := regexp.MustCompile(`remarks%22%3A%22([A-Za-z0-9_.:-]+)|"remarks":"([A-Za-z0-9_.:-]+)`)
 	target, _ := url.Parse("http://" + addr)
 	rp := httputil.NewSingleHostReverseProxy(target)
 	counter := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		routes[r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]]++
+		mu.Unlock()
 		if strings.HasSuffix(r.URL.Path, "/PlaceOrder") {
 			b, _ := io.ReadAll(r.Body)
 			r.Body = io.NopCloser(strings.NewReader(string(b)))
@@ -222,6 +292,7 @@ func replicaUpstream(t *testing.T, bins, name string) upstream {
 			"SHOONYA_TOTP_SECRET=" + m[5], "SHOONYA_IMEI=abc1234", "SHOONYA_CONFIRM_ORDERS=off",
 			"MCPFLEET_STATE_KEY=" + base64.StdEncoding.EncodeToString(key)}, // Redis holds the broker session, encrypted
 		orders: func(k string) int { mu.Lock(); defer mu.Unlock(); return placed[k] },
+		route:  func(name string) int { mu.Lock(); defer mu.Unlock(); return routes[name] },
 		holdAnswer: func(k string) (<-chan struct{}, func()) {
 			h := hold{make(chan struct{}), make(chan struct{})}
 			mu.Lock()
@@ -498,7 +569,7 @@ func TestReplicasOfEveryServer(t *testing.T) {
 			bin := filepath.Join(bins, tc.name)
 			for _, l := range tc.limits {
 				db := nextDB()
-				t.Run("shared limit "+strings.Fields(l.what)[0], func(t *testing.T) { sharedLimitAdmitsBudget(t, bin, env(db, l.env...), l) })
+				t.Run("shared limit "+strings.Fields(l.what)[0], func(t *testing.T) { sharedLimitAdmitsBudget(t, bin, env(db, l.env...), l, up) })
 			}
 			replicasServe(t, tc, startPair(t, bin, env(nextDB())), up)
 		})
@@ -507,7 +578,7 @@ func TestReplicasOfEveryServer(t *testing.T) {
 
 // sharedLimitAdmitsBudget: stateless calls alternate a fresh pair of
 // replicas; the limit admits its budget in total, refusing the rest.
-func sharedLimitAdmitsBudget(t *testing.T, bin string, env []string, l *sharedLimit) {
+func sharedLimitAdmitsBudget(t *testing.T, bin string, env []string, l *sharedLimit, up upstream) {
 	p := startPair(t, bin, env)
 	var served sync.Map
 	do := func(c toolCall) toolAnswer {
@@ -530,6 +601,14 @@ func sharedLimitAdmitsBudget(t *testing.T, bin string, env []string, l *sharedLi
 			return !r.isError, r.isError && r.sc["code"] == "rate_limited" && r.sc["retryable"] == true && r.sc["retry_after_s"] != nil
 		}
 	}
+	sent := l.sent
+	if sent == nil && up.requests != nil {
+		sent = func(t *testing.T, up upstream) int { return up.requests(t) }
+	}
+	before := 0
+	if sent != nil {
+		before = sent(t, up)
+	}
 	admitted := map[string]int{}
 	total := 0
 	for i := 0; i < l.calls; i++ {
@@ -551,7 +630,14 @@ func sharedLimitAdmitsBudget(t *testing.T, bin string, env []string, l *sharedLi
 	if total != l.budget || n != 2 {
 		t.Fatalf("%s: %d of %d calls admitted (per replica %v, %d replicas answered), want %d in total over both", l.what, total, l.calls, admitted, n, l.budget)
 	}
-	t.Logf("%s: %d of %d calls admitted over both replicas %v, the rest refused", l.what, total, l.calls, admitted)
+	upstreamNote := "the fake does not count"
+	if sent != nil { // refused calls sent nothing upstream
+		if n := sent(t, up) - before; n != l.budget {
+			t.Fatalf("%s: the upstream received %d requests for %d admitted calls", l.what, n, l.budget)
+		}
+		upstreamNote = fmt.Sprintf("the upstream received %d", l.budget)
+	}
+	t.Logf("%s: %d of %d calls admitted over both replicas %v, the rest refused; %s", l.what, total, l.calls, admitted, upstreamNote)
 }
 
 func replicasServe(t *testing.T, tc replicaCase, p pair, up upstream) {
