@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,8 +32,9 @@ type Config struct {
 	RetryWait time.Duration
 	// NoLimiter turns off the client-side plan limiter (tests of upstream 429s).
 	NoLimiter bool
-	// DailyMax overrides the plan's daily maximum in the client-side limiter
-	// (tests); 0 = the plan's.
+	// DailyMax lowers the plan's daily maximum in the client-side limiter
+	// (--daily-max, CHART_IMG_DAILY_MAX: spend less than the plan allows,
+	// shared by replicas through Redis); 0 = the plan's.
 	DailyMax int
 }
 
@@ -42,7 +44,11 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.DocsURL, "docs-url", envOr(client.EnvDocsURL, client.DefaultDocsURL), "chart-img docs page URL ["+client.EnvDocsURL+"]")
 	fs.StringVar(&c.Plan, "plan", envOr(client.EnvPlan, ""), "chart-img plan: BASIC, PRO, MEGA, ULTRA or ENTERPRISE (client-side limiter and plan-limit checks); empty: unknown, not enforced ["+client.EnvPlan+"]")
 	fs.DurationVar(&c.Timeout, "timeout", 60*time.Second, "per-call deadline for chart-img requests")
+	fs.IntVar(&c.DailyMax, "daily-max", c.DailyMax, "requests a day for the client-side limiter, below the plan's (with --plan); 0: the plan's ["+EnvDailyMax+"]")
 }
+
+// EnvDailyMax caps the day's requests below the plan's daily maximum.
+const EnvDailyMax = "CHART_IMG_DAILY_MAX"
 
 // Register builds the client and adds the tools.
 func (c *Config) Register(_ context.Context, r *serve.Registry) error {
@@ -64,6 +70,13 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 		if plan, ok = chart.PlanByName(c.Plan); !ok {
 			return fmt.Errorf("%s=%q: want one of %s, or leave it unset", client.EnvPlan, c.Plan, strings.Join(chart.PlanNames, ", "))
 		}
+	}
+	if v := strings.TrimSpace(os.Getenv(EnvDailyMax)); v != "" && c.DailyMax == 0 {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%s=%q: want a whole number of requests a day ≥ 0 (0: the plan's)", EnvDailyMax, v)
+		}
+		c.DailyMax = n
 	}
 	if c.DailyMax > 0 && plan.Name != "" {
 		plan.DailyMax = c.DailyMax

@@ -1,6 +1,7 @@
 package orders
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -9,7 +10,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 )
 
 // Limits are the pre-trade limits. Zero means "no limit" for numbers; empty
@@ -104,13 +108,16 @@ func allowsProduct(allowed []string, product string) bool {
 	return false
 }
 
-// Pacer enforces MaxOrdersPerMin per user with a sliding window.
+// Pacer enforces MaxOrdersPerMin per user with a sliding window: in this
+// process, or in Redis when shared (NewSharedPacer), so replicas behind a
+// load balancer admit the limit once in total, not once each.
 type Pacer struct {
-	mu   sync.Mutex
-	max  int
-	win  time.Duration
-	now  func() time.Time
-	sent map[string][]time.Time
+	mu     sync.Mutex
+	max    int
+	win    time.Duration
+	now    func() time.Time
+	sent   map[string][]time.Time
+	shared ratelimit.Limiter
 }
 
 // NewPacer allows max orders per minute per user (0 = unlimited).
@@ -118,9 +125,38 @@ func NewPacer(max int) *Pacer {
 	return &Pacer{max: max, win: time.Minute, now: time.Now, sent: map[string][]time.Time{}}
 }
 
-// Take claims one order slot for user or refuses naming the limit.
-func (p *Pacer) Take(user string) error {
+// SharedPacerPrefix starts the Redis keys of the shared order pacer.
+const SharedPacerPrefix = "shoonya:orders:pace:"
+
+// NewSharedPacer is NewPacer with the window in Redis (MCPFLEET_REDIS_URL),
+// shared by every replica; nil rdb keeps it in this process.
+func NewSharedPacer(rdb *redis.Client, max int) *Pacer {
+	p := NewPacer(max)
+	if rdb != nil && max > 0 {
+		p.shared = ratelimit.NewSlidingWindow(max, time.Minute, ratelimit.WithRedis(rdb, SharedPacerPrefix))
+	}
+	return p
+}
+
+// Take claims one order slot for user or refuses naming the limit. A shared
+// pacer whose store does not answer refuses too (fail closed: nothing sent).
+func (p *Pacer) Take(ctx context.Context, user string) error {
 	if p == nil || p.max <= 0 {
+		return nil
+	}
+	if p.shared != nil {
+		d, err := p.shared.Allow(ctx, user)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return envelope.New(envelope.UpstreamUnavailable,
+				"the shared order-rate store (Redis, MCPFLEET_REDIS_URL) did not answer, so nothing was sent to the broker; try again shortly").
+				WithRetryable(true).WithCause(err)
+		}
+		if !d.Allowed {
+			return refuse("max_orders_per_minute", EnvMaxPerMinute, "%d orders in the last minute", p.max).WithRetryAfter(d.RetryAfter)
+		}
 		return nil
 	}
 	p.mu.Lock()

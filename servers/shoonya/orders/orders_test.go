@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/redistest"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 )
 
@@ -54,16 +55,16 @@ func TestPacer(t *testing.T) {
 	now := time.Unix(1000, 0)
 	p.now = func() time.Time { return now }
 	for _, key := range []string{"a", "a", "b"} {
-		if p.Take(key) != nil {
+		if p.Take(context.Background(), key) != nil {
 			t.Fatal("within limit")
 		}
 	}
-	err := p.Take("a")
+	err := p.Take(context.Background(), "a")
 	if e := envelope.From(err); e == nil || e.Code != envelope.PermissionDenied || e.RetryAfter != time.Minute {
 		t.Fatalf("over limit: %v", err)
 	}
 	now = now.Add(time.Minute)
-	if p.Take("a") != nil {
+	if p.Take(context.Background(), "a") != nil {
 		t.Fatal("window slid")
 	}
 }
@@ -124,5 +125,29 @@ func TestPlacerOnePerKey(t *testing.T) {
 	}
 	if sent.Load() != 1 {
 		t.Fatal("refused order was sent")
+	}
+}
+
+// TestSharedPacer: two replicas' pacers on one redis-server admit the limit
+// once in total; a store that stops answering refuses, sending nothing.
+func TestSharedPacer(t *testing.T) {
+	srv := redistest.StartServer(t)
+	a, b := NewSharedPacer(srv.NewClient(t), 2), NewSharedPacer(srv.NewClient(t), 2)
+	ctx := context.Background()
+	if a.Take(ctx, "u") != nil || b.Take(ctx, "u") != nil || a.Take(ctx, "v") != nil {
+		t.Fatal("within the shared limit")
+	}
+	for _, p := range []*Pacer{a, b} {
+		e := envelope.From(p.Take(ctx, "u"))
+		if e == nil || e.Code != envelope.PermissionDenied || e.RetryAfter <= 0 || e.RetryAfter > time.Minute {
+			t.Fatalf("over the shared limit: %+v", e)
+		}
+	}
+	if NewSharedPacer(nil, 2).shared != nil {
+		t.Fatal("no Redis: the pacer must stay in memory")
+	}
+	_ = srv.NewClient(t).ShutdownNoSave(ctx).Err()
+	if e := envelope.From(a.Take(ctx, "w")); e == nil || e.Code != envelope.UpstreamUnavailable || !e.Retryable {
+		t.Fatalf("Redis gone: %+v", e)
 	}
 }

@@ -251,7 +251,7 @@ func (d *Deps) preflight(ctx context.Context, a *noren.Auth, in PlaceIn, o *nore
 	if err := d.Limits.CheckStatic(o.Exch, defaultStr(in.Product, "CNC"), o.Qty, px); err != nil {
 		return "", err
 	}
-	return converted, d.Pacer.Take(user(ctx))
+	return converted, d.Pacer.Take(ctx, user(ctx))
 }
 
 func placeOrderTool(d *Deps) toolkit.Tool {
@@ -356,7 +356,7 @@ func modifyOrderTool(d *Deps) toolkit.Tool {
 			if _, err := prepare(&m, PlaceIn{Side: "BUY"}, inst); err != nil {
 				return "", err
 			}
-			if err := d.Pacer.Take(user(ctx)); err != nil {
+			if err := d.Pacer.Take(ctx, user(ctx)); err != nil {
 				return "", err
 			}
 			return d.client().ModifyOrder(ctx, a, noren.ModifyRequest{OrderNo: in.OrderID, Exch: m.Exch, TSym: m.TSym, Qty: m.Qty,

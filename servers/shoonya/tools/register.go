@@ -116,7 +116,7 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	sessions.OnLogin = func(user string, _ noren.Auth) { hub.LoggedIn(user) }
 	go notifier.Run(ctx)
 	d := &Deps{Sessions: sessions, Hub: hub, Placer: orders.NewPlacer(), Limits: lim,
-		Pacer: orders.NewPacer(lim.MaxOrdersPerMin), Confirm: mode, ChainConcurrency: 8}
+		Pacer: orders.NewSharedPacer(r.Redis, lim.MaxOrdersPerMin), Confirm: mode, ChainConcurrency: 8}
 	if redirect := strings.TrimSpace(os.Getenv(session.EnvRedirectURL)); redirect != "" && cfg.Era == noren.OAuth {
 		if d.Callback, err = session.NewCallback(ctx, sessions, redirect, r.Log); err != nil {
 			return err
