@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 )
@@ -64,6 +66,7 @@ type Placer struct {
 	mu     sync.Mutex
 	locks  map[string]*keyLock
 	placed map[string]string // user|key → norenordno
+	rdb    *redis.Client     // set: the lock also holds across replicas (NewSharedPlacer)
 }
 
 type keyLock struct {
@@ -114,6 +117,13 @@ func (p *Placer) Place(ctx context.Context, user, key string, book Book, send Se
 		return Placed{}, err
 	}
 	defer unlock()
+	if p.rdb != nil {
+		unlease, err := p.lease(ctx, k)
+		if err != nil {
+			return Placed{}, err
+		}
+		defer unlease()
+	}
 	p.mu.Lock()
 	no, done := p.placed[k]
 	p.mu.Unlock()

@@ -2,6 +2,8 @@ package orders
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -149,5 +151,76 @@ func TestSharedPacer(t *testing.T) {
 	_ = srv.NewClient(t).ShutdownNoSave(ctx).Err()
 	if e := envelope.From(a.Take(ctx, "w")); e == nil || e.Code != envelope.UpstreamUnavailable || !e.Retryable {
 		t.Fatalf("Redis gone: %+v", e)
+	}
+}
+
+// TestSharedPlacerAcrossReplicas: two replicas (two placers on one real
+// redis-server) given the same key at the same moment send one order; a
+// holder that dies frees the key within the lease; Redis gone sends nothing.
+func TestSharedPlacerAcrossReplicas(t *testing.T) {
+	srv := redistest.StartServer(t)
+	var sent atomic.Int32
+	var mu sync.Mutex
+	var book []noren.Order
+	bookFn := func(context.Context) ([]noren.Order, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]noren.Order(nil), book...), nil
+	}
+	send := func(context.Context) (string, error) {
+		sent.Add(1)
+		time.Sleep(100 * time.Millisecond) // the broker takes a moment; both replicas are in the race
+		mu.Lock()
+		book = append(book, noren.Order{OrderNo: "7", Remarks: "key-x"})
+		mu.Unlock()
+		return "7", nil
+	}
+	replicas := []*Placer{NewSharedPlacer(srv.NewClient(t)), NewSharedPlacer(srv.NewClient(t))}
+	var wg sync.WaitGroup
+	dedup := atomic.Int32{}
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := replicas[i%2].Place(context.Background(), "u", "key-x", bookFn, send, nil)
+			if err != nil || r.OrderNo != "7" {
+				t.Errorf("replica %d: %+v, %v", i%2, r, err)
+			}
+			if r.Deduplicated {
+				dedup.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if sent.Load() != 1 || dedup.Load() != 7 {
+		t.Fatalf("sent %d times, %d deduplicated; want 1 and 7", sent.Load(), dedup.Load())
+	}
+
+	// A replica killed while holding the key leaves its lease unrenewed: a
+	// retry on the other replica waits (Conflict if its deadline is shorter),
+	// then gets through once the lease expires.
+	rdb := srv.NewClient(t)
+	sum := sha256.Sum256([]byte("u|key-y"))
+	if err := rdb.Set(context.Background(), SharedLockPrefix+hex.EncodeToString(sum[:16]), "dead-replica", leaseTTL).Err(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	_, err := replicas[0].Place(ctx, "u", "key-y", bookFn, send, nil)
+	cancel()
+	if e := envelope.From(err); e == nil || e.Code != envelope.Conflict || !e.Retryable {
+		t.Fatalf("while a dead replica's lease lasts: %+v", err)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 3*leaseTTL)
+	r, err := replicas[1].Place(ctx, "u", "key-y", bookFn, send, nil)
+	cancel()
+	if err != nil || r.OrderNo != "7" || r.Deduplicated {
+		t.Fatalf("after the dead lease expired: %+v, %v", r, err)
+	}
+
+	_ = srv.NewClient(t).ShutdownNoSave(context.Background()).Err()
+	before := sent.Load()
+	_, err = replicas[1].Place(context.Background(), "u", "key-z", bookFn, send, nil)
+	if e := envelope.From(err); e == nil || e.Code != envelope.UpstreamUnavailable || !e.Retryable || sent.Load() != before {
+		t.Fatalf("Redis gone: %+v, sent %d more", err, sent.Load()-before)
 	}
 }

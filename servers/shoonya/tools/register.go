@@ -115,7 +115,7 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	hub := feed.NewHub(ctx, feed.Options{URL: client.Config().WSURL}, sessions.AuthFor, notifier)
 	sessions.OnLogin = func(user string, _ noren.Auth) { hub.LoggedIn(user) }
 	go notifier.Run(ctx)
-	d := &Deps{Sessions: sessions, Hub: hub, Placer: orders.NewPlacer(), Limits: lim,
+	d := &Deps{Sessions: sessions, Hub: hub, Placer: orders.NewSharedPlacer(r.Redis), Limits: lim,
 		Pacer: orders.NewSharedPacer(r.Redis, lim.MaxOrdersPerMin), Confirm: mode, ChainConcurrency: 8}
 	if redirect := strings.TrimSpace(os.Getenv(session.EnvRedirectURL)); redirect != "" && cfg.Era == noren.OAuth {
 		if d.Callback, err = session.NewCallback(ctx, sessions, redirect, r.Log); err != nil {
