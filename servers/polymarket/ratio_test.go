@@ -61,10 +61,10 @@ func TestListResultRatio(t *testing.T) {
 		{"get_user_activity", map[string]any{"user": fake.KnownUser}, 0},
 		// Holder rows are wallet, name, amount, verified: the wallet (42 B)
 		// is the id; the fake's profiles are empty as most real ones are.
-		{"get_top_holders", map[string]any{"condition_id": cond}, 0.45},
-		// Comments keep body, author, wallet and time; the fake's bodies are
-		// one short line, so the fixed fields weigh more than on real threads.
-		{"list_comments", map[string]any{"entity_type": "event", "entity_id": 900001}, 0.45},
+		{"get_top_holders", map[string]any{"condition_id": cond}, 0.42},
+		// Comments keep id, body, author, wallet and time; the fake's bodies
+		// are one short line, so those weigh more than on real threads.
+		{"list_comments", map[string]any{"entity_type": "event", "entity_id": 900001}, 0.35},
 		// Upstream rows are already rank, builder, volume, activeUsers,
 		// verified (+ a logo URL, dropped): nothing is left to drop.
 		{"get_builder_leaderboard", map[string]any{"time_period": "WEEK", "limit": 50}, 0.80},

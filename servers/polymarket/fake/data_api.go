@@ -139,7 +139,8 @@ func (s *Server) holders(w http.ResponseWriter, r *http.Request) {
 			for k := 0; k < min(limit, 3); k++ {
 				hs = append(hs, map[string]any{"proxyWallet": fmt.Sprintf("0x%040x", o*10+k+1), "bio": "", "asset": tok,
 					"pseudonym": fmt.Sprintf("Holder-%d-%d", o, k), "amount": float64(5000 - k*1000 - o*100),
-					"displayUsernamePublic": true, "outcomeIndex": o, "name": "", "profileImage": "", "verified": k == 0})
+					"displayUsernamePublic": true, "outcomeIndex": o, "name": "", "profileImage": "", "profileImageOptimized": "",
+					"verified": k == 0})
 			}
 			out = append(out, map[string]any{"token": tok, "holders": hs})
 		}
