@@ -74,7 +74,7 @@ type built struct {
 type item struct {
 	Title           string `json:"title"`
 	Publisher       string `json:"publisher"`
-	PublisherDomain string `json:"publisher_domain"`
+	PublisherDomain string `json:"domain"`
 	URL             string `json:"url"`
 	Published       string `json:"published"`
 	Snippet         string `json:"snippet"`
@@ -241,7 +241,7 @@ func TestPreviewSearchFeed(t *testing.T) {
 	it := out.Items[0]
 	if it.Title != "Story 1 about airbus OR boeing" || it.Publisher != "Reuters" || it.PublisherDomain != "reuters.com" ||
 		!strings.HasPrefix(it.URL, "https://news.google.com/rss/articles/CBMi") || it.Published != "2026-11-24T09:27:00Z" ||
-		!strings.HasPrefix(it.Snippet, "Story 1 about airbus OR boeing (Reuters); Related coverage 1") {
+		!strings.HasPrefix(it.Snippet, "Related coverage 1 of story 1 (") {
 		t.Fatalf("item %+v", it)
 	}
 	// by key, within a minute: served from memory

@@ -85,13 +85,13 @@ func TestEveryTool(t *testing.T) {
 	}{
 		{"list_operations", map[string]any{}, func(t *testing.T, res *mcp.CallToolResult) {
 			l := servetest.Decode[client.OperationList](t, res)
-			if len(l.Operations) != 3 || l.TotalCount != 3 || l.ActiveCount != 0 || l.Operations[0].OperationType != "data_load" || l.Operations[0].Status != "cancelled" || l.Operations[0].CreatedAt != "" {
+			if len(l.Operations) != 3 || l.TotalCount != 3 || l.ActiveCount != 0 || !strings.HasPrefix(l.Operations[0].OperationID, "op_data_load_") || l.Operations[0].OperationType != "" || l.Operations[0].Status != "cancelled" || l.Operations[0].CreatedAt != "" {
 				t.Fatalf("%+v", l)
 			}
 		}},
 		{"list_operations", map[string]any{"detail": true}, func(t *testing.T, res *mcp.CallToolResult) {
 			l := servetest.Decode[client.OperationList](t, res)
-			if len(l.Operations) != 3 || l.Operations[0].CreatedAt == "" {
+			if len(l.Operations) != 3 || l.Operations[0].CreatedAt == "" || l.Operations[0].OperationType != "data_load" {
 				t.Fatalf("%+v", l)
 			}
 		}},

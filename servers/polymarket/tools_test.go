@@ -175,7 +175,7 @@ func TestUserTools(t *testing.T) {
 	_, _, cond, _ := s.fake.Market(0)
 	t.Run("positions", func(t *testing.T) {
 		out := call[tools.PositionsOut](t, s, "get_user_positions", map[string]any{"user": fake.KnownUser})
-		if len(out.Positions) != 3 || out.Positions[0].Size <= 0 || out.Positions[0].TokenID == "" || out.NextCursor != "" {
+		if len(out.Positions) != 3 || out.Positions[0].Size <= 0 || out.Positions[0].TokenID == "" || out.Positions[0].Slug == "" || out.NextCursor != "" {
 			t.Fatalf("%+v", out)
 		}
 		none := call[tools.PositionsOut](t, s, "get_user_positions", map[string]any{"user": "0x" + strings.Repeat("a", 40)})

@@ -46,7 +46,7 @@ func TestReplicasShareTheLimit(t *testing.T) {
 	}
 	for _, c := range conns {
 		caps := servetest.Decode[tools.CapsOut](t, c.Call(t, "get_search_capabilities", nil))
-		if caps.Remaining != 0 || !caps.Shared || caps.NextFreeAt == "" {
+		if caps.Remaining != 0 || !caps.Server.Shared || caps.NextFreeAt == "" {
 			t.Errorf("caps %+v", caps)
 		}
 	}

@@ -9,6 +9,6 @@ import (
 
 // TestToolsListBudget keeps tools/list within the fleet's token budget
 // (go test -v -run Budget prints the per-tool table).
-func TestToolsListBudget(t *testing.T) {
+func TestBudget(t *testing.T) {
 	servetest.Budget(t, "ziwei", tools.New("").All())
 }

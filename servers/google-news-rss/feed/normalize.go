@@ -21,7 +21,7 @@ import (
 type Item struct {
 	Title           string `json:"title"`
 	Publisher       string `json:"publisher"`
-	PublisherDomain string `json:"publisher_domain"`
+	PublisherDomain string `json:"domain"`
 	URL             string `json:"url"`
 	ArticleID       string `json:"-"` // the id inside URL (tests)
 	Published       string `json:"published,omitempty"`
@@ -168,6 +168,14 @@ func normalizeItem(it *rss.Item) Item {
 		}
 	}
 	out.Title = title
+	// The description's first entry is the story itself, "Headline
+	// (Publisher)": title and publisher already say it, so the snippet keeps
+	// only the related coverage (empty for a single story).
+	if own := title + " (" + out.Publisher + ")"; out.Snippet == own {
+		out.Snippet = ""
+	} else if rest, ok := strings.CutPrefix(out.Snippet, own+"; "); ok {
+		out.Snippet = rest
+	}
 	out.Published = published(it)
 	return out
 }

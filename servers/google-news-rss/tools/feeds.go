@@ -57,7 +57,7 @@ type previewOut struct {
 
 func (s *Service) previewTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "preview_search_feed", Title: "Preview search feed", Toolset: setFeeds, Hints: toolkit.RemoteRead,
-		Description: `One live fetch of a query_key or raw q: top deduplicated items; title without publisher suffix, url = Google News link (publisher URLs not resolved), plain-text snippet. Same query within a minute: from memory.
+		Description: `One live fetch of a query_key or raw q: top deduplicated items; title without publisher suffix, url = Google News link (publisher URLs not resolved), snippet = related coverage. Same query within a minute: from memory.
 Errors: rate_limited (throttled), upstream_error (edition not served, bad feed), timeout.`},
 		func(ctx context.Context, in previewIn) (previewOut, error) {
 			b, err := s.resolveBuilt(ctx, in)

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
@@ -25,28 +24,5 @@ func TestHints(t *testing.T) {
 		if !*a.ReadOnlyHint || *a.DestructiveHint || *a.OpenWorldHint != remote[tl.Name()] {
 			t.Errorf("%s: hints %+v", tl.Name(), a)
 		}
-	}
-}
-
-// The tool text budget: name+description+input schema ≤ 700 B and the whole
-// tools/list entry ≤ 1.2 KB per tool on average.
-func TestToolTextBudget(t *testing.T) {
-	all := All(&Service{})
-	var small, whole int
-	for _, tl := range all {
-		in, _ := json.Marshal(tl.Tool.InputSchema)
-		if tl.Tool.RawInputSchema != nil {
-			in = tl.Tool.RawInputSchema
-		}
-		entry, _ := json.Marshal(tl.Tool)
-		small += len(tl.Tool.Name) + len(tl.Tool.Description) + len(in)
-		whole += len(entry)
-		t.Logf("%s: name+description+input %d B, entry %d B", tl.Name(), len(tl.Tool.Name)+len(tl.Tool.Description)+len(in), len(entry))
-	}
-	if avg := small / len(all); avg > 700 {
-		t.Errorf("name+description+input schema average %d B > 700", avg)
-	}
-	if avg := whole / len(all); avg > 1200 {
-		t.Errorf("tools/list entry average %d B > 1200", avg)
 	}
 }

@@ -11,12 +11,15 @@ type detailIn struct {
 	Detail bool `json:"detail,omitempty" jsonschema:"all fields"`
 }
 
-// opBrief is one list_operations row.
+// opBrief is one list_operations row: the id (whose prefix is the type,
+// op_{type}_{time}_{uuid}: ref chartimg-ktrdr.md §B4), status, symbol and,
+// while it runs, progress. detail adds the type, time, step and the
+// progress of finished operations.
 type opBrief struct {
 	OperationID        string   `json:"operation_id"`
-	OperationType      string   `json:"operation_type"`
+	OperationType      string   `json:"operation_type,omitempty"`
 	Status             string   `json:"status"`
-	ProgressPercentage float64  `json:"progress_percentage"`
+	ProgressPercentage *float64 `json:"progress_percentage,omitempty"`
 	Symbol             string   `json:"symbol,omitempty"`
 	CreatedAt          string   `json:"created_at,omitempty"`
 	CurrentStep        string   `json:"current_step,omitempty"`
@@ -32,10 +35,12 @@ type opList struct {
 func briefOps(l client.OperationList, detail bool) opList {
 	out := opList{Operations: make([]opBrief, 0, len(l.Operations)), TotalCount: l.TotalCount, ActiveCount: l.ActiveCount}
 	for _, o := range l.Operations {
-		b := opBrief{OperationID: o.OperationID, OperationType: o.OperationType, Status: o.Status,
-			ProgressPercentage: float64(o.ProgressPercentage), Symbol: o.Symbol}
+		b := opBrief{OperationID: o.OperationID, Status: o.Status, Symbol: o.Symbol}
+		if p := float64(o.ProgressPercentage); detail || o.Status == "pending" || o.Status == "running" || o.Status == "resuming" {
+			b.ProgressPercentage = &p
+		}
 		if detail {
-			b.CreatedAt, b.CurrentStep, b.DurationSeconds = o.CreatedAt, o.CurrentStep, o.DurationSeconds
+			b.OperationType, b.CreatedAt, b.CurrentStep, b.DurationSeconds = o.OperationType, o.CreatedAt, o.CurrentStep, o.DurationSeconds
 		}
 		out.Operations = append(out.Operations, b)
 	}

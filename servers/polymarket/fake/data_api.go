@@ -60,12 +60,19 @@ func (s *Server) positions(w http.ResponseWriter, r *http.Request) {
 				"size": size, "avgPrice": 0.4, "initialValue": size * 0.4, "currentValue": size * m.price,
 				"cashPnl": size * (m.price - 0.4), "percentPnl": (m.price - 0.4) / 0.4 * 100, "totalBought": size,
 				"realizedPnl": 0, "percentRealizedPnl": 0, "curPrice": m.price, "redeemable": false, "mergeable": false,
-				"title": m.question, "slug": m.slug, "icon": "", "eventSlug": fmt.Sprintf("fake-event-%d", m.event),
+				"title": m.question, "slug": m.slug, "icon": marketIcon(m.slug), "eventSlug": fmt.Sprintf("fake-event-%d", m.event),
 				"eventId": strconv.Itoa(900000 + m.event), "outcome": "Yes", "outcomeIndex": 0, "oppositeOutcome": "No",
 				"oppositeAsset": m.tokens[1], "endDate": m.raw["endDateIso"], "negativeRisk": false})
 		}
 	}
 	writeJSON(w, 200, window(rows, offset, limit))
+}
+
+// marketIcon is a market's icon as Polymarket serves it: an upload-bucket URL
+// named after the market (every live market row carries one; the exact bucket
+// path is assumed).
+func marketIcon(slug string) string {
+	return "https://polymarket-upload.s3.us-east-2.amazonaws.com/" + slug + ".png"
 }
 
 // activity: GET /activity; type is a csv of TRADE, SPLIT, MERGE, REDEEM,
@@ -99,7 +106,8 @@ func (s *Server) activity(w http.ResponseWriter, r *http.Request) {
 			row := map[string]any{"proxyWallet": KnownUser, "timestamp": 1767100000 - i*3600, "conditionId": m.condition,
 				"type": k, "size": 50.0, "usdcSize": 50 * m.price, "transactionHash": fmt.Sprintf("0x%064x", i+1),
 				"price": m.price, "asset": m.tokens[0], "side": "BUY", "outcomeIndex": 0, "title": m.question,
-				"slug": m.slug, "outcome": "Yes", "name": "", "pseudonym": "Fake-Trader"}
+				"slug": m.slug, "icon": marketIcon(m.slug), "eventSlug": fmt.Sprintf("fake-event-%d", m.event), "outcome": "Yes",
+				"name": "", "pseudonym": "Fake-Trader", "bio": "", "profileImage": "", "profileImageOptimized": ""}
 			if k != "TRADE" {
 				row["side"] = "" // "" possible on non-trades (ref §1.4)
 			}
@@ -131,7 +139,8 @@ func (s *Server) holders(w http.ResponseWriter, r *http.Request) {
 			for k := 0; k < min(limit, 3); k++ {
 				hs = append(hs, map[string]any{"proxyWallet": fmt.Sprintf("0x%040x", o*10+k+1), "bio": "", "asset": tok,
 					"pseudonym": fmt.Sprintf("Holder-%d-%d", o, k), "amount": float64(5000 - k*1000 - o*100),
-					"displayUsernamePublic": true, "outcomeIndex": o, "name": "", "profileImage": "", "verified": k == 0})
+					"displayUsernamePublic": true, "outcomeIndex": o, "name": "", "profileImage": "", "profileImageOptimized": "",
+					"verified": k == 0})
 			}
 			out = append(out, map[string]any{"token": tok, "holders": hs})
 		}

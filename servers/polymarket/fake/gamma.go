@@ -361,8 +361,11 @@ func (s *Server) comments(w http.ResponseWriter, r *http.Request) {
 		for k := 0; k < 3; k++ {
 			all = append(all, map[string]any{"id": strconv.Itoa(id*10 + k), "body": fmt.Sprintf("Fake comment %d on %s %d", k, typ, id),
 				"parentEntityType": typ, "parentEntityID": id, "parentCommentID": nil,
-				"userAddress": KnownUser, "createdAt": "2025-12-30T10:00:00Z", "updatedAt": "2025-12-30T10:00:00Z",
-				"profile":   map[string]any{"name": "", "pseudonym": "Fake-Trader", "displayUsernamePublic": true, "proxyWallet": KnownUser},
+				"userAddress": KnownUser, "replyAddress": nil, "createdAt": "2025-12-30T10:00:00Z", "updatedAt": "2025-12-30T10:00:00Z",
+				// the reference's profile fields (§1.2); empty bio and image as on most real profiles
+				"profile": map[string]any{"name": "", "pseudonym": "Fake-Trader", "displayUsernamePublic": true, "bio": "",
+					"isMod": false, "isCreator": false, "proxyWallet": KnownUser, "baseAddress": fmt.Sprintf("0x%040x", 0xbA5e+k),
+					"profileImage": "", "positions": []any{}},
 				"reactions": []any{}, "reportCount": 0, "reactionCount": k})
 		}
 	}

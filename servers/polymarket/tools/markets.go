@@ -56,7 +56,7 @@ type MarketsOut struct {
 
 func (s *Service) listMarkets() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "list_markets", Title: "List markets", Toolset: setMarkets, Hints: toolkit.RemoteRead,
-		Description: "Browse Polymarket markets by filter and order (default open, by 24h volume); search_markets finds by text. Compact markets: id, slug, question, state, end, volume, liquidity, outcomes [{name, price, token_id}], condition_id. next_cursor pages (same filters)."},
+		Description: "Browse Polymarket markets by filter and order (default open, by 24h volume); search_markets finds by text. Rows: id, slug, question, state, end, volumes, liquidity, outcome prices; token_ids and condition_id come from get_market or detail=full. next_cursor pages (same filters)."},
 		limited(s, publicCall, func(ctx context.Context, in ListMarketsIn) (MarketsOut, error) {
 			q := url.Values{}
 			stateQuery(q, in.State)
@@ -74,7 +74,7 @@ func (s *Service) listMarkets() toolkit.Tool {
 			if err != nil {
 				return MarketsOut{}, err
 			}
-			out := shapeMarkets(ms, newView(in.Detail, nil))
+			out := shapeMarkets(ms, listView(in.Detail))
 			if in.State == "all" && in.Paging != "offset" && note == "" {
 				// ref: polymarket.md §1.2: the keyset closed filter defaults to false upstream
 				note = "Gamma's keyset route lists only open markets unless closed is sent; use paging=offset to list open and closed together"

@@ -29,7 +29,7 @@ type SearchOut struct {
 
 func (s *Service) searchMarkets() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "search_markets", Title: "Search markets", Toolset: setMarkets, Hints: toolkit.RemoteRead,
-		Description: "Text search of Polymarket events and markets (\"fed rate\"): matching events and their markets (compact). If search fails or finds nothing, markets are the top open ones by 24h volume and fallback says so."},
+		Description: "Text search of Polymarket events and markets (\"fed rate\"): matching events and their busiest markets (list rows as list_markets). If search fails or finds nothing, markets are the top open ones by 24h volume and fallback says so."},
 		limited(s, publicCall, func(ctx context.Context, in SearchIn) (SearchOut, error) {
 			c, err := decodeCursor("search_markets", in.Cursor)
 			if err != nil {
@@ -55,13 +55,17 @@ func (s *Service) searchMarkets() toolkit.Tool {
 			res, src, err := s.c.Search(ctx, q)
 			out := SearchOut{Events: []Event{}, Markets: []Market{}}
 			if err == nil && len(res.Events) > 0 {
-				v := newView("compact", nil)
+				// Events carry markets_total, not their markets: those are
+				// the flat list, the limit busiest, once (an event like "Fed
+				// decision" has dozens; listing all of them twice was 70% of
+				// Gamma's bytes).
+				var ms []client.Market
 				for _, e := range res.Events {
-					out.Events = append(out.Events, shapeEvent(e, 3, view{}, false))
-					for _, m := range e.Markets {
-						out.Markets = append(out.Markets, shapeMarket(m, v))
-					}
+					out.Events = append(out.Events, shapeEvent(e, 0, view{}, false))
+					ms = append(ms, e.Markets...)
 				}
+				sortByVolume(ms)
+				out.Markets = shapeMarkets(ms[:min(len(ms), limit)], listView("compact"))
 				if res.Pagination != nil {
 					out.Total = int(res.Pagination.TotalResults)
 					if res.Pagination.HasMore {
@@ -84,7 +88,7 @@ func (s *Service) searchMarkets() toolkit.Tool {
 				}
 				return SearchOut{}, ferr
 			}
-			out.Markets = shapeMarkets(ms, newView("compact", nil))
+			out.Markets = shapeMarkets(ms, listView("compact"))
 			out.Fallback = why + "; showing the open markets with the most 24h volume instead"
 			out.Source = fsrc
 			return out, nil

@@ -39,8 +39,9 @@ type Market struct {
 
 // view says what to keep of a market.
 type view struct {
-	full   bool
-	fields map[string]bool // nil: the detail level decides
+	full     bool
+	fields   map[string]bool // nil: the detail level decides
+	noTokens bool            // outcomes without token_id (list rows)
 }
 
 func newView(detail string, fields []string) view {
@@ -57,6 +58,18 @@ func newView(detail string, fields []string) view {
 // compactDefault are the fields of a compact market.
 var compactDefault = map[string]bool{"slug": true, "question": true, "description": true, "state": true, "end": true,
 	"volume": true, "volume_24h": true, "liquidity": true, "outcomes": true, "condition_id": true}
+
+// listView is a market row in a list: what an agent picks a market by
+// (question, state, end, volume, liquidity, outcome prices). The description,
+// condition_id and the outcomes' token ids are get_market's (or
+// detail=full's): ids of 66-78 bytes were half a row.
+func listView(detail string) view {
+	if detail == "full" {
+		return view{full: true}
+	}
+	return view{noTokens: true, fields: map[string]bool{"slug": true, "question": true, "state": true, "end": true,
+		"volume": true, "volume_24h": true, "liquidity": true, "outcomes": true}}
+}
 
 func (v view) want(f string) bool {
 	if v.fields != nil {
@@ -114,7 +127,14 @@ func shapeMarket(m client.Market, v view) Market {
 	set("volume", func() { out.Volume = ptr(m.Vol()) })
 	set("volume_24h", func() { out.Volume24h = ptr(float64(m.Volume24hr)) })
 	set("liquidity", func() { out.Liquidity = ptr(m.Liq()) })
-	set("outcomes", func() { out.Outcomes = outcomes(m) })
+	set("outcomes", func() {
+		out.Outcomes = outcomes(m)
+		if v.noTokens {
+			for i := range out.Outcomes {
+				out.Outcomes[i].TokenID = ""
+			}
+		}
+	})
 	set("condition_id", func() { out.ConditionID = m.ConditionID })
 	set("best_bid", func() { out.BestBid = ptr(float64(m.BestBid)) })
 	set("best_ask", func() { out.BestAsk = ptr(float64(m.BestAsk)) })

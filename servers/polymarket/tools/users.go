@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -24,21 +25,25 @@ type PositionsIn struct {
 	Cursor     string `json:"cursor,omitempty"`
 }
 
-// PositionOut is one position.
+// cents rounds a USDC amount or a percentage to 2 decimals (Data API sums
+// carry float noise such as 84.00000000000001).
+func cents(f float64) float64 { return math.Round(f*100) / 100 }
+
+// PositionOut is one position: what an agent weighs it by, and token_id and
+// slug to follow up (get_prices, get_market gives the condition id).
 type PositionOut struct {
-	Title       string  `json:"title"`
-	Outcome     string  `json:"outcome"`
-	Slug        string  `json:"slug,omitempty"`
-	TokenID     string  `json:"token_id"`
-	ConditionID string  `json:"condition_id"`
-	Size        float64 `json:"size"`
-	AvgPrice    float64 `json:"avg_price"`
-	CurPrice    float64 `json:"cur_price"`
-	Value       float64 `json:"value"`
-	CashPnl     float64 `json:"cash_pnl"`
-	PctPnl      float64 `json:"pct_pnl"`
-	Redeemable  bool    `json:"redeemable,omitempty"`
-	End         string  `json:"end,omitempty"`
+	Title      string  `json:"title"`
+	Outcome    string  `json:"outcome"`
+	Slug       string  `json:"slug,omitempty"`
+	TokenID    string  `json:"token_id"`
+	Size       float64 `json:"size"`
+	AvgPrice   float64 `json:"avg_price"`
+	CurPrice   float64 `json:"cur_price"`
+	Value      float64 `json:"value"`
+	CashPnl    float64 `json:"cash_pnl"`
+	PctPnl     float64 `json:"pct_pnl"`
+	Redeemable bool    `json:"redeemable,omitempty"`
+	End        string  `json:"end,omitempty"`
 }
 
 // PositionsOut is a page of positions.
@@ -85,8 +90,8 @@ func (s *Service) getUserPositions() toolkit.Tool {
 			out := PositionsOut{Positions: make([]PositionOut, len(rows)), Source: src}
 			for i, p := range rows {
 				out.Positions[i] = PositionOut{Title: p.Title, Outcome: p.Outcome, Slug: p.Slug, TokenID: p.Asset,
-					ConditionID: p.ConditionID, Size: float64(p.Size), AvgPrice: float64(p.AvgPrice), CurPrice: float64(p.CurPrice),
-					Value: float64(p.CurrentValue), CashPnl: float64(p.CashPnl), PctPnl: float64(p.PercentPnl),
+					Size: float64(p.Size), AvgPrice: float64(p.AvgPrice), CurPrice: float64(p.CurPrice),
+					Value: cents(float64(p.CurrentValue)), CashPnl: cents(float64(p.CashPnl)), PctPnl: cents(float64(p.PercentPnl)),
 					Redeemable: p.Redeemable, End: p.EndDate}
 			}
 			out.NextCursor = nextDataOffset("get_user_positions", c.Offset, limit, len(rows), dataMaxOffset)
@@ -114,16 +119,17 @@ type ActivityIn struct {
 
 // ActivityOut is one activity row.
 type ActivityOut struct {
-	Time        int64   `json:"time"`
-	Type        string  `json:"type"`
-	Side        string  `json:"side,omitempty"`
-	Title       string  `json:"title,omitempty"`
-	Outcome     string  `json:"outcome,omitempty"`
-	Size        float64 `json:"size"`
-	USDC        float64 `json:"usdc"`
-	Price       float64 `json:"price,omitempty"`
-	ConditionID string  `json:"condition_id,omitempty"`
-	TxHash      string  `json:"tx,omitempty"`
+	Time    int64   `json:"time"`
+	Type    string  `json:"type"`
+	Side    string  `json:"side,omitempty"`
+	Title   string  `json:"title,omitempty"`
+	Outcome string  `json:"outcome,omitempty"`
+	Size    float64 `json:"size"`
+	USDC    float64 `json:"usdc"`
+	Price   float64 `json:"price,omitempty"`
+	// Slug names the market for get_market; the condition id and the
+	// transaction hash (130 of a row's ~300 bytes) are no agent's decision.
+	Slug string `json:"slug,omitempty"`
 }
 
 // ActivitiesOut is a page of activity.
@@ -172,8 +178,7 @@ func (s *Service) getUserActivity() toolkit.Tool {
 			out := ActivitiesOut{Activity: make([]ActivityOut, len(rows)), Source: src}
 			for i, a := range rows {
 				out.Activity[i] = ActivityOut{Time: int64(a.Timestamp), Type: a.Type, Side: a.Side, Title: a.Title,
-					Outcome: a.Outcome, Size: float64(a.Size), USDC: float64(a.UsdcSize), Price: float64(a.Price),
-					ConditionID: a.ConditionID, TxHash: a.TransactionHash}
+					Outcome: a.Outcome, Size: float64(a.Size), USDC: cents(float64(a.UsdcSize)), Price: float64(a.Price), Slug: a.Slug}
 			}
 			out.NextCursor = nextDataOffset("get_user_activity", c.Offset, limit, len(rows), dataMaxOffset)
 			return out, nil

@@ -12,23 +12,29 @@ import (
 // CapsIn is get_search_capabilities' input (none).
 type CapsIn struct{}
 
-// CapsOut is what search_web can do for this user now.
+// CapsOut is what search_web can do for this user now: the budget fields an
+// agent decides on, typed; the server's fixed facts as one plain object.
 type CapsOut struct {
-	Model            string `json:"model"`
-	APIKeyConfigured bool   `json:"api_key_configured"`
+	APIKeyConfigured bool `json:"api_key_configured"`
 	// The user's budget: Remaining of PerWindow in any WindowS seconds.
 	Remaining int `json:"remaining"`
 	PerWindow int `json:"calls_per_window"`
 	WindowS   int `json:"window_s"`
 	// NextFreeAt is when the oldest counted search leaves the window.
-	NextFreeAt  string            `json:"next_free_at,omitempty"`
-	NextFreeInS float64           `json:"next_free_in_s"`
-	Shared      bool              `json:"shared_limit"`
-	DeadlineS   float64           `json:"deadline_s"`
-	Retries     string            `json:"retries"`
-	CacheTTLS   int               `json:"cache_ttl_s"`
-	Parameters  map[string]string `json:"parameters"`
-	Note        string            `json:"note,omitempty"`
+	NextFreeAt  string      `json:"next_free_at,omitempty"`
+	NextFreeInS float64     `json:"next_free_in_s"`
+	Note        string      `json:"note,omitempty"`
+	Server      ServerFacts `json:"server" mcp:"type=object"`
+}
+
+// ServerFacts are the same for every user until the server restarts.
+type ServerFacts struct {
+	Model      string            `json:"model"`
+	Shared     bool              `json:"shared_limit"`
+	DeadlineS  float64           `json:"deadline_s"`
+	Retries    string            `json:"retries"`
+	CacheTTLS  int               `json:"cache_ttl_s"`
+	Parameters map[string]string `json:"parameters"`
 }
 
 // parameters say honestly what each search_web argument does.
@@ -40,20 +46,20 @@ var parameters = map[string]string{
 	"includeAnswers": "false drops the narrative and keeps citations with snippets",
 }
 
-const capsDescription = `search_web's budget and limits, free (no search): the user's remaining searches and when the next frees up, model, deadline, retries, cache TTL, what each parameter really does, whether OPENAI_API_KEY is set. Use before many searches, after rate_limited.`
+const capsDescription = `search_web's budget, free (no search): this user's searches left and when the next frees up, whether OPENAI_API_KEY is set; server: model, deadline, retries, cache TTL, each parameter's real effect. Use before many searches, after rate_limited.`
 
 func (s *Service) capsTool() toolkit.Tool {
-	return toolkit.New(toolkit.Def{Name: "get_search_capabilities", Title: "Search capabilities and budget", Toolset: "search",
+	return toolkit.New(toolkit.Def{Name: "get_search_capabilities", Title: "Search budget", Toolset: "search",
 		Description: capsDescription, Hints: toolkit.LocalRead}, s.caps)
 }
 
 func (s *Service) caps(ctx context.Context, _ CapsIn) (CapsOut, error) {
 	cfg := s.c.Config()
-	out := CapsOut{Model: cfg.Model, APIKeyConfigured: s.c.HasKey(), DeadlineS: cfg.Timeout.Seconds(),
+	out := CapsOut{APIKeyConfigured: s.c.HasKey(), PerWindow: s.q.Limit(), WindowS: int(s.q.Window().Seconds())}
+	out.Server = ServerFacts{Model: cfg.Model, DeadlineS: cfg.Timeout.Seconds(), Shared: s.q.Shared(),
 		Retries: fmt.Sprintf("up to %d attempts within the deadline on 429 rate_limit_exceeded (honouring retry-after), 408, 409, 5xx, connection errors; never on insufficient_quota, 400, 401, 403, 404",
 			cfg.MaxAttempts),
-		CacheTTLS: int(s.ttl.Seconds()), Parameters: parameters,
-		PerWindow: s.q.Limit(), WindowS: int(s.q.Window().Seconds()), Shared: s.q.Shared()}
+		CacheTTLS: int(s.ttl.Seconds()), Parameters: parameters}
 	st, err := s.q.Peek(ctx, serve.UserID(ctx))
 	if err != nil {
 		out.Note = "the shared limit store (Redis, " + EnvRedisURL + ") did not answer: searches are refused until it does"

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -19,23 +18,29 @@ type SearchIn struct {
 	Query          string   `json:"query" mcp:"minLength=3;maxLength=400"`
 	MaxResults     int      `json:"maxResults,omitempty" jsonschema:"citations kept" mcp:"min=1;max=8;default=5"`
 	FreshnessHours int      `json:"freshnessHours,omitempty" jsonschema:"prefer last N h (best effort)" mcp:"min=1;max=8760"`
-	Region         string   `json:"region,omitempty" jsonschema:"ISO alpha-2 country (approximate location)" mcp:"pattern=^[A-Za-z]{2}$"`
+	Region         string   `json:"region,omitempty" jsonschema:"ISO alpha-2 country, a location hint" mcp:"pattern=^[A-Za-z]{2}$"`
 	IncludeAnswers *bool    `json:"includeAnswers,omitempty" jsonschema:"false: citations only" mcp:"default=true"`
 	AllowedDomains []string `json:"allowedDomains,omitempty" jsonschema:"only these hosts (+subdomains)" mcp:"maxItems=20"`
 }
 
 // SearchOut is search_web's result.
 type SearchOut struct {
-	Answer           string         `json:"answer,omitempty"`
-	Citations        []openai.Cited `json:"citations"`
-	SourcesConsulted []string       `json:"sources_consulted"`
-	Queries          []string       `json:"queries"`
-	Model            string         `json:"model"`
-	Usage            Usage          `json:"usage"`
-	Freshness        string         `json:"freshness"`
-	Incomplete       string         `json:"incomplete,omitempty"`
-	Cached           bool           `json:"cached,omitempty"`
-	CallsRemaining   *int           `json:"calls_remaining,omitempty"`
+	Answer         string         `json:"answer,omitempty"`
+	Citations      []openai.Cited `json:"citations"`
+	Trace          Trace          `json:"trace" mcp:"type=object"`
+	Incomplete     string         `json:"incomplete,omitempty"`
+	Cached         bool           `json:"cached,omitempty"`
+	CallsRemaining *int           `json:"calls_remaining,omitempty"`
+}
+
+// Trace is how the answer was found, for a user who wants to check it: the
+// model's queries, consulted URLs that were not cited (≤ 20) and the cost.
+// An agent decides on the answer, citations and budget, so the schema types
+// only those.
+type Trace struct {
+	Queries          []string `json:"queries"`
+	SourcesConsulted []string `json:"sources_consulted"`
+	Usage            Usage    `json:"usage"`
 }
 
 // Usage is what the search cost (output tokens include reasoning).
@@ -45,7 +50,7 @@ type Usage struct {
 	SearchCalls  int `json:"search_calls"`
 }
 
-const searchDescription = `Web search (OpenAI web_search) for current facts: short answer + numbered citations. answer's [n] = citations[n-1] {title,url,domain,snippet,cited_text_range}; + sources_consulted, queries, usage, incomplete.
+const searchDescription = `Web search (OpenAI web_search) for current facts: a short answer whose [n] cites citations[n-1].
 Spends 1 of the user's 20 searches/10 min (repeats cached); 2-15 s.
 Errors: rate_limited (retry_after_s), unauthenticated, permission_denied (quota). Budget: get_search_capabilities.`
 
@@ -72,13 +77,19 @@ func (s *Service) search(ctx context.Context, in SearchIn) (SearchOut, error) {
 		return SearchOut{}, err
 	}
 	r := res.Render(q.MaxResults)
-	out := SearchOut{Citations: r.Citations, SourcesConsulted: r.Consulted, Queries: res.Queries, Model: res.Model,
-		Usage:     Usage{InputTokens: res.Usage.Input, OutputTokens: res.Usage.Output, SearchCalls: res.SearchCalls},
-		Freshness: freshness(q.FreshnessHours), Cached: cached}
+	out := SearchOut{Citations: r.Citations, Cached: cached, Trace: Trace{Queries: res.Queries, SourcesConsulted: r.Consulted,
+		Usage: Usage{InputTokens: res.Usage.Input, OutputTokens: res.Usage.Output, SearchCalls: res.SearchCalls}}}
 	if withAnswer {
 		out.Answer = r.Answer
 		if out.Answer == "" && res.Refusal != "" {
 			out.Answer = res.Refusal
+		}
+		// cited_text_range selects each snippet in the answer: sending the
+		// text twice was a quarter of the result.
+		for i := range out.Citations {
+			if out.Citations[i].Range != nil {
+				out.Citations[i].Snippet = ""
+			}
 		}
 	} else {
 		for i := range out.Citations {
@@ -94,13 +105,6 @@ func (s *Service) search(ctx context.Context, in SearchIn) (SearchOut, error) {
 		out.CallsRemaining = &st.Remaining
 	}
 	return out, nil
-}
-
-func freshness(hours int) string {
-	if hours <= 0 {
-		return "not requested; the API has no recency filter"
-	}
-	return fmt.Sprintf("best effort: the model was asked to prefer sources from the last %d h; the API has no recency filter and citations carry no dates", hours)
 }
 
 func incompleteNote(reason string) string {

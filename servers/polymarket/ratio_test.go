@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/fake"
+)
+
+// maxListRatio is the fleet's result budget for list-shaped tools: what the
+// model reads is at most this share of the raw upstream answers behind it.
+const maxListRatio = 0.30
+
+// countingWriter counts the bytes the fake sends back through the proxy.
+type countingWriter struct {
+	http.ResponseWriter
+	n *atomic.Int64
+}
+
+func (w countingWriter) Write(b []byte) (int, error) {
+	w.n.Add(int64(len(b)))
+	return w.ResponseWriter.Write(b)
+}
+
+// TestListResultRatio measures each list tool's result (the text block the
+// model reads and the structured content, the larger) against the raw bytes
+// of every upstream answer the call needed, on the fake's payloads (Gamma,
+// Data API and CLOB rows with the reference's field sets).
+func TestListResultRatio(t *testing.T) {
+	f := fake.New(fake.Options{})
+	base, stop := f.Start()
+	t.Cleanup(stop)
+	target, _ := url.Parse(base)
+	var upstream atomic.Int64
+	rp := httputil.NewSingleHostReverseProxy(target)
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rp.ServeHTTP(countingWriter{w, &upstream}, r)
+	}))
+	t.Cleanup(proxy.Close)
+	_, _, cond, tok := f.Market(3)
+
+	cases := []struct {
+		tool    string
+		args    map[string]any
+		ceiling float64 // 0: maxListRatio; else the measured value, its reason beside it
+	}{
+		{"search_markets", map[string]any{"query": "fake outcome", "limit": 10}, 0},
+		{"list_markets", map[string]any{"limit": 10}, 0},
+		{"list_events", map[string]any{"limit": 5}, 0},
+		{"get_price_history", map[string]any{"token_id": tok[0], "interval": "1w"}, 0},
+		// A position keeps its token id (78 B of ~280): get_prices and
+		// get_order_books take it for the wallet's own holdings.
+		{"get_user_positions", map[string]any{"user": fake.KnownUser}, 0.35},
+		{"get_user_activity", map[string]any{"user": fake.KnownUser}, 0},
+		// Holder rows are wallet, name, amount, verified: the wallet (42 B)
+		// is the id; the fake's profiles are empty as most real ones are.
+		{"get_top_holders", map[string]any{"condition_id": cond}, 0.42},
+		// Comments keep id, body, author, wallet and time; the fake's bodies
+		// are one short line, so those weigh more than on real threads.
+		{"list_comments", map[string]any{"entity_type": "event", "entity_id": 900001}, 0.35},
+		// Upstream rows are already rank, builder, volume, activeUsers,
+		// verified (+ a logo URL, dropped): nothing is left to drop.
+		{"get_builder_leaderboard", map[string]any{"time_period": "WEEK", "limit": 50}, 0.80},
+		{"find_trending_markets", map[string]any{"limit": 5}, 0},
+		{"find_closing_soon", map[string]any{"hours": 48}, 0},
+		{"find_longshots", map[string]any{"limit": 5}, 0},
+		{"find_volatile_markets", map[string]any{"limit": 5}, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.tool, func(t *testing.T) {
+			conn := connect(t, proxy.URL, opts{}) // its own caches: every call reaches the fake
+			upstream.Store(0)
+			res := conn.Call(t, tc.tool, tc.args)
+			if res.IsError {
+				t.Fatalf("%+v", res.Content)
+			}
+			raw := upstream.Load()
+			text := len(res.Content[0].(mcp.TextContent).Text)
+			sc, _ := json.Marshal(res.StructuredContent)
+			ratio := float64(max(text, len(sc))) / float64(raw)
+			t.Logf("%s: upstream %d B, text %d B, structured %d B: %.0f%%", tc.tool, raw, text, len(sc), 100*ratio)
+			if testing.Verbose() {
+				t.Log(res.Content[0].(mcp.TextContent).Text[:min(text, 1500)])
+			}
+			if raw < 500 {
+				t.Fatalf("the fake answered only %d B: nothing to measure", raw)
+			}
+			ceiling := maxListRatio
+			if tc.ceiling > 0 {
+				ceiling = tc.ceiling
+			}
+			if ratio > ceiling {
+				t.Errorf("%s: result is %.0f%% of the upstream answers, budget %.0f%%", tc.tool, 100*ratio, 100*ceiling)
+			}
+		})
+	}
+}

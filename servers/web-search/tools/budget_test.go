@@ -1,0 +1,11 @@
+package tools
+
+import (
+	"testing"
+
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+)
+
+// TestBudget keeps web-search's tools/list within the fleet's token budget and
+// prints the per-tool table (go test -v -run Budget).
+func TestBudget(t *testing.T) { servetest.Budget(t, "web-search", All(testService())) }
