@@ -3,8 +3,8 @@ package tools
 import (
 	"context"
 	"flag"
-	"net/url"
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
