@@ -9,5 +9,7 @@ var envVars = []serve.EnvVar{
 	{Name: "POLYMARKET_DATA_URL", Help: "Data API (default https://data-api.polymarket.com)"},
 	{Name: "POLYMARKET_BTC_URL", Help: "BTC spot source (default Coinbase)"},
 	{Name: "POLYMARKET_BTC_FALLBACK_URL", Help: "BTC spot fallback (default Kraken)"},
+	{Name: "POLYMARKET_PUBLIC_PER_MINUTE", Help: "public-data calls per user per minute (default 30)"},
+	{Name: "POLYMARKET_USER_PER_MINUTE", Help: "user-data calls per user per minute (default 10)"},
 	{Name: "POLYMARKET_PYTHON_RUNS_PER_HOUR", Help: "execute-python-code runs per user per hour (default 10)"},
 }

@@ -52,7 +52,8 @@ const (
 // CachePrefix+"exchanges:list", CachePrefix+"symbols:<EXCHANGE>".
 const CachePrefix = "chartimg:cache:"
 
-// NewService starts from the embedded docs snapshot, so every tool works offline.
+// NewService starts from the embedded docs snapshot (parsed on first use), so
+// every tool works offline.
 // With rdb the docs, exchanges and symbols caches live in Redis, shared by all
 // replicas (nil: in this process); opts apply to all three.
 func NewService(c *client.Client, rdb *redis.Client, opts ...cache.Option) *Service {
@@ -67,13 +68,27 @@ func NewService(c *client.Client, rdb *redis.Client, opts ...cache.Option) *Serv
 		exchanges: cache.New[client.ExchangeList](ExchangeTTL, with("exchanges", cache.WithStaleFor(24*time.Hour))...),
 		symbols:   cache.New[client.SymbolList](ExchangeTTL, with("symbols", cache.WithStaleFor(24*time.Hour), cache.WithMaxEntries(256))...),
 	}
-	snap := docsparse.Snapshot()
-	s.know.Store(newKnowledge(snap))
-	s.from = snap
 	return s
 }
 
-func (s *Service) current() *knowledge { return s.know.Load() }
+// current is the knowledge the tools use. Until docs are fetched it is built
+// from the embedded snapshot on first use, not at start: parsing the page and
+// building the NL dictionary was most of the server's cold start.
+func (s *Service) current() *knowledge {
+	if k := s.know.Load(); k != nil {
+		return k
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if k := s.know.Load(); k != nil {
+		return k
+	}
+	snap := docsparse.Snapshot()
+	k := newKnowledge(snap)
+	s.from = snap
+	s.know.Store(k)
+	return k
+}
 
 // docsResult is the docs plus where they came from.
 type docsResult struct {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/ktrdr/client"
 )
@@ -62,6 +63,13 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	}
 	o := c.Options
 	o.APIURL = redactURL(c.APIURL)
+	if r.Redis != nil {
+		o.Redis = r.Redis
+	}
+	log := r.Log
+	o.CacheOptions = append(o.CacheOptions, cache.WithErrorHandler(func(err error) {
+		log.Warn().Err(err).Msg("ktrdr summary cache: Redis failed; reading the backend without the shared cache")
+	}))
 	r.AddTools(All(cl, o)...)
 	r.Log.Info().Str("api_url", o.APIURL).Str("data_load_route", c.DataLoadRoute).Bool("read_only", r.ReadOnly).Msg("ktrdr configured")
 	return nil

@@ -15,7 +15,7 @@ type loadIn struct {
 	EndDate   string `json:"end_date,omitempty" mcp:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}$"`
 }
 
-func triggerDataLoading(c *client.Client) toolkit.Tool {
+func triggerDataLoading(c *client.Client, sc *summaryCache) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "trigger_data_loading", Title: "Trigger data loading", Toolset: setData, Hints: toolkit.RemoteWrite,
 		Description: `Start a background load that fills the backend's OHLCV cache for one symbol and timeframe (from IB except mode local). Each call starts a new load.
 Returns operation_id for wait_for_operation.
@@ -31,6 +31,8 @@ Related: get_data_summary, get_market_data.`},
 			if err := dateOrder(in.StartDate, in.EndDate); err != nil {
 				return client.LoadStarted{}, err
 			}
+			// The load will change what get_data_summary reports.
+			sc.forget(ctx, in.Symbol, in.Timeframe)
 			return c.LoadData(ctx, client.LoadRequest{Symbol: in.Symbol, Timeframe: in.Timeframe, Mode: in.Mode, StartDate: in.StartDate, EndDate: in.EndDate})
 		})
 }
@@ -80,7 +82,7 @@ type summaryOut struct {
 	LastBar       *[5]float64 `json:"last_bar,omitempty" jsonschema:"[o,h,l,c,v]"`
 }
 
-func getDataSummary(c *client.Client) toolkit.Tool {
+func getDataSummary(c *client.Client, sc *summaryCache) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_data_summary", Title: "Get data summary", Toolset: setData, Hints: toolkit.RemoteRead,
 		Description: `Check what the backend has cached for a symbol and timeframe (bar count, last bar) without fetching the bars. Nothing cached: data_available false.
 Related: get_market_data, trigger_data_loading.`},
@@ -88,21 +90,28 @@ Related: get_market_data, trigger_data_loading.`},
 			if in.Timeframe == "" {
 				in.Timeframe = "1h"
 			}
-			md, err := c.MarketData(ctx, client.MarketQuery{Symbol: in.Symbol, Timeframe: in.Timeframe, Limit: 1})
-			if err != nil {
-				return summaryOut{}, err
-			}
-			out := summaryOut{Symbol: in.Symbol, Timeframe: in.Timeframe, DataAvailable: md.AvailableCount > 0, BarCount: md.AvailableCount}
-			if md.Count > 0 {
-				out.LastDate = md.End
-				last := md.OHLCV[md.Count-1]
-				out.LastBar = &last
-				if md.AvailableCount == 1 {
-					out.FirstDate = md.Start
-				}
-			}
-			return out, nil
+			return sc.get(ctx, in.Symbol, in.Timeframe, func(ctx context.Context) (summaryOut, error) {
+				return fetchSummary(ctx, c, in.Symbol, in.Timeframe)
+			})
 		})
+}
+
+// fetchSummary asks the backend for the newest bar and the available count.
+func fetchSummary(ctx context.Context, c *client.Client, symbol, timeframe string) (summaryOut, error) {
+	md, err := c.MarketData(ctx, client.MarketQuery{Symbol: symbol, Timeframe: timeframe, Limit: 1})
+	if err != nil {
+		return summaryOut{}, err
+	}
+	out := summaryOut{Symbol: symbol, Timeframe: timeframe, DataAvailable: md.AvailableCount > 0, BarCount: md.AvailableCount}
+	if md.Count > 0 {
+		out.LastDate = md.End
+		last := md.OHLCV[md.Count-1]
+		out.LastBar = &last
+		if md.AvailableCount == 1 {
+			out.FirstDate = md.Start
+		}
+	}
+	return out, nil
 }
 
 type symbolsOut struct {

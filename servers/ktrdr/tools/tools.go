@@ -7,6 +7,9 @@ package tools
 import (
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
+	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/ktrdr/client"
 )
@@ -17,6 +20,14 @@ type Options struct {
 	PollMin, PollMax time.Duration
 	// APIURL is reported by health_check.
 	APIURL string
+	// Redis, when set (MCPFLEET_REDIS_URL), holds get_data_summary's cache
+	// so every replica shares it; nil keeps it in this process.
+	Redis redis.Cmdable
+	// SummaryTTL overrides SummaryTTL (tests); 0 is the default.
+	SummaryTTL time.Duration
+	// CacheOptions apply to the summary cache (tests: a fake clock; the
+	// server: a handler logging Redis failures).
+	CacheOptions []cache.Option
 }
 
 // Toolsets.
@@ -37,9 +48,10 @@ func All(c *client.Client, o Options) []toolkit.Tool {
 		o.PollMax = 5 * time.Second
 	}
 	p := newPoller(c, o.PollMin, o.PollMax)
+	sc := newSummaryCache(o.SummaryTTL, o.Redis, o.CacheOptions...)
 	return []toolkit.Tool{
 		listOperations(c), getOperationStatus(c), cancelOperation(c), getOperationResults(c), waitForOperation(p),
-		triggerDataLoading(c), getMarketData(c), getDataSummary(c), getSymbols(c), getIndicators(c),
+		triggerDataLoading(c, sc), getMarketData(c), getDataSummary(c, sc), getSymbols(c), getIndicators(c),
 		startTraining(c), getStrategies(c), listTrainedModels(c), getModelPerformance(c), predict(c),
 		healthCheck(c, o.APIURL),
 	}

@@ -32,6 +32,9 @@ type Sandbox struct {
 	slots chan struct{}
 	spec  spec
 	probe Probe
+	// probed is closed when the start-up probe has run; spec, probe and
+	// scrub are read only after it (every exported method waits for it).
+	probed chan struct{}
 	// scrub maps host paths that could surface in a message to neutral text.
 	scrub *strings.Replacer
 }
@@ -47,27 +50,38 @@ type Probe struct {
 	Python string
 }
 
-// New prepares a sandbox and probes it: it runs print(1) through every layer
-// once and logs which layers are active. A sandbox whose probe failed
+// New prepares a sandbox and probes it in the background: it runs print(1)
+// through every layer once and logs which layers are active. A sandbox whose probe failed
 // answers every run with "sandbox unavailable: <layer>".
 func New(ctx context.Context, cfg Config, log zerolog.Logger) *Sandbox {
 	// A helper whose main (or TestMain) forgot MaybeChild must not serve, nor
 	// start helpers of its own (each would do the same): become the helper.
 	MaybeChild()
 	cfg = cfg.withDefaults()
-	s := &Sandbox{cfg: cfg, log: log, slots: make(chan struct{}, cfg.Concurrency)}
-	s.probe = s.prepare(ctx)
-	ev := log.Info()
-	if s.probe.Unavailable != "" {
-		ev = log.Error()
-	}
-	ev.Str("unavailable", s.probe.Unavailable).Str("layers", s.probe.Layers).Int("concurrency", cfg.Concurrency).
-		Dur("timeout", cfg.Timeout).Bool("kernel_only_test_mode", cfg.KernelOnly).Msg("python sandbox probe")
+	s := &Sandbox{cfg: cfg, log: log, slots: make(chan struct{}, cfg.Concurrency), probed: make(chan struct{})}
+	// The probe starts a Python process (~40 ms): it runs beside the MCP
+	// handshake instead of before it, and still logs its finding at start.
+	go func() {
+		defer close(s.probed)
+		s.probe = s.prepare(ctx)
+		ev := log.Info()
+		if s.probe.Unavailable != "" {
+			ev = log.Error()
+		}
+		ev.Str("unavailable", s.probe.Unavailable).Str("layers", s.probe.Layers).Int("concurrency", cfg.Concurrency).
+			Dur("timeout", cfg.Timeout).Bool("kernel_only_test_mode", cfg.KernelOnly).Msg("python sandbox probe")
+	}()
 	return s
 }
 
-// Probe returns the start-up capability check.
-func (s *Sandbox) Probe() Probe { return s.probe }
+// waitProbe returns once the start-up probe has run.
+func (s *Sandbox) waitProbe() { <-s.probed }
+
+// Probe returns the start-up capability check (waiting for it to finish).
+func (s *Sandbox) Probe() Probe {
+	s.waitProbe()
+	return s.probe
+}
 
 func (s *Sandbox) prepare(ctx context.Context) Probe {
 	py, err := filepath.EvalSymlinks(s.cfg.Python)
@@ -169,6 +183,7 @@ func (s *Sandbox) Run(ctx context.Context, r Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	s.waitProbe()
 	if s.probe.Unavailable != "" {
 		return Result{Error: "sandbox unavailable: " + s.probe.Unavailable, Unavailable: s.probe.Unavailable}, nil
 	}
@@ -198,10 +213,14 @@ func (s *Sandbox) Acquire(ctx context.Context) (release func(), err error) {
 func (s *Sandbox) QueueWait() time.Duration { return s.cfg.QueueWait }
 
 // Unavailable names the missing layer, "" when the sandbox can run code.
-func (s *Sandbox) Unavailable() string { return s.probe.Unavailable }
+func (s *Sandbox) Unavailable() string {
+	s.waitProbe()
+	return s.probe.Unavailable
+}
 
 // RunAcquired runs validated input (from Validate) in a slot the caller holds.
 func (s *Sandbox) RunAcquired(ctx context.Context, code string, input json.RawMessage) (Result, error) {
+	s.waitProbe()
 	if s.probe.Unavailable != "" {
 		return Result{Error: "sandbox unavailable: " + s.probe.Unavailable, Unavailable: s.probe.Unavailable}, nil
 	}

@@ -3,8 +3,10 @@ package tools
 import (
 	"context"
 	"flag"
+	"fmt"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -62,12 +64,13 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	cl := client.New(client.Config{GammaURL: c.GammaURL, ClobURL: c.ClobURL, DataURL: c.DataURL, BTCURL: c.BTCURL,
 		BTCFallbackURL: c.BTCFallbackURL, Timeout: c.Timeout, Retries: c.Retries, RetryWait: c.RetryWait, Redis: r.Redis,
 		Logger: r.Log.With().Str("upstream", "polymarket").Logger(), CacheOptions: copts})
-	pub, usr := c.PublicPerMinute, c.UserPerMinute
-	if pub <= 0 {
-		pub = PublicPerMinute
+	pub, err := perMinute(c.PublicPerMinute, EnvPublicPerMinute, PublicPerMinute)
+	if err != nil {
+		return err
 	}
-	if usr <= 0 {
-		usr = UserPerMinute
+	usr, err := perMinute(c.UserPerMinute, EnvUserPerMinute, UserPerMinute)
+	if err != nil {
+		return err
 	}
 	r.AddTools(All(NewService(cl, r.Redis, pub, usr, c.LimitOptions...))...)
 	for _, add := range c.Extra {
@@ -95,4 +98,28 @@ func envOr(k, d string) string {
 		return v
 	}
 	return d
+}
+
+// Per-user call limits an operator may change (a self-hosted deployment with
+// its own quota, or a benchmark's thousands of calls a minute); unset keeps
+// the original's limits.
+const (
+	EnvPublicPerMinute = "POLYMARKET_PUBLIC_PER_MINUTE"
+	EnvUserPerMinute   = "POLYMARKET_USER_PER_MINUTE"
+)
+
+// perMinute is set (a test's knob), else env's positive integer, else def.
+func perMinute(set int, env string, def int) (int, error) {
+	if set > 0 {
+		return set, nil
+	}
+	v := strings.TrimSpace(os.Getenv(env))
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s=%q: want a positive number of calls per minute per user (default %d)", env, v, def)
+	}
+	return n, nil
 }

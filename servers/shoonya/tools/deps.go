@@ -4,8 +4,10 @@ package tools
 
 import (
 	"context"
+	"sync"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/feed"
@@ -36,6 +38,10 @@ type Deps struct {
 	// ChainConcurrency bounds the option chain's parallel quote calls (the
 	// client-side limiter paces them at 20/s, 200/min).
 	ChainConcurrency int
+	// Scrips caches search_scrip's answers (NewScripCache); nil: one in this
+	// process, made on first use.
+	Scrips    *cache.Cache[SearchOut]
+	scripOnce sync.Once
 }
 
 func (d *Deps) client() *noren.Client { return d.Sessions.Client }

@@ -42,7 +42,12 @@ func toolCases() []toolCase {
 		readCase("get_positions", "PositionBook", nil),
 		readCase("get_holdings", "Holdings", nil),
 		readCase("get_limits", "Limits", nil),
-		readCase("search_scrip", "SearchScrip", map[string]any{"exchange": "NSE", "search_text": "INFY"}),
+		// A new text each call: search_scrip answers a repeat from its cache
+		// (scripcache.go), and every case here must reach Noren.
+		{tool: "search_scrip", route: "SearchScrip", args: func(*env) map[string]any {
+			searchSeq++
+			return map[string]any{"exchange": "NSE", "search_text": fmt.Sprintf("INFY %d", searchSeq)}
+		}},
 		readCase("get_quotes", "GetQuotes", map[string]any{"exchange": "NSE", "token": "1594"}),
 		readCase("get_option_chain", "GetOptionChain", map[string]any{"exchange": "NFO", "trading_symbol": "NIFTY", "strike_price": 25000, "strike_count": 1}),
 		readCase("get_time_price_series", "TPSeries", map[string]any{"exchange": "NSE", "token": "1594", "interval": "5",
@@ -56,7 +61,7 @@ func toolCases() []toolCase {
 	}
 }
 
-var orderSeq int
+var orderSeq, searchSeq int
 
 // openOrder places an open LIMIT order (below the market) without faults.
 func (e *env) openOrder() string {

@@ -52,17 +52,22 @@ func searchScripTool(d *Deps) toolkit.Tool {
 			"Use first: trading_symbol for orders, token for quotes, candles and feeds.",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in SearchIn) (SearchOut, error) {
-		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Scrip, error) {
-			return d.client().SearchScrip(ctx, a, strings.ToUpper(in.Exchange), in.Text)
+		exch := strings.ToUpper(in.Exchange)
+		// Served from the cache for ScripTTL (see scripcache.go).
+		out, _, err := d.scrips().Get(ctx, scripKey(ctx, exch, in.Text), func(ctx context.Context) (SearchOut, error) {
+			list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Scrip, error) {
+				return d.client().SearchScrip(ctx, a, exch, in.Text)
+			})
+			if err != nil {
+				return SearchOut{}, err
+			}
+			out := SearchOut{Instruments: make([]Instrument, 0, len(list))}
+			for _, s := range list {
+				out.Instruments = append(out.Instruments, scripView(s))
+			}
+			return out, nil
 		})
-		if err != nil {
-			return SearchOut{}, err
-		}
-		out := SearchOut{Instruments: make([]Instrument, 0, len(list))}
-		for _, s := range list {
-			out.Instruments = append(out.Instruments, scripView(s))
-		}
-		return out, nil
+		return out, err
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	mcpapps "github.com/mcpfleet/mcpfleet/pkg/apps"
+	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/apps"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/feed"
@@ -117,6 +118,14 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	go notifier.Run(ctx)
 	d := &Deps{Sessions: sessions, Hub: hub, Placer: orders.NewSharedPlacer(r.Redis), Limits: lim,
 		Pacer: orders.NewSharedPacer(r.Redis, lim.MaxOrdersPerMin), Confirm: mode, ChainConcurrency: 8}
+	log := r.Log
+	var rdb redis.Cmdable // a nil *redis.Client must stay a nil interface
+	if r.Redis != nil {
+		rdb = r.Redis
+	}
+	d.Scrips = NewScripCache(rdb, cache.WithErrorHandler(func(err error) {
+		log.Warn().Err(err).Msg("shoonya search cache: Redis failed; searching Noren without the shared cache")
+	}))
 	if redirect := strings.TrimSpace(os.Getenv(session.EnvRedirectURL)); redirect != "" && cfg.Era == noren.OAuth {
 		if d.Callback, err = session.NewCallback(ctx, sessions, redirect, r.Log); err != nil {
 			return err

@@ -1,0 +1,102 @@
+package tools_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/pkg/redistest"
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/fake"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/tools"
+)
+
+// TestSearchScripCached: a repeated search is answered from the cache (it
+// succeeds even while Noren would now fail), a new text reaches Noren, and a
+// failed search is not cached.
+func TestSearchScripCached(t *testing.T) {
+	e := newEnv(t, noren.Legacy, envOpt{})
+	e.connect()
+	args := map[string]any{"exchange": "NSE", "search_text": "INFY"}
+	first := servetest.Decode[tools.SearchOut](t, e.call("search_scrip", args))
+	if len(first.Instruments) == 0 {
+		t.Fatal("no INFY on the fake")
+	}
+	e.fake.SetFault("SearchScrip", fake.Fault{Kind: fake.FaultStatus, Status: 500})
+	if res := e.call("search_scrip", args); res.IsError {
+		t.Fatalf("a repeat reached Noren: %s", servetest.Text(res))
+	}
+	other := map[string]any{"exchange": "NSE", "search_text": "RELIANCE"}
+	if res := e.call("search_scrip", other); !res.IsError {
+		t.Fatalf("a new text did not reach Noren: %s", servetest.Text(res))
+	}
+	e.fake.ClearFaults()
+	if out := servetest.Decode[tools.SearchOut](t, e.call("search_scrip", other)); len(out.Instruments) == 0 {
+		t.Fatal("the failed search was cached")
+	}
+}
+
+// TestScripCacheKeys: copies are per user, exchange and text; with Redis two
+// replicas share them.
+func TestScripCacheKeys(t *testing.T) {
+	alice := serve.WithUser(context.Background(), "alice")
+	bob := serve.WithUser(context.Background(), "bob")
+	var n atomic.Int32
+	fetch := func(context.Context) (tools.SearchOut, error) {
+		n.Add(1)
+		return tools.SearchOut{Instruments: []tools.Instrument{{TradingSymbol: "INFY-EQ", Token: "1594"}}}, nil
+	}
+	for _, shared := range []bool{false, true} {
+		t.Run(map[bool]string{false: "memory", true: "redis shared by two replicas"}[shared], func(t *testing.T) {
+			n.Store(0)
+			a := tools.NewScripCache(nil)
+			b := a
+			if shared {
+				rdb := redistest.Start(t)
+				a, b = tools.NewScripCache(rdb), tools.NewScripCache(rdb)
+			}
+			steps := []struct {
+				ctx        context.Context
+				exch, text string
+				want       int32
+			}{
+				{alice, "NSE", "INFY", 1},
+				{alice, "NSE", "INFY", 1}, // on b: cached (shared through Redis)
+				{bob, "NSE", "INFY", 2},
+				{alice, "BSE", "INFY", 3},
+				{alice, "NSE", "infy", 4},
+			}
+			for i, s := range steps {
+				c := a
+				if i%2 == 1 {
+					c = b
+				}
+				if _, _, err := c.Get(s.ctx, tools.ScripKeyForTest(s.ctx, s.exch, s.text), fetch); err != nil {
+					t.Fatal(err)
+				}
+				if got := n.Load(); got != s.want {
+					t.Fatalf("step %d: %d fetches, want %d", i, got, s.want)
+				}
+			}
+		})
+	}
+}
+
+// TestAllocsAtFloor: search_scrip served from its cache, on a logged-in
+// session against the fake, allocates at most 1.3× a bare mcp-go server
+// answering the very same bytes (issue 20).
+func TestAllocsAtFloor(t *testing.T) {
+	newEnv(t, noren.Legacy, envOpt{}) // the fake and SHOONYA_* for the production build
+	c := servetest.NewProduction(t, app())
+	var req mcp.CallToolRequest
+	req.Params.Name = "connect_shoonya_broker"
+	req.Params.Arguments = map[string]any{}
+	if res, err := c.CallTool(context.Background(), req); err != nil || res.IsError {
+		t.Fatalf("connect: %v %+v", err, res)
+	}
+	servetest.GuardAllocs(t, c, "search_scrip", map[string]any{"exchange": "NSE", "search_text": "INFY"})
+}
