@@ -98,11 +98,13 @@ func TestMarketViewInBrowser(t *testing.T) {
 		{"history", "get_price_history", map[string]any{"token_id": tok[0], "interval": "1w", "fidelity": 60, "max_points": 50},
 			func(t *testing.T, v *apptest.View, res *mcp.CallToolResult) {
 				out := servetest.Decode[tools.HistoryOut](t, res)
-				if n := apptest.Eval[string](t, v, `document.querySelector("polyline[data-series=price]").getAttribute("data-n")`); n != strconv.Itoa(len(out.Points)) {
-					t.Errorf("chart has %s points, tool returned %d", n, len(out.Points))
+				if n := apptest.Eval[string](t, v, `document.querySelector(".u-series[data-series=price]").getAttribute("data-n")`); n != strconv.Itoa(len(out.Points)) {
+					t.Errorf("chart holds %s points, tool returned %d", n, len(out.Points))
 				}
-				if got := apptest.Eval[int](t, v, `document.querySelector("polyline").getAttribute("points").trim().split(/\s+/).length`); got != len(out.Points) {
-					t.Errorf("polyline has %d vertices, want %d", got, len(out.Points))
+				// The line spans the plot (≈ 280 px wide at 360 px): far more
+				// pixels in its colour than a missing or one-point series paints.
+				if px := apptest.SeriesPixels(t, v, "price"); px < 200 {
+					t.Errorf("the price line paints %d pixels, want a line across the plot", px)
 				}
 				for k, want := range map[string]float64{"first": out.First, "last": out.Last, "min": out.Min, "max": out.Max, "points": float64(len(out.Points))} {
 					if got := shown(t, v, "body", k); !near(got, want) {

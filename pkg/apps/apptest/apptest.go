@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -228,6 +229,23 @@ func Eval[T any](t *testing.T, v *View, js string) T {
 		t.Fatalf("eval in view %q: %v", js, err)
 	}
 	return out
+}
+
+// SeriesPixels counts the pixels of a uPlot chart's canvas (the views'
+// pkg/apps/web/lines.js) painted exactly in the colour of the series whose
+// legend row has data-series=name; -1 when there is no such series. A line
+// drawn across the plot paints hundreds; a series that is not drawn, none.
+func SeriesPixels(t *testing.T, v *View, name string) int {
+	t.Helper()
+	return Eval[int](t, v, `(function () {
+  var row = document.querySelector('.u-series[data-series=' + JSON.stringify(`+strconv.Quote(name)+`) + ']');
+  if (!row) return -1;
+  var c = getComputedStyle(row.querySelector(".u-marker")).borderColor.match(/\d+/g).map(Number);
+  var cv = row.closest(".uplot").querySelector("canvas");
+  var px = cv.getContext("2d").getImageData(0, 0, cv.width, cv.height).data, n = 0;
+  for (var i = 0; i < px.length; i += 4) if (px[i] === c[0] && px[i + 1] === c[1] && px[i + 2] === c[2] && px[i + 3] === 255) n++;
+  return n;
+})()`)
 }
 
 // HostLog returns every message between host and view, in order.

@@ -1,6 +1,9 @@
-// make apps: bundles mcpapp.js (and the SDK it imports) into one
+// make apps: bundles mcpapp.js (and the ext-apps SDK it imports) into one
 // deterministic IIFE, ../mcpapp.bundle.js, that cmd/appbundle inlines into
-// every view. Same inputs, same bytes: no timestamps, no source maps.
+// every view, and lines.js (uPlot) into ../lines.bundle.js and
+// ../lines.bundle.css for the views with line series. Same inputs, same
+// bytes: no timestamps, no source maps. With an argument, writes there
+// instead (make apps-check compares that with the committed files).
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 
@@ -21,7 +24,7 @@ const englishOnly = {
 };
 
 await build({
-  entryPoints: ["mcpapp.js"],
+  entryPoints: { "mcpapp.bundle": "mcpapp.js", "lines.bundle": "lines.js" },
   bundle: true,
   format: "iife",
   minify: true,
@@ -29,6 +32,6 @@ await build({
   legalComments: "none",
   charset: "utf8",
   plugins: [englishOnly],
-  outfile: "../mcpapp.bundle.js",
+  outdir: process.argv[2] || "..",
   logLevel: "warning",
 });
