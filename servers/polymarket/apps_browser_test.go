@@ -160,3 +160,30 @@ func TestMarketViewInBrowser(t *testing.T) {
 		})
 	}
 }
+
+// TestMarketViewFollowsHostTheme: a theme switch during the run
+// (host-context-changed) recolours the page and redraws the price line in the
+// dark palette, and the view answers ui/resource-teardown.
+func TestMarketViewFollowsHostTheme(t *testing.T) {
+	browser := apptest.Browser(t)
+	c, f := appConn(t)
+	html := readView(t, c, apps.MarketURI)
+	_, _, _, tok := f.Market(5)
+	args := map[string]any{"token_id": tok[0], "interval": "1w", "fidelity": 60, "max_points": 50}
+	res := c.Call(t, "get_price_history", args)
+	if res.IsError {
+		t.Fatalf("get_price_history: %s", servetest.Text(res))
+	}
+	v := apptest.Open(t, browser, apptest.Run{HTML: html, Args: args, Result: res, Theme: "light"})
+	marker := `getComputedStyle(document.querySelector(".u-series[data-series=price] .u-marker")).borderColor`
+	light := apptest.Eval[string](t, v, marker)
+	v.SetTheme(t, "dark")
+	if dark := apptest.Eval[string](t, v, marker); dark == light {
+		t.Errorf("the price line kept its light colour %s in dark theme", light)
+	}
+	if px := apptest.SeriesPixels(t, v, "price"); px < 200 {
+		t.Errorf("after the theme switch the price line paints %d pixels in its dark colour", px)
+	}
+	v.Check(t)
+	v.Teardown(t)
+}

@@ -221,6 +221,52 @@ func (v *View) viewWorld(t *testing.T) runtime.ExecutionContextID {
 	return id
 }
 
+// SetTheme sends ui/notifications/host-context-changed with a new theme, as
+// a host does when the user switches it, and waits up to 5 s for the view's
+// body background to change (every view's base.css colours it by theme).
+func (v *View) SetTheme(t *testing.T, theme string) {
+	t.Helper()
+	before := v.Background(t)
+	v.hostPost(t, map[string]any{"method": "ui/notifications/host-context-changed", "params": map[string]any{"theme": theme}})
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if v.Background(t) != before {
+			return
+		}
+	}
+	t.Fatalf("the view's background stayed %s after host-context-changed to %s", before, theme)
+}
+
+// Teardown sends ui/resource-teardown (a request: the host waits for the
+// answer before removing the iframe) and fails unless the view answers it
+// without an error within 5 s.
+func (v *View) Teardown(t *testing.T) {
+	t.Helper()
+	v.hostPost(t, map[string]any{"id": "apptest-teardown", "method": "ui/resource-teardown", "params": map[string]any{}})
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		for _, m := range v.HostLog(t) {
+			if m.Dir == "view" && m.Msg["id"] == "apptest-teardown" {
+				if m.Msg["result"] == nil {
+					t.Fatalf("the view answered ui/resource-teardown with %v", m.Msg)
+				}
+				return
+			}
+		}
+	}
+	t.Fatal("the view did not answer ui/resource-teardown")
+}
+
+// hostPost sends msg from the host page to the view (and logs it).
+func (v *View) hostPost(t *testing.T, msg map[string]any) {
+	t.Helper()
+	b, err := json.Marshal(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(v.ctx, chromedp.Evaluate[bool](`(post(`+string(b)+`), true)`)); err != nil {
+		t.Fatalf("host post: %v", err)
+	}
+}
+
 // Eval evaluates js in the view's document and decodes its JSON value into T.
 func Eval[T any](t *testing.T, v *View, js string) T {
 	t.Helper()
