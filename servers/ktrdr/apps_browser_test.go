@@ -46,7 +46,7 @@ func appEnvFake(t *testing.T) (*servetest.Conn, *fake.Server, func(time.Duration
 // one vertex per epoch with a value; no series, no curve.
 func checkEpochs(t *testing.T, v *apptest.View, e *client.EpochSeries) {
 	t.Helper()
-	n := apptest.Eval[int](t, v, `document.querySelectorAll('polyline[data-series]').length`)
+	n := apptest.Eval[int](t, v, `document.querySelectorAll('.u-series[data-series]').length`)
 	if e == nil {
 		if n != 0 || apptest.Eval[bool](t, v, `!!document.querySelector('[data-k="last_epoch"]')`) {
 			t.Errorf("no epochs in the result, yet the view draws %d curves", n)
@@ -78,9 +78,14 @@ func checkEpochs(t *testing.T, v *apptest.View, e *client.EpochSeries) {
 		if values > 0 {
 			drawn++
 		}
-		pts := apptest.Eval[int](t, v, `+((document.querySelector('polyline[data-series="`+k+`"]')||{getAttribute:function(){return -1}}).getAttribute('data-n'))`)
+		pts := apptest.Eval[int](t, v, `+((document.querySelector('.u-series[data-series="`+k+`"]')||{getAttribute:function(){return -1}}).getAttribute('data-n'))`)
 		if values > 0 && pts != values || values == 0 && pts != -1 {
 			t.Errorf("%s curve has %d points, the tool has %d epochs with a value", k, pts, values)
+		}
+		// A curve over two or more epochs paints a line in its colour
+		// (train and val may overlap, so only "some" is certain).
+		if px := apptest.SeriesPixels(t, v, k); values > 1 && px < 20 || values == 0 && px != -1 {
+			t.Errorf("%s curve paints %d pixels for %d epochs with a value", k, px, values)
 		}
 	}
 	if n != drawn {

@@ -98,11 +98,13 @@ func TestMarketViewInBrowser(t *testing.T) {
 		{"history", "get_price_history", map[string]any{"token_id": tok[0], "interval": "1w", "fidelity": 60, "max_points": 50},
 			func(t *testing.T, v *apptest.View, res *mcp.CallToolResult) {
 				out := servetest.Decode[tools.HistoryOut](t, res)
-				if n := apptest.Eval[string](t, v, `document.querySelector("polyline[data-series=price]").getAttribute("data-n")`); n != strconv.Itoa(len(out.Points)) {
-					t.Errorf("chart has %s points, tool returned %d", n, len(out.Points))
+				if n := apptest.Eval[string](t, v, `document.querySelector(".u-series[data-series=price]").getAttribute("data-n")`); n != strconv.Itoa(len(out.Points)) {
+					t.Errorf("chart holds %s points, tool returned %d", n, len(out.Points))
 				}
-				if got := apptest.Eval[int](t, v, `document.querySelector("polyline").getAttribute("points").trim().split(/\s+/).length`); got != len(out.Points) {
-					t.Errorf("polyline has %d vertices, want %d", got, len(out.Points))
+				// The line spans the plot (≈ 280 px wide at 360 px): far more
+				// pixels in its colour than a missing or one-point series paints.
+				if px := apptest.SeriesPixels(t, v, "price"); px < 200 {
+					t.Errorf("the price line paints %d pixels, want a line across the plot", px)
 				}
 				for k, want := range map[string]float64{"first": out.First, "last": out.Last, "min": out.Min, "max": out.Max, "points": float64(len(out.Points))} {
 					if got := shown(t, v, "body", k); !near(got, want) {
@@ -157,4 +159,31 @@ func TestMarketViewInBrowser(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMarketViewFollowsHostTheme: a theme switch during the run
+// (host-context-changed) recolours the page and redraws the price line in the
+// dark palette, and the view answers ui/resource-teardown.
+func TestMarketViewFollowsHostTheme(t *testing.T) {
+	browser := apptest.Browser(t)
+	c, f := appConn(t)
+	html := readView(t, c, apps.MarketURI)
+	_, _, _, tok := f.Market(5)
+	args := map[string]any{"token_id": tok[0], "interval": "1w", "fidelity": 60, "max_points": 50}
+	res := c.Call(t, "get_price_history", args)
+	if res.IsError {
+		t.Fatalf("get_price_history: %s", servetest.Text(res))
+	}
+	v := apptest.Open(t, browser, apptest.Run{HTML: html, Args: args, Result: res, Theme: "light"})
+	marker := `getComputedStyle(document.querySelector(".u-series[data-series=price] .u-marker")).borderColor`
+	light := apptest.Eval[string](t, v, marker)
+	v.SetTheme(t, "dark")
+	if dark := apptest.Eval[string](t, v, marker); dark == light {
+		t.Errorf("the price line kept its light colour %s in dark theme", light)
+	}
+	if px := apptest.SeriesPixels(t, v, "price"); px < 200 {
+		t.Errorf("after the theme switch the price line paints %d pixels in its dark colour", px)
+	}
+	v.Check(t)
+	v.Teardown(t)
 }

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -220,6 +221,52 @@ func (v *View) viewWorld(t *testing.T) runtime.ExecutionContextID {
 	return id
 }
 
+// SetTheme sends ui/notifications/host-context-changed with a new theme, as
+// a host does when the user switches it, and waits up to 5 s for the view's
+// body background to change (every view's base.css colours it by theme).
+func (v *View) SetTheme(t *testing.T, theme string) {
+	t.Helper()
+	before := v.Background(t)
+	v.hostPost(t, map[string]any{"method": "ui/notifications/host-context-changed", "params": map[string]any{"theme": theme}})
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if v.Background(t) != before {
+			return
+		}
+	}
+	t.Fatalf("the view's background stayed %s after host-context-changed to %s", before, theme)
+}
+
+// Teardown sends ui/resource-teardown (a request: the host waits for the
+// answer before removing the iframe) and fails unless the view answers it
+// without an error within 5 s.
+func (v *View) Teardown(t *testing.T) {
+	t.Helper()
+	v.hostPost(t, map[string]any{"id": "apptest-teardown", "method": "ui/resource-teardown", "params": map[string]any{}})
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		for _, m := range v.HostLog(t) {
+			if m.Dir == "view" && m.Msg["id"] == "apptest-teardown" {
+				if m.Msg["result"] == nil {
+					t.Fatalf("the view answered ui/resource-teardown with %v", m.Msg)
+				}
+				return
+			}
+		}
+	}
+	t.Fatal("the view did not answer ui/resource-teardown")
+}
+
+// hostPost sends msg from the host page to the view (and logs it).
+func (v *View) hostPost(t *testing.T, msg map[string]any) {
+	t.Helper()
+	b, err := json.Marshal(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(v.ctx, chromedp.Evaluate[bool](`(post(`+string(b)+`), true)`)); err != nil {
+		t.Fatalf("host post: %v", err)
+	}
+}
+
 // Eval evaluates js in the view's document and decodes its JSON value into T.
 func Eval[T any](t *testing.T, v *View, js string) T {
 	t.Helper()
@@ -228,6 +275,23 @@ func Eval[T any](t *testing.T, v *View, js string) T {
 		t.Fatalf("eval in view %q: %v", js, err)
 	}
 	return out
+}
+
+// SeriesPixels counts the pixels of a uPlot chart's canvas (the views'
+// pkg/apps/web/lines.js) painted exactly in the colour of the series whose
+// legend row has data-series=name; -1 when there is no such series. A line
+// drawn across the plot paints hundreds; a series that is not drawn, none.
+func SeriesPixels(t *testing.T, v *View, name string) int {
+	t.Helper()
+	return Eval[int](t, v, `(function () {
+  var row = document.querySelector('.u-series[data-series=' + JSON.stringify(`+strconv.Quote(name)+`) + ']');
+  if (!row) return -1;
+  var c = getComputedStyle(row.querySelector(".u-marker")).borderColor.match(/\d+/g).map(Number);
+  var cv = row.closest(".uplot").querySelector("canvas");
+  var px = cv.getContext("2d").getImageData(0, 0, cv.width, cv.height).data, n = 0;
+  for (var i = 0; i < px.length; i += 4) if (px[i] === c[0] && px[i + 1] === c[1] && px[i + 2] === c[2] && px[i + 3] === 255) n++;
+  return n;
+})()`)
 }
 
 // HostLog returns every message between host and view, in order.
@@ -323,14 +387,30 @@ func (v *View) Screenshot(t *testing.T, path string) {
 	}
 }
 
-// svgNS is the one absolute URL a self-contained view may carry: the SVG
-// namespace name passed to createElementNS, which is never fetched.
-const svgNS = "http://www.w3.org/2000/svg"
+// inertURLs are the absolute URLs a self-contained view may carry because
+// nothing ever fetches them; each is matched exactly, so any other URL fails.
+// (The browser suite also fails any request a view actually makes.)
+var inertURLs = []string{
+	// The SVG namespace name passed to createElementNS.
+	"http://www.w3.org/2000/svg",
+	// JSON Schema dialect identifiers ($schema values) in zod's JSON Schema
+	// code, bundled with the ext-apps SDK (docs/apps.md): compared, never loaded.
+	"https://json-schema.org/draft/2020-12/schema",
+	"http://json-schema.org/draft-07/schema#",
+	"http://json-schema.org/draft-04/schema#",
+	// zod's IPv6 host check parses `http://[addr]` with new URL (no request).
+	"`http://[${",
+	// Documentation text of the SDK's CSP schema, a wildcard example domain.
+	"`https://*.example.com`",
+}
 
 // SelfContained reports an error when html names another origin (the
 // acceptance rule for resources/read: no reference to another origin).
 func SelfContained(html string) error {
-	rest := strings.ReplaceAll(html, svgNS, "")
+	rest := html
+	for _, u := range inertURLs {
+		rest = strings.ReplaceAll(rest, u, "")
+	}
 	for _, bad := range []string{"http://", "https://", "//cdn", "<link ", "@import", "<script src"} {
 		if i := strings.Index(strings.ToLower(rest), bad); i >= 0 {
 			return fmt.Errorf("the view references another origin or file near %q", rest[max(0, i-40):min(len(rest), i+60)])

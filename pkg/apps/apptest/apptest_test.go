@@ -9,7 +9,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/apps/apptest"
 )
 
-// A minimal render-only view per the reference handshake (bridge.js is tested
+// A minimal render-only view per the reference handshake (mcpapp.bundle.js is tested
 // through every server's view).
 const good = `<!doctype html><html><head><style>body{background:#fff}[data-theme=dark] body{background:#000}</style></head><body><p id="v">waiting</p><script>
 var send=function(m){m.jsonrpc="2.0";parent.postMessage(m,"*")};

@@ -71,18 +71,11 @@
       return out;
     }
     [["loss", "train_loss", "val_loss"], ["accuracy", "train_accuracy", "val_accuracy"]].forEach(function (c) {
-      var series = [{ name: c[1], color: "var(--s1)", points: pts(e[c[1]]) }, { name: c[2], color: "var(--s2)", points: pts(e[c[2]]) }]
+      var series = [{ name: c[1], color: "--s1", points: pts(e[c[1]]) }, { name: c[2], color: "--s2", points: pts(e[c[2]]) }]
         .filter(function (s) { return s.points.length; });
       if (!series.length) return;
-      var lg = h("p", { "class": "legend" });
-      series.forEach(function (s) {
-        var sp = h("span", {});
-        sp.appendChild(h("i", { style: "background:" + s.color }));
-        sp.appendChild(document.createTextNode(s.name.replace(/_/g, " ")));
-        lg.appendChild(sp);
-      });
-      app.appendChild(lg);
-      Chart.line(app, series, { label: c[0] + " per epoch", height: 180, xLabel: function (x) { return "epoch " + Math.round(x); } });
+      // uPlot's legend names the curves (train/val) in their colours.
+      Lines.draw(app, series, { label: c[0] + " per epoch", height: 180, integerX: true, xLabel: function (x) { return "epoch " + x; } });
     });
   }
   function metrics(r) {

@@ -28,8 +28,8 @@
     app.appendChild(kv([["first", "First", num(d.first)], ["last", "Last", num(d.last)], ["min", "Min", num(d.min)],
       ["max", "Max", num(d.max)], ["points", "Samples", String(d.points.length)]]));
     if (d.points.length) {
-      Chart.line(app, [{ name: "price", color: "var(--s1)", points: d.points }],
-        { yRange: [0, 1], label: "price over time", xLabel: date });
+      Lines.draw(app, [{ name: "price", color: "--s1", points: d.points }],
+        { yRange: [0, 1], label: "price over time", xLabel: date, height: 220 });
     }
     if (d.note) app.appendChild(h("p", { "class": "muted" }, d.note));
   }

@@ -104,7 +104,7 @@
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     var list = document.getElementById("flights");
     list.textContent = "";
-    if (i < 0) { McpApp.reportSize(); return; }
+    if (i < 0) return;
     [0, 4, 6, 8].forEach(function (d) { cells[(i + d) % 12].classList.add("sf"); });
     cells[i].classList.add("sel");
     var base = grid.getBoundingClientRect(), from = centreOf(cells[i], base);
@@ -123,7 +123,6 @@
       svg.appendChild(ln);
       list.appendChild(h("li", { "class": "f" + k }, t.m[k] + " " + f[0] + " → " + board.palaces[to].p));
     });
-    McpApp.reportSize();
   }
   function indexOfPalace(s) {
     for (var i = 0; i < 12; i++) if (s.indexOf(board.palaces[i].p) === 0) return i;
