@@ -231,11 +231,11 @@ func TestUserTools(t *testing.T) {
 	})
 	t.Run("builder leaderboard pages", func(t *testing.T) {
 		out := call[tools.BuildersOut](t, s, "get_builder_leaderboard", map[string]any{"time_period": "WEEK", "limit": 50})
-		if len(out.Builders) != 50 || out.Builders[0].Rank != 1 || out.NextCursor == "" {
+		if len(out.Rows) != 50 || out.Rows[0][0] != 1.0 || len(out.Cols) != len(out.Rows[0]) || out.NextCursor == "" {
 			t.Fatalf("%+v", out)
 		}
 		rest := call[tools.BuildersOut](t, s, "get_builder_leaderboard", map[string]any{"time_period": "WEEK", "limit": 50, "cursor": out.NextCursor})
-		if len(rest.Builders) != 10 || rest.Builders[0].Rank != 51 || rest.NextCursor != "" {
+		if len(rest.Rows) != 10 || rest.Rows[0][0] != 51.0 || rest.NextCursor != "" {
 			t.Fatalf("%+v", rest)
 		}
 	})

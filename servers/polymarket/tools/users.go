@@ -322,25 +322,23 @@ type BuildersIn struct {
 	Cursor     string `json:"cursor,omitempty"`
 }
 
-// BuilderOut is one leaderboard row.
-type BuilderOut struct {
-	Rank        int     `json:"rank"`
-	Builder     string  `json:"builder"`
-	Volume      float64 `json:"volume"`
-	ActiveUsers float64 `json:"active_users"`
-	Verified    bool    `json:"verified,omitempty"`
-}
+// BuilderCols names a leaderboard row's columns, in order. The rows are
+// uniform, so the page is a table (cols once, then rows of values): a row of
+// objects would repeat every key per row, and the upstream rows are already
+// just these fields plus a logo URL (issue 17's 30% list budget).
+var BuilderCols = []string{"rank", "builder", "volume", "active_users", "verified"}
 
-// BuildersOut is a page of the leaderboard.
+// BuildersOut is a page of the leaderboard as a table.
 type BuildersOut struct {
-	Builders   []BuilderOut `json:"builders" mcp:"type=object"`
-	NextCursor string       `json:"next_cursor,omitempty"`
+	Cols       []string `json:"cols" jsonschema:"rank,builder,volume (USDC),active_users,verified"`
+	Rows       [][]any  `json:"rows" jsonschema:"one per builder, in cols order, by rank"`
+	NextCursor string   `json:"next_cursor,omitempty"`
 	client.Source
 }
 
 func (s *Service) getBuilderLeaderboard() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_builder_leaderboard", Title: "Get builder leaderboard", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Builder (order-routing app) leaderboard for a period: rank, builder, USDC volume, active users."},
+		Description: "Builder (order-routing app) leaderboard for a period, as a table: cols rank, builder, USDC volume, active users, verified; rows in that order."},
 		limited(s, publicCall, func(ctx context.Context, in BuildersIn) (BuildersOut, error) {
 			c, err := decodeCursor("get_builder_leaderboard", in.Cursor)
 			if err != nil {
@@ -358,11 +356,10 @@ func (s *Service) getBuilderLeaderboard() toolkit.Tool {
 			if err != nil {
 				return BuildersOut{}, err
 			}
-			out := BuildersOut{Builders: make([]BuilderOut, len(rows)), Source: src}
+			out := BuildersOut{Cols: BuilderCols, Rows: make([][]any, len(rows)), Source: src}
 			for i, r := range rows {
 				rank, _ := strconv.Atoi(string(r.Rank))
-				out.Builders[i] = BuilderOut{Rank: rank, Builder: r.Builder, Volume: float64(r.Volume),
-					ActiveUsers: float64(r.ActiveUsers), Verified: r.Verified}
+				out.Rows[i] = []any{rank, r.Builder, float64(r.Volume), float64(r.ActiveUsers), r.Verified}
 			}
 			out.NextCursor = nextDataOffset("get_builder_leaderboard", c.Offset, limit, len(rows), 1000-limit)
 			return out, nil

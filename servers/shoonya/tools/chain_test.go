@@ -18,7 +18,7 @@ func TestOptionChainStaysWithinBrokerLimits(t *testing.T) {
 	nfo := servetest.Decode[tools.SearchOut](t, e.call("search_scrip", map[string]any{"exchange": "NFO", "search_text": "NIFTY"}))
 	var opt string
 	strike := 25000.0 // the fake's NIFTY spot is about 25012 with 50-point strikes
-	for _, in := range nfo.Instruments {
+	for _, in := range nfo.List() {
 		if in.OptionType == "PE" {
 			opt = in.TradingSymbol
 			break

@@ -31,24 +31,55 @@ type Instrument struct {
 	Strike        float64 `json:"strike,omitempty"`
 }
 
+// SearchCols names a search_scrip row's columns, in order. Hits are uniform
+// rows, so the answer is a table (cols once, then rows of values) rather than
+// objects repeating every key per hit (issue 17's 30% list budget); "" is no
+// option type. No strike column: SearchScrip rows carry no strprc (ref:
+// shoonya.md §4.10); an option's strike ends its trading symbol.
+var SearchCols = []string{"trading_symbol", "token", "lot_size", "tick_size", "instrument_type", "option_type"}
+
 // SearchOut is search_scrip's result.
 type SearchOut struct {
-	Instruments []Instrument `json:"instruments"`
+	Cols []string `json:"cols" jsonschema:"trading_symbol,token,lot_size,tick_size,instrument_type,option_type"`
+	Rows [][]any  `json:"rows"`
 }
 
-func scripView(s noren.Scrip) Instrument {
-	optt := s.OptType
-	if optt == "XX" {
-		optt = ""
+func searchOut(list []noren.Scrip) SearchOut {
+	out := SearchOut{Cols: SearchCols, Rows: make([][]any, 0, len(list))}
+	for _, s := range list {
+		in := scripView(s)
+		out.Rows = append(out.Rows, []any{in.TradingSymbol, in.Token, in.LotSize, in.TickSize, in.Instrument, in.OptionType})
 	}
-	return Instrument{Exchange: s.Exch, TradingSymbol: s.TSym, Token: s.Token, LotSize: float64(s.LotSize),
-		TickSize: float64(s.TickSize), Instrument: s.InstName, OptionType: optt, Strike: float64(s.Strike)}
+	return out
+}
+
+// List decodes the rows back into instruments (for Go callers and tests).
+func (o SearchOut) List() []Instrument {
+	l := make([]Instrument, 0, len(o.Rows))
+	for _, r := range o.Rows {
+		if len(r) != len(SearchCols) {
+			continue
+		}
+		str := func(v any) string { s, _ := v.(string); return s }
+		num := func(v any) float64 {
+			switch n := v.(type) {
+			case float64:
+				return n
+			case int:
+				return float64(n)
+			}
+			return 0
+		}
+		l = append(l, Instrument{TradingSymbol: str(r[0]), Token: str(r[1]), LotSize: num(r[2]), TickSize: num(r[3]),
+			Instrument: str(r[4]), OptionType: str(r[5])})
+	}
+	return l
 }
 
 func searchScripTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "search_scrip", Title: "Search instruments", Toolset: "market",
-		Description: "Find instruments by name on one exchange: trading symbol, token, lot and tick size. " +
+		Description: "Find instruments by name on one exchange (a table, see cols). " +
 			"Use first: trading_symbol for orders, token for quotes, candles and feeds.",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in SearchIn) (SearchOut, error) {
@@ -61,11 +92,7 @@ func searchScripTool(d *Deps) toolkit.Tool {
 			if err != nil {
 				return SearchOut{}, err
 			}
-			out := SearchOut{Instruments: make([]Instrument, 0, len(list))}
-			for _, s := range list {
-				out.Instruments = append(out.Instruments, scripView(s))
-			}
-			return out, nil
+			return searchOut(list), nil
 		})
 		return out, err
 	})
@@ -364,4 +391,13 @@ func candleTime(c noren.Candle) string {
 		return t.Format(time.RFC3339)
 	}
 	return norenTime(c.Time)
+}
+
+func scripView(s noren.Scrip) Instrument {
+	optt := s.OptType
+	if optt == "XX" {
+		optt = ""
+	}
+	return Instrument{Exchange: s.Exch, TradingSymbol: s.TSym, Token: s.Token, LotSize: float64(s.LotSize),
+		TickSize: float64(s.TickSize), Instrument: s.InstName, OptionType: optt, Strike: float64(s.Strike)}
 }

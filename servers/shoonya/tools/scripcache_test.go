@@ -23,7 +23,7 @@ func TestSearchScripCached(t *testing.T) {
 	e.connect()
 	args := map[string]any{"exchange": "NSE", "search_text": "INFY"}
 	first := servetest.Decode[tools.SearchOut](t, e.call("search_scrip", args))
-	if len(first.Instruments) == 0 {
+	if len(first.List()) == 0 {
 		t.Fatal("no INFY on the fake")
 	}
 	e.fake.SetFault("SearchScrip", fake.Fault{Kind: fake.FaultStatus, Status: 500})
@@ -35,7 +35,7 @@ func TestSearchScripCached(t *testing.T) {
 		t.Fatalf("a new text did not reach Noren: %s", servetest.Text(res))
 	}
 	e.fake.ClearFaults()
-	if out := servetest.Decode[tools.SearchOut](t, e.call("search_scrip", other)); len(out.Instruments) == 0 {
+	if out := servetest.Decode[tools.SearchOut](t, e.call("search_scrip", other)); len(out.List()) == 0 {
 		t.Fatal("the failed search was cached")
 	}
 }
@@ -48,7 +48,7 @@ func TestScripCacheKeys(t *testing.T) {
 	var n atomic.Int32
 	fetch := func(context.Context) (tools.SearchOut, error) {
 		n.Add(1)
-		return tools.SearchOut{Instruments: []tools.Instrument{{TradingSymbol: "INFY-EQ", Token: "1594"}}}, nil
+		return tools.SearchOut{Cols: tools.SearchCols, Rows: [][]any{{"INFY-EQ", "1594", 1.0, 0.05, "EQ", ""}}}, nil
 	}
 	for _, shared := range []bool{false, true} {
 		t.Run(map[bool]string{false: "memory", true: "redis shared by two replicas"}[shared], func(t *testing.T) {

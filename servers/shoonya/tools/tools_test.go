@@ -21,11 +21,11 @@ func TestEveryTool(t *testing.T) {
 			e.connect()
 
 			search := servetest.Decode[tools.SearchOut](t, e.call("search_scrip", map[string]any{"exchange": "NSE", "search_text": "RELIANCE"}))
-			if len(search.Instruments) == 0 || search.Instruments[0].Token == "" {
+			if len(search.List()) == 0 || search.List()[0].Token == "" {
 				t.Fatalf("search: %+v", search)
 			}
 			none := servetest.Decode[tools.SearchOut](t, e.call("search_scrip", map[string]any{"exchange": "NSE", "search_text": "ZZZNOSUCH"}))
-			if len(none.Instruments) != 0 {
+			if len(none.List()) != 0 {
 				t.Fatalf("no-data search: %+v", none)
 			}
 			q := servetest.Decode[tools.QuoteOut](t, e.call("get_quotes", map[string]any{"exchange": "NSE", "token": "2885"}))
@@ -78,7 +78,7 @@ func TestEveryTool(t *testing.T) {
 			nfo := servetest.Decode[tools.SearchOut](t, e.call("search_scrip", map[string]any{"exchange": "NFO", "search_text": "NIFTY"}))
 			var opt string
 			var strike float64
-			for _, in := range nfo.Instruments {
+			for _, in := range nfo.List() {
 				if in.OptionType == "CE" {
 					opt, strike = in.TradingSymbol, in.Strike
 					break

@@ -185,7 +185,7 @@ func TestChartsCarryJKeyAndAmpersandSymbols(t *testing.T) {
 		}
 	}
 	s := servetest.Decode[tools.SearchOut](t, e.call("search_scrip", map[string]any{"exchange": "NSE", "search_text": "M&M"}))
-	if len(s.Instruments) == 0 || s.Instruments[0].TradingSymbol != "M&M-EQ" {
+	if len(s.List()) == 0 || s.List()[0].TradingSymbol != "M&M-EQ" {
 		t.Fatalf("search M&M: %+v", s)
 	}
 	lp, _ := e.fake.LastPrice("NSE", "2031")
