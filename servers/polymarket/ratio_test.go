@@ -55,16 +55,17 @@ func TestListResultRatio(t *testing.T) {
 		{"list_markets", map[string]any{"limit": 10}, 0},
 		{"list_events", map[string]any{"limit": 5}, 0},
 		{"get_price_history", map[string]any{"token_id": tok[0], "interval": "1w"}, 0},
-		// A position keeps its token id (78 B of ~280): get_prices and
-		// get_order_books take it for the wallet's own holdings.
-		{"get_user_positions", map[string]any{"user": fake.KnownUser}, 0.35},
+		// A position keeps its token id (78 B of ~230) for get_prices and
+		// get_order_books; value and % PnL (derivable) and the end date
+		// (get_market) are left out.
+		{"get_user_positions", map[string]any{"user": fake.KnownUser}, 0},
 		{"get_user_activity", map[string]any{"user": fake.KnownUser}, 0},
-		// Holder rows are wallet, name, amount, verified: the wallet (42 B)
-		// is the id; the fake's profiles are empty as most real ones are.
-		{"get_top_holders", map[string]any{"condition_id": cond}, 0.42},
-		// Comments keep id, body, author, wallet and time; the fake's bodies
-		// are one short line, so those weigh more than on real threads.
-		{"list_comments", map[string]any{"entity_type": "event", "entity_id": 900001}, 0.35},
+		// Holders are a table per outcome (wallet, name, shares, verified);
+		// the outcome's token id is not repeated.
+		{"get_top_holders", map[string]any{"condition_id": cond}, 0},
+		// Comments keep id, body, author and time; the wallet only for an
+		// author without a name.
+		{"list_comments", map[string]any{"entity_type": "event", "entity_id": 900001}, 0},
 		// Upstream rows are already rank, builder, volume, activeUsers,
 		// verified (+ a logo URL, dropped): nothing is left to drop, so the
 		// page is a table (cols once, rows of values; was 77% as objects).

@@ -215,14 +215,17 @@ func TestUserTools(t *testing.T) {
 	})
 	t.Run("holders grouped per outcome token", func(t *testing.T) {
 		out := call[tools.HoldersOut](t, s, "get_top_holders", map[string]any{"condition_id": cond, "limit": 2})
-		if len(out.Outcomes) != 2 || len(out.Outcomes[0].Holders) != 2 || out.Outcomes[1].OutcomeIndex != 1 || out.Outcomes[0].Holders[0].Amount <= 0 {
+		if len(out.Outcomes) != 2 || len(out.Outcomes[0].Rows) != 2 || out.Outcomes[1].Outcome != 1 || len(out.Cols) != 4 {
 			t.Fatalf("%+v", out)
+		}
+		if r := out.Outcomes[0].Rows[0]; len(r) != 4 || r[2].(float64) <= 0 || !strings.HasPrefix(r[0].(string), "0x") {
+			t.Fatalf("row %v: want wallet, name, shares, verified", r)
 		}
 	})
 	t.Run("comments on an event and a market", func(t *testing.T) {
 		out := call[tools.CommentsOut](t, s, "list_comments", map[string]any{"entity_type": "event", "entity_id": 900001})
-		if len(out.Comments) != 3 || out.Comments[0].Author != "Fake-Trader" {
-			t.Fatalf("%+v", out)
+		if len(out.Comments) != 3 || out.Comments[0].Author != "Fake-Trader" || out.Comments[0].Wallet != "" {
+			t.Fatalf("%+v (a named author's wallet is left out)", out)
 		}
 		out = call[tools.CommentsOut](t, s, "list_comments", map[string]any{"entity_type": "market", "entity_id": 2000004})
 		if len(out.Comments) != 3 {

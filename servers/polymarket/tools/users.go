@@ -39,23 +39,20 @@ type PositionOut struct {
 	Size       float64 `json:"size"`
 	AvgPrice   float64 `json:"avg_price"`
 	CurPrice   float64 `json:"cur_price"`
-	Value      float64 `json:"value"`
-	CashPnl    float64 `json:"cash_pnl"`
-	PctPnl     float64 `json:"pct_pnl"`
+	CashPnl    float64 `json:"cash_pnl"` // value (size × cur_price) and % PnL follow from these; not repeated per row
 	Redeemable bool    `json:"redeemable,omitempty"`
-	End        string  `json:"end,omitempty"`
 }
 
 // PositionsOut is a page of positions.
 type PositionsOut struct {
-	Positions  []PositionOut `json:"positions" mcp:"type=object" jsonschema:"title, outcome, token_id, size, avg_price, cur_price, value, cash_pnl, pct_pnl"`
+	Positions  []PositionOut `json:"positions" mcp:"type=object" jsonschema:"title, outcome, slug, token_id, size, avg_price, cur_price, cash_pnl"`
 	NextCursor string        `json:"next_cursor,omitempty"`
 	client.Source
 }
 
 func (s *Service) getUserPositions() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_user_positions", Title: "Get user positions", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Positions of a Polymarket wallet (proxy wallet address): market, outcome, size, avg/current price, value, PnL. 10 calls/min per user. next_cursor pages."},
+		Description: "Positions of a Polymarket wallet (proxy wallet address): market, outcome, size, avg/current price, cash PnL. 10 calls/min per user. next_cursor pages."},
 		limited(s, userCall, func(ctx context.Context, in PositionsIn) (PositionsOut, error) {
 			if err := client.CheckAddress("user", in.User); err != nil {
 				return PositionsOut{}, err
@@ -91,8 +88,8 @@ func (s *Service) getUserPositions() toolkit.Tool {
 			for i, p := range rows {
 				out.Positions[i] = PositionOut{Title: p.Title, Outcome: p.Outcome, Slug: p.Slug, TokenID: p.Asset,
 					Size: float64(p.Size), AvgPrice: float64(p.AvgPrice), CurPrice: float64(p.CurPrice),
-					Value: cents(float64(p.CurrentValue)), CashPnl: cents(float64(p.CashPnl)), PctPnl: cents(float64(p.PercentPnl)),
-					Redeemable: p.Redeemable, End: p.EndDate}
+					CashPnl:    cents(float64(p.CashPnl)),
+					Redeemable: p.Redeemable}
 			}
 			out.NextCursor = nextDataOffset("get_user_positions", c.Offset, limit, len(rows), dataMaxOffset)
 			return out, nil
@@ -191,30 +188,27 @@ type HoldersIn struct {
 	Limit       int    `json:"limit,omitempty" mcp:"min=1;max=20;default=10"`
 }
 
-// HolderOut is one holder.
-type HolderOut struct {
-	Wallet   string  `json:"wallet"`
-	Name     string  `json:"name,omitempty"`
-	Amount   float64 `json:"amount"`
-	Verified bool    `json:"verified,omitempty"`
-}
+// HolderCols names a holder row's columns, in order: holders are uniform
+// rows, so each outcome's are a table (see BuilderCols).
+var HolderCols = []string{"wallet", "name", "shares", "verified"}
 
-// HolderGroupOut is one outcome token's holders.
+// HolderGroupOut is one outcome's holders. The outcome's token id is not
+// repeated here (78 bytes; get_market lists it by the same index).
 type HolderGroupOut struct {
-	TokenID      string      `json:"token_id"`
-	OutcomeIndex int64       `json:"outcome_index"`
-	Holders      []HolderOut `json:"holders"`
+	Outcome int64   `json:"outcome" jsonschema:"index into get_market's outcomes"`
+	Rows    [][]any `json:"rows" jsonschema:"largest first, in cols order"`
 }
 
 // HoldersOut lists the groups.
 type HoldersOut struct {
-	Outcomes []HolderGroupOut `json:"outcomes" mcp:"type=object" jsonschema:"holders: wallet, name, amount"`
+	Cols     []string         `json:"cols" jsonschema:"wallet,name,shares,verified"`
+	Outcomes []HolderGroupOut `json:"outcomes" mcp:"type=object"`
 	client.Source
 }
 
 func (s *Service) getTopHolders() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_top_holders", Title: "Get top holders", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Largest holders of a market (its condition_id, not a token id), per outcome token: wallet, name, shares."},
+		Description: "Largest holders of a market (its condition_id, not a token id), per outcome (index as in get_market), as a table: cols wallet, name, shares, verified."},
 		limited(s, publicCall, func(ctx context.Context, in HoldersIn) (HoldersOut, error) {
 			if err := client.CheckConditionID("condition_id", in.ConditionID); err != nil {
 				return HoldersOut{}, err
@@ -227,16 +221,16 @@ func (s *Service) getTopHolders() toolkit.Tool {
 			if err != nil {
 				return HoldersOut{}, err
 			}
-			out := HoldersOut{Outcomes: []HolderGroupOut{}, Source: src}
+			out := HoldersOut{Cols: HolderCols, Outcomes: []HolderGroupOut{}, Source: src}
 			for _, g := range gs {
-				og := HolderGroupOut{TokenID: g.Token, Holders: []HolderOut{}}
+				og := HolderGroupOut{Rows: [][]any{}}
 				for _, h := range g.Holders {
-					og.OutcomeIndex = int64(h.OutcomeIndex)
+					og.Outcome = int64(h.OutcomeIndex)
 					name := h.Name
 					if name == "" {
 						name = h.Pseudonym
 					}
-					og.Holders = append(og.Holders, HolderOut{Wallet: h.ProxyWallet, Name: name, Amount: float64(h.Amount), Verified: h.Verified})
+					og.Rows = append(og.Rows, []any{h.ProxyWallet, name, float64(h.Amount), h.Verified})
 				}
 				out.Outcomes = append(out.Outcomes, og)
 			}
@@ -278,7 +272,7 @@ const commentsMaxOffset = 200
 
 func (s *Service) listComments() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "list_comments", Title: "List comments", Toolset: setMarkets, Hints: toolkit.RemoteRead,
-		Description: "Comments on a market, event or series (numeric Gamma id), newest first: body (≤500 chars), author, time, reactions. Paging ends at 200 upstream."},
+		Description: "Comments on a market, event or series (numeric Gamma id), newest first: body (≤500 chars), author (wallet if unnamed), time, reactions. Paging ends at 200 upstream."},
 		limited(s, publicCall, func(ctx context.Context, in CommentsIn) (CommentsOut, error) {
 			typ, ok := entityTypes[in.EntityType]
 			if !ok || in.EntityID <= 0 {
@@ -300,13 +294,16 @@ func (s *Service) listComments() toolkit.Tool {
 			}
 			out := CommentsOut{Comments: make([]CommentOut, len(rows)), Source: src}
 			for i, r := range rows {
-				co := CommentOut{ID: string(r.ID), Body: clipText(r.Body, 500), Wallet: r.UserAddress, CreatedAt: r.CreatedAt,
+				co := CommentOut{ID: string(r.ID), Body: clipText(r.Body, 500), CreatedAt: r.CreatedAt,
 					Reactions: float64(r.ReactionCount), ReplyTo: string(r.ParentCommentID)}
 				if r.Profile != nil {
 					co.Author = r.Profile.Name
 					if co.Author == "" {
 						co.Author = r.Profile.Pseudonym
 					}
+				}
+				if co.Author == "" { // the wallet stands in for a missing name; beside a name it is 42 B a row nobody decides on
+					co.Wallet = r.UserAddress
 				}
 				out.Comments[i] = co
 			}
