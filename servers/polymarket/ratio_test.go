@@ -1,33 +1,15 @@
 package main
 
 import (
-	"encoding/json"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
-	"sync/atomic"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/fake"
 )
 
 // maxListRatio is the fleet's result budget for list-shaped tools: what the
 // model reads is at most this share of the raw upstream answers behind it.
 const maxListRatio = 0.30
-
-// countingWriter counts the bytes the fake sends back through the proxy.
-type countingWriter struct {
-	http.ResponseWriter
-	n *atomic.Int64
-}
-
-func (w countingWriter) Write(b []byte) (int, error) {
-	w.n.Add(int64(len(b)))
-	return w.ResponseWriter.Write(b)
-}
 
 // TestListResultRatio measures each list tool's result (the text block the
 // model reads and the structured content, the larger) against the raw bytes
@@ -37,13 +19,7 @@ func TestListResultRatio(t *testing.T) {
 	f := fake.New(fake.Options{})
 	base, stop := f.Start()
 	t.Cleanup(stop)
-	target, _ := url.Parse(base)
-	var upstream atomic.Int64
-	rp := httputil.NewSingleHostReverseProxy(target)
-	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rp.ServeHTTP(countingWriter{w, &upstream}, r)
-	}))
-	t.Cleanup(proxy.Close)
+	proxyURL, upstream := servetest.CountingProxy(t, base)
 	_, _, cond, tok := f.Market(3)
 
 	cases := []struct {
@@ -79,30 +55,17 @@ func TestListResultRatio(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool, func(t *testing.T) {
-			conn := connect(t, proxy.URL, opts{}) // its own caches: every call reaches the fake
+			conn := connect(t, proxyURL, opts{}) // its own caches: every call reaches the fake
 			upstream.Store(0)
 			res := conn.Call(t, tc.tool, tc.args)
 			if res.IsError {
 				t.Fatalf("%+v", res.Content)
 			}
-			raw := upstream.Load()
-			text := len(res.Content[0].(mcp.TextContent).Text)
-			sc, _ := json.Marshal(res.StructuredContent)
-			ratio := float64(max(text, len(sc))) / float64(raw)
-			t.Logf("%s: upstream %d B, text %d B, structured %d B: %.0f%%", tc.tool, raw, text, len(sc), 100*ratio)
-			if testing.Verbose() {
-				t.Log(res.Content[0].(mcp.TextContent).Text[:min(text, 1500)])
-			}
-			if raw < 500 {
-				t.Fatalf("the fake answered only %d B: nothing to measure", raw)
-			}
 			ceiling := maxListRatio
 			if tc.ceiling > 0 {
 				ceiling = tc.ceiling
 			}
-			if ratio > ceiling {
-				t.Errorf("%s: result is %.0f%% of the upstream answers, budget %.0f%%", tc.tool, 100*ratio, 100*ceiling)
-			}
+			servetest.ListRatio(t, tc.tool, res, upstream.Load(), 500, ceiling)
 		})
 	}
 }
