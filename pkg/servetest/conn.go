@@ -73,20 +73,7 @@ func NewWithOptions(t testing.TB, app serve.App, opts []client.ClientOption, arg
 		t.Fatalf("build %s: %v", app.Name, err)
 	}
 	b.Server.Use(conformance(t, b.Server))
-	c, err := client.NewInProcessClientWithOptions(b.Server, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	ictx, icancel := context.WithTimeout(ctx, 10*time.Second)
-	defer icancel()
-	if err := Initialize(ictx, c, ""); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	return &Conn{Client: c, Built: b, logs: logs}
+	return &Conn{Client: inProcess(t, ctx, b.Server, opts...), Built: b, logs: logs}
 }
 
 // Logs returns everything the server logged so far (already scrubbed).

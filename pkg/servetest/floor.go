@@ -94,9 +94,11 @@ func NewProduction(t testing.TB, app serve.App, args ...string) *client.Client {
 	return inProcess(t, ctx, b.Server)
 }
 
-func inProcess(t testing.TB, ctx context.Context, srv *server.MCPServer) *client.Client {
+// inProcess starts an in-process client of srv and initializes it; closed
+// when the test ends.
+func inProcess(t testing.TB, ctx context.Context, srv *server.MCPServer, opts ...client.ClientOption) *client.Client {
 	t.Helper()
-	c, err := client.NewInProcessClient(srv)
+	c, err := client.NewInProcessClientWithOptions(srv, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
