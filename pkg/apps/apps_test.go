@@ -198,6 +198,8 @@ func TestInstallRejects(t *testing.T) {
 	cases := map[string]apps.Config{
 		"bad uri":               {Views: []apps.View{{URI: "http://x/v.html", Name: "v", HTML: page, Tools: []string{"a"}}}},
 		"not html":              {Views: []apps.View{{URI: "ui://x/v.html", Name: "v", HTML: "<div>", Tools: []string{"a"}}}},
+		"html later":            {Views: []apps.View{{URI: "ui://x/v.html", Name: "v", HTML: "<p>" + page, Tools: []string{"a"}}}},
+		"empty":                 {Views: []apps.View{{URI: "ui://x/v.html", Name: "v", HTML: " \n", Tools: []string{"a"}}}},
 		"no tools":              {Views: []apps.View{{URI: "ui://x/v.html", Name: "v", HTML: page}}},
 		"double link":           {Views: []apps.View{{URI: "ui://x/v.html", Name: "v", HTML: page, Tools: []string{"a"}}, {URI: "ui://x/w.html", Name: "w", HTML: page, Tools: []string{"a"}}}},
 		"linked and model-only": {Views: []apps.View{{URI: "ui://x/v.html", Name: "v", HTML: page, Tools: []string{"a"}}}, ModelOnly: []string{"a"}},
@@ -208,5 +210,10 @@ func TestInstallRejects(t *testing.T) {
 				t.Error("want an error")
 			}
 		})
+	}
+	// The doctype is matched without regard to case or leading space.
+	ok := apps.Config{Views: []apps.View{{URI: "ui://x/v.html", Name: "v", HTML: "\n  <!DOCTYPE HTML>" + page[15:], Tools: []string{"a"}}}}
+	if err := apps.Install(server.NewMCPServer("x", "1"), ok); err != nil {
+		t.Errorf("upper-case doctype refused: %v", err)
 	}
 }

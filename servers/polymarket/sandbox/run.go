@@ -34,7 +34,9 @@ type Sandbox struct {
 	probe Probe
 	// probed is closed when the start-up probe has run; spec, probe and
 	// scrub are read only after it (every exported method waits for it).
-	probed chan struct{}
+	probed    chan struct{}
+	probeOnce sync.Once
+	ctx       context.Context // the server's: the probe's runs end with it
 	// scrub maps host paths that could surface in a message to neutral text.
 	scrub *strings.Replacer
 }
@@ -58,24 +60,47 @@ func New(ctx context.Context, cfg Config, log zerolog.Logger) *Sandbox {
 	// start helpers of its own (each would do the same): become the helper.
 	MaybeChild()
 	cfg = cfg.withDefaults()
-	s := &Sandbox{cfg: cfg, log: log, slots: make(chan struct{}, cfg.Concurrency), probed: make(chan struct{})}
-	// The probe starts a Python process (~40 ms): it runs beside the MCP
-	// handshake instead of before it, and still logs its finding at start.
+	s := &Sandbox{cfg: cfg, log: log, slots: make(chan struct{}, cfg.Concurrency), probed: make(chan struct{}), ctx: ctx}
+	// The probe starts a Python process (~40 ms of CPU on a 2-core box): it
+	// waits probeDelay, so the MCP handshake and the first calls do not
+	// compete with it (issue 20: cold start), and still logs its finding
+	// soon after start. A call that needs the sandbox first starts it then.
 	go func() {
-		defer close(s.probed)
-		s.probe = s.prepare(ctx)
-		ev := log.Info()
-		if s.probe.Unavailable != "" {
-			ev = log.Error()
+		t := time.NewTimer(probeDelay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			s.startProbe()
+		case <-ctx.Done():
 		}
-		ev.Str("unavailable", s.probe.Unavailable).Str("layers", s.probe.Layers).Int("concurrency", cfg.Concurrency).
-			Dur("timeout", cfg.Timeout).Bool("kernel_only_test_mode", cfg.KernelOnly).Msg("python sandbox probe")
 	}()
 	return s
 }
 
-// waitProbe returns once the start-up probe has run.
-func (s *Sandbox) waitProbe() { <-s.probed }
+// probeDelay is how long after start the probe runs when no call asked first.
+const probeDelay = time.Second
+
+// startProbe runs the probe once, in the background; probed closes when done.
+func (s *Sandbox) startProbe() {
+	s.probeOnce.Do(func() {
+		go func() {
+			defer close(s.probed)
+			s.probe = s.prepare(s.ctx)
+			ev := s.log.Info()
+			if s.probe.Unavailable != "" {
+				ev = s.log.Error()
+			}
+			ev.Str("unavailable", s.probe.Unavailable).Str("layers", s.probe.Layers).Int("concurrency", s.cfg.Concurrency).
+				Dur("timeout", s.cfg.Timeout).Bool("kernel_only_test_mode", s.cfg.KernelOnly).Msg("python sandbox probe")
+		}()
+	})
+}
+
+// waitProbe starts the probe if it has not started and returns once it has run.
+func (s *Sandbox) waitProbe() {
+	s.startProbe()
+	<-s.probed
+}
 
 // Probe returns the start-up capability check (waiting for it to finish).
 func (s *Sandbox) Probe() Probe {

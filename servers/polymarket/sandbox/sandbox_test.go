@@ -29,6 +29,44 @@ func TestProbeLayers(t *testing.T) {
 	}
 }
 
+// TestProbeRunsUnasked: with no call at all, the probe still runs about
+// probeDelay after start and logs its line; before that nothing has run
+// (the handshake does not compete with a Python process).
+func TestProbeRunsUnasked(t *testing.T) {
+	var logs syncBuffer
+	s := New(context.Background(), Config{}, zerolog.New(&logs))
+	select {
+	case <-s.probed:
+		t.Fatal("the probe ran at start")
+	default:
+	}
+	select {
+	case <-s.probed:
+	case <-time.After(probeDelay + 20*time.Second):
+		t.Fatal("the probe never ran without a call")
+	}
+	if !strings.Contains(logs.String(), "python sandbox probe") {
+		t.Fatalf("no probe line: %s", logs.String())
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
 // TestFailClosed: when any layer cannot be applied, nothing runs and the
 // answer names the layer.
 func TestFailClosed(t *testing.T) {
