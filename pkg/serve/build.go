@@ -83,7 +83,7 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 		server.WithResourceRecovery(),
 		server.WithLogger(slog.New(zerolog.NewSlogHandler(log.Level(maxLevel(log.GetLevel(), zerolog.WarnLevel))))),
 	)
-	s.Use(callLogger(log))
+	s.Use(callLogger(log, o.gate))
 	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o)}
 	if o.RedisURL != "" {
 		rdb, err := connectRedis(ctx, o.RedisURL, log)
@@ -114,9 +114,13 @@ func maxLevel(a, b zerolog.Level) zerolog.Level {
 // callLogger puts a per-call logger in ctx (zerolog.Ctx) and logs one info
 // line per call: tool, user, outcome code (ok or the envelope's error code),
 // duration in ms. Arguments are not logged: they may hold secrets.
-func callLogger(log zerolog.Logger) server.ToolHandlerMiddleware {
+func callLogger(log zerolog.Logger, gate *logGate) server.ToolHandlerMiddleware {
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			// In flight until its line is logged: the last call to finish
+			// writes out the gathered lines before its answer goes out.
+			gate.enter()
+			defer gate.leave()
 			l := log.With().Str("tool", req.Params.Name).Str("user", UserID(ctx)).Logger()
 			ctx = l.WithContext(ctx)
 			start := time.Now()

@@ -56,7 +56,8 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintln(stderr, app.Name+":", err)
 		return 2
 	}
-	logger = syncLogs(logger, stderr, o.LogFormat)
+	logger, o.gate = gateLogs(logger, stderr, o.LogFormat)
+	defer func() { _ = o.gate.Flush() }()
 	if o.Transport == "http" {
 		// Check before Register so a refused address fails fast with its reason.
 		if err := checkListen(o.Addr, o.AuthTokens); err != nil {

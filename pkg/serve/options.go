@@ -25,6 +25,7 @@ type Options struct {
 	AllowOrigins []string          // extra allowed Origins besides loopback ones, MCPFLEET_ALLOWED_ORIGINS
 	RedisURL     string            // shared limits and caches across replicas; env only (it may hold a password)
 	Limits       Limits            // transport limits, MCPFLEET_HTTP_* / MCPFLEET_STDIO_* env only
+	gate         *logGate          // Run's log writer, told when calls start and end (nil: none)
 }
 
 func envOr(key, def string) string {

@@ -95,7 +95,8 @@ func (t *Tools) initializeChart() toolkit.Tool {
 				return InitOut{}, err
 			}
 			hits, note := t.storedHits(ctx, cc.ruleCtx())
-			return InitOut{ChartID: cc.id, Basics: cc.basics(), Patterns: cc.patternLines(), MatchedRules: hits, Note: note}, nil
+			natal := t.natal.get(cc)
+			return InitOut{ChartID: cc.id, Basics: natal.basics, Patterns: natal.patterns, MatchedRules: hits, Note: note}, nil
 		})
 }
 

@@ -17,6 +17,7 @@ import (
 type Tools struct {
 	store    *rules.Store
 	settings astro.Config
+	natal    natalMemo
 }
 
 // WithSettings makes a deployment's settings JSON (ZIWEI_SETTINGS, iztro's
