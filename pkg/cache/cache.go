@@ -48,6 +48,7 @@ type options struct {
 	staleFor   time.Duration
 	maxEntries int
 	onError    func(error)
+	local      bool
 }
 
 // WithClock sets the clock (default: time.Now).
@@ -107,9 +108,13 @@ func New[V any](ttl time.Duration, opts ...Option) *Cache[V] {
 		panic("cache: WithClock(nil)")
 	}
 	c := &Cache[V]{ttl: ttl, staleFor: o.staleFor, clock: o.clock, onError: o.onError}
-	if o.rdb != nil {
+	switch {
+	case o.rdb != nil && o.local:
+		c.store = &tieredStore[V]{near: newMemStore[V](o.maxEntries, ttl+o.staleFor),
+			far: &redisStore[V]{rdb: o.rdb, prefix: o.prefix, keep: ttl + o.staleFor}, ttl: ttl}
+	case o.rdb != nil:
 		c.store = &redisStore[V]{rdb: o.rdb, prefix: o.prefix, keep: ttl + o.staleFor}
-	} else {
+	default:
 		c.store = newMemStore[V](o.maxEntries, ttl+o.staleFor)
 	}
 	return c

@@ -346,3 +346,55 @@ func ExampleCache_Get() {
 	fmt.Println(first.Hit, second.Hit)
 	// Output: false true
 }
+
+// TestLocalCopies: with WithLocalCopies a fresh hit is answered from memory
+// (Redis emptied behind it: still a hit, no fetch); past its ttl the process
+// asks Redis again and takes a newer copy another replica stored; with
+// nothing newer in Redis, a failing upstream still gets the stale local copy.
+func TestLocalCopies(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	srv := redistest.StartServer(t)
+	rdb := srv.NewClient(t)
+	clk := clock.NewFake(t0)
+	a := New[Feed](time.Minute, WithRedis(rdb, "lc:"), WithLocalCopies(), WithClock(clk))
+	b := New[Feed](time.Minute, WithRedis(srv.NewClient(t), "lc:"), WithClock(clk))
+	fetches := 0
+	fetch := func(q string) func(context.Context) (Feed, error) {
+		return func(context.Context) (Feed, error) { fetches++; return Feed{Query: q}, nil }
+	}
+	if v, _, err := a.Get(ctx, "k", fetch("first")); err != nil || v.Query != "first" {
+		t.Fatalf("%+v %v", v, err)
+	}
+	if err := rdb.FlushAll(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	clk.Set(t0.Add(30 * time.Second))
+	if v, m, err := a.Get(ctx, "k", fetch("refetched")); err != nil || !m.Hit || v.Query != "first" || fetches != 1 {
+		t.Fatalf("fresh local copy: %+v %+v %v, %d fetches", v, m, err, fetches)
+	}
+	// Past the ttl: replica b fetched meanwhile; a takes b's copy from Redis.
+	clk.Set(t0.Add(61 * time.Second))
+	if v, _, err := b.Get(ctx, "k", fetch("from b")); err != nil || v.Query != "from b" {
+		t.Fatalf("b: %+v %v", v, err)
+	}
+	if v, m, err := a.Get(ctx, "k", fetch("from a")); err != nil || !m.Hit || v.Query != "from b" || fetches != 2 {
+		t.Fatalf("after ttl: %+v %+v %v, %d fetches", v, m, err, fetches)
+	}
+	// Redis empty, local copy past its ttl, upstream down: the stale copy.
+	if err := rdb.FlushAll(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	clk.Set(t0.Add(3 * time.Minute))
+	v, m, err := a.Get(ctx, "k", func(context.Context) (Feed, error) { return Feed{}, errUpstream })
+	if err != nil || !m.Stale || v.Query != "from b" {
+		t.Fatalf("stale fallback: %+v %+v %v", v, m, err)
+	}
+	// Invalidate drops both copies.
+	if err := a.Invalidate(ctx, "k"); err != nil {
+		t.Fatal(err)
+	}
+	if _, m, _ := a.Get(ctx, "k", fetch("after invalidate")); m.Hit {
+		t.Fatalf("hit after Invalidate: %+v", m)
+	}
+}

@@ -62,7 +62,7 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 		// window claims, so a query_key is polled once per window in total.
 		store = poll.NewRedisStore(r.Redis)
 		claimOpts = append(claimOpts, ratelimit.WithRedis(r.Redis, poll.RedisPrefix+"poll:"))
-		cacheOpts = append(cacheOpts, cache.WithRedis(r.Redis, poll.RedisPrefix+"preview:"))
+		cacheOpts = append(cacheOpts, cache.WithRedis(r.Redis, poll.RedisPrefix+"preview:"), cache.WithLocalCopies()) // never invalidated
 	}
 	clk := c.Clock
 	if clk == nil {

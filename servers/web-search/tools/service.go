@@ -55,7 +55,7 @@ func NewService(c *openai.Client, q *quota.Quota, o ServiceOptions) *Service {
 				log.Warn().Err(err).Msg("web-search cache: Redis failed; searching without the shared cache")
 			})}
 		if o.Redis != nil {
-			opts = append(opts, cache.WithRedis(o.Redis, CachePrefix))
+			opts = append(opts, cache.WithRedis(o.Redis, CachePrefix), cache.WithLocalCopies()) // never invalidated
 		}
 		s.cache = cache.New[*openai.Result](o.CacheTTL, opts...)
 	}
