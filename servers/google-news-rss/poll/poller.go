@@ -41,6 +41,7 @@ type Poller struct {
 	// (another replica or caller holds this window's claim).
 	WaitFor  time.Duration
 	waitStep time.Duration
+	settled  settledFeeds
 }
 
 // Options build a Poller.
@@ -77,6 +78,14 @@ type Result struct {
 // Fetch serves key's feed, polling upstream only if this caller wins the
 // current window's claim.
 func (p *Poller) Fetch(ctx context.Context, key string) (Result, error) {
+	w, next := windowAt(p.clock.Now())
+	if f, ok := p.settled.lookup(key, w); ok {
+		res := Result{Spec: f.spec, State: f.st, Status: StatusCached, WindowStart: next.Add(-Window), NextPollAt: next}
+		if f.st.Deferred {
+			res.Status = StatusDeferred
+		}
+		return res, nil
+	}
 	spec, ok, err := p.store.Spec(ctx, key)
 	if err != nil {
 		return Result{}, err
@@ -95,7 +104,11 @@ func (p *Poller) Fetch(ctx context.Context, key string) (Result, error) {
 	}
 	res := Result{Spec: spec, WindowStart: claim.Next.Add(-Window), NextPollAt: claim.Next}
 	if claim.Granted {
-		return p.poll(ctx, key, ed, claim, res)
+		res, err := p.poll(ctx, key, ed, claim, res)
+		if err == nil {
+			p.settled.keep(key, spec, res.State)
+		}
+		return res, err
 	}
 	st, ok, err := p.awaitWindow(ctx, key, claim.Window)
 	if err != nil {
@@ -108,6 +121,9 @@ func (p *Poller) Fetch(ctx context.Context, key string) (Result, error) {
 	res.State, res.Status = st, StatusCached
 	if st.PolledWindow == claim.Window && st.Deferred {
 		res.Status = StatusDeferred
+	}
+	if st.PolledWindow == claim.Window {
+		p.settled.keep(key, spec, st)
 	}
 	return res, nil
 }
