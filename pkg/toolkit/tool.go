@@ -24,8 +24,10 @@ type Handler[In, Out any] func(ctx context.Context, in In) (Out, error)
 // Tool is one tool with its toolset (a group name used by --tools filters and docs).
 type Tool struct {
 	server.ServerTool
-	Toolset string
-	input   *inputCheck
+	Toolset     string
+	input       *inputCheck
+	fingerprint string
+	derive      func() (in, out json.RawMessage, err error)
 }
 
 // CheckArguments validates a call's arguments against the tool's input schema,
@@ -65,13 +67,10 @@ func Request(ctx context.Context) mcp.CallToolRequest {
 
 // New builds a tool from a typed handler.
 func New[In, Out any](d Def, h Handler[In, Out]) Tool {
-	in, err := SchemaFor[In](false)
+	fp := fingerprintOf[In, Out]()
+	in, out, err := schemas[In, Out](d.Name, fp)
 	if err != nil {
-		panic(fmt.Sprintf("tool %s: input schema: %v", d.Name, err))
-	}
-	out, err := SchemaFor[Out](true)
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: output schema: %v", d.Name, err))
+		panic(fmt.Sprintf("tool %s: %v", d.Name, err))
 	}
 	t := mcp.Tool{
 		Name:            d.Name,
@@ -82,7 +81,8 @@ func New[In, Out any](d Def, h Handler[In, Out]) Tool {
 		Annotations:     d.Hints.annotation(d.Title),
 	}
 	ic := &inputCheck{raw: in}
-	return Tool{Toolset: d.Toolset, input: ic, ServerTool: server.ServerTool{Tool: t, Handler: wrap(d.Name, h, ic, &lazySchema{raw: out})}}
+	return Tool{Toolset: d.Toolset, input: ic, fingerprint: fp, derive: deriveSchemas[In, Out],
+		ServerTool: server.ServerTool{Tool: t, Handler: wrap(d.Name, h, ic, &lazySchema{raw: out})}}
 }
 
 func wrap[In, Out any](name string, h Handler[In, Out], inCheck *inputCheck, outSchema *lazySchema) server.ToolHandlerFunc {

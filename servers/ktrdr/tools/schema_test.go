@@ -10,6 +10,7 @@ func TestToolsLintAndSnapshots(t *testing.T) {
 	all := All(nil, Options{})
 	servetest.Lint(t, all)
 	servetest.Snapshot(t, all, "testdata/toolsnaps")
+	servetest.Presets(t, all, "schemas.json")
 }
 
 // Read-only mode must hide exactly the three state-changing tools.

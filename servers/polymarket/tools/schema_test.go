@@ -14,7 +14,10 @@ func all() []toolkit.Tool {
 
 // Golden tool definitions (UPDATE_TOOLSNAPS=1 rewrites them) and the fleet's
 // lint: hints all set, read-only and open-world, output schemas, array items.
-func TestToolSnapshots(t *testing.T) { servetest.Snapshot(t, all(), "testdata/toolsnaps") }
+func TestToolSnapshots(t *testing.T) {
+	servetest.Snapshot(t, all(), "testdata/toolsnaps")
+	servetest.Presets(t, all(), "schemas.json")
+}
 
 func TestToolLint(t *testing.T) {
 	ts := all()
