@@ -73,6 +73,7 @@ func rpcGate(lim Limits, sess *sessions, next http.Handler) http.Handler {
 			if !ok {
 				break // not one JSON object: mcp-go answers the parse error
 			}
+			r = r.WithContext(context.WithValue(r.Context(), headKey{}, head))
 			if head.batch {
 				rpcError(w, http.StatusBadRequest, nil, mcp.INVALID_REQUEST,
 					"JSON-RPC batches are not supported: send one JSON-RPC message per POST")
@@ -170,7 +171,18 @@ type rpcHead struct {
 	Params json.RawMessage `json:"params"`
 	batch  bool
 	badID  bool
-	modern bool // params._meta names a 2026-07-28+ protocol (mcp-go's era test)
+	modern bool   // params._meta names a 2026-07-28+ protocol (mcp-go's era test)
+	tool   string // params.name of a tools/call
+}
+
+type headKey struct{}
+
+// headOf returns the message head rpcGate parsed for this request, if any:
+// the gates after it read the envelope from there instead of decoding the
+// body again (issue 20: each decode scanned the whole body).
+func headOf(r *http.Request) (rpcHead, bool) {
+	h, ok := r.Context().Value(headKey{}).(rpcHead)
+	return h, ok
 }
 
 // parseHead decodes the envelope of one message; ok is false when it is not
@@ -193,12 +205,17 @@ func parseHead(data []byte) (h rpcHead, ok bool) {
 			h.badID = true
 		}
 	}
-	if len(h.Params) > 0 && h.Params[0] == '{' {
+	// The params are decoded only when they can matter: a _meta (the era) or
+	// a tools/call (its tool name).
+	if len(h.Params) > 0 && h.Params[0] == '{' &&
+		(h.Method == string(mcp.MethodToolsCall) || bytes.Contains(h.Params, []byte(`"_meta"`))) {
 		var p struct {
 			Meta *mcp.Meta `json:"_meta"`
+			Name string    `json:"name"`
 		}
 		if json.Unmarshal(h.Params, &p) == nil {
 			h.modern = mcp.IsModernProtocol(p.Meta.ProtocolVersion())
+			h.tool = p.Name
 		}
 	}
 	return h, true

@@ -75,7 +75,12 @@ func (u unknownToolWriter) Write(p []byte) (int, error) {
 // serve itself, with the same code mcp-go would use and the nearest names.
 func unknownToolGate(tools toolNames, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
+		if h, ok := headOf(r); ok {
+			if h.Method == string(mcp.MethodToolsCall) && len(h.ID) > 0 && h.tool != "" && !tools.set[h.tool] {
+				rpcError(w, http.StatusOK, h.ID, mcp.INVALID_PARAMS, tools.message(h.tool))
+				return
+			}
+		} else if r.Method == http.MethodPost {
 			data := bodyBytes(r)
 			if bytes.Contains(data, []byte(`"tools/call"`)) {
 				var req struct {
