@@ -381,10 +381,45 @@ func bounds(in docsparse.Input) string {
 
 func (s *state) addStudy(st chart.Study, why string) {
 	for _, have := range s.res.Config.Studies {
-		if have.Name == st.Name && fmt.Sprint(have.Input) == fmt.Sprint(st.Input) {
+		if have.Name == st.Name && sameInput(have.Input, st.Input) {
 			return
 		}
 	}
 	s.res.Config.Studies = append(s.res.Config.Studies, st)
 	s.reason("indicator: %s", why)
+}
+
+// samePrinted is fmt.Sprint(v) == fmt.Sprint(w), printing only when the
+// values are not two strings or two float64s (never == on interfaces: a slice
+// in one would panic).
+func samePrinted(v, w any) bool {
+	switch x := v.(type) {
+	case string:
+		if y, ok := w.(string); ok {
+			return x == y
+		}
+	case float64:
+		if y, ok := w.(float64); ok {
+			return x == y
+		}
+	}
+	return fmt.Sprint(v) == fmt.Sprint(w)
+}
+
+// sameInput compares two studies' inputs as they print (20 and 20.0 are the
+// same length), without printing the whole maps on every comparison.
+func sameInput(a, b map[string]any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		w, ok := b[k]
+		if !ok {
+			return false
+		}
+		if !samePrinted(v, w) {
+			return false
+		}
+	}
+	return true
 }
