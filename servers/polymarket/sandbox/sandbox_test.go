@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 )
 
 func newTest(t *testing.T, cfg Config) *Sandbox {
@@ -33,7 +35,7 @@ func TestProbeLayers(t *testing.T) {
 // probeDelay after start and logs its line; before that nothing has run
 // (the handshake does not compete with a Python process).
 func TestProbeRunsUnasked(t *testing.T) {
-	var logs syncBuffer
+	var logs servetest.Buffer
 	s := New(context.Background(), Config{}, zerolog.New(&logs))
 	select {
 	case <-s.probed:
@@ -48,23 +50,6 @@ func TestProbeRunsUnasked(t *testing.T) {
 	if !strings.Contains(logs.String(), "python sandbox probe") {
 		t.Fatalf("no probe line: %s", logs.String())
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 // TestFailClosed: when any layer cannot be applied, nothing runs and the
