@@ -133,28 +133,56 @@ func (d *drain) wait() {
 type drainWriter struct {
 	w io.Writer
 	d *drain
+	// beforeLast runs before an answer that leaves no request unanswered is
+	// written (the log gate's flush: every line is out before the client
+	// holds its last answer). Nil: nothing.
+	beforeLast func()
 }
 
 func (dw drainWriter) Write(p []byte) (int, error) {
 	d := dw.d
+	var ids []string
+	lines(p, true, func(e envelopeID) {
+		if e.Method == "" { // a response from us
+			ids = append(ids, string(e.ID))
+		}
+	})
+	if len(ids) > 0 && dw.beforeLast != nil {
+		d.mu.Lock()
+		d.scanLocked() // the request this answers was read before the answer was written
+		left := len(d.pending)
+		for _, id := range ids {
+			if d.pending[id] {
+				left--
+			}
+		}
+		d.mu.Unlock()
+		if left <= 0 {
+			dw.beforeLast()
+		}
+	}
 	d.wmu.Lock()
 	n, err := dw.w.Write(p)
 	d.wmu.Unlock()
 	d.mu.Lock()
-	d.scanLocked() // the request this answers was read before the answer was written
-	answered := false
-	lines(p[:n], true, func(e envelopeID) {
-		if e.Method == "" { // a response from us
-			delete(d.pending, string(e.ID))
-			answered = true
-		}
-	})
+	d.scanLocked()
+	for _, id := range ids {
+		delete(d.pending, id)
+	}
 	d.mu.Unlock()
-	if answered {
+	if len(ids) > 0 {
 		select {
 		case d.answered <- struct{}{}:
 		default:
 		}
 	}
 	return n, err
+}
+
+// busy reports whether a request read is still unanswered.
+func (d *drain) busy() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.scanLocked()
+	return len(d.pending) > 0
 }

@@ -33,10 +33,16 @@ import (
 type logGate struct {
 	w        io.Writer
 	inflight atomic.Int64
-	mu       sync.Mutex
-	buf      []byte
-	armed    bool
-	wait     time.Duration
+	// pending, when set (stdio), says whether a request read is still
+	// unanswered; the transport then writes out gathered lines just before
+	// the answer that leaves none (drainWriter.beforeLast), so lines of
+	// requests queued behind each other are gathered too, not only of those
+	// running at the same moment.
+	pending atomic.Pointer[func() bool]
+	mu      sync.Mutex
+	buf     []byte
+	armed   bool
+	wait    time.Duration
 }
 
 const (
@@ -53,9 +59,10 @@ func (g *logGate) Write(p []byte) (int, error) { return g.WriteLevel(zerolog.NoL
 func (g *logGate) WriteLevel(l zerolog.Level, p []byte) (int, error) {
 	n := len(p)
 	line := redact.Scrub(p)
+	gather := l < zerolog.WarnLevel && (g.inflight.Load() > 0 || g.transportBusy())
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if l >= zerolog.WarnLevel || g.inflight.Load() == 0 {
+	if !gather {
 		if err := g.flushLocked(); err != nil {
 			return 0, err
 		}
@@ -84,9 +91,22 @@ func (g *logGate) enter() {
 }
 
 func (g *logGate) leave() {
-	if g != nil && g.inflight.Add(-1) == 0 {
+	if g != nil && g.inflight.Add(-1) == 0 && g.pending.Load() == nil {
 		_ = g.Flush()
 	}
+}
+
+// followTransport hands the flush to a transport that knows which requests
+// are unanswered (see pending).
+func (g *logGate) followTransport(pending func() bool) {
+	if g != nil {
+		g.pending.Store(&pending)
+	}
+}
+
+func (g *logGate) transportBusy() bool {
+	f := g.pending.Load()
+	return f != nil && (*f)()
 }
 
 // Flush writes out what is pending.

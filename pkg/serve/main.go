@@ -79,7 +79,9 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		stdio := server.NewStdioServer(b.Server)
 		stdio.SetErrorLogger(log.New(redact.Writer{W: stderr}, "", 0))
 		d := newDrain()
-		out := drainWriter{w: unknownToolWriter{w: stdout, tools: newToolNames(b.Registry)}, d: d}
+		o.gate.followTransport(d.busy)
+		out := drainWriter{w: unknownToolWriter{w: stdout, tools: newToolNames(b.Registry)}, d: d,
+			beforeLast: func() { _ = o.gate.Flush() }}
 		in := newLineReader(stdin, o.Limits.orDefaults().MaxLineBytes, func(line []byte) {
 			b.Log.Warn().Msg("refused a stdio request line: " + refusal(line))
 			_, _ = out.Write(line)
