@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/fake"
+	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/tools"
+)
+
+// FuzzPreviewOutput: whatever Google News answers a search feed with,
+// preview_search_feed either fails with an envelope error or answers something
+// that conforms to its published output schema (production validates no
+// result per call; issue 20). The seed is the fake's real feed.
+func FuzzPreviewOutput(f *testing.F) {
+	fk := fake.New(fake.Options{})
+	base, stop := fk.Start()
+	f.Cleanup(stop)
+	proxy := servetest.NewSwapProxy(f, base, func(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/rss/search") },
+		"application/xml; charset=utf-8")
+	f.Setenv("MCPFLEET_REDIS_URL", "")
+	c := servetest.NewProduction(f, app(&tools.Config{}), "--base-url", proxy.URL)
+	def := servetest.ToolDef(f, c, "preview_search_feed")
+	if res := servetest.CallClient(f, c, "preview_search_feed", map[string]any{"q": "shipping"}); res.IsError {
+		f.Fatalf("seed call: %+v", res.Content)
+	}
+	real := proxy.Recorded()
+	servetest.SeedAnswers(f, real)
+	var n atomic.Int64
+	f.Fuzz(func(t *testing.T, body []byte) {
+		proxy.Set(body)
+		// A new query each time: a cached preview would not read the body.
+		res := servetest.CallClient(t, c, "preview_search_feed", map[string]any{"q": fmt.Sprintf("fuzz %d", n.Add(1))})
+		if res.IsError {
+			if bytes.Equal(body, real) {
+				t.Fatalf("the upstream's real answer failed: %+v", res.Content)
+			}
+			return
+		}
+		if err := servetest.CheckOutput(def, res); err != nil {
+			t.Fatalf("answer breaks the published output schema: %v\nbody: %q", err, body)
+		}
+	})
+}
