@@ -42,7 +42,7 @@ type opDetailRow struct {
 	OperationType   string  `json:"operation_type"`
 	CreatedAt       string  `json:"created_at"`
 	CurrentStep     string  `json:"current_step"`
-	DurationSeconds float64 `json:"duration_seconds" jsonschema:"0 until it starts"`
+	DurationSeconds float64 `json:"duration_seconds"` // 0 until it starts
 }
 
 type opList struct {
