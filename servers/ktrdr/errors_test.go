@@ -20,7 +20,7 @@ var (
 // tool and checks the envelope: code, retryable, and the backend's message.
 func TestBackendErrorShapes(t *testing.T) {
 	e := start(t, setup{})
-	seeded := servetest.Decode[client.OperationList](t, e.call(t, "list_operations", map[string]any{"status": "completed"})).Operations[0].OperationID
+	seeded := listOps(t, e.call(t, "list_operations", map[string]any{"status": "completed"})).Operations[0].OperationID
 	cases := []struct {
 		name      string
 		faults    fake.Faults

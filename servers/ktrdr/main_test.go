@@ -72,9 +72,9 @@ func TestToolsListedAndReadOnly(t *testing.T) {
 func TestEveryTool(t *testing.T) {
 	e := start(t, setup{})
 	// A finished training from the fake's seed, for the id-taking tools.
-	list := servetest.Decode[client.OperationList](t, e.call(t, "list_operations", map[string]any{"operation_type": "training", "status": "completed"}))
-	if len(list.Operations) != 1 || list.TotalCount != 1 {
-		t.Fatalf("seeded training: %+v", list)
+	list := listOps(t, e.call(t, "list_operations", map[string]any{"operation_type": "training", "status": "completed"}))
+	if len(list.Operations) != 4 || list.TotalCount != 4 {
+		t.Fatalf("seeded trainings: %+v", list)
 	}
 	trainID := list.Operations[0].OperationID
 
@@ -84,25 +84,28 @@ func TestEveryTool(t *testing.T) {
 		check func(t *testing.T, res *mcp.CallToolResult)
 	}{
 		{"list_operations", map[string]any{}, func(t *testing.T, res *mcp.CallToolResult) {
-			l := servetest.Decode[client.OperationList](t, res)
-			if len(l.Operations) != 3 || l.TotalCount != 3 || l.ActiveCount != 0 || !strings.HasPrefix(l.Operations[0].OperationID, "op_data_load_") || l.Operations[0].OperationType != "" || l.Operations[0].Status != "cancelled" || l.Operations[0].CreatedAt != "" {
+			l := listOps(t, res)
+			if len(l.Operations) != 10 || l.TotalCount != 10 || l.ActiveCount != 0 || !strings.HasPrefix(l.Operations[0].OperationID, "op_data_load_") || l.Operations[0].Status != "cancelled" || l.Operations[0].Symbol != "EURUSD" || l.Operations[0].Progress != 20 {
 				t.Fatalf("%+v", l)
+			}
+			if strings.Join(l.Cols, ",") != "operation_id,status,symbol,progress" {
+				t.Fatalf("brief columns: %v", l.Cols)
 			}
 		}},
 		{"list_operations", map[string]any{"detail": true}, func(t *testing.T, res *mcp.CallToolResult) {
-			l := servetest.Decode[client.OperationList](t, res)
-			if len(l.Operations) != 3 || l.Operations[0].CreatedAt == "" || l.Operations[0].OperationType != "data_load" {
+			l := listOps(t, res)
+			if len(l.Operations) != 10 || l.Operations[0].CreatedAt == "" || l.Operations[0].OperationType != "data_load" || l.Operations[1].CurrentStep == "" || l.Operations[1].DurationSeconds <= 0 {
 				t.Fatalf("%+v", l)
 			}
 		}},
 		{"list_operations", map[string]any{"limit": 1, "offset": 1}, func(t *testing.T, res *mcp.CallToolResult) {
-			l := servetest.Decode[client.OperationList](t, res)
-			if len(l.Operations) != 1 || l.TotalCount != 3 || l.Operations[0].Status != "failed" {
+			l := listOps(t, res)
+			if len(l.Operations) != 1 || l.TotalCount != 10 || l.Operations[0].Status != "failed" || l.Operations[0].Progress != 40 {
 				t.Fatalf("%+v", l)
 			}
 		}},
 		{"list_operations", map[string]any{"active_only": true}, func(t *testing.T, res *mcp.CallToolResult) {
-			l := servetest.Decode[client.OperationList](t, res)
+			l := listOps(t, res)
 			if len(l.Operations) != 0 || l.Operations == nil {
 				t.Fatalf("empty must be an empty list: %+v", l)
 			}
@@ -198,11 +201,9 @@ func TestEveryTool(t *testing.T) {
 			}
 		}},
 		{"list_trained_models", nil, func(t *testing.T, res *mcp.CallToolResult) {
-			s := servetest.Decode[struct {
-				Models []client.Model `json:"models"`
-			}](t, res)
-			if len(s.Models) != 1 || s.Models[0].ModelName != "neuro_mean_reversion" {
-				t.Fatalf("%+v", s)
+			cols, s := listModels(t, res)
+			if len(s) != 4 || s[0].ModelName != "neuro_mean_reversion" || s[0].Symbol != "AAPL" || s[0].TestAccuracy == nil || *s[0].TestAccuracy != 0.61 || s[0].ModelID != "" {
+				t.Fatalf("%v %+v", cols, s)
 			}
 		}},
 		{"predict", map[string]any{"model_name": "neuro_mean_reversion", "symbol": "AAPL"}, func(t *testing.T, res *mcp.CallToolResult) {
@@ -256,10 +257,8 @@ func TestLongOperationsEndToEnd(t *testing.T) {
 	if p := servetest.Decode[client.Performance](t, e.call(t, "get_model_performance", map[string]any{"operation_id": tr.OperationID})); p.Status != "completed" {
 		t.Fatalf("%+v", p)
 	}
-	models := servetest.Decode[struct {
-		Models []client.Model `json:"models"`
-	}](t, e.call(t, "list_trained_models", nil))
-	if len(models.Models) != 2 {
+	_, models := listModels(t, e.call(t, "list_trained_models", map[string]any{"detail": true}))
+	if len(models) != 5 || models[4].ModelID != "trend_momentum_v1" || models[4].CreatedAt == "" {
 		t.Fatalf("new model not listed: %v", models)
 	}
 	// Cancel a running one, then cancel it again: conflict with details.status.

@@ -46,7 +46,7 @@ func TestIssue10DataLoadDefaults(t *testing.T) {
 		if n := e.fake.Count("POST", fake.APIPrefix+client.RouteAcquire); n != 1 {
 			t.Fatalf("acquire asked %d times, want 1", n)
 		}
-		if l := servetest.Decode[client.OperationList](t, e.call(t, "list_operations", nil)); l.TotalCount != 0 {
+		if l := listOps(t, e.call(t, "list_operations", nil)); l.TotalCount != 0 {
 			t.Fatalf("an operation was started: %+v", l)
 		}
 	})
@@ -107,7 +107,7 @@ func TestIssue10PerformanceOfRunningTraining(t *testing.T) {
 func TestIssue10HeadEnums(t *testing.T) {
 	e := start(t, setup{})
 	for _, args := range []map[string]any{{"operation_type": "agent_research"}, {"status": "resuming"}, {"operation_type": "agent_assessment", "status": "running"}} {
-		if l := servetest.Decode[client.OperationList](t, e.call(t, "list_operations", args)); len(l.Operations) != 0 {
+		if l := listOps(t, e.call(t, "list_operations", args)); len(l.Operations) != 0 {
 			t.Fatalf("%v: %+v", args, l)
 		}
 	}

@@ -22,15 +22,20 @@ func TestListResultRatio(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 	t.Setenv("MCPFLEET_REDIS_URL", "")
 	conn := servetest.New(t, app(&tools.Config{RetryWait: 10 * time.Millisecond}), "--base-url", proxyURL+"/v1")
-	// The answer is the product, not a projection of a list: its text alone is
-	// about a quarter of the Responses body, so the ceiling is the measured
-	// ratio (citations are title, url, domain and the range into the answer;
-	// the snippet is not repeated). The gpt-4o shape has no reasoning items:
-	// less upstream around the same answer.
+	// The answer is the product, not a projection of a list, so the ceiling
+	// is the measured ratio. Completed (8,019 B upstream → 2,563 B): answer
+	// 1,021 B, five citations 943 B (title, url and the range into the
+	// answer: no domain, which the url has, no empty snippet, nothing else
+	// repeated), trace 545 B (the model's 2 queries, 5 consulted-not-cited
+	// URLs, usage). Only the trace is not what an agent decides on; putting it
+	// behind an input option would not fit search_web's tools/list entry
+	// (the server's average is 1,186 of 1,200 B), and its URLs are where a
+	// user checks the answer. The gpt-4o shape (Plain) has no reasoning
+	// items: less upstream around a similar answer.
 	for _, tc := range []struct {
 		scenario string
 		ceiling  float64
-	}{{fake.Completed, 0.35}, {fake.Plain, 0.40}} {
+	}{{fake.Completed, 0.33}, {fake.Plain, 0.35}} {
 		sc := tc.scenario
 		t.Run(sc, func(t *testing.T) {
 			f.Push(fake.Fault{Scenario: sc, Count: 1})

@@ -44,9 +44,11 @@ type ExchangesOut struct {
 	Exchanges ExchangesByType   `json:"exchanges" jsonschema:"type → ids" mcp:"type=object"`
 	Names     map[string]string `json:"names"`
 	Count     int               `json:"count"`
-	UpdatedAt string            `json:"updatedAt,omitempty"`
-	Cached    bool              `json:"cached"`
-	Stale     bool              `json:"stale"`
+	// UpdatedAt is chart-img's date for its list: it keys the memo, but the
+	// model can do nothing with it, so it is not sent (as in get_symbols).
+	UpdatedAt string `json:"-"`
+	Cached    bool   `json:"cached"`
+	Stale     bool   `json:"stale"`
 
 	sorted []Exchange        // by type, then name: the text's order
 	enc    *envelope.Encoded // set on memoised answers: encoded once per cache fill

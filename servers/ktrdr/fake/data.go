@@ -1,6 +1,7 @@
 package fake
 
 import (
+	"fmt"
 	"math"
 	"time"
 )
@@ -105,13 +106,13 @@ type strategy struct {
 }
 
 func seedStrategies() []*strategy {
-	one := 1
-	date := "2025-09-30T18:00:00"
+	four := 4
+	date := "2025-10-06T11:45:00" // seedModels' latest version
 	return []*strategy{
 		{Name: "neuro_mean_reversion", Description: "Neuro-fuzzy mean reversion on RSI and Bollinger Bands", Symbol: "AAPL", Timeframe: "1h",
 			Indicators:     []map[string]any{{"name": "rsi", "period": 14}, {"name": "bbands", "period": 20, "multiplier": 2.0}},
 			FuzzyConfig:    map[string]any{"rsi": map[string]any{"oversold": []int{0, 10, 30}, "overbought": []int{70, 90, 100}}},
-			TrainingStatus: "trained", AvailableVersions: []int{1}, LatestVersion: &one, LatestTrainingDate: &date,
+			TrainingStatus: "trained", AvailableVersions: []int{1, 2, 3, 4}, LatestVersion: &four, LatestTrainingDate: &date,
 			LatestMetrics: map[string]float64{"accuracy": 0.61, "precision": 0.58, "recall": 0.55, "f1_score": 0.56}},
 		{Name: "trend_momentum", Description: "MACD trend following with RSI confirmation", Symbol: "MSFT", Timeframe: "1d",
 			Indicators:  []map[string]any{{"name": "macd", "fast_period": 12, "slow_period": 26}, {"name": "rsi", "period": 14}},
@@ -132,9 +133,23 @@ type model struct {
 
 func f64(v float64) *float64 { return &v }
 
+// seedModels are neuro_mean_reversion's four versions, one per symbol and
+// timeframe it was trained on (start_training takes symbols and timeframes;
+// ModelStorage keeps every version it saved, and GET /models lists each one
+// with these fields: ktrdr/api/services/training_service.py
+// list_trained_models; ref: chartimg-ktrdr.md §B5). One model would make the
+// list's fixed bytes weigh more than on a backend a researcher has used.
 func seedModels() []model {
-	return []model{{ModelID: "neuro_mean_reversion_v1", ModelName: "neuro_mean_reversion", Symbol: "AAPL", Timeframe: "1h",
-		CreatedAt: "2025-09-30T18:00:00", TrainingAccuracy: f64(0.64), TestAccuracy: f64(0.61), Description: "neuro_mean_reversion v1 (AAPL 1h)"}}
+	m := func(v int, sym, tf, created string, train, test float64) model {
+		return model{ModelID: fmt.Sprintf("neuro_mean_reversion_v%d", v), ModelName: "neuro_mean_reversion", Symbol: sym, Timeframe: tf,
+			CreatedAt: created, TrainingAccuracy: f64(train), TestAccuracy: f64(test), Description: fmt.Sprintf("neuro_mean_reversion v%d (%s %s)", v, sym, tf)}
+	}
+	return []model{
+		m(1, "AAPL", "1h", "2025-09-30T18:00:00", 0.64, 0.61),
+		m(2, "AAPL", "1d", "2025-10-02T09:30:00", 0.62, 0.57),
+		m(3, "MSFT", "1d", "2025-10-03T14:10:00", 0.66, 0.59),
+		m(4, "EURUSD", "1h", "2025-10-06T11:45:00", 0.6, 0.54),
+	}
 }
 
 // bar is one OHLCV row with its timestamp.

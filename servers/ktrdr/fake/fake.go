@@ -80,8 +80,14 @@ func New(o Options) *Server {
 	return s
 }
 
-// seed adds finished operations from the past: one completed training, one
-// failed data load and one cancelled data load.
+// seed adds finished operations from the past, newest first: a cancelled and
+// a failed data load, then trainings of neuro_mean_reversion, each after the
+// data load that fed it: ten, GET /operations' default page, and about a
+// research session's recent history (the backend keeps operations in memory
+// until it restarts: ktrdr/api/services/operations_service.py). A list of two
+// or three would make the list's fixed bytes weigh more than they do on a
+// backend in use (issue 17's ratio test). Only data_load and training are
+// seeded: the fake scripts no other type's progress or results.
 func (s *Server) seed() {
 	now := s.now()
 	md := func(sym, tf, mode string) opMetadata {
@@ -91,10 +97,30 @@ func (s *Server) seed() {
 		}
 		return m
 	}
-	tr := s.newOp("training", md("AAPL", "1h", ""), now.Add(-3*time.Hour))
-	tr.script = Script{Duration: 20 * time.Minute, Steps: 10}
-	tr.summary = trainingSummary(tr.id, "neuro_mean_reversion")
-	tr.completeFn = true
+	// load adds a completed data load of bars bars, hoursAgo hours ago.
+	load := func(sym, tf, mode string, hoursAgo, bars int) {
+		o := s.newOp("data_load", md(sym, tf, mode), now.Add(-time.Duration(hoursAgo)*time.Hour))
+		o.script = Script{Duration: 40 * time.Second, Steps: 5}
+		o.summary = loadSummary(sym, tf, bars, false, o.script)
+	}
+	// train adds a completed training of neuro_mean_reversion, hoursAgo hours ago.
+	train := func(sym, tf string, hoursAgo int) {
+		m := md(sym, tf, "")
+		// as startTraining records them
+		m.Parameters = map[string]any{"strategy_name": "neuro_mean_reversion", "symbols": []string{sym}, "timeframes": []string{tf}}
+		o := s.newOp("training", m, now.Add(-time.Duration(hoursAgo)*time.Hour))
+		o.script = Script{Duration: 20 * time.Minute, Steps: 10}
+		o.summary = trainingSummary(o.id, "neuro_mean_reversion")
+		o.completeFn = true
+	}
+	load("AAPL", "1d", "full", 11, 250)
+	train("AAPL", "1d", 10)
+	load("MSFT", "1d", "full", 8, 250)
+	train("MSFT", "1d", 7)
+	load("EURUSD", "1h", "full", 6, 300)
+	train("EURUSD", "1h", 5)
+	load("AAPL", "1h", "tail", 4, 500)
+	train("AAPL", "1h", 3)
 	dl := s.newOp("data_load", md("MSFT", "1h", "tail"), now.Add(-2*time.Hour))
 	dl.script = Script{Duration: 40 * time.Second, Steps: 5, FailAt: 40, FailMessage: "IB Gateway connection lost during segment 3/5"}
 	cx := s.newOp("data_load", md("EURUSD", "4h", "backfill"), now.Add(-time.Hour))

@@ -374,6 +374,12 @@ func successFalse(w http.ResponseWriter, msg string) {
 	writeJSON(w, 200, envelopeError("PROCESSING_ERROR", msg, map[string]any{}))
 }
 
+// loadSummary is a completed data load's result_summary.
+func loadSummary(symbol, tf string, bars int, cachedBefore bool, sc Script) map[string]any {
+	return map[string]any{"status": "success", "fetched_bars": bars, "cached_before": cachedBefore, "merged_file": symbol + "_" + tf + ".csv",
+		"gaps_analyzed": 3, "segments_fetched": sc.Steps, "ib_requests_made": sc.Steps, "execution_time_seconds": sc.Duration.Seconds()}
+}
+
 func (s *Server) loadData(w http.ResponseWriter, r *http.Request, f Faults, legacy bool) {
 	body, ok := decodeBody(w, r, f, false)
 	if !ok {
@@ -429,8 +435,7 @@ func (s *Server) loadData(w http.ResponseWriter, r *http.Request, f Faults, lega
 	}
 	key := symbol + "/" + tf
 	bars := 300
-	o.summary = map[string]any{"status": "success", "fetched_bars": bars, "cached_before": s.cached[key] > 0, "merged_file": symbol + "_" + tf + ".csv",
-		"gaps_analyzed": 3, "segments_fetched": o.script.Steps, "ib_requests_made": o.script.Steps, "execution_time_seconds": o.script.Duration.Seconds()}
+	o.summary = loadSummary(symbol, tf, bars, s.cached[key] > 0, o.script)
 	o.onComplete = func(time.Time) {
 		if s.cached[key] < bars {
 			s.cached[key] = bars

@@ -1,6 +1,9 @@
 package tools
 
-import "github.com/mcpfleet/mcpfleet/servers/ktrdr/client"
+import (
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/ktrdr/client"
+)
 
 // List results keep the fields an agent picks an item by; detail=true adds the
 // rest. The detail-only fields are typed loosely in the output schema (object)
@@ -11,39 +14,60 @@ type detailIn struct {
 	Detail bool `json:"detail,omitempty" jsonschema:"all fields"`
 }
 
-// opBrief is one list_operations row: the id (whose prefix is the type,
-// op_{type}_{time}_{uuid}: ref chartimg-ktrdr.md §B4), status, symbol and,
-// while it runs, progress. detail adds the type, time, step and the
-// progress of finished operations.
-type opBrief struct {
-	OperationID        string   `json:"operation_id"`
-	OperationType      string   `json:"operation_type,omitempty"`
-	Status             string   `json:"status"`
-	ProgressPercentage *float64 `json:"progress_percentage,omitempty"`
-	Symbol             string   `json:"symbol,omitempty"`
-	CreatedAt          string   `json:"created_at,omitempty"`
-	CurrentStep        string   `json:"current_step,omitempty"`
-	DurationSeconds    *float64 `json:"duration_seconds,omitempty"`
+// list_operations and list_trained_models answer tables (toolkit.Tabulate):
+// the column names once, then rows of values, as their rows are short and
+// uniform and the keys were most of their bytes (issue 17). The cols tag
+// names the columns; brief_test.go checks it against the row types. Rows are
+// typed as arrays of scalars (the `mcp:"type=array"` tag: a third of the bytes
+// of the untyped schema, within the tools/list budget), so no value is null:
+// a missing number is 0, as the backend itself defaults accuracies
+// (training_service.py list_trained_models: model.get("test_accuracy", 0.0)).
+
+// opRow is one list_operations row: the id (whose prefix is the type,
+// op_{type}_{time}_{uuid}: ref chartimg-ktrdr.md §B4), status, symbol and
+// progress (for a failed or cancelled one, where it stopped).
+type opRow struct {
+	OperationID string  `json:"operation_id"`
+	Status      string  `json:"status"`
+	Symbol      string  `json:"symbol"`
+	Progress    float64 `json:"progress"`
+}
+
+// opDetailRow is opRow with the rest of OperationSummary (detail=true).
+type opDetailRow struct {
+	OperationID     string  `json:"operation_id"`
+	Status          string  `json:"status"`
+	Symbol          string  `json:"symbol"`
+	Progress        float64 `json:"progress"`
+	OperationType   string  `json:"operation_type"`
+	CreatedAt       string  `json:"created_at"`
+	CurrentStep     string  `json:"current_step"`
+	DurationSeconds float64 `json:"duration_seconds"` // 0 until it starts
 }
 
 type opList struct {
-	Operations  []opBrief `json:"operations"`
-	TotalCount  int       `json:"total_count" jsonschema:"all matching the filters"`
-	ActiveCount int       `json:"active_count"`
+	Cols        []string `json:"cols" jsonschema:"operation_id,status,symbol,progress (%); detail adds operation_type,created_at,current_step,duration_seconds"`
+	Rows        [][]any  `json:"rows" mcp:"type=array"`
+	TotalCount  int      `json:"total_count" jsonschema:"all matching the filters"`
+	ActiveCount int      `json:"active_count"`
 }
 
 func briefOps(l client.OperationList, detail bool) opList {
-	out := opList{Operations: make([]opBrief, 0, len(l.Operations)), TotalCount: l.TotalCount, ActiveCount: l.ActiveCount}
-	for _, o := range l.Operations {
-		b := opBrief{OperationID: o.OperationID, Status: o.Status, Symbol: o.Symbol}
-		if p := float64(o.ProgressPercentage); detail || o.Status == "pending" || o.Status == "running" || o.Status == "resuming" {
-			b.ProgressPercentage = &p
+	out := opList{TotalCount: l.TotalCount, ActiveCount: l.ActiveCount}
+	if detail {
+		rows := make([]opDetailRow, 0, len(l.Operations))
+		for _, o := range l.Operations {
+			rows = append(rows, opDetailRow{o.OperationID, o.Status, o.Symbol, float64(o.ProgressPercentage),
+				o.OperationType, o.CreatedAt, o.CurrentStep, orZero(o.DurationSeconds)})
 		}
-		if detail {
-			b.OperationType, b.CreatedAt, b.CurrentStep, b.DurationSeconds = o.OperationType, o.CreatedAt, o.CurrentStep, o.DurationSeconds
-		}
-		out.Operations = append(out.Operations, b)
+		out.Cols, out.Rows = toolkit.Tabulate(rows)
+		return out
 	}
+	rows := make([]opRow, 0, len(l.Operations))
+	for _, o := range l.Operations {
+		rows = append(rows, opRow{o.OperationID, o.Status, o.Symbol, float64(o.ProgressPercentage)})
+	}
+	out.Cols, out.Rows = toolkit.Tabulate(rows)
 	return out
 }
 
@@ -119,26 +143,52 @@ func briefStrategies(all []client.Strategy, detail bool) []strategyBrief {
 	return out
 }
 
-// modelBrief is one list_trained_models row.
-type modelBrief struct {
-	ModelName        string   `json:"model_name"`
-	Symbol           string   `json:"symbol,omitempty"`
-	Timeframe        string   `json:"timeframe,omitempty"`
-	TestAccuracy     *float64 `json:"test_accuracy,omitempty"`
-	ModelID          string   `json:"model_id,omitempty"`
-	CreatedAt        string   `json:"created_at,omitempty"`
-	TrainingAccuracy *float64 `json:"training_accuracy,omitempty"`
-	Description      string   `json:"description,omitempty"`
+// modelRow is one list_trained_models row: model_name is what predict takes.
+type modelRow struct {
+	ModelName    string  `json:"model_name"`
+	Symbol       string  `json:"symbol"`
+	Timeframe    string  `json:"timeframe"`
+	TestAccuracy float64 `json:"test_accuracy"`
 }
 
-func briefModels(all []client.Model, detail bool) []modelBrief {
-	out := make([]modelBrief, 0, len(all))
-	for _, m := range all {
-		b := modelBrief{ModelName: m.ModelName, Symbol: m.Symbol, Timeframe: m.Timeframe, TestAccuracy: m.TestAccuracy}
-		if detail {
-			b.ModelID, b.CreatedAt, b.TrainingAccuracy, b.Description = m.ModelID, m.CreatedAt, m.TrainingAccuracy, m.Description
+// modelDetailRow is modelRow with the rest of the backend's fields (detail=true).
+type modelDetailRow struct {
+	ModelName        string  `json:"model_name"`
+	Symbol           string  `json:"symbol"`
+	Timeframe        string  `json:"timeframe"`
+	TestAccuracy     float64 `json:"test_accuracy"`
+	ModelID          string  `json:"model_id"`
+	CreatedAt        string  `json:"created_at"`
+	TrainingAccuracy float64 `json:"training_accuracy"`
+	Description      string  `json:"description"`
+}
+
+type modelsOut struct {
+	Cols []string `json:"cols" jsonschema:"model_name,symbol,timeframe,test_accuracy; detail adds model_id,created_at,training_accuracy,description"`
+	Rows [][]any  `json:"rows" mcp:"type=array"`
+}
+
+func briefModels(all []client.Model, detail bool) (out modelsOut) {
+	if detail {
+		rows := make([]modelDetailRow, 0, len(all))
+		for _, m := range all {
+			rows = append(rows, modelDetailRow{m.ModelName, m.Symbol, m.Timeframe, orZero(m.TestAccuracy), m.ModelID, m.CreatedAt, orZero(m.TrainingAccuracy), m.Description})
 		}
-		out = append(out, b)
+		out.Cols, out.Rows = toolkit.Tabulate(rows)
+		return out
 	}
+	rows := make([]modelRow, 0, len(all))
+	for _, m := range all {
+		rows = append(rows, modelRow{m.ModelName, m.Symbol, m.Timeframe, orZero(m.TestAccuracy)})
+	}
+	out.Cols, out.Rows = toolkit.Tabulate(rows)
 	return out
+}
+
+// orZero is *p, or 0 for nil (a table row has no nulls; see above).
+func orZero(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }

@@ -18,7 +18,7 @@ type listOperationsIn struct {
 
 func listOperations(c *client.Client) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "list_operations", Title: "List operations", Toolset: setOperations, Hints: toolkit.RemoteRead,
-		Description: `List KTRDR operations newest first: id (type is its prefix), status, symbol, progress while running; filters combine; detail adds type, step, times.
+		Description: `List KTRDR operations newest first: id (type is its prefix), status, symbol, progress; filters combine; detail adds type, step, times.
 Use to find operation ids or see what is running. No matches is an empty list.
 Related: get_operation_status, wait_for_operation.`},
 		func(ctx context.Context, in listOperationsIn) (opList, error) {

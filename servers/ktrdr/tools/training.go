@@ -46,10 +46,6 @@ Related: start_training, list_trained_models.`},
 		})
 }
 
-type modelsOut struct {
-	Models []modelBrief `json:"models"`
-}
-
 func listTrainedModels(c *client.Client) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "list_trained_models", Title: "List trained models", Toolset: setTraining, Hints: toolkit.RemoteRead,
 		Description: `List trained models with symbol, timeframe and test accuracy; detail adds id, creation time, training accuracy, description.
@@ -58,7 +54,7 @@ Errors: upstream_error.
 Related: predict, get_model_performance.`},
 		func(ctx context.Context, in detailIn) (modelsOut, error) {
 			m, err := c.Models(ctx)
-			return modelsOut{Models: briefModels(m, in.Detail)}, err
+			return briefModels(m, in.Detail), err
 		})
 }
 

@@ -78,7 +78,7 @@ func TestContractRecordedAnswers(t *testing.T) {
 			}
 			refs := 0
 			for i, c := range out.Citations {
-				if strings.Contains(c.URL, "utm_") || c.Domain == "" || c.Snippet == "" || c.Range == nil {
+				if strings.Contains(c.URL, "utm_") || c.Title == "" || c.Snippet == "" || c.Range == nil {
 					t.Errorf("citation %d: %+v", i, c)
 					continue
 				}

@@ -18,12 +18,13 @@ type Rendered struct {
 	Consulted []string
 }
 
-// Cited is a citation with the text it supports.
+// Cited is a citation with the text it supports. The URL's host is not
+// repeated as a domain field, and an empty snippet (with an answer the range
+// selects the text) is left out: both were bytes the model already had.
 type Cited struct {
 	Title   string `json:"title"`
 	URL     string `json:"url"`
-	Domain  string `json:"domain"`
-	Snippet string `json:"snippet"`
+	Snippet string `json:"snippet,omitempty"`
 	// Range is [start, end) of Snippet in Answer, in Unicode code points.
 	Range []int `json:"cited_text_range,omitempty"`
 }
@@ -47,7 +48,7 @@ func (r *Result) Render(maxResults int) Rendered {
 		if title == "" {
 			title = c.Domain
 		}
-		out.Citations[i] = Cited{Title: title, URL: c.URL, Domain: c.Domain}
+		out.Citations[i] = Cited{Title: title, URL: c.URL}
 	}
 	var b strings.Builder
 	runes := 0

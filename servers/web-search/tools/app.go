@@ -17,7 +17,7 @@ import (
 
 // Instructions are sent to clients on initialize.
 const Instructions = `Web search through OpenAI's Responses API (web_search tool).
-search_web answers a question with a short narrative and numbered citations (title, URL without tracking, domain, the cited sentence). Each call costs one of a per-user budget (20 per 10 minutes by default); get_search_capabilities shows what is left, at no cost. Needs OPENAI_API_KEY.`
+search_web answers a question with a short narrative and numbered citations (title, URL without tracking, the cited sentence). Each call costs one of a per-user budget (20 per 10 minutes by default); get_search_capabilities shows what is left, at no cost. Needs OPENAI_API_KEY.`
 
 // More settings and their environment variables (the OpenAI ones live in package openai).
 const (
