@@ -146,9 +146,9 @@ func TestAppViewsInBrowser(t *testing.T) {
 			}},
 		{"orders", portfolio, "get_order_book", "portfolio-orders", map[string]any{},
 			func(t *testing.T, v *apptest.View, res *mcp.CallToolResult) {
-				out := servetest.Decode[tools.OrderBookOut](t, res)
+				out := servetest.Decode[tools.OrderBookOut](t, res).List()
 				rejected := 0
-				for _, o := range out.Orders {
+				for _, o := range out {
 					s := apptest.Eval[string](t, v, `(document.querySelector('tr[data-order="`+o.OrderID+`"] td.status')||{}).textContent||""`)
 					if s != o.Status {
 						t.Errorf("order %s shows status %q, tool says %q", o.OrderID, s, o.Status)
@@ -162,10 +162,10 @@ func TestAppViewsInBrowser(t *testing.T) {
 					}
 				}
 				if rejected == 0 {
-					t.Errorf("the order book has no order REJECTED for funds: %+v", out.Orders)
+					t.Errorf("the order book has no order REJECTED for funds: %+v", out)
 				}
-				if n := apptest.Eval[int](t, v, `document.querySelectorAll("tr.order").length`); n != len(out.Orders) || n < 2 {
-					t.Errorf("%d order rows, tool returned %d", n, len(out.Orders))
+				if n := apptest.Eval[int](t, v, `document.querySelectorAll("tr.order").length`); n != len(out) || n < 2 {
+					t.Errorf("%d order rows, tool returned %d", n, len(out))
 				}
 			}},
 	}

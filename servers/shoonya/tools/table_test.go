@@ -28,6 +28,9 @@ func TestTableColumns(t *testing.T) {
 		cols []string
 	}{
 		{"search_scrip", toolkit.Columns[tools.Instrument]()},
+		{"get_order_book", toolkit.Columns[tools.OrderRow]()},
+		{"get_trade_book", toolkit.Columns[tools.TradeRow]()},
+		{"get_holdings", toolkit.Columns[tools.HoldingRow]()},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
 			var entry struct {
