@@ -157,6 +157,11 @@ func TestAppViewsInBrowser(t *testing.T) {
 					if r != o.RejectReason {
 						t.Errorf("order %s shows reject reason %q, tool says %q", o.OrderID, r, o.RejectReason)
 					}
+					// The market order has price 0 (Noren's prc): the view says MKT.
+					px := apptest.Eval[string](t, v, `(document.querySelector('tr[data-order="`+o.OrderID+`"] td:nth-child(3)')||{}).textContent||""`)
+					if want := strconv.FormatFloat(o.Price, 'f', 2, 64); o.Price == 0 && px != "MKT" || o.Price != 0 && px != want {
+						t.Errorf("order %s shows price %q, tool says %v", o.OrderID, px, o.Price)
+					}
 					if o.Status == "REJECTED" && o.RejectReason == fake.RejInsufficient {
 						rejected++
 					}
