@@ -70,7 +70,9 @@
       q.appendChild(h("span", { "class": "side", style: "color:" + (o.side === "BUY" ? "var(--up)" : "var(--down)") }, o.side));
       q.appendChild(h("div", { "class": "qty" }, o.filled_quantity + "/" + o.quantity));
       tr.appendChild(q);
-      // A market order has no price (Noren's prc is 0); detail names its type.
+      // A MKT order has no price (Noren's prc is 0; place_order sends a
+      // protective LIMIT instead, but the book may hold others); detail names
+      // the type.
       var market = o.more ? o.more.order_type === "MARKET" : !o.price;
       tr.appendChild(h("td", {}, market ? "MKT" : Number(o.price).toFixed(2)));
       tr.appendChild(h("td", { "class": "status" }, o.status));
