@@ -769,11 +769,14 @@ func brokerSessionPerUser(t *testing.T, base, sid string, up upstream) {
 	for i := 0; i < 2; i++ {
 		a := mcpDo(t, base, http.MethodPost, replicaTokenA, "", callBody(toolCall{"get_order_book", `{}`}, true), true)
 		book := parseTool(a.body)
-		orders, _ := book.sc["orders"].([]any)
+		cols, _ := book.sc["cols"].([]any) // the book is a table: cols once, rows of values
+		rows, _ := book.sc["rows"].([]any)
 		found := false
-		for _, o := range orders {
-			if m, _ := o.(map[string]any); m["order_id"] == id {
-				found = true
+		for c, name := range cols {
+			for _, r := range rows {
+				if cells, _ := r.([]any); name == "order_id" && c < len(cells) && cells[c] == id {
+					found = true
+				}
 			}
 		}
 		if a.code != 200 || book.isError || !found {

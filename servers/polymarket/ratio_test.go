@@ -47,6 +47,8 @@ func TestListResultRatio(t *testing.T) {
 		// page is a table (cols once, rows of values; was 77% as objects).
 		// ~35 B a row is the values themselves; rank stays a column because
 		// upstream sends it (ties are not ruled out), not derived from order.
+		// 30% would take dropping rank or verified, both an agent's to weigh
+		// (ref: polymarket.md §1.4 lists exactly these fields and the logo).
 		{"get_builder_leaderboard", map[string]any{"time_period": "WEEK", "limit": 50}, 0.37},
 		{"find_trending_markets", map[string]any{"limit": 5}, 0},
 		{"find_closing_soon", map[string]any{"hours": 48}, 0},

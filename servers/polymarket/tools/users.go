@@ -188,9 +188,14 @@ type HoldersIn struct {
 	Limit       int    `json:"limit,omitempty" mcp:"min=1;max=20;default=10"`
 }
 
-// HolderCols names a holder row's columns, in order: holders are uniform
-// rows, so each outcome's are a table (see BuilderCols).
-var HolderCols = []string{"wallet", "name", "shares", "verified"}
+// HolderRow is one holder: a row of its outcome's table (cols once, then
+// rows of values; holders are uniform rows).
+type HolderRow struct {
+	Wallet   string  `json:"wallet"`
+	Name     string  `json:"name"`
+	Shares   float64 `json:"shares"`
+	Verified bool    `json:"verified"`
+}
 
 // HolderGroupOut is one outcome's holders. The outcome's token id is not
 // repeated here (78 bytes; get_market lists it by the same index).
@@ -208,7 +213,7 @@ type HoldersOut struct {
 
 func (s *Service) getTopHolders() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_top_holders", Title: "Get top holders", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Largest holders of a market (its condition_id, not a token id), per outcome (index as in get_market), as a table: cols wallet, name, shares, verified."},
+		Description: "Largest holders of a market (its condition_id, not a token id), per outcome (index as in get_market), as a table (see cols)."},
 		limited(s, publicCall, func(ctx context.Context, in HoldersIn) (HoldersOut, error) {
 			if err := client.CheckConditionID("condition_id", in.ConditionID); err != nil {
 				return HoldersOut{}, err
@@ -221,17 +226,19 @@ func (s *Service) getTopHolders() toolkit.Tool {
 			if err != nil {
 				return HoldersOut{}, err
 			}
-			out := HoldersOut{Cols: HolderCols, Outcomes: []HolderGroupOut{}, Source: src}
+			out := HoldersOut{Cols: toolkit.Columns[HolderRow](), Outcomes: []HolderGroupOut{}, Source: src}
 			for _, g := range gs {
-				og := HolderGroupOut{Rows: [][]any{}}
-				for _, h := range g.Holders {
+				var og HolderGroupOut
+				list := make([]HolderRow, len(g.Holders))
+				for i, h := range g.Holders {
 					og.Outcome = int64(h.OutcomeIndex)
 					name := h.Name
 					if name == "" {
 						name = h.Pseudonym
 					}
-					og.Rows = append(og.Rows, []any{h.ProxyWallet, name, float64(h.Amount), h.Verified})
+					list[i] = HolderRow{Wallet: h.ProxyWallet, Name: name, Shares: float64(h.Amount), Verified: h.Verified}
 				}
+				_, og.Rows = toolkit.Tabulate(list)
 				out.Outcomes = append(out.Outcomes, og)
 			}
 			return out, nil
@@ -319,23 +326,29 @@ type BuildersIn struct {
 	Cursor     string `json:"cursor,omitempty"`
 }
 
-// BuilderCols names a leaderboard row's columns, in order. The rows are
-// uniform, so the page is a table (cols once, then rows of values): a row of
-// objects would repeat every key per row, and the upstream rows are already
-// just these fields plus a logo URL (issue 17's 30% list budget).
-var BuilderCols = []string{"rank", "builder", "volume", "active_users", "verified"}
+// BuilderRow is one leaderboard row. The rows are uniform, so the page is a
+// table (cols once, then rows of values): a row of objects would repeat every
+// key per row, and the upstream rows are already just these fields plus a
+// logo URL (issue 17's 30% list budget). Volume is in USDC.
+type BuilderRow struct {
+	Rank        int     `json:"rank"`
+	Builder     string  `json:"builder"`
+	Volume      float64 `json:"volume"`
+	ActiveUsers float64 `json:"active_users"`
+	Verified    bool    `json:"verified"`
+}
 
 // BuildersOut is a page of the leaderboard as a table.
 type BuildersOut struct {
-	Cols       []string `json:"cols" jsonschema:"rank,builder,volume (USDC),active_users,verified"`
-	Rows       [][]any  `json:"rows" jsonschema:"one per builder, in cols order, by rank"`
+	Cols       []string `json:"cols" jsonschema:"rank,builder,volume,active_users,verified"`
+	Rows       [][]any  `json:"rows" jsonschema:"one per builder, in cols order, by rank" mcp:"type=array"`
 	NextCursor string   `json:"next_cursor,omitempty"`
 	client.Source
 }
 
 func (s *Service) getBuilderLeaderboard() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_builder_leaderboard", Title: "Get builder leaderboard", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Builder (order-routing app) leaderboard for a period, as a table: cols rank, builder, USDC volume, active users, verified; rows in that order."},
+		Description: "Builder (order-routing app) leaderboard for a period by USDC volume, as a table (see cols)."},
 		limited(s, publicCall, func(ctx context.Context, in BuildersIn) (BuildersOut, error) {
 			c, err := decodeCursor("get_builder_leaderboard", in.Cursor)
 			if err != nil {
@@ -353,11 +366,13 @@ func (s *Service) getBuilderLeaderboard() toolkit.Tool {
 			if err != nil {
 				return BuildersOut{}, err
 			}
-			out := BuildersOut{Cols: BuilderCols, Rows: make([][]any, len(rows)), Source: src}
+			list := make([]BuilderRow, len(rows))
 			for i, r := range rows {
 				rank, _ := strconv.Atoi(string(r.Rank))
-				out.Rows[i] = []any{rank, r.Builder, float64(r.Volume), float64(r.ActiveUsers), r.Verified}
+				list[i] = BuilderRow{Rank: rank, Builder: r.Builder, Volume: float64(r.Volume), ActiveUsers: float64(r.ActiveUsers), Verified: r.Verified}
 			}
+			out := BuildersOut{Source: src}
+			out.Cols, out.Rows = toolkit.Tabulate(list)
 			out.NextCursor = nextDataOffset("get_builder_leaderboard", c.Offset, limit, len(rows), 1000-limit)
 			return out, nil
 		}))

@@ -63,6 +63,10 @@ func (o *order) view() map[string]any {
 		m["exchordid"] = o.exchordid
 		m["exch_tm"] = o.updated.In(IST).Format("02-01-2006 15:04:05")
 	}
+	// ref: shoonya.md §4.4: avgprc is an element field whether or not the
+	// order filled; the README sample has "avgprc":"0" on an open order with
+	// fillshares "0".
+	m["avgprc"] = "0"
 	if o.fillshares > 0 {
 		m["avgprc"] = px(o.avgprc)
 	}

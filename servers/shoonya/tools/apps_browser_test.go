@@ -146,9 +146,9 @@ func TestAppViewsInBrowser(t *testing.T) {
 			}},
 		{"orders", portfolio, "get_order_book", "portfolio-orders", map[string]any{},
 			func(t *testing.T, v *apptest.View, res *mcp.CallToolResult) {
-				out := servetest.Decode[tools.OrderBookOut](t, res)
+				out := servetest.Decode[tools.OrderBookOut](t, res).List()
 				rejected := 0
-				for _, o := range out.Orders {
+				for _, o := range out {
 					s := apptest.Eval[string](t, v, `(document.querySelector('tr[data-order="`+o.OrderID+`"] td.status')||{}).textContent||""`)
 					if s != o.Status {
 						t.Errorf("order %s shows status %q, tool says %q", o.OrderID, s, o.Status)
@@ -157,15 +157,20 @@ func TestAppViewsInBrowser(t *testing.T) {
 					if r != o.RejectReason {
 						t.Errorf("order %s shows reject reason %q, tool says %q", o.OrderID, r, o.RejectReason)
 					}
+					// The market order has price 0 (Noren's prc): the view says MKT.
+					px := apptest.Eval[string](t, v, `(document.querySelector('tr[data-order="`+o.OrderID+`"] td:nth-child(3)')||{}).textContent||""`)
+					if want := strconv.FormatFloat(o.Price, 'f', 2, 64); o.Price == 0 && px != "MKT" || o.Price != 0 && px != want {
+						t.Errorf("order %s shows price %q, tool says %v", o.OrderID, px, o.Price)
+					}
 					if o.Status == "REJECTED" && o.RejectReason == fake.RejInsufficient {
 						rejected++
 					}
 				}
 				if rejected == 0 {
-					t.Errorf("the order book has no order REJECTED for funds: %+v", out.Orders)
+					t.Errorf("the order book has no order REJECTED for funds: %+v", out)
 				}
-				if n := apptest.Eval[int](t, v, `document.querySelectorAll("tr.order").length`); n != len(out.Orders) || n < 2 {
-					t.Errorf("%d order rows, tool returned %d", n, len(out.Orders))
+				if n := apptest.Eval[int](t, v, `document.querySelectorAll("tr.order").length`); n != len(out) || n < 2 {
+					t.Errorf("%d order rows, tool returned %d", n, len(out))
 				}
 			}},
 	}

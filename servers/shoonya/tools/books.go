@@ -19,19 +19,24 @@ type DetailIn struct {
 	Detail bool `json:"detail,omitempty"`
 }
 
-// OrderView is one order with readable names and real numbers.
-type OrderView struct {
-	OrderID        string     `json:"order_id"`
-	Exchange       string     `json:"exchange"`
-	TradingSymbol  string     `json:"trading_symbol"`
-	Side           string     `json:"side"`
-	Quantity       float64    `json:"quantity"`
-	FilledQuantity float64    `json:"filled_quantity"`
-	Price          float64    `json:"price"`
-	AveragePrice   float64    `json:"average_price,omitempty"`
-	Status         string     `json:"status"`
-	RejectReason   string     `json:"reject_reason,omitempty"`
-	More           *OrderMore `json:"more,omitempty" mcp:"type=object"`
+// The order, trade and holdings books are tables (cols once, then rows of
+// values; toolkit.Tabulate): their rows are uniform and short, so keys would
+// be most of the bytes (issue 17's 30% list budget). With detail, more[i] is
+// the rest of rows[i].
+
+// OrderRow is one order with readable names and real numbers; exchange is
+// there because modify_order takes it.
+type OrderRow struct {
+	OrderID        string  `json:"order_id"`
+	Exchange       string  `json:"exchange"`
+	TradingSymbol  string  `json:"trading_symbol"`
+	Side           string  `json:"side"`
+	Quantity       float64 `json:"quantity"`
+	FilledQuantity float64 `json:"filled_quantity"`
+	Price          float64 `json:"price"`
+	AveragePrice   float64 `json:"average_price"`
+	Status         string  `json:"status"`
+	RejectReason   string  `json:"reject_reason"`
 }
 
 // OrderMore is the rest of an order (detail).
@@ -47,28 +52,37 @@ type OrderMore struct {
 	PlacedAt        string  `json:"placed_at,omitempty"`
 }
 
-func orderView(o noren.Order, detail bool) OrderView {
-	v := OrderView{
+func orderRow(o noren.Order) OrderRow {
+	return OrderRow{
 		OrderID: o.OrderNo, Exchange: o.Exch, TradingSymbol: o.TSym,
 		Side: orders.SideName(o.TranType), Quantity: float64(o.Qty), FilledQuantity: float64(o.FillShares),
 		Price: float64(o.Price), AveragePrice: float64(o.AvgPrice), Status: orders.Status(o.Status), RejectReason: o.RejReason,
 	}
-	if detail {
-		v.More = &OrderMore{OrderType: orders.OrderTypeName(o.PriceType), IdempotencyKey: string(o.Remarks), Token: o.Token, CancelledQty: float64(o.CancelQty), TriggerPrice: float64(o.Trigger),
-			Product: orders.ProductName(o.Product), Validity: o.Retention, ExchangeOrderID: o.ExchOrdID, PlacedAt: norenTime(o.NorenTime)}
-	}
-	return v
+}
+
+func orderMore(o noren.Order) OrderMore {
+	return OrderMore{OrderType: orders.OrderTypeName(o.PriceType), IdempotencyKey: string(o.Remarks), Token: o.Token, CancelledQty: float64(o.CancelQty), TriggerPrice: float64(o.Trigger),
+		Product: orders.ProductName(o.Product), Validity: o.Retention, ExchangeOrderID: o.ExchOrdID, PlacedAt: norenTime(o.NorenTime)}
 }
 
 // OrderBookOut is get_order_book's result.
 type OrderBookOut struct {
-	Orders []OrderView `json:"orders"`
+	Cols []string    `json:"cols" jsonschema:"order_id,exchange,trading_symbol,side,quantity,filled_quantity,price,average_price,status,reject_reason"`
+	Rows [][]any     `json:"rows" mcp:"type=array"`
+	More []OrderMore `json:"more,omitempty" mcp:"type=object"`
+}
+
+// List decodes the rows back into orders (for Go callers and tests); a
+// malformed table gives none.
+func (o OrderBookOut) List() []OrderRow {
+	l, _ := toolkit.Untabulate[OrderRow](o.Cols, o.Rows)
+	return l
 }
 
 func orderBookTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_order_book", Title: "Order book", Toolset: "books",
-		Description: "Today's orders: status, fills, average price, reject reason ([] when none); detail adds type, idempotency key, product, trigger, times. " +
+		Description: "Today's orders as a table (see cols); detail adds more[i]: type, idempotency key, product, trigger, times. " +
 			"Use after the order tools to see the outcome.",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in DetailIn) (OrderBookOut, error) {
@@ -76,23 +90,27 @@ func orderBookTool(d *Deps) toolkit.Tool {
 		if err != nil {
 			return OrderBookOut{}, err
 		}
-		out := OrderBookOut{Orders: make([]OrderView, 0, len(list))}
-		for _, o := range list {
-			out.Orders = append(out.Orders, orderView(o, in.Detail))
+		rows := make([]OrderRow, len(list))
+		var out OrderBookOut
+		for i, o := range list {
+			rows[i] = orderRow(o)
+			if in.Detail {
+				out.More = append(out.More, orderMore(o))
+			}
 		}
+		out.Cols, out.Rows = toolkit.Tabulate(rows)
 		return out, nil
 	})
 }
 
-// TradeView is one fill.
-type TradeView struct {
-	OrderID       string     `json:"order_id"`
-	TradingSymbol string     `json:"trading_symbol"`
-	Side          string     `json:"side"`
-	FillQuantity  float64    `json:"fill_quantity"`
-	FillPrice     float64    `json:"fill_price"`
-	FilledAt      string     `json:"filled_at,omitempty"`
-	More          *TradeMore `json:"more,omitempty" mcp:"type=object"`
+// TradeRow is one fill.
+type TradeRow struct {
+	OrderID       string  `json:"order_id"`
+	TradingSymbol string  `json:"trading_symbol"`
+	Side          string  `json:"side"`
+	FillQuantity  float64 `json:"fill_quantity"`
+	FillPrice     float64 `json:"fill_price"`
+	FilledAt      string  `json:"filled_at"`
 }
 
 // TradeMore is the rest of a fill (detail).
@@ -108,30 +126,39 @@ type TradeMore struct {
 
 // TradeBookOut is get_trade_book's result.
 type TradeBookOut struct {
-	Trades []TradeView `json:"trades"`
+	Cols []string    `json:"cols" jsonschema:"order_id,trading_symbol,side,fill_quantity,fill_price,filled_at"`
+	Rows [][]any     `json:"rows" mcp:"type=array"`
+	More []TradeMore `json:"more,omitempty" mcp:"type=object"`
+}
+
+// List decodes the rows back into fills (for Go callers and tests).
+func (o TradeBookOut) List() []TradeRow {
+	l, _ := toolkit.Untabulate[TradeRow](o.Cols, o.Rows)
+	return l
 }
 
 func tradeBookTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_trade_book", Title: "Trade book", Toolset: "books",
-		Description: "Today's fills with quantity, price and time; detail adds product, order type, remarks. Order status: get_order_book.",
+		Description: "Today's fills as a table (see cols); detail adds more[i]: product, order type, remarks. Order status: get_order_book.",
 		Hints:       toolkit.RemoteRead,
 	}, func(ctx context.Context, in DetailIn) (TradeBookOut, error) {
 		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Trade, error) { return d.client().TradeBook(ctx, a) })
 		if err != nil {
 			return TradeBookOut{}, err
 		}
-		out := TradeBookOut{Trades: make([]TradeView, 0, len(list))}
-		for _, t := range list {
-			v := TradeView{OrderID: t.OrderNo, TradingSymbol: t.TSym, Side: orders.SideName(t.TranType),
+		rows := make([]TradeRow, len(list))
+		var out TradeBookOut
+		for i, t := range list {
+			rows[i] = TradeRow{OrderID: t.OrderNo, TradingSymbol: t.TSym, Side: orders.SideName(t.TranType),
 				FillQuantity: float64(t.FillQty), FillPrice: float64(t.FillPrice), FilledAt: norenTime(t.FillTime)}
 			if in.Detail {
-				v.More = &TradeMore{FillID: t.FillID, Exchange: t.Exch, Product: orders.ProductName(t.Product),
+				out.More = append(out.More, TradeMore{FillID: t.FillID, Exchange: t.Exch, Product: orders.ProductName(t.Product),
 					OrderType: orders.OrderTypeName(t.PriceType), OrderQuantity: float64(t.Qty), AveragePrice: float64(t.AvgPrice),
-					Remarks: string(t.Remarks)}
+					Remarks: string(t.Remarks)})
 			}
-			out.Trades = append(out.Trades, v)
 		}
+		out.Cols, out.Rows = toolkit.Tabulate(rows)
 		return out, nil
 	})
 }
@@ -197,14 +224,14 @@ func positionsTool(d *Deps) toolkit.Tool {
 	})
 }
 
-// HoldingView is one demat holding.
-type HoldingView struct {
-	Exchange         string       `json:"exchange"`
-	TradingSymbol    string       `json:"trading_symbol"`
-	Quantity         float64      `json:"quantity"`
-	SellableQuantity float64      `json:"sellable_quantity"`
-	AveragePrice     float64      `json:"average_price"`
-	More             *HoldingMore `json:"more,omitempty" mcp:"type=object"`
+// HoldingRow is one demat holding; exchange and symbol are what place_order
+// sells it by.
+type HoldingRow struct {
+	Exchange         string  `json:"exchange"`
+	TradingSymbol    string  `json:"trading_symbol"`
+	Quantity         float64 `json:"quantity"`
+	SellableQuantity float64 `json:"sellable_quantity"`
+	AveragePrice     float64 `json:"average_price"`
 }
 
 // HoldingMore is the rest of a holding (detail).
@@ -217,22 +244,31 @@ type HoldingMore struct {
 
 // HoldingsOut is get_holdings' result.
 type HoldingsOut struct {
-	Holdings []HoldingView `json:"holdings"`
+	Cols []string      `json:"cols" jsonschema:"exchange,trading_symbol,quantity,sellable_quantity,average_price"`
+	Rows [][]any       `json:"rows" mcp:"type=array"`
+	More []HoldingMore `json:"more,omitempty" mcp:"type=object"`
+}
+
+// List decodes the rows back into holdings (for Go callers and tests).
+func (o HoldingsOut) List() []HoldingRow {
+	l, _ := toolkit.Untabulate[HoldingRow](o.Cols, o.Rows)
+	return l
 }
 
 func holdingsTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_holdings", Title: "Holdings", Toolset: "books",
-		Description: "Demat holdings: valuation and sellable quantities, average buy price; detail adds T1, collateral, used. Intraday/F&O: get_positions.",
+		Description: "Demat holdings as a table (see cols; quantity: valuation); detail adds more[i]: T1, collateral, used. Intraday/F&O: get_positions.",
 		Hints:       toolkit.RemoteRead,
 	}, func(ctx context.Context, in DetailIn) (HoldingsOut, error) {
 		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Holding, error) { return d.client().Holdings(ctx, a, "C") })
 		if err != nil {
 			return HoldingsOut{}, err
 		}
-		out := HoldingsOut{Holdings: make([]HoldingView, 0, len(list))}
-		for _, h := range list {
-			v := HoldingView{
+		rows := make([]HoldingRow, len(list))
+		var out HoldingsOut
+		for i, h := range list {
+			v := HoldingRow{
 				// Reference §4.8 formulas.
 				Quantity:         float64(h.BTSTQty + h.HoldQty + h.BrkColQty + h.UnplgdQty + h.BenQty + max(h.NPOADQty, h.DPQty) - h.UsedQty),
 				SellableQuantity: float64(h.BTSTQty + h.HoldQty + h.UnplgdQty + h.BenQty + h.DPQty - h.UsedQty),
@@ -246,10 +282,11 @@ func holdingsTool(d *Deps) toolkit.Tool {
 				}
 			}
 			if in.Detail {
-				v.More = &HoldingMore{Token: token, T1Quantity: float64(h.BTSTQty), CollateralQty: float64(h.ColQty), UsedQuantity: float64(h.UsedQty)}
+				out.More = append(out.More, HoldingMore{Token: token, T1Quantity: float64(h.BTSTQty), CollateralQty: float64(h.ColQty), UsedQuantity: float64(h.UsedQty)})
 			}
-			out.Holdings = append(out.Holdings, v)
+			rows[i] = v
 		}
+		out.Cols, out.Rows = toolkit.Tabulate(rows)
 		return out, nil
 	})
 }

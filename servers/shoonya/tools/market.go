@@ -19,60 +19,39 @@ type SearchIn struct {
 	Text     string `json:"search_text" jsonschema:"e.g. RELIANCE, 'NIFTY NOV CE'" mcp:"minLength=1;maxLength=64"`
 }
 
-// Instrument is one search hit.
+// Instrument is one search hit: a row of search_scrip's table (cols once,
+// then rows of values, issue 17's 30% list budget); "" is no option type. No
+// strike column: SearchScrip rows carry no strprc (ref: shoonya.md §4.10); an
+// option's strike ends its trading symbol.
 type Instrument struct {
-	Exchange      string  `json:"-"` // the request's echo
 	TradingSymbol string  `json:"trading_symbol"`
 	Token         string  `json:"token"`
-	LotSize       float64 `json:"lot_size,omitempty"`
-	TickSize      float64 `json:"tick_size,omitempty"`
-	Instrument    string  `json:"instrument_type,omitempty"`
-	OptionType    string  `json:"option_type,omitempty"`
-	Strike        float64 `json:"strike,omitempty"`
+	LotSize       float64 `json:"lot_size"`
+	TickSize      float64 `json:"tick_size"`
+	Instrument    string  `json:"instrument_type"`
+	OptionType    string  `json:"option_type"`
 }
-
-// SearchCols names a search_scrip row's columns, in order. Hits are uniform
-// rows, so the answer is a table (cols once, then rows of values) rather than
-// objects repeating every key per hit (issue 17's 30% list budget); "" is no
-// option type. No strike column: SearchScrip rows carry no strprc (ref:
-// shoonya.md §4.10); an option's strike ends its trading symbol.
-var SearchCols = []string{"trading_symbol", "token", "lot_size", "tick_size", "instrument_type", "option_type"}
 
 // SearchOut is search_scrip's result.
 type SearchOut struct {
 	Cols []string `json:"cols" jsonschema:"trading_symbol,token,lot_size,tick_size,instrument_type,option_type"`
-	Rows [][]any  `json:"rows"`
+	Rows [][]any  `json:"rows" mcp:"type=array"`
 }
 
 func searchOut(list []noren.Scrip) SearchOut {
-	out := SearchOut{Cols: SearchCols, Rows: make([][]any, 0, len(list))}
-	for _, s := range list {
-		in := scripView(s)
-		out.Rows = append(out.Rows, []any{in.TradingSymbol, in.Token, in.LotSize, in.TickSize, in.Instrument, in.OptionType})
+	hits := make([]Instrument, len(list))
+	for i, s := range list {
+		hits[i] = scripView(s)
 	}
+	var out SearchOut
+	out.Cols, out.Rows = toolkit.Tabulate(hits)
 	return out
 }
 
-// List decodes the rows back into instruments (for Go callers and tests).
+// List decodes the rows back into instruments (for Go callers and tests); a
+// malformed table gives none.
 func (o SearchOut) List() []Instrument {
-	l := make([]Instrument, 0, len(o.Rows))
-	for _, r := range o.Rows {
-		if len(r) != len(SearchCols) {
-			continue
-		}
-		str := func(v any) string { s, _ := v.(string); return s }
-		num := func(v any) float64 {
-			switch n := v.(type) {
-			case float64:
-				return n
-			case int:
-				return float64(n)
-			}
-			return 0
-		}
-		l = append(l, Instrument{TradingSymbol: str(r[0]), Token: str(r[1]), LotSize: num(r[2]), TickSize: num(r[3]),
-			Instrument: str(r[4]), OptionType: str(r[5])})
-	}
+	l, _ := toolkit.Untabulate[Instrument](o.Cols, o.Rows)
 	return l
 }
 
@@ -398,6 +377,6 @@ func scripView(s noren.Scrip) Instrument {
 	if optt == "XX" {
 		optt = ""
 	}
-	return Instrument{Exchange: s.Exch, TradingSymbol: s.TSym, Token: s.Token, LotSize: float64(s.LotSize),
-		TickSize: float64(s.TickSize), Instrument: s.InstName, OptionType: optt, Strike: float64(s.Strike)}
+	return Instrument{TradingSymbol: s.TSym, Token: s.Token, LotSize: float64(s.LotSize),
+		TickSize: float64(s.TickSize), Instrument: s.InstName, OptionType: optt}
 }

@@ -229,7 +229,7 @@ func TestSymbolWithAmpersand(t *testing.T) {
 	servetest.Decode[tools.PlaceOut](t, e.call("place_order", map[string]any{"exchange": "NSE", "trading_symbol": "M&M-EQ", "side": "BUY",
 		"quantity": 1, "order_type": "LIMIT", "price": 2900, "idempotency_key": "amp-1"}))
 	ob := servetest.Decode[tools.OrderBookOut](t, e.call("get_order_book", nil))
-	if len(ob.Orders) != 1 || ob.Orders[0].TradingSymbol != "M&M-EQ" {
+	if l := ob.List(); len(l) != 1 || l[0].TradingSymbol != "M&M-EQ" {
 		t.Fatalf("%+v", ob)
 	}
 	if raw := e.fake.Ledger()[0].Raw; !strings.Contains(raw, "M%26M-EQ") {

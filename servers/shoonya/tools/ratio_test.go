@@ -80,14 +80,15 @@ func TestListResultRatio(t *testing.T) {
 		args        map[string]any
 		ceiling     float64 // 0: maxListRatio
 	}{
-		// An open order needs id, symbol, exchange (modify_order takes it),
-		// side, quantities, price and status: about a third of Noren's row.
-		{"get_order_book", "OrderBook", nil, 0.40},
+		// The three books are tables (cols once, rows of values): an order
+		// keeps id, exchange (modify_order takes it), symbol, side,
+		// quantities, prices, status and reject reason; as objects it was 35%.
+		{"get_order_book", "OrderBook", nil, 0},
 		{"get_trade_book", "TradeBook", nil, 0},
 		{"get_positions", "PositionBook", nil, 0},
-		// Two holdings: symbol, quantity, sellable and average price are the
-		// decision; Noren's rows are short to begin with.
-		{"get_holdings", "Holdings", nil, 0.40},
+		// Two holdings: exchange, symbol, quantity, sellable and average
+		// price are the decision; 36% as objects (Noren's rows are short).
+		{"get_holdings", "Holdings", nil, 0},
 		// Noren's search rows are already minimal (exch, tsym, token, pp, ti,
 		// ls, …); the result drops the exchange echo and is a table (cols
 		// once, rows of values): 71% as objects.

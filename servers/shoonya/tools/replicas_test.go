@@ -43,7 +43,7 @@ func TestReplicasShareBrokerSessions(t *testing.T) {
 			}
 			a.connect()
 			ob := servetest.Decode[tools.OrderBookOut](t, b.Call(t, "get_order_book", nil))
-			if len(ob.Orders) != 0 {
+			if len(ob.Rows) != 0 {
 				t.Fatalf("B's order book: %+v", ob)
 			}
 			placed := servetest.Decode[tools.PlaceOut](t, b.Call(t, "place_order", map[string]any{
@@ -54,7 +54,7 @@ func TestReplicasShareBrokerSessions(t *testing.T) {
 				t.Fatalf("place on B: %+v", placed)
 			}
 			ob = servetest.Decode[tools.OrderBookOut](t, a.call("get_order_book", nil))
-			if len(ob.Orders) != 1 || ob.Orders[0].OrderID != placed.OrderID {
+			if l := ob.List(); len(l) != 1 || l[0].OrderID != placed.OrderID {
 				t.Fatalf("A's order book after B's order: %+v", ob)
 			}
 			if strings.Contains(a.conn.Logs()+b.Logs(), key) {

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/redistest"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/fake"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/tools"
@@ -48,7 +49,7 @@ func TestScripCacheKeys(t *testing.T) {
 	var n atomic.Int32
 	fetch := func(context.Context) (tools.SearchOut, error) {
 		n.Add(1)
-		return tools.SearchOut{Cols: tools.SearchCols, Rows: [][]any{{"INFY-EQ", "1594", 1.0, 0.05, "EQ", ""}}}, nil
+		return tools.SearchOut{Cols: toolkit.Columns[tools.Instrument](), Rows: [][]any{{"INFY-EQ", "1594", 1.0, 0.05, "EQ", ""}}}, nil
 	}
 	for _, shared := range []bool{false, true} {
 		t.Run(map[bool]string{false: "memory", true: "redis shared by two replicas"}[shared], func(t *testing.T) {

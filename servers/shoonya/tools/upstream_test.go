@@ -105,7 +105,7 @@ func TestMarketOrdersGoOutAsProtectiveLimits(t *testing.T) {
 // one is not public); the first order must still go out.
 func TestFirstOrderOnAnEmptyBook(t *testing.T) {
 	e := quietEnv(t, fake.Config{NoDataEmsg: "Error Occurred : 7 \"some unpublished text\""}, nil)
-	if ob := servetest.Decode[tools.OrderBookOut](t, e.call("get_order_book", nil)); len(ob.Orders) != 0 {
+	if ob := servetest.Decode[tools.OrderBookOut](t, e.call("get_order_book", nil)); len(ob.Rows) != 0 {
 		t.Fatalf("%+v", ob)
 	}
 	out := servetest.Decode[tools.PlaceOut](t, e.call("place_order", order(map[string]any{"idempotency_key": "first-1"})))

@@ -43,14 +43,24 @@
       return tr;
     })));
   }
-  function orders(d) {
+  // records turns get_order_book's table (cols once, rows of values) back
+  // into objects; with detail, more[i] is the rest of rows[i].
+  function records(d) {
+    return d.rows.map(function (r, i) {
+      var o = {};
+      d.cols.forEach(function (c, j) { o[c] = r[j]; });
+      o.more = (d.more || [])[i] || null;
+      return o;
+    });
+  }
+  function orders(list) {
     app.appendChild(h("h1", {}, "Orders"));
     var counts = {};
-    d.orders.forEach(function (o) { counts[o.status] = (counts[o.status] || 0) + 1; });
+    list.forEach(function (o) { counts[o.status] = (counts[o.status] || 0) + 1; });
     app.appendChild(h("p", { "class": "muted", "data-k": "statuses" }, Object.keys(counts).sort().map(function (s) { return s + " " + counts[s]; }).join(" · ") || "No orders."));
-    if (!d.orders.length) return;
+    if (!list.length) return;
     // Side and fill share a column so that five fields fit a 360 px iframe.
-    app.appendChild(table(["Order", "Side · Qty", "Price", "Status"], d.orders.map(function (o) {
+    app.appendChild(table(["Order", "Side · Qty", "Price", "Status"], list.map(function (o) {
       var tr = h("tr", { "class": "order", "data-order": o.order_id, "data-status": o.status });
       var first = h("td", {}, o.trading_symbol);
       first.appendChild(h("div", { "class": "muted", style: "font-size:11px" }, o.order_id));
@@ -60,7 +70,11 @@
       q.appendChild(h("span", { "class": "side", style: "color:" + (o.side === "BUY" ? "var(--up)" : "var(--down)") }, o.side));
       q.appendChild(h("div", { "class": "qty" }, o.filled_quantity + "/" + o.quantity));
       tr.appendChild(q);
-      tr.appendChild(h("td", {}, o.order_type === "MARKET" ? "MKT" : Number(o.price).toFixed(2)));
+      // A MKT order has no price (Noren's prc is 0; place_order sends a
+      // protective LIMIT instead, but the book may hold others); detail names
+      // the type.
+      var market = o.more ? o.more.order_type === "MARKET" : !o.price;
+      tr.appendChild(h("td", {}, market ? "MKT" : Number(o.price).toFixed(2)));
       tr.appendChild(h("td", { "class": "status" }, o.status));
       return tr;
     })));
@@ -70,7 +84,7 @@
     app.className = "";
     if (raw.isError) { app.appendChild(h("p", { "class": "error" }, (d && d.message) || "the tool failed")); return; }
     if (d && d.positions) positions(d);
-    else if (d && d.orders) orders(d);
+    else if (d && d.cols && d.rows && d.cols.indexOf("order_id") >= 0 && d.cols.indexOf("status") >= 0) orders(records(d));
     else app.appendChild(h("p", { "class": "muted" }, "Nothing to show for this result."));
   });
   McpApp.start("shoonya-portfolio", "1");
