@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"sync"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // SwapProxy stands in front of a fake upstream: requests that match are
@@ -84,6 +86,37 @@ func (p *SwapProxy) Recorded() []byte {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]byte(nil), p.recorded...)
+}
+
+// Seed makes the tool's call once through the fake (it must succeed) and adds
+// the fake's real answer, and broken forms of it, to the fuzz corpus; it
+// returns the real answer, for Check.
+func (p *SwapProxy) Seed(f *testing.F, call func(t testing.TB) *mcp.CallToolResult) []byte {
+	f.Helper()
+	if res := call(f); res.IsError {
+		f.Fatalf("seed call: %+v", res.Content)
+	}
+	real := p.Recorded()
+	SeedAnswers(f, real)
+	return real
+}
+
+// Check is one output-fuzz input: the upstream answers body, the tool is
+// called, and its answer is either an error or conforms to def's published
+// output schema; the upstream's real answer must not be an error.
+func (p *SwapProxy) Check(t *testing.T, def mcp.Tool, real, body []byte, call func(t testing.TB) *mcp.CallToolResult) {
+	t.Helper()
+	p.Set(body)
+	res := call(t)
+	if res.IsError {
+		if bytes.Equal(body, real) {
+			t.Fatalf("the upstream's real answer failed: %+v", res.Content)
+		}
+		return
+	}
+	if err := CheckOutput(def, res); err != nil {
+		t.Fatalf("answer breaks the published output schema: %v\nbody: %q", err, body)
+	}
 }
 
 // SeedAnswers adds a real answer and a few broken forms of it to a fuzz

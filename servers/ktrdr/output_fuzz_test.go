@@ -1,10 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/ktrdr/fake"
@@ -23,23 +24,7 @@ func FuzzListOperationsOutput(f *testing.F) {
 	proxy := servetest.NewSwapProxy(f, host, func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/operations") },
 		"application/json")
 	c := servetest.NewProduction(f, app(&tools.Config{Retries: -1}), "--api-url", proxy.URL+fake.APIPrefix)
-	def := servetest.ToolDef(f, c, "list_operations")
-	if res := servetest.CallClient(f, c, "list_operations", nil); res.IsError {
-		f.Fatalf("seed call: %+v", res.Content)
-	}
-	real := proxy.Recorded()
-	servetest.SeedAnswers(f, real)
-	f.Fuzz(func(t *testing.T, body []byte) {
-		proxy.Set(body)
-		res := servetest.CallClient(t, c, "list_operations", nil)
-		if res.IsError {
-			if bytes.Equal(body, real) {
-				t.Fatalf("the upstream's real answer failed: %+v", res.Content)
-			}
-			return
-		}
-		if err := servetest.CheckOutput(def, res); err != nil {
-			t.Fatalf("answer breaks the published output schema: %v\nbody: %q", err, body)
-		}
-	})
+	call := func(t testing.TB) *mcp.CallToolResult { return servetest.CallClient(t, c, "list_operations", nil) }
+	def, real := servetest.ToolDef(f, c, "list_operations"), proxy.Seed(f, call)
+	f.Fuzz(func(t *testing.T, body []byte) { proxy.Check(t, def, real, body, call) })
 }

@@ -1,12 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/fake"
@@ -26,26 +27,17 @@ func FuzzGetMarketOutput(f *testing.F) {
 	cfg.PublicPerMinute = 1 << 30 // the target measures answers, not the limiter's refusals
 	c := servetest.NewProduction(f, app(cfg), "--gamma-url", proxy.URL, "--clob-url", base, "--data-url", base,
 		"--btc-url", base, "--btc-fallback-url", base)
-	def := servetest.ToolDef(f, c, "get_market")
 	_, slug, _, _ := fk.Market(3)
-	if res := servetest.CallClient(f, c, "get_market", map[string]any{"identifier": slug}); res.IsError {
-		f.Fatalf("seed call: %+v", res.Content)
-	}
-	real := proxy.Recorded()
-	servetest.SeedAnswers(f, real)
 	var n atomic.Int64
-	f.Fuzz(func(t *testing.T, body []byte) {
-		proxy.Set(body)
-		// A new slug each time: a cached market would not read the body.
-		res := servetest.CallClient(t, c, "get_market", map[string]any{"identifier": fmt.Sprintf("fuzz-market-%d", n.Add(1))})
-		if res.IsError {
-			if bytes.Equal(body, real) {
-				t.Fatalf("the upstream's real answer failed: %+v", res.Content)
-			}
-			return
+	// The fake's slug first (the seed), then a new slug each time: a cached
+	// market would not read the body.
+	call := func(t testing.TB) *mcp.CallToolResult {
+		id := slug
+		if i := n.Add(1); i > 1 {
+			id = fmt.Sprintf("fuzz-market-%d", i)
 		}
-		if err := servetest.CheckOutput(def, res); err != nil {
-			t.Fatalf("answer breaks the published output schema: %v\nbody: %q", err, body)
-		}
-	})
+		return servetest.CallClient(t, c, "get_market", map[string]any{"identifier": id})
+	}
+	def, real := servetest.ToolDef(f, c, "get_market"), proxy.Seed(f, call)
+	f.Fuzz(func(t *testing.T, body []byte) { proxy.Check(t, def, real, body, call) })
 }
