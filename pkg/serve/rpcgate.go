@@ -209,12 +209,16 @@ func parseHead(data []byte) (h rpcHead, ok bool) {
 	// a tools/call (its tool name).
 	if len(h.Params) > 0 && h.Params[0] == '{' &&
 		(h.Method == string(mcp.MethodToolsCall) || bytes.Contains(h.Params, []byte(`"_meta"`))) {
+		// Only the version key of _meta is read (mcp.Meta decodes every key
+		// into a map of interfaces).
 		var p struct {
-			Meta *mcp.Meta `json:"_meta"`
-			Name string    `json:"name"`
+			Meta struct {
+				Version string `json:"io.modelcontextprotocol/protocolVersion"`
+			} `json:"_meta"`
+			Name string `json:"name"`
 		}
 		if json.Unmarshal(h.Params, &p) == nil {
-			h.modern = mcp.IsModernProtocol(p.Meta.ProtocolVersion())
+			h.modern = mcp.IsModernProtocol(p.Meta.Version)
 			h.tool = p.Name
 		}
 	}
