@@ -32,29 +32,13 @@ func CleanURL(raw string) (clean, domain, key string, ok bool) {
 		return "", "", "", false
 	}
 	u.Host = strings.ToLower(u.Host)
-	if u.RawQuery != "" {
-		kept := make([]string, 0, 4)
-		for _, kv := range strings.Split(u.RawQuery, "&") {
-			if kv == "" {
-				continue
-			}
-			k, _, _ := strings.Cut(kv, "=")
-			if uk, err := url.QueryUnescape(k); err == nil {
-				k = uk
-			}
-			if !isTracking(k) {
-				kept = append(kept, kv)
-			}
-		}
-		u.RawQuery = strings.Join(kept, "&")
-		if u.Fragment == "" {
-			u.RawQuery = strings.TrimRightFunc(u.RawQuery, unicode.IsSpace) // the URL's end, trimmed like the input
-		}
-	}
-	u.ForceQuery = false
 	if strings.HasPrefix(u.Fragment, ":~:") { // a text fragment: a highlight, not a place
 		u.Fragment, u.RawFragment = "", ""
 	}
+	if u.RawQuery != "" {
+		u.RawQuery = dropTracking(u.RawQuery, u.Fragment == "")
+	}
+	u.ForceQuery = false
 	clean = strings.TrimSpace(u.String()) // as the input was trimmed: cleaning twice changes nothing
 	domain = strings.TrimPrefix(u.Hostname(), "www.")
 	path := strings.TrimSuffix(u.EscapedPath(), "/")
@@ -75,4 +59,35 @@ func hostOf(raw string) string {
 		return ""
 	}
 	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+}
+
+// dropTracking removes tracking parameters from a raw query. When the query
+// ends the URL, its end is trimmed like the input was, and trimming can make
+// the new last parameter a tracking one ("fbclid " → "fbclid"): so it filters
+// again until the query is stable.
+func dropTracking(q string, atEnd bool) string {
+	for {
+		kept := make([]string, 0, 4)
+		for _, kv := range strings.Split(q, "&") {
+			if kv == "" {
+				continue
+			}
+			k, _, _ := strings.Cut(kv, "=")
+			if uk, err := url.QueryUnescape(k); err == nil {
+				k = uk
+			}
+			if !isTracking(k) {
+				kept = append(kept, kv)
+			}
+		}
+		out := strings.Join(kept, "&")
+		if !atEnd {
+			return out
+		}
+		trimmed := strings.TrimRightFunc(out, unicode.IsSpace)
+		if trimmed == out {
+			return out
+		}
+		q = trimmed
+	}
 }

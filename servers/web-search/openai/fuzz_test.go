@@ -62,9 +62,12 @@ func FuzzParse(f *testing.F) {
 
 // hasTracking reports a tracking parameter in u's query.
 func hasTracking(u string) bool {
-	_, q, _ := strings.Cut(u, "?")
-	q, _, _ = strings.Cut(q, "#")
-	for _, kv := range strings.Split(q, "&") {
+	// The query as a URL parser sees it: a "?" inside the fragment is not one.
+	p, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	for _, kv := range strings.Split(p.RawQuery, "&") {
 		k, _, _ := strings.Cut(kv, "=")
 		if uk, err := url.QueryUnescape(k); err == nil {
 			k = uk
