@@ -75,27 +75,15 @@ func (u unknownToolWriter) Write(p []byte) (int, error) {
 // serve itself, with the same code mcp-go would use and the nearest names.
 func unknownToolGate(tools toolNames, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if h, ok := headOf(r); ok {
-			if h.Method == string(mcp.MethodToolsCall) && len(h.ID) > 0 && h.tool != "" && !tools.set[h.tool] {
-				rpcError(w, http.StatusOK, h.ID, mcp.INVALID_PARAMS, tools.message(h.tool))
-				return
-			}
-		} else if r.Method == http.MethodPost {
-			data := bodyBytes(r)
-			if bytes.Contains(data, []byte(`"tools/call"`)) {
-				var req struct {
-					ID     json.RawMessage `json:"id"`
-					Method string          `json:"method"`
-					Params struct {
-						Name string `json:"name"`
-					} `json:"params"`
-				}
-				if json.Unmarshal(data, &req) == nil && req.Method == string(mcp.MethodToolsCall) && len(req.ID) > 0 &&
-					req.Params.Name != "" && !tools.set[req.Params.Name] {
-					rpcError(w, http.StatusOK, req.ID, mcp.INVALID_PARAMS, tools.message(req.Params.Name))
-					return
-				}
-			}
+		// rpcGate has parsed the head already; standing alone, the gate
+		// parses it the same way.
+		h, ok := headOf(r)
+		if !ok && r.Method == http.MethodPost {
+			h, ok = parseHead(bodyBytes(r))
+		}
+		if ok && h.Method == string(mcp.MethodToolsCall) && len(h.ID) > 0 && h.tool != "" && !tools.set[h.tool] {
+			rpcError(w, http.StatusOK, h.ID, mcp.INVALID_PARAMS, tools.message(h.tool))
+			return
 		}
 		next.ServeHTTP(w, r)
 	})
