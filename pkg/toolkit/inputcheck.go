@@ -44,8 +44,11 @@ const (
 	passedMaxBytes = 1024 // larger documents are validated every time
 )
 
+// memoable: only small, non-empty documents are remembered.
+func memoable(raw []byte) bool { return len(raw) > 0 && len(raw) <= passedMaxBytes }
+
 func (c *inputCheck) conformedBefore(raw []byte) bool {
-	if len(raw) == 0 || len(raw) > passedMaxBytes {
+	if !memoable(raw) {
 		return false
 	}
 	c.passedMu.RLock()
@@ -55,7 +58,7 @@ func (c *inputCheck) conformedBefore(raw []byte) bool {
 }
 
 func (c *inputCheck) remember(raw []byte) {
-	if len(raw) == 0 || len(raw) > passedMaxBytes {
+	if !memoable(raw) {
 		return
 	}
 	c.passedMu.Lock()
