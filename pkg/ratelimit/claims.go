@@ -63,8 +63,10 @@ func NewWindowClaims(window time.Duration, opts ...Option) Claims {
 
 func claimToken() string { return randomHex(8) }
 
-// windowOf returns the window index of t and the start of the next window.
-func windowOf(t time.Time, window time.Duration) (int64, time.Time) {
+// WindowOf returns the index of the window holding t (windows of length
+// window aligned on the Unix epoch, as NewWindowClaims uses) and the start of
+// the next window.
+func WindowOf(t time.Time, window time.Duration) (int64, time.Time) {
 	ns, w := t.UnixNano(), int64(window)
 	idx := ns / w
 	if ns%w < 0 {
@@ -88,7 +90,7 @@ type memClaim struct {
 
 func (m *memClaims) Claim(_ context.Context, key string) (Claim, error) {
 	now := m.clock.Now()
-	w, next := windowOf(now, m.window)
+	w, next := WindowOf(now, m.window)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if w >= m.nextSweep { // lazy sweep: claims of past windows are dead

@@ -78,13 +78,9 @@ type Result struct {
 // Fetch serves key's feed, polling upstream only if this caller wins the
 // current window's claim.
 func (p *Poller) Fetch(ctx context.Context, key string) (Result, error) {
-	w, next := windowAt(p.clock.Now())
+	w, next := ratelimit.WindowOf(p.clock.Now(), Window)
 	if f, ok := p.settled.lookup(key, w); ok {
-		res := Result{Spec: f.spec, State: f.st, Status: StatusCached, WindowStart: next.Add(-Window), NextPollAt: next}
-		if f.st.Deferred {
-			res.Status = StatusDeferred
-		}
-		return res, nil
+		return Result{Spec: f.spec, State: f.st, Status: cachedStatus(f.st, w), WindowStart: next.Add(-Window), NextPollAt: next}, nil
 	}
 	spec, ok, err := p.store.Spec(ctx, key)
 	if err != nil {
@@ -118,14 +114,20 @@ func (p *Poller) Fetch(ctx context.Context, key string) (Result, error) {
 		return Result{}, envelope.New(envelope.RateLimited, "this feed was already polled in the current window and nothing is cached (the poll failed before it finished); next poll at %s",
 			claim.Next.UTC().Format(time.RFC3339)).WithRetryAfter(claim.RetryAfter)
 	}
-	res.State, res.Status = st, StatusCached
-	if st.PolledWindow == claim.Window && st.Deferred {
-		res.Status = StatusDeferred
-	}
+	res.State, res.Status = st, cachedStatus(st, claim.Window)
 	if st.PolledWindow == claim.Window {
 		p.settled.keep(key, spec, st)
 	}
 	return res, nil
+}
+
+// cachedStatus is the status of a state served from the cache in window w:
+// deferred when that window's poll failed.
+func cachedStatus(st State, w int64) string {
+	if st.PolledWindow == w && st.Deferred {
+		return StatusDeferred
+	}
+	return StatusCached
 }
 
 func (p *Poller) poll(ctx context.Context, key string, ed query.Edition, claim ratelimit.Claim, res Result) (Result, error) {

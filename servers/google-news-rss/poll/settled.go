@@ -1,9 +1,6 @@
 package poll
 
-import (
-	"sync"
-	"time"
-)
+import "sync"
 
 // settledFeeds remembers, per query key, the spec and the state of a window
 // whose poll is over. Nothing can change that state before the window ends:
@@ -23,15 +20,6 @@ type settledFeed struct {
 }
 
 const maxSettled = 4096 // keys remembered before starting over
-
-// windowAt is the index of the window holding t and the start of the next.
-func windowAt(t time.Time) (int64, time.Time) {
-	w := t.UnixNano() / int64(Window)
-	if t.UnixNano()%int64(Window) < 0 {
-		w--
-	}
-	return w, time.Unix(0, (w+1)*int64(Window))
-}
 
 // lookup returns key's feed if its settled state is of window w.
 func (s *settledFeeds) lookup(key string, w int64) (settledFeed, bool) {
