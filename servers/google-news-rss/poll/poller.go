@@ -63,7 +63,9 @@ func New(o Options) *Poller {
 	if o.WaitFor <= 0 {
 		o.WaitFor = feed.DefaultTimeout + 2*time.Second
 	}
-	return &Poller{store: o.Store, claims: o.Claims, up: o.Up, clock: o.Clock, log: o.Log, WaitFor: o.WaitFor, waitStep: 100 * time.Millisecond}
+	p := &Poller{store: o.Store, claims: o.Claims, up: o.Up, clock: o.Clock, log: o.Log, WaitFor: o.WaitFor, waitStep: 100 * time.Millisecond}
+	p.settled.m.Max = maxSettled
+	return p
 }
 
 // Result is one fetch's answer.

@@ -1,6 +1,6 @@
 package poll
 
-import "sync"
+import "github.com/mcpfleet/mcpfleet/pkg/cache"
 
 // settledFeeds remembers, per query key, the spec and the state of a window
 // whose poll is over. Nothing can change that state before the window ends:
@@ -10,8 +10,7 @@ import "sync"
 // about half of a cached fetch). The first fetch of a window in this process
 // still goes through the shared state, so replicas agree on what was polled.
 type settledFeeds struct {
-	mu sync.Mutex
-	m  map[string]settledFeed
+	m cache.Bounded[string, settledFeed]
 }
 
 type settledFeed struct {
@@ -23,18 +22,11 @@ const maxSettled = 4096 // keys remembered before starting over
 
 // lookup returns key's feed if its settled state is of window w.
 func (s *settledFeeds) lookup(key string, w int64) (settledFeed, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f, ok := s.m[key]
+	f, ok := s.m.Get(key)
 	return f, ok && f.st.PolledWindow == w
 }
 
 // keep remembers a state whose window's poll is over.
 func (s *settledFeeds) keep(key string, spec Spec, st State) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.m == nil || len(s.m) >= maxSettled {
-		s.m = make(map[string]settledFeed)
-	}
-	s.m[key] = settledFeed{spec: spec, st: st}
+	s.m.Put(key, settledFeed{spec: spec, st: st})
 }

@@ -1,8 +1,7 @@
 package tools
 
 import (
-	"sync"
-
+	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 )
 
@@ -11,17 +10,13 @@ import (
 // are encoded and checked against the output schema once, not per call (the
 // check is a sixth of a cached call's CPU, see docs/benchmarks.md).
 type answerMemo struct {
-	mu sync.Mutex
-	m  map[fetchIn]memoEntry
+	m cache.Bounded[fetchIn, memoEntry] // past cache.DefaultBoundedMax answers, the memo starts over
 }
 
 type memoEntry struct {
 	fp  string // everything but the items that makes the answer: status, times, error
 	out fetchOut
 }
-
-// maxAnswers bounds the memo; past it, the memo starts over.
-const maxAnswers = 1024
 
 // encoded returns out carrying its encoding: the memoized one when an equal
 // answer was encoded before, else a new one. Items change only with fetched_at
@@ -31,9 +26,7 @@ func (m *answerMemo) encoded(in fetchIn, out fetchOut) fetchOut {
 	if out.LastError != nil {
 		fp += "|" + out.LastError.Code + "|" + out.LastError.Message
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if e, ok := m.m[in]; ok && e.fp == fp && len(e.out.Items) == len(out.Items) {
+	if e, ok := m.m.Get(in); ok && e.fp == fp && len(e.out.Items) == len(out.Items) {
 		return e.out
 	}
 	enc, err := envelope.Encode(out)
@@ -41,9 +34,6 @@ func (m *answerMemo) encoded(in fetchIn, out fetchOut) fetchOut {
 		return out // encoded the usual way by toolkit
 	}
 	out.enc = enc
-	if m.m == nil || len(m.m) >= maxAnswers {
-		m.m = map[fetchIn]memoEntry{}
-	}
-	m.m[in] = memoEntry{fp: fp, out: out}
+	m.m.Put(in, memoEntry{fp: fp, out: out})
 	return out
 }

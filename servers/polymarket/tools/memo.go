@@ -1,8 +1,7 @@
 package tools
 
 import (
-	"sync"
-
+	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 )
 
@@ -16,28 +15,17 @@ type memoKey struct {
 
 // answerMemo keeps encoded answers built from cached bodies, so a cached call
 // encodes (and validates against the output schema) once per cache fill
-// rather than on every call. Bounded by clearing.
+// rather than on every call. Bounded by clearing (cache.DefaultBoundedMax).
 type answerMemo struct {
-	mu sync.Mutex
-	m  map[memoKey]*envelope.Encoded
+	m cache.Bounded[memoKey, *envelope.Encoded]
 }
-
-const answerMemoMax = 1024
 
 func (a *answerMemo) get(k memoKey) *envelope.Encoded {
 	if k.body == nil {
 		return nil
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.m[k]
+	e, _ := a.m.Get(k)
+	return e
 }
 
-func (a *answerMemo) put(k memoKey, e *envelope.Encoded) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.m == nil || len(a.m) >= answerMemoMax {
-		a.m = map[memoKey]*envelope.Encoded{}
-	}
-	a.m[k] = e
-}
+func (a *answerMemo) put(k memoKey, e *envelope.Encoded) { a.m.Put(k, e) }

@@ -2,8 +2,8 @@ package tools
 
 import (
 	"slices"
-	"sync"
 
+	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 )
 
@@ -12,10 +12,9 @@ import (
 // language, and an agent starts every reading of a chart with
 // initialize_chart, often more than once in a conversation; rendering and the
 // pattern scan were most of that call's own work (issue 20). Bounded: it
-// starts over when full.
+// starts over when full (natalMemoMax; the zero value holds the default).
 type natalMemo struct {
-	mu sync.Mutex
-	m  map[natalKey]natalEntry
+	m cache.Bounded[natalKey, natalEntry]
 }
 
 type natalKey struct {
@@ -32,18 +31,10 @@ const natalMemoMax = 256
 
 func (n *natalMemo) get(cc *chartCtx) natalEntry {
 	k := natalKey{cc.id, cc.lang}
-	n.mu.Lock()
-	e, ok := n.m[k]
-	n.mu.Unlock()
-	if ok {
+	if e, ok := n.m.Get(k); ok {
 		return e
 	}
-	e = natalEntry{basics: cc.basics(), patterns: slices.Clip(cc.patternLines())}
-	n.mu.Lock()
-	if n.m == nil || len(n.m) >= natalMemoMax {
-		n.m = make(map[natalKey]natalEntry, natalMemoMax)
-	}
-	n.m[k] = e
-	n.mu.Unlock()
+	e := natalEntry{basics: cc.basics(), patterns: slices.Clip(cc.patternLines())}
+	n.m.Put(k, e)
 	return e
 }

@@ -17,7 +17,8 @@ func TestNatalMemo(t *testing.T) {
 		{BirthDate: "1984-02-02", BirthTime: "07:30", Longitude: ptr(104.06), Gender: "男"},
 		{BirthDate: "2000-01-01", BirthTimeIndex: idx(0), Gender: "male", Settings: &settings.Settings{Algorithm: "zhongzhou"}},
 	}
-	var m natalMemo
+	m := natalMemo{}
+	m.m.Max = natalMemoMax
 	for _, b := range births {
 		for _, lang := range []string{"zh-CN", "zh-TW", "en-US"} {
 			b.Language = lang
@@ -34,8 +35,8 @@ func TestNatalMemo(t *testing.T) {
 			}
 		}
 	}
-	if len(m.m) != len(births)*3 {
-		t.Fatalf("memo holds %d entries, want %d", len(m.m), len(births)*3)
+	if m.m.Len() != len(births)*3 {
+		t.Fatalf("memo holds %d entries, want %d", m.m.Len(), len(births)*3)
 	}
 	cc, _ := births[0].load(astro.Config{})
 	for i := range natalMemoMax + 5 {
@@ -43,8 +44,8 @@ func TestNatalMemo(t *testing.T) {
 		c.id = cc.id + string(rune('a'+i%26)) + string(rune('a'+i/26))
 		m.get(&c)
 	}
-	if len(m.m) > natalMemoMax {
-		t.Fatalf("memo holds %d entries, bound %d", len(m.m), natalMemoMax)
+	if m.m.Len() > natalMemoMax {
+		t.Fatalf("memo holds %d entries, bound %d", m.m.Len(), natalMemoMax)
 	}
 }
 

@@ -38,10 +38,14 @@ func (t *Tools) WithSettings(raw string) error {
 
 // New returns the tool set with the default rule quotas; rulesFile may be ""
 // (storing is then refused).
-func New(rulesFile string) *Tools { return &Tools{store: rules.NewStore(rulesFile)} }
+func New(rulesFile string) *Tools { return NewWithStore(rules.NewStore(rulesFile)) }
 
 // NewWithStore returns the tool set on a configured rules store.
-func NewWithStore(s *rules.Store) *Tools { return &Tools{store: s} }
+func NewWithStore(s *rules.Store) *Tools {
+	t := &Tools{store: s}
+	t.natal.m.Max = natalMemoMax
+	return t
+}
 
 // All returns every tool in a stable order.
 func (t *Tools) All() []toolkit.Tool {
