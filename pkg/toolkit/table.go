@@ -12,7 +12,8 @@ import (
 // rows of bare values, instead of objects that repeat every key per row: for
 // lists of short records the keys are most of the bytes a model pays for
 // (issue 17's 30% budget for list results). Rows are ordinary structs with json
-// tags; their json names, in field order, are the columns.
+// tags; their json names, in field order, are the columns (an embedded
+// struct's fields in its place, as encoding/json writes them).
 //
 // A tool's output type declares the two fields itself, so its schema can name
 // its own columns:
@@ -23,7 +24,8 @@ import (
 // and fills them with Tabulate; a test compares the tag with Columns[R]().
 
 // Columns returns R's column names: the json names of its exported fields in
-// declaration order ("-" fields and unexported fields are not columns).
+// declaration order, an embedded struct's in its place ("-" fields and
+// unexported fields are not columns).
 func Columns[R any]() []string {
 	return append([]string(nil), layoutOf(reflect.TypeFor[R]()).names...)
 }
@@ -39,7 +41,7 @@ func Tabulate[R any](list []R) (cols []string, rows [][]any) {
 		v := reflect.ValueOf(&list[i]).Elem()
 		row := make([]any, len(l.index))
 		for c, idx := range l.index {
-			f := v.Field(idx)
+			f := v.FieldByIndex(idx)
 			switch f.Kind() {
 			case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
 				if f.IsNil() {
@@ -81,10 +83,12 @@ func Untabulate[R any](cols []string, rows [][]any) ([]R, error) {
 	return out, nil
 }
 
-// tableLayout is a row type's columns: names and the struct field indexes.
+// tableLayout is a row type's columns: names and the struct field index
+// paths (an embedded struct's fields are its own columns, in place, as
+// encoding/json promotes them).
 type tableLayout struct {
 	names []string
-	index []int
+	index [][]int
 }
 
 var tableLayouts sync.Map // reflect.Type → *tableLayout
@@ -97,21 +101,31 @@ func layoutOf(t reflect.Type) *tableLayout {
 		panic("toolkit.Tabulate: a row must be a struct, not " + t.String())
 	}
 	l := &tableLayout{}
+	l.add(t, nil)
+	tableLayouts.Store(t, l)
+	return l
+}
+
+// add appends t's columns, their index paths under prefix.
+func (l *tableLayout) add(t reflect.Type, prefix []int) {
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if !f.IsExported() || f.Anonymous {
-			continue
-		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "-" {
+			continue
+		}
+		path := append(append([]int(nil), prefix...), i)
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			l.add(f.Type, path) // promoted fields, as encoding/json writes them
+			continue
+		}
+		if !f.IsExported() {
 			continue
 		}
 		if name == "" {
 			name = f.Name
 		}
 		l.names = append(l.names, name)
-		l.index = append(l.index, i)
+		l.index = append(l.index, path)
 	}
-	tableLayouts.Store(t, l)
-	return l
 }

@@ -45,6 +45,26 @@ func TestTabulate(t *testing.T) {
 	}
 }
 
+// An embedded struct's fields are columns in its place, as encoding/json
+// writes them, and round-trip.
+type detailRow struct {
+	tableRow
+	Extra string `json:"extra"`
+}
+
+func TestTabulateEmbedded(t *testing.T) {
+	in := []detailRow{{tableRow: tableRow{ID: "a", Qty: 2, OK: true}, Extra: "x"}}
+	cols, rows := Tabulate(in)
+	b, _ := json.Marshal(map[string]any{"cols": cols, "rows": rows})
+	if want := `{"cols":["id","qty","price","tags","ok","extra"],"rows":[["a",2,null,null,true,"x"]]}`; string(b) != want {
+		t.Fatalf("got  %s\nwant %s", b, want)
+	}
+	got, err := Untabulate[detailRow](cols, rows)
+	if err != nil || !reflect.DeepEqual(got, in) {
+		t.Fatalf("round trip: %+v %v", got, err)
+	}
+}
+
 func TestUntabulateRoundTrip(t *testing.T) {
 	p := 7.0
 	in := []tableRow{{ID: "a", Qty: 1, Price: &p, Tags: []string{"t"}, OK: true}, {ID: "b"}}

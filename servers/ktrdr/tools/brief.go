@@ -35,10 +35,7 @@ type opRow struct {
 
 // opDetailRow is opRow with the rest of OperationSummary (detail=true).
 type opDetailRow struct {
-	OperationID     string  `json:"operation_id"`
-	Status          string  `json:"status"`
-	Symbol          string  `json:"symbol"`
-	Progress        float64 `json:"progress"`
+	opRow
 	OperationType   string  `json:"operation_type"`
 	CreatedAt       string  `json:"created_at"`
 	CurrentStep     string  `json:"current_step"`
@@ -54,18 +51,20 @@ type opList struct {
 
 func briefOps(l client.OperationList, detail bool) opList {
 	out := opList{TotalCount: l.TotalCount, ActiveCount: l.ActiveCount}
+	brief := func(o client.OperationSummary) opRow {
+		return opRow{o.OperationID, o.Status, o.Symbol, float64(o.ProgressPercentage)}
+	}
 	if detail {
 		rows := make([]opDetailRow, 0, len(l.Operations))
 		for _, o := range l.Operations {
-			rows = append(rows, opDetailRow{o.OperationID, o.Status, o.Symbol, float64(o.ProgressPercentage),
-				o.OperationType, o.CreatedAt, o.CurrentStep, orZero(o.DurationSeconds)})
+			rows = append(rows, opDetailRow{brief(o), o.OperationType, o.CreatedAt, o.CurrentStep, orZero(o.DurationSeconds)})
 		}
 		out.Cols, out.Rows = toolkit.Tabulate(rows)
 		return out
 	}
 	rows := make([]opRow, 0, len(l.Operations))
 	for _, o := range l.Operations {
-		rows = append(rows, opRow{o.OperationID, o.Status, o.Symbol, float64(o.ProgressPercentage)})
+		rows = append(rows, brief(o))
 	}
 	out.Cols, out.Rows = toolkit.Tabulate(rows)
 	return out
@@ -153,10 +152,7 @@ type modelRow struct {
 
 // modelDetailRow is modelRow with the rest of the backend's fields (detail=true).
 type modelDetailRow struct {
-	ModelName        string  `json:"model_name"`
-	Symbol           string  `json:"symbol"`
-	Timeframe        string  `json:"timeframe"`
-	TestAccuracy     float64 `json:"test_accuracy"`
+	modelRow
 	ModelID          string  `json:"model_id"`
 	CreatedAt        string  `json:"created_at"`
 	TrainingAccuracy float64 `json:"training_accuracy"`
@@ -169,17 +165,20 @@ type modelsOut struct {
 }
 
 func briefModels(all []client.Model, detail bool) (out modelsOut) {
+	brief := func(m client.Model) modelRow {
+		return modelRow{m.ModelName, m.Symbol, m.Timeframe, orZero(m.TestAccuracy)}
+	}
 	if detail {
 		rows := make([]modelDetailRow, 0, len(all))
 		for _, m := range all {
-			rows = append(rows, modelDetailRow{m.ModelName, m.Symbol, m.Timeframe, orZero(m.TestAccuracy), m.ModelID, m.CreatedAt, orZero(m.TrainingAccuracy), m.Description})
+			rows = append(rows, modelDetailRow{brief(m), m.ModelID, m.CreatedAt, orZero(m.TrainingAccuracy), m.Description})
 		}
 		out.Cols, out.Rows = toolkit.Tabulate(rows)
 		return out
 	}
 	rows := make([]modelRow, 0, len(all))
 	for _, m := range all {
-		rows = append(rows, modelRow{m.ModelName, m.Symbol, m.Timeframe, orZero(m.TestAccuracy)})
+		rows = append(rows, brief(m))
 	}
 	out.Cols, out.Rows = toolkit.Tabulate(rows)
 	return out
