@@ -188,6 +188,27 @@ func headOf(r *http.Request) (rpcHead, bool) {
 // parseHead decodes the envelope of one message; ok is false when it is not
 // a JSON object or array (mcp-go answers that).
 func parseHead(data []byte) (h rpcHead, ok bool) {
+	if h, sure := peekHead(data); sure {
+		h.badID = isBadID(h.ID)
+		return h, true
+	}
+	return decodeHead(data)
+}
+
+// isBadID: an object, array or boolean id (JSON-RPC allows a string, a number or null).
+func isBadID(id json.RawMessage) bool {
+	if id = bytes.TrimSpace(id); len(id) > 0 {
+		switch id[0] {
+		case '{', '[', 't', 'f':
+			return true
+		}
+	}
+	return false
+}
+
+// decodeHead is parseHead by encoding/json: the path for what peekHead is not
+// sure of.
+func decodeHead(data []byte) (h rpcHead, ok bool) {
 	t := bytes.TrimLeft(data, " \t\r\n")
 	if len(t) == 0 {
 		return h, false
@@ -199,12 +220,7 @@ func parseHead(data []byte) (h rpcHead, ok bool) {
 	if t[0] != '{' || json.Unmarshal(t, &h) != nil {
 		return h, false
 	}
-	if id := bytes.TrimSpace(h.ID); len(id) > 0 {
-		switch id[0] {
-		case '{', '[', 't', 'f':
-			h.badID = true
-		}
-	}
+	h.badID = isBadID(h.ID)
 	// The params are decoded only when they can matter: a _meta (the era) or
 	// a tools/call (its tool name).
 	if len(h.Params) > 0 && h.Params[0] == '{' &&
