@@ -504,6 +504,21 @@ func TestRulesStoreRoundTrip(t *testing.T) {
 	if got := len(init["matchedRules"].([]any)); (got == 1) != matched {
 		t.Errorf("initialize_chart matchedRules %v, query said matched=%v", init["matchedRules"], matched)
 	}
+	// A rule that holds (巨门 sits in 命宫) matches on every call, also once
+	// the chart's summary is memoised and the chart is built only for the rules.
+	structured(t, c, "store_star_combination_meaning", map[string]any{"name": "巨门坐命", "meaning": "m",
+		"rule": map[string]any{"stars": []any{"巨门"}, "in": "命宫"}})
+	for round := range 2 {
+		hits := structured(t, c, "initialize_chart", birth1990)["matchedRules"].([]any)
+		found := false
+		for _, h := range hits {
+			found = found || h.(map[string]any)["name"] == "巨门坐命"
+		}
+		if !found {
+			t.Errorf("round %d: initialize_chart matchedRules %v lacks 巨门坐命", round, hits)
+		}
+	}
+	structured(t, c, "delete_star_combination_meaning", map[string]any{"name": "巨门坐命"})
 	// A second server on the same file sees the rule (stateless replicas share the file).
 	c2 := conn(t, "--rules-file", file)
 	if n := len(structured(t, c2, "query_star_combination_meaning", map[string]any{})["results"].([]any)); n != 1 {

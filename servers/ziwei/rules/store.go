@@ -92,7 +92,7 @@ type Store struct {
 	limits Limits
 	log    zerolog.Logger
 
-	mu sync.Mutex
+	mu sync.RWMutex
 	// cache of the parsed file, keyed by size and modification time
 	loaded  bool
 	modTime time.Time
@@ -175,12 +175,45 @@ func (s *Store) load() error {
 
 // List returns the owner's rules (sorted by name), the owner's entries that
 // could not be read, and the owner's usage of the quotas.
+// Every chart a user builds lists their rules, so the unchanged file is the
+// common case: it is stat'ed outside the lock and listed under a read lock,
+// and concurrent calls no longer queue behind one another's stat (issue 20).
 func (s *Store) List(owner string) (Listing, error) {
+	if s.path == "" {
+		return Listing{}, ErrNoPath
+	}
+	st, err := os.Stat(s.path)
+	s.mu.RLock()
+	if s.current(st, err) {
+		l := s.listing(owner)
+		s.mu.RUnlock()
+		return l, nil
+	}
+	s.mu.RUnlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.load(); err != nil {
 		return Listing{}, err
 	}
+	return s.listing(owner), nil
+}
+
+// current reports whether the parsed cache is the file as a stat found it
+// (load's test, for a caller holding only the read lock).
+func (s *Store) current(st fs.FileInfo, statErr error) bool {
+	switch {
+	case !s.loaded:
+		return false
+	case errors.Is(statErr, fs.ErrNotExist):
+		return s.entries == nil && s.size == 0 && s.modTime.IsZero()
+	case statErr != nil:
+		return false
+	}
+	return st.ModTime().Equal(s.modTime) && st.Size() == s.size
+}
+
+// listing is the owner's part of the cache; the caller holds s.mu.
+func (s *Store) listing(owner string) Listing {
 	l := Listing{Usage: s.usage(owner, "")}
 	for _, e := range s.entries {
 		if e.owner != owner {
@@ -193,7 +226,7 @@ func (s *Store) List(owner string) (Listing, error) {
 		}
 	}
 	sort.Slice(l.Rules, func(i, j int) bool { return l.Rules[i].Name < l.Rules[j].Name })
-	return l, nil
+	return l
 }
 
 // usage counts the owner's entries, leaving out the one with id skip.

@@ -380,3 +380,43 @@ func TestReplicasSharingTheFileLoseNoWrite(t *testing.T) {
 		t.Errorf("%d of %d accepted rules in the file", len(l.Rules), 2*perReplica)
 	}
 }
+
+// TestListSeesAnotherReplicasWrites: a store that has listed (and cached) the
+// file sees what another store on the same file wrote, removed, and a file
+// that appears or disappears, on its next List.
+func TestListSeesAnotherReplicasWrites(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rules.json")
+	a, b := NewStore(path), NewStore(path)
+	count := func() int {
+		t.Helper()
+		l, err := a.List("u")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(l.Rules)
+	}
+	if n := count(); n != 0 {
+		t.Fatalf("no file: %d rules", n)
+	}
+	steps := []struct {
+		do   func() error
+		want int
+	}{
+		{func() error { _, _, err := b.Put("u", "one", "m", json.RawMessage(`{"stars":["紫微"]}`), now); return err }, 1},
+		{func() error { _, _, err := b.Put("u", "two", "m", json.RawMessage(`{"stars":["天机"]}`), now); return err }, 2},
+		{func() error { _, err := b.Delete("u", "one"); return err }, 1},
+		{func() error { return os.Remove(path) }, 0},
+		{func() error { _, _, err := b.Put("u", "three", "m", json.RawMessage(`{"stars":["太阳"]}`), now); return err }, 1},
+	}
+	for i, st := range steps {
+		if err := st.do(); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if n := count(); n != st.want {
+			t.Fatalf("step %d: a lists %d rules, want %d", i, n, st.want)
+		}
+		if n := count(); n != st.want { // and again, from its cache
+			t.Fatalf("step %d again: a lists %d rules, want %d", i, n, st.want)
+		}
+	}
+}

@@ -92,22 +92,32 @@ func (b ChartIn) load() (*chartCtx, error) {
 // load builds the chart of the birth fields (initialize_chart); def are the
 // settings used when the call gives none (the deployment's).
 func (b BirthIn) load(def astro.Config) (*chartCtx, error) {
-	lang, err := parseLang(b.Language)
+	spec, cfg, lang, err := b.resolve(def)
 	if err != nil {
 		return nil, err
 	}
+	return build(spec, cfg, lang)
+}
+
+// resolve checks the birth fields, settings and language without building
+// the chart.
+func (b BirthIn) resolve(def astro.Config) (birth.Spec, astro.Config, astro.Lang, error) {
+	lang, err := parseLang(b.Language)
+	if err != nil {
+		return birth.Spec{}, def, 0, err
+	}
 	spec, err := b.fields().Spec()
 	if err != nil {
-		return nil, mapErr(err)
+		return spec, def, 0, mapErr(err)
 	}
 	cfg := def
 	if b.Settings != nil {
 		if cfg, err = b.Settings.Config(); err != nil {
 			se := err.(*settings.Error)
-			return nil, envelope.Invalid("settings", "settings.%s", se.Error())
+			return spec, def, 0, envelope.Invalid("settings", "settings.%s", se.Error())
 		}
 	}
-	return build(spec, cfg, lang)
+	return spec, cfg, lang, nil
 }
 
 func build(spec birth.Spec, cfg astro.Config, lang astro.Lang) (*chartCtx, error) {

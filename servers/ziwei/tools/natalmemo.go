@@ -29,6 +29,11 @@ type natalEntry struct {
 
 const natalMemoMax = 256
 
+// lookup returns the memoised entry of a chart_id in a language, if any.
+func (n *natalMemo) lookup(id string, lang astro.Lang) (natalEntry, bool) {
+	return n.m.Get(natalKey{id, lang})
+}
+
 func (n *natalMemo) get(cc *chartCtx) natalEntry {
 	k := natalKey{cc.id, cc.lang}
 	if e, ok := n.m.Get(k); ok {

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/chartid"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/patterns"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/rules"
 )
@@ -49,7 +50,8 @@ func (cc *chartCtx) patternLines() []string {
 
 // storedHits evaluates the caller's stored rules; a store problem is reported
 // as a note, never as a failure of the chart tool.
-func (t *Tools) storedHits(ctx context.Context, rc *rules.Context) ([]RuleHit, string) {
+// The chart is asked for only when the caller has rules to match.
+func (t *Tools) storedHits(ctx context.Context, chart func() (*chartCtx, error)) ([]RuleHit, string) {
 	out := []RuleHit{}
 	if t.store == nil || t.store.Path() == "" {
 		return out, ""
@@ -58,6 +60,14 @@ func (t *Tools) storedHits(ctx context.Context, rc *rules.Context) ([]RuleHit, s
 	if err != nil {
 		return out, "stored rules were not evaluated: " + err.Error()
 	}
+	if len(list.Rules) == 0 {
+		return out, corruptNote(list.Corrupt)
+	}
+	cc, err := chart()
+	if err != nil {
+		return out, "stored rules were not evaluated: " + err.Error()
+	}
+	rc := cc.ruleCtx()
 	for _, r := range list.Rules {
 		if r.Compiled.Match(rc) {
 			out = append(out, RuleHit{ID: r.ID, Name: r.Name, Meaning: r.Meaning})
@@ -90,13 +100,34 @@ func (t *Tools) initializeChart() toolkit.Tool {
 		Description: "Start here: builds the natal chart and returns its chart_id, which every other chart tool takes (stateless, never expires), with the basics, the 格局 found and your stored rules that match. settings: iztro's astro.config (school). " +
 			"Errors: invalid_argument naming the field. Related: resource ziwei://chart/{chart_id}."},
 		func(ctx context.Context, in BirthIn) (InitOut, error) {
-			cc, err := in.load(t.settings)
+			spec, cfg, lang, err := in.resolve(t.settings)
 			if err != nil {
 				return InitOut{}, err
 			}
-			hits, note := t.storedHits(ctx, cc.ruleCtx())
-			natal := t.natal.get(cc)
-			return InitOut{ChartID: cc.id, Basics: natal.basics, Patterns: natal.patterns, MatchedRules: hits, Note: note}, nil
+			id, err := chartid.EncodeWith(spec, cfg)
+			if err != nil {
+				return InitOut{}, mapErr(err)
+			}
+			// A chart whose summary is memoised was built before from this
+			// very id: it is built again only if stored rules need it.
+			var cc *chartCtx
+			chart := func() (*chartCtx, error) {
+				if cc == nil {
+					if cc, err = build(spec, cfg, lang); err != nil {
+						cc = nil
+					}
+				}
+				return cc, err
+			}
+			natal, ok := t.natal.lookup(id, lang)
+			if !ok {
+				if _, err := chart(); err != nil {
+					return InitOut{}, err
+				}
+				natal = t.natal.get(cc)
+			}
+			hits, note := t.storedHits(ctx, chart)
+			return InitOut{ChartID: id, Basics: natal.basics, Patterns: natal.patterns, MatchedRules: hits, Note: note}, nil
 		})
 }
 
