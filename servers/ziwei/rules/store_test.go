@@ -402,11 +402,20 @@ func TestListSeesAnotherReplicasWrites(t *testing.T) {
 		do   func() error
 		want int
 	}{
-		{func() error { _, _, err := b.Put("u", "one", "m", json.RawMessage(`{"stars":["紫微"]}`), now); return err }, 1},
-		{func() error { _, _, err := b.Put("u", "two", "m", json.RawMessage(`{"stars":["天机"]}`), now); return err }, 2},
+		{func() error {
+			_, _, err := b.Put("u", "one", "m", json.RawMessage(`{"stars":["紫微"]}`), now)
+			return err
+		}, 1},
+		{func() error {
+			_, _, err := b.Put("u", "two", "m", json.RawMessage(`{"stars":["天机"]}`), now)
+			return err
+		}, 2},
 		{func() error { _, err := b.Delete("u", "one"); return err }, 1},
 		{func() error { return os.Remove(path) }, 0},
-		{func() error { _, _, err := b.Put("u", "three", "m", json.RawMessage(`{"stars":["太阳"]}`), now); return err }, 1},
+		{func() error {
+			_, _, err := b.Put("u", "three", "m", json.RawMessage(`{"stars":["太阳"]}`), now)
+			return err
+		}, 1},
 	}
 	for i, st := range steps {
 		if err := st.do(); err != nil {
