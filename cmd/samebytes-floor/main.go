@@ -16,6 +16,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"runtime/pprof"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -113,8 +117,44 @@ func serveFloor(args []string) error {
 		return fmt.Errorf("%s is not a captured answer: %v", *file, err)
 	}
 	srv := servetest.Floor(a.Tool, servetest.Answer{Structured: a.Structured, Text: a.Text})
+	if path := os.Getenv("MCPFLEET_CPUPROFILE"); path != "" {
+		stop, err := profileUntilSignal(path)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	if *addr != "" {
 		return server.NewStreamableHTTPServer(srv).Start(*addr)
 	}
 	return server.ServeStdio(srv)
+}
+
+// profileUntilSignal writes a CPU profile to path (MCPFLEET_CPUPROFILE, as the
+// servers do) until the process is told to stop or its serving ends, so the
+// floor's profile sits beside ours in the same run (issue 20).
+func profileUntilSignal(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		})
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, os.Interrupt)
+	go func() {
+		<-sig
+		stop()
+		os.Exit(0)
+	}()
+	return stop, nil
 }

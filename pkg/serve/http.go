@@ -98,11 +98,24 @@ func writeDeadline(d time.Duration, next http.Handler) http.Handler {
 
 type deadlineWriter struct {
 	http.ResponseWriter
-	rc *http.ResponseController
-	d  time.Duration
+	rc      *http.ResponseController
+	d       time.Duration
+	armedAt time.Time
 }
 
-func (w *deadlineWriter) arm() { _ = w.rc.SetWriteDeadline(time.Now().Add(w.d)) }
+// arm moves the deadline to d from now, unless it was moved less than d/16
+// ago: every write still has at least 15/16 of d, and an ordinary answer
+// (headers, body, final flush within microseconds) resets the connection's
+// timer once instead of three times (issue 20: timer churn showed in the
+// scheduler's share of an HTTP call).
+func (w *deadlineWriter) arm() {
+	now := time.Now()
+	if !w.armedAt.IsZero() && now.Sub(w.armedAt) < w.d/16 {
+		return
+	}
+	w.armedAt = now
+	_ = w.rc.SetWriteDeadline(now.Add(w.d))
+}
 
 func (w *deadlineWriter) WriteHeader(status int) {
 	w.arm()
@@ -145,9 +158,14 @@ func bodyLimit(lim Limits, next http.Handler) http.Handler {
 		if size < 0 { // chunked: reserve the most it may be
 			size = max
 		}
-		wctx, cancel := context.WithTimeout(r.Context(), lim.BodyTimeout)
-		err := budget.Acquire(wctx, max64(size, 1))
-		cancel()
+		// The budget is free but for bursts of large bodies: the timed wait
+		// (a context and its timer) is set up only when it is not.
+		var err error
+		if !budget.TryAcquire(max64(size, 1)) {
+			wctx, cancel := context.WithTimeout(r.Context(), lim.BodyTimeout)
+			err = budget.Acquire(wctx, max64(size, 1))
+			cancel()
+		}
 		if err != nil {
 			w.Header().Set("Retry-After", "1")
 			refuse(w, http.StatusServiceUnavailable, "too many large requests at once; retry in a second")
