@@ -28,3 +28,41 @@ func TestPrefilterSkipsPlainCallLines(t *testing.T) {
 		t.Fatalf("upper-case field not scrubbed: %s", got)
 	}
 }
+
+// containsFoldEach is the prefilter as it was (one scan per stem): the
+// one-pass version must answer the same for every line.
+func containsFoldEach(p []byte) bool {
+	for _, w := range secretWords {
+		for i := 0; i+len(w) <= len(p); i++ {
+			if hasFoldAt(p, i, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func FuzzPrefilterOnePass(f *testing.F) {
+	for _, s := range []string{`{"X-Api-Key":"a"}`, `pAsS`, `facto`, `factor2`, "\x12", `kEy`, `tok`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, p []byte) {
+		if got, want := mayNameSecret(p), containsFoldEach(p); got != want {
+			t.Fatalf("%q: one pass %v, per stem %v", p, got, want)
+		}
+	})
+}
+
+func BenchmarkPrefilterCallLine(b *testing.B) {
+	line := []byte(`{"level":"info","server":"ziwei","tool":"initialize_chart","user":"local","code":"ok","duration_ms":0.05,"time":"2026-11-24T06:00:00Z","message":"tool call"}`)
+	b.Run("per-stem", func(b *testing.B) {
+		for b.Loop() {
+			containsFoldEach(line)
+		}
+	})
+	b.Run("one-pass", func(b *testing.B) {
+		for b.Loop() {
+			mayNameSecret(line)
+		}
+	})
+}

@@ -190,26 +190,37 @@ func (w Writer) Write(p []byte) (int, error) {
 // the main cost of logging a call — runs only on lines that might.
 var secretWords = []string{"pass", "pwd", "secret", "token", "key", "authorization", "cookie", "factor2"}
 
-func mayNameSecret(p []byte) bool {
+// stemsByFirst lists the stems by their first letter.
+var stemsByFirst = func() (t [256][]string) {
 	for _, w := range secretWords {
-		if containsFold(p, w) {
-			return true
+		t[w[0]] = append(t[w[0]], w)
+	}
+	return t
+}()
+
+// mayNameSecret reads the line once (it read it once per stem: a logged
+// call's line is scanned on every call, issue 20).
+func mayNameSecret(p []byte) bool {
+	for i, c := range p {
+		for _, w := range stemsByFirst[c|0x20] {
+			if hasFoldAt(p, i, w) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// containsFold reports whether p contains the lower-case ASCII word w in any
-// case, without allocating.
-func containsFold(p []byte, w string) bool {
-	for i := 0; i+len(w) <= len(p); i++ {
-		j := 0
-		for j < len(w) && p[i+j]|0x20 == w[j] {
-			j++
-		}
-		if j == len(w) {
-			return true
+// hasFoldAt reports whether p holds the lower-case ASCII word w at i, in any
+// case (p[i]|0x20 folds an ASCII capital, as w is lower-case letters and digits).
+func hasFoldAt(p []byte, i int, w string) bool {
+	if len(p)-i < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		if p[i+j]|0x20 != w[j] {
+			return false
 		}
 	}
-	return false
+	return true
 }
