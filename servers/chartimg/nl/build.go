@@ -7,7 +7,6 @@ package nl
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,6 +47,7 @@ type Builder struct {
 	ivMinutes []int
 	exchanges map[string]bool // exchange ids, for EXCHANGE:SYMBOL written in any case
 	typoKeys  []string        // symbol and indicator words a misspelling may be corrected to
+	inds      map[string]*indInfo
 }
 
 // New builds the dictionary from the docs (names, inputs, value sets).
@@ -82,6 +82,12 @@ func New(d *docsparse.Docs) *Builder {
 		}
 	}
 	sort.Strings(b.typoKeys)
+	b.inds = make(map[string]*indInfo, len(d.Indicators))
+	for _, in := range d.Indicators {
+		if ind, ok := d.Indicator(in.Name); ok && b.inds[in.Name] == nil {
+			b.inds[in.Name] = newIndInfo(ind)
+		}
+	}
 	return b
 }
 
@@ -144,12 +150,6 @@ func (b *Builder) isIndicatorWord(w string) bool {
 	}
 	return glueable[w]
 }
-
-var (
-	explicitRE = regexp.MustCompile(`\b([A-Za-z][A-Za-z0-9_]{1,24}):([A-Za-z0-9_.!]{1,30})`)
-	pairRE     = regexp.MustCompile(`\b([A-Za-z]{3,5})(?:\s?/\s?|-)([A-Za-z]{3,5})\b`) // EUR/USD, BTC-USD (Yahoo style)
-	sizeRE     = regexp.MustCompile(`(?i)\b(\d{3,4})\s?(?:x|×|by)\s?(\d{3,4})(?:\s?(?:px|pixels?))?\b`)
-)
 
 type item struct {
 	kind  kind
@@ -228,10 +228,12 @@ func blank(text string, loc []int) string {
 	return text[:loc[0]] + strings.Repeat(" ", loc[1]-loc[0]) + text[loc[1]:]
 }
 
-// extract takes out what regexes see best: EXCHANGE:SYMBOL, A/B pairs, WxH sizes.
+// extract takes out EXCHANGE:SYMBOL, A/B pairs (EUR/USD, BTC-USD: Yahoo
+// style) and WxH sizes, found by the scanners in scan.go.
 func (s *state) extract(text string) string {
+	var buf [8]match
 	if strings.IndexByte(text, ':') >= 0 {
-		for _, m := range explicitRE.FindAllStringSubmatchIndex(text, 4) {
+		for _, m := range findAll(text, 4, explicitAt, buf[:0]) {
 			ex := text[m[2]:m[3]]
 			known := s.b.exchanges[strings.ToUpper(ex)]
 			caps := ex == strings.ToUpper(ex)
@@ -246,7 +248,7 @@ func (s *state) extract(text string) string {
 		}
 	}
 	if strings.IndexByte(text, '/') >= 0 || strings.IndexByte(text, '-') >= 0 {
-		for _, m := range pairRE.FindAllStringSubmatchIndex(text, 8) {
+		for _, m := range findAll(text, 8, pairAt, buf[:0]) {
 			a, q := strings.ToLower(text[m[2]:m[3]]), strings.ToLower(text[m[4]:m[5]])
 			if full, ok := s.pair(a, q); ok {
 				s.symbols = append(s.symbols, hit{full, text[m[0]:m[1]]})
@@ -254,7 +256,8 @@ func (s *state) extract(text string) string {
 			}
 		}
 	}
-	if m := sizeRE.FindStringSubmatchIndex(text); m != nil {
+	if m := findAll(text, 1, sizeAt, buf[:0]); len(m) > 0 {
+		m := m[0]
 		s.width, _ = strconv.Atoi(text[m[2]:m[3]])
 		s.height, _ = strconv.Atoi(text[m[4]:m[5]])
 		s.sizeWhy = strings.TrimSpace(text[m[0]:m[1]])
@@ -263,14 +266,22 @@ func (s *state) extract(text string) string {
 	return text
 }
 
-func key(t token) string {
-	switch t.kind {
-	case tNum:
-		return "#" + t.orig
-	case tSep:
-		return t.word
+// phrases are the dictionary's phrases starting with t: a number's key is
+// "#" and its digits as written, looked up without building that string.
+func (d dict) phrases(t token) []phrase {
+	if t.kind != tNum {
+		return d[t.word]
 	}
-	return t.word
+	var buf [32]byte
+	return d[string(append(append(buf[:0], '#'), t.orig...))]
+}
+
+// keyIs reports whether t is the phrase word w (see phrases).
+func keyIs(t token, w string) bool {
+	if t.kind != tNum {
+		return t.word == w
+	}
+	return len(w) == len(t.orig)+1 && w[0] == '#' && w[1:] == t.orig
 }
 
 func (s *state) match(toks []token) {
@@ -283,13 +294,13 @@ func (s *state) match(toks []token) {
 			continue
 		}
 		matched := false
-		for _, p := range s.b.dict[key(t)] {
+		for _, p := range s.b.dict.phrases(t) {
 			if i+len(p.words) > len(toks) {
 				continue
 			}
 			ok := true
 			for j := 1; j < len(p.words); j++ {
-				if key(toks[i+j]) != p.words[j] {
+				if !keyIs(toks[i+j], p.words[j]) {
 					ok = false
 					break
 				}
@@ -340,14 +351,14 @@ func (s *state) match(toks []token) {
 // reachesFurther reports whether a phrase starting inside toks[start+1:end] ends after end.
 func (s *state) reachesFurther(toks []token, start, end int) bool {
 	for k := start + 1; k < end; k++ {
-		for _, p := range s.b.dict[key(toks[k])] {
+		for _, p := range s.b.dict.phrases(toks[k]) {
 			e := k + len(p.words)
 			if e <= end || e > len(toks) {
 				continue
 			}
 			ok := true
 			for j := 1; j < len(p.words); j++ {
-				if key(toks[k+j]) != p.words[j] {
+				if !keyIs(toks[k+j], p.words[j]) {
 					ok = false
 					break
 				}

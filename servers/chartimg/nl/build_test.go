@@ -499,3 +499,14 @@ func TestScaleSessionFormat(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkBuildRepresentative is the parse of issue 20's representative
+// construct_chart_config call (the text .ci/bench-overhead sends).
+func BenchmarkBuildRepresentative(b *testing.B) {
+	bl := New(docsparse.Snapshot())
+	req := Request{Text: "Tesla daily candles with the 20 and 50 EMA and RSI 14 over the past 6 months, dark"}
+	b.ReportAllocs()
+	for b.Loop() {
+		bl.Build(req)
+	}
+}

@@ -223,27 +223,55 @@ func (s *state) cross(it *item, nums []numArg) {
 		a, b = nums[0].v, nums[1].v
 	}
 	s.addStudy(chart.Study{Name: "MA Cross", Input: map[string]any{"in_0": int(a), "in_1": int(b)}},
-		fmt.Sprintf("%q → MA Cross of %g and %g", it.tok.orig, a, b))
+		fmt.Sprintf("indicator: %q → MA Cross of %g and %g", it.tok.orig, a, b))
 }
 
-func numeric(in docsparse.Input) bool { return in.Type == "Integer" || in.Type == "Float" }
-
-func secondary(in docsparse.Input) bool {
-	d := strings.ToLower(in.Description)
-	return in.Key == "offset" || in.Key == "smoothingLength" || strings.HasPrefix(d, "smoothing") || strings.Contains(d, "offset")
+// indInfo is what attaching numbers reads of one documented indicator,
+// worked out once per Builder instead of on every call: the inputs'
+// lower-cased descriptions and keys, which are numeric and which secondary.
+type indInfo struct {
+	ind       *docsparse.Indicator
+	desc, key []string // lower-cased Description and Key of each input
+	numeric   []bool
+	secondary []bool
+	slot      []int // the first input with the same key: taken is by key
+	primary   int   // numeric inputs that are not secondary
 }
 
-// roleInput finds the input a keyword names, reading the documented descriptions.
-func roleInput(ind *docsparse.Indicator, role string, taken map[string]bool) (docsparse.Input, bool) {
-	for _, in := range ind.Inputs {
-		if !numeric(in) || taken[in.Key] {
+func newIndInfo(ind *docsparse.Indicator) *indInfo {
+	n := len(ind.Inputs)
+	x := &indInfo{ind: ind, desc: make([]string, n), key: make([]string, n), numeric: make([]bool, n),
+		secondary: make([]bool, n), slot: make([]int, n)}
+	for i, in := range ind.Inputs {
+		x.desc[i], x.key[i] = strings.ToLower(in.Description), strings.ToLower(in.Key)
+		x.numeric[i] = in.Type == "Integer" || in.Type == "Float"
+		x.secondary[i] = in.Key == "offset" || in.Key == "smoothingLength" || strings.HasPrefix(x.desc[i], "smoothing") || strings.Contains(x.desc[i], "offset")
+		x.slot[i] = i
+		for j := range i {
+			if ind.Inputs[j].Key == in.Key {
+				x.slot[i] = j
+				break
+			}
+		}
+		if x.numeric[i] && !x.secondary[i] {
+			x.primary++
+		}
+	}
+	return x
+}
+
+// roleInput finds the input a keyword names, reading the documented
+// descriptions: its index, or -1.
+func (x *indInfo) roleInput(role string, taken []bool) int {
+	for i := range x.ind.Inputs {
+		if !x.numeric[i] || taken[x.slot[i]] {
 			continue
 		}
-		d, k := strings.ToLower(in.Description), strings.ToLower(in.Key)
+		d, k := x.desc[i], x.key[i]
 		ok := false
 		switch role {
 		case "length":
-			ok = !secondary(in) && (k == "length" || k == "periods" || strings.HasPrefix(d, "length") || strings.HasPrefix(d, "period") || d == "k")
+			ok = !x.secondary[i] && (k == "length" || k == "periods" || strings.HasPrefix(d, "length") || strings.HasPrefix(d, "period") || d == "k")
 		case "mult":
 			ok = strings.Contains(d, "mult") || strings.Contains(d, "factor") || strings.Contains(d, "deviation") || strings.Contains(d, "standard error")
 		case "fast":
@@ -260,30 +288,24 @@ func roleInput(ind *docsparse.Indicator, role string, taken map[string]bool) (do
 			ok = d == "d" || d == "smooth d"
 		}
 		if ok {
-			return in, true
+			return i
 		}
 	}
 	if role == "length" {
-		for _, in := range ind.Inputs {
-			if numeric(in) && !secondary(in) && !taken[in.Key] {
-				return in, true
+		for i := range x.ind.Inputs {
+			if x.numeric[i] && !x.secondary[i] && !taken[x.slot[i]] {
+				return i
 			}
 		}
 	}
-	return docsparse.Input{}, false
+	return -1
 }
 
 func (s *state) addStudies(name, said string, nums []numArg) {
-	ind, ok := s.b.docs.Indicator(name)
+	x, ok := s.b.inds[name]
 	if !ok {
 		s.warn("%q is not in the documented indicator list; call fetch_chart_documentation for the names", said)
 		return
-	}
-	var primary []docsparse.Input
-	for _, in := range ind.Inputs {
-		if numeric(in) && !secondary(in) {
-			primary = append(primary, in)
-		}
 	}
 	allPositional := true
 	for _, n := range nums {
@@ -292,64 +314,63 @@ func (s *state) addStudies(name, said string, nums []numArg) {
 		}
 	}
 	// "50 and 200 day moving averages", "EMA 9, 21 and 55": one study per number.
-	if len(primary) == 1 && len(nums) > 1 && allPositional {
+	if x.primary == 1 && len(nums) > 1 && allPositional {
 		for _, n := range nums {
-			s.addOne(ind, said, []numArg{{v: n.v, isInt: n.isInt}})
+			s.addOne(x, said, []numArg{{v: n.v, isInt: n.isInt}})
 		}
 		return
 	}
-	s.addOne(ind, said, nums)
+	s.addOne(x, said, nums)
 }
 
-func (s *state) addOne(ind *docsparse.Indicator, said string, nums []numArg) {
-	st := chart.Study{Name: ind.Name}
-	taken := map[string]bool{}
-	var parts []string
-	set := func(in docsparse.Input, n numArg) {
-		v := n.v
-		if in.Min != nil && v < *in.Min || in.Max != nil && v > *in.Max {
-			s.warn("%s %s=%g is outside the documented %s; the default is used", ind.Name, in.Key, v, bounds(in))
-			taken[in.Key] = true
-			return
-		}
-		if st.Input == nil {
-			st.Input = map[string]any{}
-		}
-		if in.Type == "Integer" {
-			if v != math.Trunc(v) {
-				s.warn("%s %s takes a whole number; %g was rounded to %d", ind.Name, in.Key, v, int(math.Round(v)))
-			}
-			st.Input[in.Key] = int(math.Round(v))
-		} else {
-			st.Input[in.Key] = v
-		}
-		taken[in.Key] = true
-		parts = append(parts, fmt.Sprintf("%s=%g", in.Key, v))
+// filling is one study being filled in: its inputs, which are taken (by key),
+// and the reasoning line that names them.
+type filling struct {
+	st    chart.Study
+	taken []bool
+	line  []byte
+	n     int // inputs named in line
+}
+
+func (s *state) addOne(x *indInfo, said string, nums []numArg) {
+	ind := x.ind
+	var takenBuf [16]bool
+	var lineBuf [160]byte
+	o := filling{st: chart.Study{Name: ind.Name}, line: lineBuf[:0]}
+	if n := len(ind.Inputs); n <= len(takenBuf) {
+		o.taken = takenBuf[:n]
+	} else {
+		o.taken = make([]bool, n)
 	}
-	var rest []numArg
+	o.line = append(o.line, "indicator: "...)
+	o.line = strconv.AppendQuote(o.line, said)
+	o.line = append(o.line, " → "...)
+	o.line = append(o.line, ind.Name...)
 	for _, n := range nums {
 		if n.role == "" {
-			rest = append(rest, n)
 			continue
 		}
-		if in, ok := roleInput(ind, n.role, taken); ok {
-			set(in, n)
+		if i := x.roleInput(n.role, o.taken); i >= 0 {
+			s.set(&o, x, i, n.v)
 		} else {
 			s.warn("%s has no %s input; %g was ignored", ind.Name, n.role, n.v)
 		}
 	}
-	for _, n := range rest {
-		in, ok := roleInput(ind, "length", taken)
-		if ok && in.Type == "Integer" && n.v != math.Trunc(n.v) {
+	for _, n := range nums {
+		if n.role != "" {
+			continue
+		}
+		i := x.roleInput("length", o.taken)
+		if i >= 0 && ind.Inputs[i].Type == "Integer" && n.v != math.Trunc(n.v) {
 			// "Bollinger Bands 2.5": a fraction belongs to the first free Float input (the multiplier)
-			for _, f := range ind.Inputs {
-				if f.Type == "Float" && !taken[f.Key] && !secondary(f) {
-					in = f
+			for f, in := range ind.Inputs {
+				if in.Type == "Float" && !o.taken[x.slot[f]] && !x.secondary[f] {
+					i = f
 					break
 				}
 			}
 		}
-		if !ok {
+		if i < 0 {
 			if len(ind.Inputs) == 0 {
 				s.warn("%s takes no inputs; %g was ignored", ind.Name, n.v)
 			} else {
@@ -357,15 +378,45 @@ func (s *state) addOne(ind *docsparse.Indicator, said string, nums []numArg) {
 			}
 			continue
 		}
-		set(in, n)
+		s.set(&o, x, i, n.v)
 	}
-	why := fmt.Sprintf("%q → %s", said, ind.Name)
-	if len(parts) > 0 {
-		why += " {" + strings.Join(parts, ", ") + "}"
+	if o.n > 0 {
+		o.line = append(o.line, '}')
 	} else if len(ind.Inputs) > 0 {
-		why += " (documented defaults)"
+		o.line = append(o.line, " (documented defaults)"...)
 	}
-	s.addStudy(st, why)
+	s.addStudy(o.st, string(o.line))
+}
+
+// set gives input i the value v, within its documented bounds.
+func (s *state) set(o *filling, x *indInfo, i int, v float64) {
+	in := &x.ind.Inputs[i]
+	if in.Min != nil && v < *in.Min || in.Max != nil && v > *in.Max {
+		s.warn("%s %s=%g is outside the documented %s; the default is used", x.ind.Name, in.Key, v, bounds(*in))
+		o.taken[x.slot[i]] = true
+		return
+	}
+	if o.st.Input == nil {
+		o.st.Input = map[string]any{}
+	}
+	if in.Type == "Integer" {
+		if v != math.Trunc(v) {
+			s.warn("%s %s takes a whole number; %g was rounded to %d", x.ind.Name, in.Key, v, int(math.Round(v)))
+		}
+		o.st.Input[in.Key] = int(math.Round(v))
+	} else {
+		o.st.Input[in.Key] = v
+	}
+	o.taken[x.slot[i]] = true
+	if o.n == 0 {
+		o.line = append(o.line, " {"...)
+	} else {
+		o.line = append(o.line, ", "...)
+	}
+	o.n++
+	o.line = append(o.line, in.Key...)
+	o.line = append(o.line, '=')
+	o.line = strconv.AppendFloat(o.line, v, 'g', -1, 64) // as %g prints it
 }
 
 func bounds(in docsparse.Input) string {
@@ -379,14 +430,15 @@ func bounds(in docsparse.Input) string {
 	return "range " + lo + ".." + hi
 }
 
-func (s *state) addStudy(st chart.Study, why string) {
+// addStudy adds st and its reasoning line, unless the same study is there.
+func (s *state) addStudy(st chart.Study, line string) {
 	for _, have := range s.res.Config.Studies {
 		if have.Name == st.Name && sameInput(have.Input, st.Input) {
 			return
 		}
 	}
 	s.res.Config.Studies = append(s.res.Config.Studies, st)
-	s.reason("indicator: %s", why)
+	s.res.Reasoning = append(s.res.Reasoning, line)
 }
 
 // samePrinted is fmt.Sprint(v) == fmt.Sprint(w), printing only when the

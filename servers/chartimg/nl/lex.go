@@ -89,9 +89,8 @@ var noStrip = map[string]bool{
 	"oils": false, "sys": true, "chaos": true, "apples": false, "lots": false, "futures": true, "atlas": true,
 }
 
-// norm lower-cases and normalises one word.
-func norm(w string) string {
-	w = strings.ToLower(w)
+// normLower normalises one lower-cased word.
+func normLower(w string) string {
 	if s, ok := synonyms[w]; ok {
 		return s
 	}
@@ -123,6 +122,8 @@ func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 // lex splits text into tokens. Hyphens split words ("fifty-day" → fifty day);
 // a number glued to letters splits ("4h" → 4 hour, "50d" → 50 day).
 func lex(s string, out []token) []token {
+	var low lowerText
+	low.s = s
 	i := 0
 	for i < len(s) {
 		c := s[i]
@@ -169,7 +170,7 @@ func lex(s string, out []token) []token {
 				if u, ok := compactUnit(suffix); ok {
 					out = append(out, token{kind: tWord, word: u, orig: suffix, compact: true})
 				} else {
-					out = append(out, token{kind: tWord, word: norm(suffix), orig: suffix, compact: true})
+					out = append(out, token{kind: tWord, word: normLower(low.of(j, k)), orig: suffix, compact: true})
 				}
 				i = k
 			}
@@ -184,7 +185,7 @@ func lex(s string, out []token) []token {
 				continue
 			}
 			// MetaTrader interval names: M15, H4, D1, W1, MN1 → a number and its unit
-			if unit, ok := mtUnits[w]; ok && j < len(s) && isDigit(s[j]) && (i == 0 || !isLetter(s[i-1])) {
+			if unit, ok := mtUnit(w); ok && j < len(s) && isDigit(s[j]) && (i == 0 || !isLetter(s[i-1])) {
 				k := j
 				for k < len(s) && isDigit(s[k]) {
 					k++
@@ -197,8 +198,7 @@ func lex(s string, out []token) []token {
 					continue
 				}
 			}
-			upper := len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w
-			out = append(out, token{kind: tWord, word: norm(w), orig: w, upper: upper})
+			out = append(out, token{kind: tWord, word: normLower(low.of(i, i+len(w))), orig: w, upper: len(w) > 1 && isUpper(w)})
 			i = j
 			// Letters glued to a number: rsi14, ema20, sma200.
 			if j < len(s) && isDigit(s[j]) && glueable[out[len(out)-1].word] {
@@ -209,6 +209,79 @@ func lex(s string, out []token) []token {
 		}
 	}
 	return mergeNumberWords(out)
+}
+
+// mtUnit is mtUnits[w], without hashing words that cannot be one.
+func mtUnit(w string) (string, bool) {
+	if len(w) > 2 || w[0] < 'A' || w[0] > 'Z' {
+		return "", false
+	}
+	u, ok := mtUnits[w]
+	return u, ok
+}
+
+// isUpper is strings.ToUpper(w) == w && strings.ToLower(w) != w: written in
+// capitals, with at least one cased letter.
+func isUpper(w string) bool {
+	cased := false
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= 0x80:
+			return strings.ToUpper(w) == w && strings.ToLower(w) != w
+		case c >= 'a' && c <= 'z':
+			return false
+		case c >= 'A' && c <= 'Z':
+			cased = true
+		}
+	}
+	return cased
+}
+
+// lowerText lower-cases the words of one text without an allocation per
+// word: ASCII letters are lowered once for the whole text (only if it has
+// capitals), and a word with other bytes goes through strings.ToLower, which
+// may change its length.
+type lowerText struct {
+	s, lower string
+	done     bool
+}
+
+// of is strings.ToLower(s[i:j]).
+func (l *lowerText) of(i, j int) string {
+	w := l.s[i:j]
+	for k := 0; k < len(w); k++ {
+		if w[k] >= 0x80 {
+			return strings.ToLower(w)
+		}
+	}
+	if !l.done {
+		l.done = true
+		l.lower = asciiLower(l.s)
+	}
+	return l.lower[i:j]
+}
+
+// asciiLower lowers the ASCII capitals of s, leaving every other byte as it is.
+func asciiLower(s string) string {
+	k := 0
+	for k < len(s) && (s[k] < 'A' || s[k] > 'Z') {
+		k++
+	}
+	if k == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:k])
+	for ; k < len(s); k++ {
+		c := s[k]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // glueable are words that may carry a length without a space (rsi14, ema200).
