@@ -190,11 +190,16 @@ type state struct {
 	format    string
 	ivHint    string
 	shouting  bool // no lower-case letters: capitals mark nothing
+
+	// room for the usual few hits, inside the one allocation of the state
+	symbolBuf, rangeBuf, ivBuf [2]hit
+	symObjBuf                  [2]*symbol
 }
 
 // Build turns the request into a config. It never fails: problems are warnings.
 func (b *Builder) Build(req Request) Result {
 	s := &state{b: b, res: Result{Reasoning: make([]string, 0, 8), Warnings: []string{}}}
+	s.symbols, s.rangeHits, s.ivHits, s.symObjs = s.symbolBuf[:0], s.rangeBuf[:0], s.ivBuf[:0], s.symObjBuf[:0]
 	s.shouting = !hasLower(req.Text)
 	text := s.extract(req.Text)
 	var toks [48]token
@@ -219,6 +224,24 @@ func hasLower(t string) bool {
 func (s *state) reason(f string, a ...any) {
 	s.res.Reasoning = append(s.res.Reasoning, fmt.Sprintf(f, a...))
 }
+
+// addReason adds a reasoning line as it is.
+func (s *state) addReason(line string) { s.res.Reasoning = append(s.res.Reasoning, line) }
+
+// reasonQuoted adds the line head + %q of said + " → " + value, as
+// reason would print it, in one allocation.
+func (s *state) reasonQuoted(head, said, value string) {
+	var buf [128]byte
+	b := append(buf[:0], head...)
+	b = strconv.AppendQuote(b, said)
+	b = append(b, " → "...)
+	b = append(b, value...)
+	s.res.Reasoning = append(s.res.Reasoning, string(b))
+}
+
+// defaultSizeReason is the size line when the text names none.
+var defaultSizeReason = "size: not stated; " + strconv.Itoa(chart.DefaultWidth) + "x" + strconv.Itoa(chart.DefaultHeight) +
+	" (the API default, allowed on every plan)"
 
 func (s *state) warn(f string, a ...any) {
 	s.res.Warnings = append(s.res.Warnings, fmt.Sprintf(f, a...))
@@ -401,30 +424,30 @@ func (s *state) finish(req Request) {
 	switch {
 	case req.Prefs.Range != "":
 		c.Range = req.Prefs.Range
-		s.reason("range: %s from preferences", req.Prefs.Range)
+		s.addReason("range: " + req.Prefs.Range + " from preferences")
 	case len(s.rangeHits) > 0:
 		c.Range = s.rangeHits[0].value
-		s.reason("range: %q → %s", s.rangeHits[0].phrase, s.rangeHits[0].value)
+		s.reasonQuoted("range: ", s.rangeHits[0].phrase, s.rangeHits[0].value)
 		s.extra("range", s.rangeHits)
 	}
 	rng, _ := c.Range.(string)
 	switch {
 	case req.Prefs.Interval != "":
 		c.Interval = req.Prefs.Interval
-		s.reason("interval: %s from preferences", c.Interval)
+		s.addReason("interval: " + c.Interval + " from preferences")
 	case len(s.ivHits) > 0:
 		c.Interval = s.ivHits[0].value
-		s.reason("interval: %q → %s", s.ivHits[0].phrase, c.Interval)
+		s.reasonQuoted("interval: ", s.ivHits[0].phrase, c.Interval)
 		s.extra("interval", s.ivHits)
 	case s.ivHint != "":
 		c.Interval = s.ivHint
-		s.reason("interval: %s, so a week-length average counts weeks", c.Interval)
+		s.addReason("interval: " + c.Interval + ", so a week-length average counts weeks")
 	case rng != "":
 		c.Interval = defaultInterval[rng]
-		s.reason("interval: not stated; %s suits a %s range", c.Interval, rng)
+		s.addReason("interval: not stated; " + c.Interval + " suits a " + rng + " range")
 	default:
 		c.Interval = "1D"
-		s.reason("interval: not stated; 1D (the API default)")
+		s.addReason("interval: not stated; 1D (the API default)")
 	}
 	if rng != "" {
 		if bars, ok := chart.Bars(rng, c.Interval); ok && bars > chart.MaxBars {
@@ -442,7 +465,7 @@ func (s *state) finish(req Request) {
 	}
 	if w == 0 && h == 0 {
 		w, h = chart.DefaultWidth, chart.DefaultHeight
-		s.reason("size: not stated; %dx%d (the API default, allowed on every plan)", w, h)
+		s.addReason(defaultSizeReason)
 	} else {
 		if w == 0 {
 			w = chart.DefaultWidth
@@ -461,7 +484,7 @@ func (s *state) finish(req Request) {
 			s.warn("%dx%d is below the API minimum (%dx%d); %dx%d is used", w, h, chart.MinWidth, chart.MinHeight, nw, nh)
 			w, h = nw, nh
 		}
-		s.reason("size: %q → %dx%d", why, w, h)
+		s.reasonQuoted("size: ", why, strconv.Itoa(w)+"x"+strconv.Itoa(h))
 	}
 	c.Width, c.Height = w, h
 	n := len(c.Studies) + len(c.Drawings)
@@ -476,7 +499,7 @@ func (s *state) finish(req Request) {
 		if s.theme != "" && s.theme != req.Prefs.Theme {
 			s.reason("theme: preferences (%s) override the text (%s)", req.Prefs.Theme, s.theme)
 		} else {
-			s.reason("theme: %s from preferences", req.Prefs.Theme)
+			s.addReason("theme: " + req.Prefs.Theme + " from preferences")
 		}
 		c.Theme = req.Prefs.Theme
 	case s.theme != "":

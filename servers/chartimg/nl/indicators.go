@@ -30,7 +30,11 @@ func (s *state) paramUnit(it *item) bool {
 // indicators attaches numbers to each indicator: those right before it first
 // (so "RSI and 50 EMA" gives 50 to the EMA), then those after it.
 func (s *state) indicators() {
-	pre := map[int][]numArg{}
+	// the numbers before each indicator: pre[k] gives item pre[k].item
+	// preArgs[from:to]; all on the stack for the usual few indicators
+	var preBuf [8]preNums
+	var argBuf [16]numArg
+	pre, preArgs := preBuf[:0], argBuf[:0]
 	for i := range s.items {
 		if k := s.items[i].kind; k != kIndicator && k != kCross {
 			continue
@@ -43,8 +47,9 @@ func (s *state) indicators() {
 			}
 			j--
 		}
-		var nums []numArg
-		var idx []int
+		var numsBuf [8]numArg
+		var idxBuf [8]int
+		nums, idx := numsBuf[:0], idxBuf[:0]
 		for j >= 0 {
 			it := s.at(j)
 			if it.kind == kNum && !it.used {
@@ -77,10 +82,12 @@ func (s *state) indicators() {
 				continue
 			}
 		}
+		from := len(preArgs)
 		for k := len(nums) - 1; k >= 0; k-- { // text order
-			pre[i] = append(pre[i], nums[k])
+			preArgs = append(preArgs, nums[k])
 			s.items[idx[k]].used = true
 		}
+		pre = append(pre, preNums{i, from, len(preArgs)})
 		for k := idx[len(idx)-1]; k < i; k++ {
 			s.items[k].used = true
 		}
@@ -99,28 +106,42 @@ func (s *state) indicators() {
 		for s.at(j).kind == kParen {
 			j++
 		}
-		if n := s.at(j); n.kind == kIndicator && n.value == it.value && len(pre[i]) == 0 {
+		before := numsBefore(pre, preArgs, i)
+		if n := s.at(j); n.kind == kIndicator && n.value == it.value && len(before) == 0 {
 			continue
 		}
 		if k := s.prevSkipping(i, kFiller); negations[s.at(k).tok.word] && s.at(k).kind == kWord {
 			s.reason("indicator: %q not added (%s)", it.tok.orig, s.at(k).tok.orig)
-			s.post(i) // its numbers are its own, not another's
+			s.post(i, nil) // its numbers are its own, not another's
 			continue
 		}
-		after := s.post(i)
-		before := pre[i]
+		var afterBuf, numsBuf [8]numArg
+		after := s.post(i, afterBuf[:0])
 		// "2 EMAs (12 and 26)", "three moving averages 10, 20, 50": a small number before a
 		// plural name is a count when the lengths follow
 		if len(before) == 1 && before[0].v <= 10 && len(after) > 0 && plural(it.tok.orig) {
 			before = nil
 		}
-		nums := append(before, after...)
+		nums := append(append(numsBuf[:0], before...), after...)
 		if it.kind == kCross {
 			s.cross(it, nums)
 			continue
 		}
 		s.addStudies(it.value, it.tok.orig, nums)
 	}
+}
+
+// preNums are the numbers before item: preArgs[from:to].
+type preNums struct{ item, from, to int }
+
+// numsBefore are the numbers before item i, or none.
+func numsBefore(pre []preNums, preArgs []numArg, i int) []numArg {
+	for _, p := range pre {
+		if p.item == i {
+			return preArgs[p.from:p.to:p.to]
+		}
+	}
+	return nil
 }
 
 // plural reports whether an indicator was named in the plural ("EMAs", "moving averages").
@@ -143,8 +164,7 @@ func (s *state) prevSkipping(i int, k kind) int {
 
 // post collects the numbers after an indicator: "RSI 21", "MACD(12, 26, 9)",
 // "Bollinger Bands with length 20 and 2.5 standard deviations", "EMA 20 and 50".
-func (s *state) post(i int) []numArg {
-	var nums []numArg
+func (s *state) post(i int, nums []numArg) []numArg {
 	role := ""
 	for j := i + 1; j < len(s.items); j++ {
 		it := s.at(j)
@@ -323,35 +343,30 @@ func (s *state) addStudies(name, said string, nums []numArg) {
 	s.addOne(x, said, nums)
 }
 
-// filling is one study being filled in: its inputs, which are taken (by key),
-// and the reasoning line that names them.
-type filling struct {
-	st    chart.Study
-	taken []bool
-	line  []byte
-	n     int // inputs named in line
-}
-
 func (s *state) addOne(x *indInfo, said string, nums []numArg) {
 	ind := x.ind
+	st := chart.Study{Name: ind.Name}
+	// the inputs taken, by key (x.slot), and the reasoning line naming them;
+	// both on the stack
 	var takenBuf [16]bool
 	var lineBuf [160]byte
-	o := filling{st: chart.Study{Name: ind.Name}, line: lineBuf[:0]}
+	taken := takenBuf[:0]
 	if n := len(ind.Inputs); n <= len(takenBuf) {
-		o.taken = takenBuf[:n]
+		taken = takenBuf[:n]
 	} else {
-		o.taken = make([]bool, n)
+		taken = make([]bool, n)
 	}
-	o.line = append(o.line, "indicator: "...)
-	o.line = strconv.AppendQuote(o.line, said)
-	o.line = append(o.line, " → "...)
-	o.line = append(o.line, ind.Name...)
+	line := append(lineBuf[:0], "indicator: "...)
+	line = strconv.AppendQuote(line, said)
+	line = append(line, " → "...)
+	line = append(line, ind.Name...)
+	named := 0
 	for _, n := range nums {
 		if n.role == "" {
 			continue
 		}
-		if i := x.roleInput(n.role, o.taken); i >= 0 {
-			s.set(&o, x, i, n.v)
+		if i := x.roleInput(n.role, taken); i >= 0 {
+			line, named = s.set(&st, x, taken, line, named, i, n.v)
 		} else {
 			s.warn("%s has no %s input; %g was ignored", ind.Name, n.role, n.v)
 		}
@@ -360,11 +375,11 @@ func (s *state) addOne(x *indInfo, said string, nums []numArg) {
 		if n.role != "" {
 			continue
 		}
-		i := x.roleInput("length", o.taken)
+		i := x.roleInput("length", taken)
 		if i >= 0 && ind.Inputs[i].Type == "Integer" && n.v != math.Trunc(n.v) {
 			// "Bollinger Bands 2.5": a fraction belongs to the first free Float input (the multiplier)
 			for f, in := range ind.Inputs {
-				if in.Type == "Float" && !o.taken[x.slot[f]] && !x.secondary[f] {
+				if in.Type == "Float" && !taken[x.slot[f]] && !x.secondary[f] {
 					i = f
 					break
 				}
@@ -378,45 +393,44 @@ func (s *state) addOne(x *indInfo, said string, nums []numArg) {
 			}
 			continue
 		}
-		s.set(&o, x, i, n.v)
+		line, named = s.set(&st, x, taken, line, named, i, n.v)
 	}
-	if o.n > 0 {
-		o.line = append(o.line, '}')
+	if named > 0 {
+		line = append(line, '}')
 	} else if len(ind.Inputs) > 0 {
-		o.line = append(o.line, " (documented defaults)"...)
+		line = append(line, " (documented defaults)"...)
 	}
-	s.addStudy(o.st, string(o.line))
+	s.addStudy(st, string(line))
 }
 
-// set gives input i the value v, within its documented bounds.
-func (s *state) set(o *filling, x *indInfo, i int, v float64) {
+// set gives input i of st the value v when it is within the documented
+// bounds, and names it in the reasoning line ("{length=20, mult=2.5}").
+func (s *state) set(st *chart.Study, x *indInfo, taken []bool, line []byte, named, i int, v float64) ([]byte, int) {
 	in := &x.ind.Inputs[i]
+	taken[x.slot[i]] = true
 	if in.Min != nil && v < *in.Min || in.Max != nil && v > *in.Max {
 		s.warn("%s %s=%g is outside the documented %s; the default is used", x.ind.Name, in.Key, v, bounds(*in))
-		o.taken[x.slot[i]] = true
-		return
+		return line, named
 	}
-	if o.st.Input == nil {
-		o.st.Input = map[string]any{}
+	if st.Input == nil {
+		st.Input = map[string]any{}
 	}
 	if in.Type == "Integer" {
 		if v != math.Trunc(v) {
 			s.warn("%s %s takes a whole number; %g was rounded to %d", x.ind.Name, in.Key, v, int(math.Round(v)))
 		}
-		o.st.Input[in.Key] = int(math.Round(v))
+		st.Input[in.Key] = int(math.Round(v))
 	} else {
-		o.st.Input[in.Key] = v
+		st.Input[in.Key] = v
 	}
-	o.taken[x.slot[i]] = true
-	if o.n == 0 {
-		o.line = append(o.line, " {"...)
+	if named == 0 {
+		line = append(line, " {"...)
 	} else {
-		o.line = append(o.line, ", "...)
+		line = append(line, ", "...)
 	}
-	o.n++
-	o.line = append(o.line, in.Key...)
-	o.line = append(o.line, '=')
-	o.line = strconv.AppendFloat(o.line, v, 'g', -1, 64) // as %g prints it
+	line = append(line, in.Key...)
+	line = append(line, '=')
+	return strconv.AppendFloat(line, v, 'g', -1, 64), named + 1 // as %g prints it
 }
 
 func bounds(in docsparse.Input) string {
@@ -436,6 +450,9 @@ func (s *state) addStudy(st chart.Study, line string) {
 		if have.Name == st.Name && sameInput(have.Input, st.Input) {
 			return
 		}
+	}
+	if s.res.Config.Studies == nil {
+		s.res.Config.Studies = make([]chart.Study, 0, 4)
 	}
 	s.res.Config.Studies = append(s.res.Config.Studies, st)
 	s.res.Reasoning = append(s.res.Reasoning, line)

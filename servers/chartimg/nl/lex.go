@@ -129,7 +129,7 @@ func lex(s string, out []token) []token {
 		c := s[i]
 		switch {
 		case c == ',' || c == ';' || c == '/' || c == '&' || c == '+' || c == '|':
-			out = append(out, token{kind: tSep, word: string(c)})
+			out = append(out, token{kind: tSep, word: s[i : i+1]})
 			i++
 		case c == '(' || c == '[':
 			out = append(out, token{kind: tOpen})
