@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/docsparse"
@@ -46,7 +47,7 @@ type Builder struct {
 	ranges    []string
 	ivMinutes []int
 	exchanges map[string]bool // exchange ids, for EXCHANGE:SYMBOL written in any case
-	typoKeys  []string        // symbol and indicator words a misspelling may be corrected to
+	typoKeys  [][]string      // by length: symbol and indicator words a misspelling may be corrected to
 	inds      map[string]*indInfo
 }
 
@@ -76,12 +77,17 @@ func New(d *docsparse.Docs) *Builder {
 	for k, ps := range b.dict {
 		for _, p := range ps {
 			if len(k) >= 6 && (p.e.kind == kSymbol || p.e.kind == kIndicator) && isAlpha(k) {
-				b.typoKeys = append(b.typoKeys, k)
+				for len(b.typoKeys) <= len(k) {
+					b.typoKeys = append(b.typoKeys, nil)
+				}
+				b.typoKeys[len(k)] = append(b.typoKeys[len(k)], k)
 				break
 			}
 		}
 	}
-	sort.Strings(b.typoKeys)
+	for _, ks := range b.typoKeys {
+		sort.Strings(ks)
+	}
 	b.inds = make(map[string]*indInfo, len(d.Indicators))
 	for _, in := range d.Indicators {
 		if ind, ok := d.Indicator(in.Name); ok && b.inds[in.Name] == nil {
@@ -108,14 +114,16 @@ func (b *Builder) typo(w string) (string, bool) {
 		return "", false
 	}
 	found := ""
-	for _, k := range b.typoKeys {
-		if len(k) < len(w)-1 || len(k) > len(w)+1 || !oneEdit(w, k) {
-			continue
+	for n := len(w) - 1; n <= len(w)+1 && n < len(b.typoKeys); n++ {
+		for _, k := range b.typoKeys[n] {
+			if !oneEdit(w, k) {
+				continue
+			}
+			if found != "" && found != k {
+				return "", false // ambiguous: no guess
+			}
+			found = k
 		}
-		if found != "" && found != k {
-			return "", false // ambiguous: no guess
-		}
-		found = k
 	}
 	return found, found != ""
 }
@@ -190,16 +198,26 @@ type state struct {
 	format    string
 	ivHint    string
 	shouting  bool // no lower-case letters: capitals mark nothing
+}
 
-	// room for the usual few hits, inside the one allocation of the state
-	symbolBuf, rangeBuf, ivBuf [2]hit
-	symObjBuf                  [2]*symbol
+// states keeps parse states for reuse: a state and its items, hits and
+// symbols are scratch (nothing in a Result points into them), so a call
+// reuses their room instead of allocating it.
+var states = sync.Pool{New: func() any { return new(state) }}
+
+// reset makes s a fresh state for b, keeping the room of its scratch slices.
+func (s *state) reset(b *Builder) {
+	items, symbols, symObjs, exchanges, tickers, rangeHits, ivHits :=
+		s.items[:0], s.symbols[:0], s.symObjs[:0], s.exchanges[:0], s.tickers[:0], s.rangeHits[:0], s.ivHits[:0]
+	*s = state{b: b, res: Result{Reasoning: make([]string, 0, 8), Warnings: []string{}},
+		items: items, symbols: symbols, symObjs: symObjs, exchanges: exchanges, tickers: tickers, rangeHits: rangeHits, ivHits: ivHits}
 }
 
 // Build turns the request into a config. It never fails: problems are warnings.
 func (b *Builder) Build(req Request) Result {
-	s := &state{b: b, res: Result{Reasoning: make([]string, 0, 8), Warnings: []string{}}}
-	s.symbols, s.rangeHits, s.ivHits, s.symObjs = s.symbolBuf[:0], s.rangeBuf[:0], s.ivBuf[:0], s.symObjBuf[:0]
+	s := states.Get().(*state)
+	defer states.Put(s)
+	s.reset(b)
 	s.shouting = !hasLower(req.Text)
 	text := s.extract(req.Text)
 	var toks [48]token
@@ -308,7 +326,10 @@ func keyIs(t token, w string) bool {
 }
 
 func (s *state) match(toks []token) {
-	s.items = make([]item, 0, len(toks))
+	if cap(s.items) < len(toks) {
+		s.items = make([]item, 0, len(toks))
+	}
+	s.items = s.items[:0]
 	for i := 0; i < len(toks); {
 		t := toks[i]
 		if t.kind == tOpen || t.kind == tClose {

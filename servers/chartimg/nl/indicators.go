@@ -471,6 +471,10 @@ func samePrinted(v, w any) bool {
 		if y, ok := w.(float64); ok {
 			return x == y
 		}
+	case int:
+		if y, ok := w.(int); ok {
+			return x == y // two ints print alike exactly when equal
+		}
 	}
 	return fmt.Sprint(v) == fmt.Sprint(w)
 }

@@ -3,6 +3,7 @@ package nl
 import (
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 type tokKind uint8
@@ -179,7 +180,7 @@ func lex(s string, out []token) []token {
 			for j < len(s) && (isLetter(s[j]) || s[j] == '%' || s[j] == '\'' || s[j] == '.' && j+1 < len(s) && isLetter(s[j+1]) && j > i && s[j-1] != '.' || s[j] >= 0x80) {
 				j++
 			}
-			w := strings.TrimRight(s[i:j], "'.")
+			w := trimQuoteDot(s[i:j])
 			if w == "" {
 				i = j + 1
 				continue
@@ -209,6 +210,14 @@ func lex(s string, out []token) []token {
 		}
 	}
 	return mergeNumberWords(out)
+}
+
+// trimQuoteDot is strings.TrimRight(w, "'.").
+func trimQuoteDot(w string) string {
+	for len(w) > 0 && (w[len(w)-1] == '\'' || w[len(w)-1] == '.') {
+		w = w[:len(w)-1]
+	}
+	return w
 }
 
 // mtUnit is mtUnits[w], without hashing words that cannot be one.
@@ -271,17 +280,13 @@ func asciiLower(s string) string {
 	if k == len(s) {
 		return s
 	}
-	var b strings.Builder
-	b.Grow(len(s))
-	b.WriteString(s[:k])
-	for ; k < len(s); k++ {
-		c := s[k]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
+	b := []byte(s)
+	for ; k < len(b); k++ {
+		if c := b[k]; c >= 'A' && c <= 'Z' {
+			b[k] = c + 'a' - 'A'
 		}
-		b.WriteByte(c)
 	}
-	return b.String()
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
 }
 
 // glueable are words that may carry a length without a space (rsi14, ema200).
@@ -294,7 +299,10 @@ func mergeNumberWords(in []token) []token {
 	out := in[:0]
 	for i := 0; i < len(in); i++ {
 		t := in[i]
-		v, ok := numberWords[t.word]
+		if t.kind != tWord && t.kind != tNum {
+			out = append(out, t)
+			continue
+		}
 		if t.kind == tNum && i+1 < len(in) && (in[i+1].word == "hundred" || in[i+1].word == "thousand") && in[i+1].kind == tWord {
 			if in[i+1].word == "hundred" { // "2 hundred"
 				t.num *= 100
@@ -305,6 +313,7 @@ func mergeNumberWords(in []token) []token {
 			i++
 			continue
 		}
+		v, ok := numberWords[t.word]
 		if t.kind != tWord || !ok {
 			out = append(out, t)
 			continue

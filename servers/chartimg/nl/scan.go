@@ -172,14 +172,25 @@ func hasFold(s string, t int, lower string) bool {
 
 // findAll is regexp's FindAllStringSubmatchIndex(s, n) for a matcher whose
 // matches are never empty: successive, non-overlapping, leftmost first.
+// Every pattern here starts with \b and a word byte, so a match can only
+// start where a run of word bytes does: the rest of a run is skipped.
 func findAll(s string, n int, at func(string, int) (match, bool), out []match) []match {
-	for p := 0; p < len(s) && len(out) < n; {
+	p := 0
+	for len(out) < n {
+		for p < len(s) && !isWordByte(s[p]) {
+			p++
+		}
+		if p == len(s) {
+			break
+		}
 		if m, ok := at(s, p); ok {
 			out = append(out, m)
 			p = m[1]
 			continue
 		}
-		p++
+		for p < len(s) && isWordByte(s[p]) {
+			p++
+		}
 	}
 	return out
 }
