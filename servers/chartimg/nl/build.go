@@ -7,6 +7,7 @@ package nl
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -330,6 +331,11 @@ func (s *state) match(toks []token) {
 		s.items = make([]item, 0, len(toks))
 	}
 	s.items = s.items[:0]
+	// the words a misspelt token was read as: a reading that comes back to
+	// one of them is a cycle ("williams" ↔ "william" when neither starts a
+	// phrase here), which used to loop forever
+	var triedBuf [4]string
+	tried, triedAt, warnMark := triedBuf[:0], -1, 0
 	for i := 0; i < len(toks); {
 		t := toks[i]
 		if t.kind == tOpen || t.kind == tClose {
@@ -374,10 +380,20 @@ func (s *state) match(toks []token) {
 			continue
 		}
 		if t.kind == tWord {
+			if triedAt != i {
+				tried, triedAt, warnMark = append(tried[:0], t.word), i, len(s.res.Warnings)
+			}
 			if fixed, ok := s.b.typo(t.word); ok {
-				s.warn("read %q as %q", t.orig, fixed)
-				toks[i].word = fixed
-				continue // match again with the corrected word
+				if !slices.Contains(tried, fixed) {
+					s.warn("read %q as %q", t.orig, fixed)
+					toks[i].word = fixed
+					tried = append(tried, fixed)
+					continue // match again with the corrected word
+				}
+				// a cycle: the word as written, unknown, and no readings of it
+				t.word = tried[0]
+				toks[i].word = t.word
+				s.res.Warnings = s.res.Warnings[:warnMark]
 			}
 		}
 		switch t.kind {
