@@ -252,7 +252,7 @@ func (s *state) addReason(line string) { s.res.Reasoning = append(s.res.Reasonin
 func (s *state) reasonQuoted(head, said, value string) {
 	var buf [128]byte
 	b := append(buf[:0], head...)
-	b = strconv.AppendQuote(b, said)
+	b = appendQuoted(b, said)
 	b = append(b, " → "...)
 	b = append(b, value...)
 	s.res.Reasoning = append(s.res.Reasoning, string(b))

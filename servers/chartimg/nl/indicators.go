@@ -357,7 +357,7 @@ func (s *state) addOne(x *indInfo, said string, nums []numArg) {
 		taken = make([]bool, n)
 	}
 	line := append(lineBuf[:0], "indicator: "...)
-	line = strconv.AppendQuote(line, said)
+	line = appendQuoted(line, said)
 	line = append(line, " → "...)
 	line = append(line, ind.Name...)
 	named := 0
@@ -430,7 +430,7 @@ func (s *state) set(st *chart.Study, x *indInfo, taken []bool, line []byte, name
 	}
 	line = append(line, in.Key...)
 	line = append(line, '=')
-	return strconv.AppendFloat(line, v, 'g', -1, 64), named + 1 // as %g prints it
+	return appendG(line, v), named + 1
 }
 
 func bounds(in docsparse.Input) string {

@@ -3,6 +3,7 @@ package nl
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -90,22 +91,76 @@ var noStrip = map[string]bool{
 	"oils": false, "sys": true, "chaos": true, "apples": false, "lots": false, "futures": true, "atlas": true,
 }
 
-// normLower normalises one lower-cased word.
+// wordNorm is what synonyms, unitWords and noStrip say of one word, so a
+// word is looked up once instead of in each of them.
+type wordNorm struct {
+	direct    string // the synonym, else the unit: what the word becomes as it is
+	hasDirect bool
+	syn       string // the synonym
+	hasSyn    bool
+	noStrip   bool
+}
+
+// words merges the three tables, and numberFirst marks the first letters of
+// the number words (most words need no look-up there); built on first use.
+var (
+	wordsOnce   sync.Once
+	words       map[string]wordNorm
+	numberFirst [256]bool
+)
+
+func loadWords() {
+	wordsOnce.Do(func() {
+		words = make(map[string]wordNorm, len(synonyms)+len(unitWords)+len(noStrip))
+		for w, s := range synonyms {
+			e := words[w]
+			e.direct, e.hasDirect, e.syn, e.hasSyn = s, true, s, true
+			words[w] = e
+		}
+		for w, u := range unitWords {
+			if e := words[w]; !e.hasDirect && u != "" {
+				e.direct, e.hasDirect = u, true
+				words[w] = e
+			}
+		}
+		for w, no := range noStrip {
+			e := words[w]
+			e.noStrip = no
+			words[w] = e
+		}
+		for w := range numberWords {
+			numberFirst[w[0]] = true
+		}
+	})
+}
+
+// normLower normalises one lower-cased word: a synonym, a unit, else the
+// word without a plural s (a synonym of that), as the tables say.
 func normLower(w string) string {
-	if s, ok := synonyms[w]; ok {
-		return s
+	e, ok := words[w]
+	if ok && e.hasDirect {
+		return e.direct
 	}
-	if u, ok := unitWords[w]; ok && u != "" {
-		return u
+	if strings.HasSuffix(w, "'s") {
+		w = w[:len(w)-2]
+		e, ok = words[w]
 	}
-	w = strings.TrimSuffix(w, "'s")
-	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !noStrip[w] {
+	if len(w) > 3 && w[len(w)-1] == 's' && w[len(w)-2] != 's' && !(ok && e.noStrip) {
 		w = w[:len(w)-1]
-		if s, ok := synonyms[w]; ok {
-			return s
+		if e, ok := words[w]; ok && e.hasSyn {
+			return e.syn
 		}
 	}
 	return w
+}
+
+// numberWord is numberWords[w], without hashing words that cannot be one.
+func numberWord(w string) (int, bool) {
+	if len(w) < 3 || !numberFirst[w[0]] {
+		return 0, false
+	}
+	n, ok := numberWords[w]
+	return n, ok
 }
 
 var numberWords = map[string]int{
@@ -123,6 +178,7 @@ func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 // lex splits text into tokens. Hyphens split words ("fifty-day" → fifty day);
 // a number glued to letters splits ("4h" → 4 hour, "50d" → 50 day).
 func lex(s string, out []token) []token {
+	loadWords()
 	var low lowerText
 	low.s = s
 	i := 0
@@ -313,7 +369,7 @@ func mergeNumberWords(in []token) []token {
 			i++
 			continue
 		}
-		v, ok := numberWords[t.word]
+		v, ok := numberWord(t.word)
 		if t.kind != tWord || !ok {
 			out = append(out, t)
 			continue
@@ -322,17 +378,17 @@ func mergeNumberWords(in []token) []token {
 		j := i + 1
 		for ; j < len(in) && in[j].kind == tWord; j++ {
 			w := in[j].word
-			if n, ok := numberWords[w]; ok && n < 10 && cur >= 20 && cur%10 == 0 && cur < 100 {
+			if n, ok := numberWord(w); ok && n < 10 && cur >= 20 && cur%10 == 0 && cur < 100 {
 				cur += n
 			} else if w == "hundred" {
 				cur *= 100
 			} else if w == "thousand" {
 				total += cur * 1000
 				cur = 0
-			} else if n, ok := numberWords[w]; ok && cur >= 100 && cur%100 == 0 {
+			} else if n, ok := numberWord(w); ok && cur >= 100 && cur%100 == 0 {
 				cur += n
 			} else if w == "and" && j+1 < len(in) && cur >= 100 {
-				if _, ok := numberWords[in[j+1].word]; !ok {
+				if _, ok := numberWord(in[j+1].word); !ok {
 					break
 				}
 			} else {

@@ -1,0 +1,33 @@
+package nl
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+func checkFormat(t *testing.T, s string, v float64) {
+	t.Helper()
+	if got, want := string(appendQuoted(nil, s)), fmt.Sprintf("%q", s); got != want {
+		t.Errorf("appendQuoted(%q) = %s, %%q gives %s", s, got, want)
+	}
+	if got, want := string(appendG(nil, v)), fmt.Sprintf("%g", v); got != want {
+		t.Errorf("appendG(%v) = %s, %%g gives %s", v, got, want)
+	}
+}
+
+func TestFormatAsFmt(t *testing.T) {
+	for _, v := range []float64{0, math.Copysign(0, -1), 1, -1, 20, 2.5, 999999, 1e6, -999999, -1e6, 123456.5, 1e21, 1e-7, 0.1,
+		math.Inf(1), math.Inf(-1), math.NaN(), math.MaxFloat64, math.SmallestNonzeroFloat64, 65000, 72500, 1.5e5} {
+		checkFormat(t, "EMA", v)
+	}
+	for _, s := range []string{"", "RSI", `a"b`, `a\b`, "tab\there", "→", "\xff", "~", " ", "\x7f", "日本"} {
+		checkFormat(t, s, 1)
+	}
+}
+
+func FuzzFormatAsFmt(f *testing.F) {
+	f.Add("EMA", 20.0)
+	f.Add("\xffé\"", -0.5)
+	f.Fuzz(checkFormat)
+}
