@@ -3,6 +3,7 @@ package nl
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"testing"
 )
 
@@ -30,4 +31,17 @@ func FuzzFormatAsFmt(f *testing.F) {
 	f.Add("EMA", 20.0)
 	f.Add("\xffé\"", -0.5)
 	f.Fuzz(checkFormat)
+}
+
+func FuzzParseNumberAsStrconv(f *testing.F) {
+	for _, s := range []string{"0", "20", "007", "999999999999999", "9999999999999999", "1.5", ".5", "1,000", "", "1e5", "12a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, gerr := parseNumber(s)
+		want, werr := strconv.ParseFloat(s, 64)
+		if (gerr == nil) != (werr == nil) || gerr == nil && math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("parseNumber(%q) = %v, %v; ParseFloat: %v, %v", s, got, gerr, want, werr)
+		}
+	})
 }

@@ -200,7 +200,7 @@ func lex(s string, out []token) []token {
 				j++
 			}
 			lit := strings.ReplaceAll(s[i:j], ",", "")
-			f, err := strconv.ParseFloat(lit, 64)
+			f, err := parseNumber(lit)
 			if err != nil {
 				i = j
 				continue
@@ -266,6 +266,22 @@ func lex(s string, out []token) []token {
 		}
 	}
 	return mergeNumberWords(out)
+}
+
+// parseNumber is strconv.ParseFloat(lit, 64) for the digits lex finds: up to
+// 15 plain digits are read directly (exact below 2^53, as ParseFloat's).
+func parseNumber(lit string) (float64, error) {
+	if len(lit) == 0 || len(lit) > 15 {
+		return strconv.ParseFloat(lit, 64)
+	}
+	n := uint64(0)
+	for i := 0; i < len(lit); i++ {
+		if !isDigit(lit[i]) {
+			return strconv.ParseFloat(lit, 64)
+		}
+		n = n*10 + uint64(lit[i]-'0')
+	}
+	return float64(n), nil
 }
 
 // trimQuoteDot is strings.TrimRight(w, "'.").
