@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -131,5 +132,36 @@ func TestGoldenOutputs(t *testing.T) {
 	}
 	if n < 500 {
 		t.Fatalf("only %d golden requests", n)
+	}
+}
+
+// TestBuildConcurrent: parse states are pooled and the word tables built on
+// first use, so concurrent calls must give exactly what one call at a time
+// gives (run with -race).
+func TestBuildConcurrent(t *testing.T) {
+	b := New(docsparse.Snapshot())
+	reqs := goldenRequests()
+	want := make([][]byte, len(reqs))
+	for i, r := range reqs {
+		want[i], _ = json.Marshal(b.Build(r))
+	}
+	errs := make(chan string, 8)
+	for g := range 8 {
+		go func() {
+			for k := range reqs {
+				i := (k*7 + g*31) % len(reqs)
+				got, _ := json.Marshal(b.Build(reqs[i]))
+				if !bytes.Equal(got, want[i]) {
+					errs <- fmt.Sprintf("%+v: got %s, alone %s", reqs[i], got, want[i])
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 8 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
 	}
 }
