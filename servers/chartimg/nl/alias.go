@@ -15,13 +15,13 @@ func (b *Builder) IndicatorAlias(name string) (string, bool) {
 	if len(ts) == 0 {
 		return "", false
 	}
-	for _, p := range b.dict[key(ts[0])] {
+	for _, p := range b.dict.phrases(ts[0]) {
 		if p.e.kind != kIndicator || len(p.words) != len(ts) {
 			continue
 		}
 		ok := true
 		for j := 1; j < len(ts); j++ {
-			ok = ok && key(ts[j]) == p.words[j]
+			ok = ok && keyIs(ts[j], p.words[j])
 		}
 		if ok {
 			return p.e.value, true

@@ -7,10 +7,11 @@ package nl
 
 import (
 	"fmt"
-	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/docsparse"
@@ -47,7 +48,8 @@ type Builder struct {
 	ranges    []string
 	ivMinutes []int
 	exchanges map[string]bool // exchange ids, for EXCHANGE:SYMBOL written in any case
-	typoKeys  []string        // symbol and indicator words a misspelling may be corrected to
+	typoKeys  [][]string      // by length: symbol and indicator words a misspelling may be corrected to
+	inds      map[string]*indInfo
 }
 
 // New builds the dictionary from the docs (names, inputs, value sets).
@@ -76,12 +78,23 @@ func New(d *docsparse.Docs) *Builder {
 	for k, ps := range b.dict {
 		for _, p := range ps {
 			if len(k) >= 6 && (p.e.kind == kSymbol || p.e.kind == kIndicator) && isAlpha(k) {
-				b.typoKeys = append(b.typoKeys, k)
+				for len(b.typoKeys) <= len(k) {
+					b.typoKeys = append(b.typoKeys, nil)
+				}
+				b.typoKeys[len(k)] = append(b.typoKeys[len(k)], k)
 				break
 			}
 		}
 	}
-	sort.Strings(b.typoKeys)
+	for _, ks := range b.typoKeys {
+		sort.Strings(ks)
+	}
+	b.inds = make(map[string]*indInfo, len(d.Indicators))
+	for _, in := range d.Indicators {
+		if ind, ok := d.Indicator(in.Name); ok && b.inds[in.Name] == nil {
+			b.inds[in.Name] = newIndInfo(ind)
+		}
+	}
 	return b
 }
 
@@ -102,14 +115,16 @@ func (b *Builder) typo(w string) (string, bool) {
 		return "", false
 	}
 	found := ""
-	for _, k := range b.typoKeys {
-		if len(k) < len(w)-1 || len(k) > len(w)+1 || !oneEdit(w, k) {
-			continue
+	for n := len(w) - 1; n <= len(w)+1 && n < len(b.typoKeys); n++ {
+		for _, k := range b.typoKeys[n] {
+			if !oneEdit(w, k) {
+				continue
+			}
+			if found != "" && found != k {
+				return "", false // ambiguous: no guess
+			}
+			found = k
 		}
-		if found != "" && found != k {
-			return "", false // ambiguous: no guess
-		}
-		found = k
 	}
 	return found, found != ""
 }
@@ -144,12 +159,6 @@ func (b *Builder) isIndicatorWord(w string) bool {
 	}
 	return glueable[w]
 }
-
-var (
-	explicitRE = regexp.MustCompile(`\b([A-Za-z][A-Za-z0-9_]{1,24}):([A-Za-z0-9_.!]{1,30})`)
-	pairRE     = regexp.MustCompile(`\b([A-Za-z]{3,5})(?:\s?/\s?|-)([A-Za-z]{3,5})\b`) // EUR/USD, BTC-USD (Yahoo style)
-	sizeRE     = regexp.MustCompile(`(?i)\b(\d{3,4})\s?(?:x|×|by)\s?(\d{3,4})(?:\s?(?:px|pixels?))?\b`)
-)
 
 type item struct {
 	kind  kind
@@ -192,9 +201,24 @@ type state struct {
 	shouting  bool // no lower-case letters: capitals mark nothing
 }
 
+// states keeps parse states for reuse: a state and its items, hits and
+// symbols are scratch (nothing in a Result points into them), so a call
+// reuses their room instead of allocating it.
+var states = sync.Pool{New: func() any { return new(state) }}
+
+// reset makes s a fresh state for b, keeping the room of its scratch slices.
+func (s *state) reset(b *Builder) {
+	items, symbols, symObjs, exchanges, tickers, rangeHits, ivHits :=
+		s.items[:0], s.symbols[:0], s.symObjs[:0], s.exchanges[:0], s.tickers[:0], s.rangeHits[:0], s.ivHits[:0]
+	*s = state{b: b, res: Result{Reasoning: make([]string, 0, 8), Warnings: []string{}},
+		items: items, symbols: symbols, symObjs: symObjs, exchanges: exchanges, tickers: tickers, rangeHits: rangeHits, ivHits: ivHits}
+}
+
 // Build turns the request into a config. It never fails: problems are warnings.
 func (b *Builder) Build(req Request) Result {
-	s := &state{b: b, res: Result{Reasoning: make([]string, 0, 8), Warnings: []string{}}}
+	s := states.Get().(*state)
+	defer states.Put(s)
+	s.reset(b)
 	s.shouting = !hasLower(req.Text)
 	text := s.extract(req.Text)
 	var toks [48]token
@@ -220,6 +244,24 @@ func (s *state) reason(f string, a ...any) {
 	s.res.Reasoning = append(s.res.Reasoning, fmt.Sprintf(f, a...))
 }
 
+// addReason adds a reasoning line as it is.
+func (s *state) addReason(line string) { s.res.Reasoning = append(s.res.Reasoning, line) }
+
+// reasonQuoted adds the line head + %q of said + " → " + value, as
+// reason would print it, in one allocation.
+func (s *state) reasonQuoted(head, said, value string) {
+	var buf [128]byte
+	b := append(buf[:0], head...)
+	b = appendQuoted(b, said)
+	b = append(b, " → "...)
+	b = append(b, value...)
+	s.res.Reasoning = append(s.res.Reasoning, string(b))
+}
+
+// defaultSizeReason is the size line when the text names none.
+var defaultSizeReason = "size: not stated; " + strconv.Itoa(chart.DefaultWidth) + "x" + strconv.Itoa(chart.DefaultHeight) +
+	" (the API default, allowed on every plan)"
+
 func (s *state) warn(f string, a ...any) {
 	s.res.Warnings = append(s.res.Warnings, fmt.Sprintf(f, a...))
 }
@@ -228,10 +270,12 @@ func blank(text string, loc []int) string {
 	return text[:loc[0]] + strings.Repeat(" ", loc[1]-loc[0]) + text[loc[1]:]
 }
 
-// extract takes out what regexes see best: EXCHANGE:SYMBOL, A/B pairs, WxH sizes.
+// extract takes out EXCHANGE:SYMBOL, A/B pairs (EUR/USD, BTC-USD: Yahoo
+// style) and WxH sizes, found by the scanners in scan.go.
 func (s *state) extract(text string) string {
+	var buf [8]match
 	if strings.IndexByte(text, ':') >= 0 {
-		for _, m := range explicitRE.FindAllStringSubmatchIndex(text, 4) {
+		for _, m := range findAll(text, 4, explicitAt, buf[:0]) {
 			ex := text[m[2]:m[3]]
 			known := s.b.exchanges[strings.ToUpper(ex)]
 			caps := ex == strings.ToUpper(ex)
@@ -246,7 +290,7 @@ func (s *state) extract(text string) string {
 		}
 	}
 	if strings.IndexByte(text, '/') >= 0 || strings.IndexByte(text, '-') >= 0 {
-		for _, m := range pairRE.FindAllStringSubmatchIndex(text, 8) {
+		for _, m := range findAll(text, 8, pairAt, buf[:0]) {
 			a, q := strings.ToLower(text[m[2]:m[3]]), strings.ToLower(text[m[4]:m[5]])
 			if full, ok := s.pair(a, q); ok {
 				s.symbols = append(s.symbols, hit{full, text[m[0]:m[1]]})
@@ -254,7 +298,8 @@ func (s *state) extract(text string) string {
 			}
 		}
 	}
-	if m := sizeRE.FindStringSubmatchIndex(text); m != nil {
+	if m := findAll(text, 1, sizeAt, buf[:0]); len(m) > 0 {
+		m := m[0]
 		s.width, _ = strconv.Atoi(text[m[2]:m[3]])
 		s.height, _ = strconv.Atoi(text[m[4]:m[5]])
 		s.sizeWhy = strings.TrimSpace(text[m[0]:m[1]])
@@ -263,18 +308,34 @@ func (s *state) extract(text string) string {
 	return text
 }
 
-func key(t token) string {
-	switch t.kind {
-	case tNum:
-		return "#" + t.orig
-	case tSep:
-		return t.word
+// phrases are the dictionary's phrases starting with t: a number's key is
+// "#" and its digits as written, looked up without building that string.
+func (d dict) phrases(t token) []phrase {
+	if t.kind != tNum {
+		return d[t.word]
 	}
-	return t.word
+	var buf [32]byte
+	return d[string(append(append(buf[:0], '#'), t.orig...))]
+}
+
+// keyIs reports whether t is the phrase word w (see phrases).
+func keyIs(t token, w string) bool {
+	if t.kind != tNum {
+		return t.word == w
+	}
+	return len(w) == len(t.orig)+1 && w[0] == '#' && w[1:] == t.orig
 }
 
 func (s *state) match(toks []token) {
-	s.items = make([]item, 0, len(toks))
+	if cap(s.items) < len(toks) {
+		s.items = make([]item, 0, len(toks))
+	}
+	s.items = s.items[:0]
+	// the words a misspelt token was read as: a reading that comes back to
+	// one of them is a cycle ("williams" ↔ "william" when neither starts a
+	// phrase here), which used to loop forever
+	var triedBuf [4]string
+	tried, triedAt, warnMark := triedBuf[:0], -1, 0
 	for i := 0; i < len(toks); {
 		t := toks[i]
 		if t.kind == tOpen || t.kind == tClose {
@@ -283,13 +344,13 @@ func (s *state) match(toks []token) {
 			continue
 		}
 		matched := false
-		for _, p := range s.b.dict[key(t)] {
+		for _, p := range s.b.dict.phrases(t) {
 			if i+len(p.words) > len(toks) {
 				continue
 			}
 			ok := true
 			for j := 1; j < len(p.words); j++ {
-				if key(toks[i+j]) != p.words[j] {
+				if !keyIs(toks[i+j], p.words[j]) {
 					ok = false
 					break
 				}
@@ -319,10 +380,20 @@ func (s *state) match(toks []token) {
 			continue
 		}
 		if t.kind == tWord {
+			if triedAt != i {
+				tried, triedAt, warnMark = append(tried[:0], t.word), i, len(s.res.Warnings)
+			}
 			if fixed, ok := s.b.typo(t.word); ok {
-				s.warn("read %q as %q", t.orig, fixed)
-				toks[i].word = fixed
-				continue // match again with the corrected word
+				if !slices.Contains(tried, fixed) {
+					s.warn("read %q as %q", t.orig, fixed)
+					toks[i].word = fixed
+					tried = append(tried, fixed)
+					continue // match again with the corrected word
+				}
+				// a cycle: the word as written, unknown, and no readings of it
+				t.word = tried[0]
+				toks[i].word = t.word
+				s.res.Warnings = s.res.Warnings[:warnMark]
 			}
 		}
 		switch t.kind {
@@ -340,14 +411,14 @@ func (s *state) match(toks []token) {
 // reachesFurther reports whether a phrase starting inside toks[start+1:end] ends after end.
 func (s *state) reachesFurther(toks []token, start, end int) bool {
 	for k := start + 1; k < end; k++ {
-		for _, p := range s.b.dict[key(toks[k])] {
+		for _, p := range s.b.dict.phrases(toks[k]) {
 			e := k + len(p.words)
 			if e <= end || e > len(toks) {
 				continue
 			}
 			ok := true
 			for j := 1; j < len(p.words); j++ {
-				if key(toks[k+j]) != p.words[j] {
+				if !keyIs(toks[k+j], p.words[j]) {
 					ok = false
 					break
 				}
@@ -390,30 +461,30 @@ func (s *state) finish(req Request) {
 	switch {
 	case req.Prefs.Range != "":
 		c.Range = req.Prefs.Range
-		s.reason("range: %s from preferences", req.Prefs.Range)
+		s.addReason("range: " + req.Prefs.Range + " from preferences")
 	case len(s.rangeHits) > 0:
 		c.Range = s.rangeHits[0].value
-		s.reason("range: %q → %s", s.rangeHits[0].phrase, s.rangeHits[0].value)
+		s.reasonQuoted("range: ", s.rangeHits[0].phrase, s.rangeHits[0].value)
 		s.extra("range", s.rangeHits)
 	}
 	rng, _ := c.Range.(string)
 	switch {
 	case req.Prefs.Interval != "":
 		c.Interval = req.Prefs.Interval
-		s.reason("interval: %s from preferences", c.Interval)
+		s.addReason("interval: " + c.Interval + " from preferences")
 	case len(s.ivHits) > 0:
 		c.Interval = s.ivHits[0].value
-		s.reason("interval: %q → %s", s.ivHits[0].phrase, c.Interval)
+		s.reasonQuoted("interval: ", s.ivHits[0].phrase, c.Interval)
 		s.extra("interval", s.ivHits)
 	case s.ivHint != "":
 		c.Interval = s.ivHint
-		s.reason("interval: %s, so a week-length average counts weeks", c.Interval)
+		s.addReason("interval: " + c.Interval + ", so a week-length average counts weeks")
 	case rng != "":
 		c.Interval = defaultInterval[rng]
-		s.reason("interval: not stated; %s suits a %s range", c.Interval, rng)
+		s.addReason("interval: not stated; " + c.Interval + " suits a " + rng + " range")
 	default:
 		c.Interval = "1D"
-		s.reason("interval: not stated; 1D (the API default)")
+		s.addReason("interval: not stated; 1D (the API default)")
 	}
 	if rng != "" {
 		if bars, ok := chart.Bars(rng, c.Interval); ok && bars > chart.MaxBars {
@@ -431,7 +502,7 @@ func (s *state) finish(req Request) {
 	}
 	if w == 0 && h == 0 {
 		w, h = chart.DefaultWidth, chart.DefaultHeight
-		s.reason("size: not stated; %dx%d (the API default, allowed on every plan)", w, h)
+		s.addReason(defaultSizeReason)
 	} else {
 		if w == 0 {
 			w = chart.DefaultWidth
@@ -450,7 +521,7 @@ func (s *state) finish(req Request) {
 			s.warn("%dx%d is below the API minimum (%dx%d); %dx%d is used", w, h, chart.MinWidth, chart.MinHeight, nw, nh)
 			w, h = nw, nh
 		}
-		s.reason("size: %q → %dx%d", why, w, h)
+		s.reasonQuoted("size: ", why, strconv.Itoa(w)+"x"+strconv.Itoa(h))
 	}
 	c.Width, c.Height = w, h
 	n := len(c.Studies) + len(c.Drawings)
@@ -465,7 +536,7 @@ func (s *state) finish(req Request) {
 		if s.theme != "" && s.theme != req.Prefs.Theme {
 			s.reason("theme: preferences (%s) override the text (%s)", req.Prefs.Theme, s.theme)
 		} else {
-			s.reason("theme: %s from preferences", req.Prefs.Theme)
+			s.addReason("theme: " + req.Prefs.Theme + " from preferences")
 		}
 		c.Theme = req.Prefs.Theme
 	case s.theme != "":

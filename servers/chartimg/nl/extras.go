@@ -151,6 +151,6 @@ func (s *state) setOnce(dst *string, v, what, said string) {
 	}
 	if *dst == "" {
 		*dst = v
-		s.reason("%s: %q → %s", what, said, v)
+		s.reasonQuoted(what+": ", said, v)
 	}
 }

@@ -30,7 +30,11 @@ func (s *state) paramUnit(it *item) bool {
 // indicators attaches numbers to each indicator: those right before it first
 // (so "RSI and 50 EMA" gives 50 to the EMA), then those after it.
 func (s *state) indicators() {
-	pre := map[int][]numArg{}
+	// the numbers before each indicator: pre[k] gives item pre[k].item
+	// preArgs[from:to]; all on the stack for the usual few indicators
+	var preBuf [8]preNums
+	var argBuf [16]numArg
+	pre, preArgs := preBuf[:0], argBuf[:0]
 	for i := range s.items {
 		if k := s.items[i].kind; k != kIndicator && k != kCross {
 			continue
@@ -43,8 +47,9 @@ func (s *state) indicators() {
 			}
 			j--
 		}
-		var nums []numArg
-		var idx []int
+		var numsBuf [8]numArg
+		var idxBuf [8]int
+		nums, idx := numsBuf[:0], idxBuf[:0]
 		for j >= 0 {
 			it := s.at(j)
 			if it.kind == kNum && !it.used {
@@ -77,10 +82,12 @@ func (s *state) indicators() {
 				continue
 			}
 		}
+		from := len(preArgs)
 		for k := len(nums) - 1; k >= 0; k-- { // text order
-			pre[i] = append(pre[i], nums[k])
+			preArgs = append(preArgs, nums[k])
 			s.items[idx[k]].used = true
 		}
+		pre = append(pre, preNums{i, from, len(preArgs)})
 		for k := idx[len(idx)-1]; k < i; k++ {
 			s.items[k].used = true
 		}
@@ -99,28 +106,42 @@ func (s *state) indicators() {
 		for s.at(j).kind == kParen {
 			j++
 		}
-		if n := s.at(j); n.kind == kIndicator && n.value == it.value && len(pre[i]) == 0 {
+		before := numsBefore(pre, preArgs, i)
+		if n := s.at(j); n.kind == kIndicator && n.value == it.value && len(before) == 0 {
 			continue
 		}
 		if k := s.prevSkipping(i, kFiller); negations[s.at(k).tok.word] && s.at(k).kind == kWord {
 			s.reason("indicator: %q not added (%s)", it.tok.orig, s.at(k).tok.orig)
-			s.post(i) // its numbers are its own, not another's
+			s.post(i, nil) // its numbers are its own, not another's
 			continue
 		}
-		after := s.post(i)
-		before := pre[i]
+		var afterBuf, numsBuf [8]numArg
+		after := s.post(i, afterBuf[:0])
 		// "2 EMAs (12 and 26)", "three moving averages 10, 20, 50": a small number before a
 		// plural name is a count when the lengths follow
 		if len(before) == 1 && before[0].v <= 10 && len(after) > 0 && plural(it.tok.orig) {
 			before = nil
 		}
-		nums := append(before, after...)
+		nums := append(append(numsBuf[:0], before...), after...)
 		if it.kind == kCross {
 			s.cross(it, nums)
 			continue
 		}
 		s.addStudies(it.value, it.tok.orig, nums)
 	}
+}
+
+// preNums are the numbers before item: preArgs[from:to].
+type preNums struct{ item, from, to int }
+
+// numsBefore are the numbers before item i, or none.
+func numsBefore(pre []preNums, preArgs []numArg, i int) []numArg {
+	for _, p := range pre {
+		if p.item == i {
+			return preArgs[p.from:p.to:p.to]
+		}
+	}
+	return nil
 }
 
 // plural reports whether an indicator was named in the plural ("EMAs", "moving averages").
@@ -143,8 +164,7 @@ func (s *state) prevSkipping(i int, k kind) int {
 
 // post collects the numbers after an indicator: "RSI 21", "MACD(12, 26, 9)",
 // "Bollinger Bands with length 20 and 2.5 standard deviations", "EMA 20 and 50".
-func (s *state) post(i int) []numArg {
-	var nums []numArg
+func (s *state) post(i int, nums []numArg) []numArg {
 	role := ""
 	for j := i + 1; j < len(s.items); j++ {
 		it := s.at(j)
@@ -223,27 +243,55 @@ func (s *state) cross(it *item, nums []numArg) {
 		a, b = nums[0].v, nums[1].v
 	}
 	s.addStudy(chart.Study{Name: "MA Cross", Input: map[string]any{"in_0": int(a), "in_1": int(b)}},
-		fmt.Sprintf("%q → MA Cross of %g and %g", it.tok.orig, a, b))
+		fmt.Sprintf("indicator: %q → MA Cross of %g and %g", it.tok.orig, a, b))
 }
 
-func numeric(in docsparse.Input) bool { return in.Type == "Integer" || in.Type == "Float" }
-
-func secondary(in docsparse.Input) bool {
-	d := strings.ToLower(in.Description)
-	return in.Key == "offset" || in.Key == "smoothingLength" || strings.HasPrefix(d, "smoothing") || strings.Contains(d, "offset")
+// indInfo is what attaching numbers reads of one documented indicator,
+// worked out once per Builder instead of on every call: the inputs'
+// lower-cased descriptions and keys, which are numeric and which secondary.
+type indInfo struct {
+	ind       *docsparse.Indicator
+	desc, key []string // lower-cased Description and Key of each input
+	numeric   []bool
+	secondary []bool
+	slot      []int // the first input with the same key: taken is by key
+	primary   int   // numeric inputs that are not secondary
 }
 
-// roleInput finds the input a keyword names, reading the documented descriptions.
-func roleInput(ind *docsparse.Indicator, role string, taken map[string]bool) (docsparse.Input, bool) {
-	for _, in := range ind.Inputs {
-		if !numeric(in) || taken[in.Key] {
+func newIndInfo(ind *docsparse.Indicator) *indInfo {
+	n := len(ind.Inputs)
+	x := &indInfo{ind: ind, desc: make([]string, n), key: make([]string, n), numeric: make([]bool, n),
+		secondary: make([]bool, n), slot: make([]int, n)}
+	for i, in := range ind.Inputs {
+		x.desc[i], x.key[i] = strings.ToLower(in.Description), strings.ToLower(in.Key)
+		x.numeric[i] = in.Type == "Integer" || in.Type == "Float"
+		x.secondary[i] = in.Key == "offset" || in.Key == "smoothingLength" || strings.HasPrefix(x.desc[i], "smoothing") || strings.Contains(x.desc[i], "offset")
+		x.slot[i] = i
+		for j := range i {
+			if ind.Inputs[j].Key == in.Key {
+				x.slot[i] = j
+				break
+			}
+		}
+		if x.numeric[i] && !x.secondary[i] {
+			x.primary++
+		}
+	}
+	return x
+}
+
+// roleInput finds the input a keyword names, reading the documented
+// descriptions: its index, or -1.
+func (x *indInfo) roleInput(role string, taken []bool) int {
+	for i := range x.ind.Inputs {
+		if !x.numeric[i] || taken[x.slot[i]] {
 			continue
 		}
-		d, k := strings.ToLower(in.Description), strings.ToLower(in.Key)
+		d, k := x.desc[i], x.key[i]
 		ok := false
 		switch role {
 		case "length":
-			ok = !secondary(in) && (k == "length" || k == "periods" || strings.HasPrefix(d, "length") || strings.HasPrefix(d, "period") || d == "k")
+			ok = !x.secondary[i] && (k == "length" || k == "periods" || strings.HasPrefix(d, "length") || strings.HasPrefix(d, "period") || d == "k")
 		case "mult":
 			ok = strings.Contains(d, "mult") || strings.Contains(d, "factor") || strings.Contains(d, "deviation") || strings.Contains(d, "standard error")
 		case "fast":
@@ -260,30 +308,24 @@ func roleInput(ind *docsparse.Indicator, role string, taken map[string]bool) (do
 			ok = d == "d" || d == "smooth d"
 		}
 		if ok {
-			return in, true
+			return i
 		}
 	}
 	if role == "length" {
-		for _, in := range ind.Inputs {
-			if numeric(in) && !secondary(in) && !taken[in.Key] {
-				return in, true
+		for i := range x.ind.Inputs {
+			if x.numeric[i] && !x.secondary[i] && !taken[x.slot[i]] {
+				return i
 			}
 		}
 	}
-	return docsparse.Input{}, false
+	return -1
 }
 
 func (s *state) addStudies(name, said string, nums []numArg) {
-	ind, ok := s.b.docs.Indicator(name)
+	x, ok := s.b.inds[name]
 	if !ok {
 		s.warn("%q is not in the documented indicator list; call fetch_chart_documentation for the names", said)
 		return
-	}
-	var primary []docsparse.Input
-	for _, in := range ind.Inputs {
-		if numeric(in) && !secondary(in) {
-			primary = append(primary, in)
-		}
 	}
 	allPositional := true
 	for _, n := range nums {
@@ -292,64 +334,58 @@ func (s *state) addStudies(name, said string, nums []numArg) {
 		}
 	}
 	// "50 and 200 day moving averages", "EMA 9, 21 and 55": one study per number.
-	if len(primary) == 1 && len(nums) > 1 && allPositional {
+	if x.primary == 1 && len(nums) > 1 && allPositional {
 		for _, n := range nums {
-			s.addOne(ind, said, []numArg{{v: n.v, isInt: n.isInt}})
+			s.addOne(x, said, []numArg{{v: n.v, isInt: n.isInt}})
 		}
 		return
 	}
-	s.addOne(ind, said, nums)
+	s.addOne(x, said, nums)
 }
 
-func (s *state) addOne(ind *docsparse.Indicator, said string, nums []numArg) {
+func (s *state) addOne(x *indInfo, said string, nums []numArg) {
+	ind := x.ind
 	st := chart.Study{Name: ind.Name}
-	taken := map[string]bool{}
-	var parts []string
-	set := func(in docsparse.Input, n numArg) {
-		v := n.v
-		if in.Min != nil && v < *in.Min || in.Max != nil && v > *in.Max {
-			s.warn("%s %s=%g is outside the documented %s; the default is used", ind.Name, in.Key, v, bounds(in))
-			taken[in.Key] = true
-			return
-		}
-		if st.Input == nil {
-			st.Input = map[string]any{}
-		}
-		if in.Type == "Integer" {
-			if v != math.Trunc(v) {
-				s.warn("%s %s takes a whole number; %g was rounded to %d", ind.Name, in.Key, v, int(math.Round(v)))
-			}
-			st.Input[in.Key] = int(math.Round(v))
-		} else {
-			st.Input[in.Key] = v
-		}
-		taken[in.Key] = true
-		parts = append(parts, fmt.Sprintf("%s=%g", in.Key, v))
+	// the inputs taken, by key (x.slot), and the reasoning line naming them;
+	// both on the stack
+	var takenBuf [16]bool
+	var lineBuf [160]byte
+	taken := takenBuf[:0]
+	if n := len(ind.Inputs); n <= len(takenBuf) {
+		taken = takenBuf[:n]
+	} else {
+		taken = make([]bool, n)
 	}
-	var rest []numArg
+	line := append(lineBuf[:0], "indicator: "...)
+	line = appendQuoted(line, said)
+	line = append(line, " → "...)
+	line = append(line, ind.Name...)
+	named := 0
 	for _, n := range nums {
 		if n.role == "" {
-			rest = append(rest, n)
 			continue
 		}
-		if in, ok := roleInput(ind, n.role, taken); ok {
-			set(in, n)
+		if i := x.roleInput(n.role, taken); i >= 0 {
+			line, named = s.set(&st, x, taken, line, named, i, n.v)
 		} else {
 			s.warn("%s has no %s input; %g was ignored", ind.Name, n.role, n.v)
 		}
 	}
-	for _, n := range rest {
-		in, ok := roleInput(ind, "length", taken)
-		if ok && in.Type == "Integer" && n.v != math.Trunc(n.v) {
+	for _, n := range nums {
+		if n.role != "" {
+			continue
+		}
+		i := x.roleInput("length", taken)
+		if i >= 0 && ind.Inputs[i].Type == "Integer" && n.v != math.Trunc(n.v) {
 			// "Bollinger Bands 2.5": a fraction belongs to the first free Float input (the multiplier)
-			for _, f := range ind.Inputs {
-				if f.Type == "Float" && !taken[f.Key] && !secondary(f) {
-					in = f
+			for f, in := range ind.Inputs {
+				if in.Type == "Float" && !taken[x.slot[f]] && !x.secondary[f] {
+					i = f
 					break
 				}
 			}
 		}
-		if !ok {
+		if i < 0 {
 			if len(ind.Inputs) == 0 {
 				s.warn("%s takes no inputs; %g was ignored", ind.Name, n.v)
 			} else {
@@ -357,15 +393,44 @@ func (s *state) addOne(ind *docsparse.Indicator, said string, nums []numArg) {
 			}
 			continue
 		}
-		set(in, n)
+		line, named = s.set(&st, x, taken, line, named, i, n.v)
 	}
-	why := fmt.Sprintf("%q → %s", said, ind.Name)
-	if len(parts) > 0 {
-		why += " {" + strings.Join(parts, ", ") + "}"
+	if named > 0 {
+		line = append(line, '}')
 	} else if len(ind.Inputs) > 0 {
-		why += " (documented defaults)"
+		line = append(line, " (documented defaults)"...)
 	}
-	s.addStudy(st, why)
+	s.addStudy(st, string(line))
+}
+
+// set gives input i of st the value v when it is within the documented
+// bounds, and names it in the reasoning line ("{length=20, mult=2.5}").
+func (s *state) set(st *chart.Study, x *indInfo, taken []bool, line []byte, named, i int, v float64) ([]byte, int) {
+	in := &x.ind.Inputs[i]
+	taken[x.slot[i]] = true
+	if in.Min != nil && v < *in.Min || in.Max != nil && v > *in.Max {
+		s.warn("%s %s=%g is outside the documented %s; the default is used", x.ind.Name, in.Key, v, bounds(*in))
+		return line, named
+	}
+	if st.Input == nil {
+		st.Input = map[string]any{}
+	}
+	if in.Type == "Integer" {
+		if v != math.Trunc(v) {
+			s.warn("%s %s takes a whole number; %g was rounded to %d", x.ind.Name, in.Key, v, int(math.Round(v)))
+		}
+		st.Input[in.Key] = int(math.Round(v))
+	} else {
+		st.Input[in.Key] = v
+	}
+	if named == 0 {
+		line = append(line, " {"...)
+	} else {
+		line = append(line, ", "...)
+	}
+	line = append(line, in.Key...)
+	line = append(line, '=')
+	return appendG(line, v), named + 1
 }
 
 func bounds(in docsparse.Input) string {
@@ -379,14 +444,18 @@ func bounds(in docsparse.Input) string {
 	return "range " + lo + ".." + hi
 }
 
-func (s *state) addStudy(st chart.Study, why string) {
+// addStudy adds st and its reasoning line, unless the same study is there.
+func (s *state) addStudy(st chart.Study, line string) {
 	for _, have := range s.res.Config.Studies {
 		if have.Name == st.Name && sameInput(have.Input, st.Input) {
 			return
 		}
 	}
+	if s.res.Config.Studies == nil {
+		s.res.Config.Studies = make([]chart.Study, 0, 4)
+	}
 	s.res.Config.Studies = append(s.res.Config.Studies, st)
-	s.reason("indicator: %s", why)
+	s.res.Reasoning = append(s.res.Reasoning, line)
 }
 
 // samePrinted is fmt.Sprint(v) == fmt.Sprint(w), printing only when the
@@ -401,6 +470,10 @@ func samePrinted(v, w any) bool {
 	case float64:
 		if y, ok := w.(float64); ok {
 			return x == y
+		}
+	case int:
+		if y, ok := w.(int); ok {
+			return x == y // two ints print alike exactly when equal
 		}
 	}
 	return fmt.Sprint(v) == fmt.Sprint(w)

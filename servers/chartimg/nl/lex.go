@@ -3,6 +3,8 @@ package nl
 import (
 	"strconv"
 	"strings"
+	"sync"
+	"unsafe"
 )
 
 type tokKind uint8
@@ -89,23 +91,76 @@ var noStrip = map[string]bool{
 	"oils": false, "sys": true, "chaos": true, "apples": false, "lots": false, "futures": true, "atlas": true,
 }
 
-// norm lower-cases and normalises one word.
-func norm(w string) string {
-	w = strings.ToLower(w)
-	if s, ok := synonyms[w]; ok {
-		return s
+// wordNorm is what synonyms, unitWords and noStrip say of one word, so a
+// word is looked up once instead of in each of them.
+type wordNorm struct {
+	direct    string // the synonym, else the unit: what the word becomes as it is
+	hasDirect bool
+	syn       string // the synonym
+	hasSyn    bool
+	noStrip   bool
+}
+
+// words merges the three tables, and numberFirst marks the first letters of
+// the number words (most words need no look-up there); built on first use.
+var (
+	wordsOnce   sync.Once
+	words       map[string]wordNorm
+	numberFirst [256]bool
+)
+
+func loadWords() {
+	wordsOnce.Do(func() {
+		words = make(map[string]wordNorm, len(synonyms)+len(unitWords)+len(noStrip))
+		for w, s := range synonyms {
+			e := words[w]
+			e.direct, e.hasDirect, e.syn, e.hasSyn = s, true, s, true
+			words[w] = e
+		}
+		for w, u := range unitWords {
+			if e := words[w]; !e.hasDirect && u != "" {
+				e.direct, e.hasDirect = u, true
+				words[w] = e
+			}
+		}
+		for w, no := range noStrip {
+			e := words[w]
+			e.noStrip = no
+			words[w] = e
+		}
+		for w := range numberWords {
+			numberFirst[w[0]] = true
+		}
+	})
+}
+
+// normLower normalises one lower-cased word: a synonym, a unit, else the
+// word without a plural s (a synonym of that), as the tables say.
+func normLower(w string) string {
+	e, ok := words[w]
+	if ok && e.hasDirect {
+		return e.direct
 	}
-	if u, ok := unitWords[w]; ok && u != "" {
-		return u
+	if strings.HasSuffix(w, "'s") {
+		w = w[:len(w)-2]
+		e, ok = words[w]
 	}
-	w = strings.TrimSuffix(w, "'s")
-	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !noStrip[w] {
+	if len(w) > 3 && w[len(w)-1] == 's' && w[len(w)-2] != 's' && !(ok && e.noStrip) {
 		w = w[:len(w)-1]
-		if s, ok := synonyms[w]; ok {
-			return s
+		if e, ok := words[w]; ok && e.hasSyn {
+			return e.syn
 		}
 	}
 	return w
+}
+
+// numberWord is numberWords[w], without hashing words that cannot be one.
+func numberWord(w string) (int, bool) {
+	if len(w) < 3 || !numberFirst[w[0]] {
+		return 0, false
+	}
+	n, ok := numberWords[w]
+	return n, ok
 }
 
 var numberWords = map[string]int{
@@ -123,12 +178,15 @@ func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 // lex splits text into tokens. Hyphens split words ("fifty-day" → fifty day);
 // a number glued to letters splits ("4h" → 4 hour, "50d" → 50 day).
 func lex(s string, out []token) []token {
+	loadWords()
+	var low lowerText
+	low.s = s
 	i := 0
 	for i < len(s) {
 		c := s[i]
 		switch {
 		case c == ',' || c == ';' || c == '/' || c == '&' || c == '+' || c == '|':
-			out = append(out, token{kind: tSep, word: string(c)})
+			out = append(out, token{kind: tSep, word: s[i : i+1]})
 			i++
 		case c == '(' || c == '[':
 			out = append(out, token{kind: tOpen})
@@ -142,7 +200,7 @@ func lex(s string, out []token) []token {
 				j++
 			}
 			lit := strings.ReplaceAll(s[i:j], ",", "")
-			f, err := strconv.ParseFloat(lit, 64)
+			f, err := parseNumber(lit)
 			if err != nil {
 				i = j
 				continue
@@ -169,7 +227,7 @@ func lex(s string, out []token) []token {
 				if u, ok := compactUnit(suffix); ok {
 					out = append(out, token{kind: tWord, word: u, orig: suffix, compact: true})
 				} else {
-					out = append(out, token{kind: tWord, word: norm(suffix), orig: suffix, compact: true})
+					out = append(out, token{kind: tWord, word: normLower(low.of(j, k)), orig: suffix, compact: true})
 				}
 				i = k
 			}
@@ -178,13 +236,13 @@ func lex(s string, out []token) []token {
 			for j < len(s) && (isLetter(s[j]) || s[j] == '%' || s[j] == '\'' || s[j] == '.' && j+1 < len(s) && isLetter(s[j+1]) && j > i && s[j-1] != '.' || s[j] >= 0x80) {
 				j++
 			}
-			w := strings.TrimRight(s[i:j], "'.")
+			w := trimQuoteDot(s[i:j])
 			if w == "" {
 				i = j + 1
 				continue
 			}
 			// MetaTrader interval names: M15, H4, D1, W1, MN1 → a number and its unit
-			if unit, ok := mtUnits[w]; ok && j < len(s) && isDigit(s[j]) && (i == 0 || !isLetter(s[i-1])) {
+			if unit, ok := mtUnit(w); ok && j < len(s) && isDigit(s[j]) && (i == 0 || !isLetter(s[i-1])) {
 				k := j
 				for k < len(s) && isDigit(s[k]) {
 					k++
@@ -197,8 +255,7 @@ func lex(s string, out []token) []token {
 					continue
 				}
 			}
-			upper := len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w
-			out = append(out, token{kind: tWord, word: norm(w), orig: w, upper: upper})
+			out = append(out, token{kind: tWord, word: normLower(low.of(i, i+len(w))), orig: w, upper: len(w) > 1 && isUpper(w)})
 			i = j
 			// Letters glued to a number: rsi14, ema20, sma200.
 			if j < len(s) && isDigit(s[j]) && glueable[out[len(out)-1].word] {
@@ -211,6 +268,99 @@ func lex(s string, out []token) []token {
 	return mergeNumberWords(out)
 }
 
+// parseNumber is strconv.ParseFloat(lit, 64) for the digits lex finds: up to
+// 15 plain digits are read directly (exact below 2^53, as ParseFloat's).
+func parseNumber(lit string) (float64, error) {
+	if len(lit) == 0 || len(lit) > 15 {
+		return strconv.ParseFloat(lit, 64)
+	}
+	n := uint64(0)
+	for i := 0; i < len(lit); i++ {
+		if !isDigit(lit[i]) {
+			return strconv.ParseFloat(lit, 64)
+		}
+		n = n*10 + uint64(lit[i]-'0')
+	}
+	return float64(n), nil
+}
+
+// trimQuoteDot is strings.TrimRight(w, "'.").
+func trimQuoteDot(w string) string {
+	for len(w) > 0 && (w[len(w)-1] == '\'' || w[len(w)-1] == '.') {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// mtUnit is mtUnits[w], without hashing words that cannot be one.
+func mtUnit(w string) (string, bool) {
+	if len(w) > 2 || w[0] < 'A' || w[0] > 'Z' {
+		return "", false
+	}
+	u, ok := mtUnits[w]
+	return u, ok
+}
+
+// isUpper is strings.ToUpper(w) == w && strings.ToLower(w) != w: written in
+// capitals, with at least one cased letter.
+func isUpper(w string) bool {
+	cased := false
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= 0x80:
+			return strings.ToUpper(w) == w && strings.ToLower(w) != w
+		case c >= 'a' && c <= 'z':
+			return false
+		case c >= 'A' && c <= 'Z':
+			cased = true
+		}
+	}
+	return cased
+}
+
+// lowerText lower-cases the words of one text without an allocation per
+// word: ASCII letters are lowered once for the whole text (only if it has
+// capitals), and a word with other bytes goes through strings.ToLower, which
+// may change its length.
+type lowerText struct {
+	s, lower string
+	done     bool
+}
+
+// of is strings.ToLower(s[i:j]).
+func (l *lowerText) of(i, j int) string {
+	w := l.s[i:j]
+	for k := 0; k < len(w); k++ {
+		if w[k] >= 0x80 {
+			return strings.ToLower(w)
+		}
+	}
+	if !l.done {
+		l.done = true
+		l.lower = asciiLower(l.s)
+	}
+	return l.lower[i:j]
+}
+
+// asciiLower lowers the ASCII capitals of s, leaving every other byte as it is.
+func asciiLower(s string) string {
+	k := 0
+	for k < len(s) && (s[k] < 'A' || s[k] > 'Z') {
+		k++
+	}
+	if k == len(s) {
+		return s
+	}
+	b := []byte(s)
+	for ; k < len(b); k++ {
+		if c := b[k]; c >= 'A' && c <= 'Z' {
+			b[k] = c + 'a' - 'A'
+		}
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+}
+
 // glueable are words that may carry a length without a space (rsi14, ema200).
 var glueable = map[string]bool{"rsi": true, "ema": true, "sma": true, "ma": true, "wma": true, "bb": true,
 	"atr": true, "cci": true, "mfi": true, "roc": true, "vwma": true, "hma": true, "dema": true, "tema": true,
@@ -221,7 +371,10 @@ func mergeNumberWords(in []token) []token {
 	out := in[:0]
 	for i := 0; i < len(in); i++ {
 		t := in[i]
-		v, ok := numberWords[t.word]
+		if t.kind != tWord && t.kind != tNum {
+			out = append(out, t)
+			continue
+		}
 		if t.kind == tNum && i+1 < len(in) && (in[i+1].word == "hundred" || in[i+1].word == "thousand") && in[i+1].kind == tWord {
 			if in[i+1].word == "hundred" { // "2 hundred"
 				t.num *= 100
@@ -232,6 +385,7 @@ func mergeNumberWords(in []token) []token {
 			i++
 			continue
 		}
+		v, ok := numberWord(t.word)
 		if t.kind != tWord || !ok {
 			out = append(out, t)
 			continue
@@ -240,17 +394,17 @@ func mergeNumberWords(in []token) []token {
 		j := i + 1
 		for ; j < len(in) && in[j].kind == tWord; j++ {
 			w := in[j].word
-			if n, ok := numberWords[w]; ok && n < 10 && cur >= 20 && cur%10 == 0 && cur < 100 {
+			if n, ok := numberWord(w); ok && n < 10 && cur >= 20 && cur%10 == 0 && cur < 100 {
 				cur += n
 			} else if w == "hundred" {
 				cur *= 100
 			} else if w == "thousand" {
 				total += cur * 1000
 				cur = 0
-			} else if n, ok := numberWords[w]; ok && cur >= 100 && cur%100 == 0 {
+			} else if n, ok := numberWord(w); ok && cur >= 100 && cur%100 == 0 {
 				cur += n
 			} else if w == "and" && j+1 < len(in) && cur >= 100 {
-				if _, ok := numberWords[in[j+1].word]; !ok {
+				if _, ok := numberWord(in[j+1].word); !ok {
 					break
 				}
 			} else {

@@ -141,7 +141,7 @@ func (s *state) resolveSymbol(req Request) {
 				s.warn("%s is listed as %s; exchange %s was not applied", s.symObjs[0].name, h.value, exch)
 			}
 		}
-		s.reason("symbol: %q → %s", h.phrase, c.Symbol)
+		s.reasonQuoted("symbol: ", h.phrase, c.Symbol)
 		var others []string
 		for _, o := range s.symbols[1:] {
 			if o.value != h.value {

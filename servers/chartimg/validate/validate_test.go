@@ -146,3 +146,39 @@ func FuzzValidate(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBuilderOutputValidates: whatever the text, the config the NL builder
+// makes passes validation on the plan it says it needs (the parse is tuned by
+// hand for speed: this is its conformance proof, issue 20). The symbol and
+// exchange arguments are left out: they are passed through as given, and
+// validation is where a wrong one is caught.
+func FuzzBuilderOutputValidates(f *testing.F) {
+	for _, s := range []string{"AAPL 50 and 200 day moving averages with RSI 21 last year dark", "BTC 4h bollinger bands (20, 2.5) past week 1280x720",
+		"EUR/USD 15m ichimoku today", "ETH MACD 12 26 9 and stoch 14 3 3 heikin ashi 6 months", "RSI:14 NASDAQ:AAPL 9/21 ema 1920x1080 (((",
+		"Tesla daily candles with the 20 and 50 EMA and RSI 14 over the past 6 months, dark", "support at 60k and 58k, resistance at 72,500",
+		"Show BTC with Williams 77%R and the Awesome Oscillator over 3 months", "bolinger bands on bitcion 4K log scale as jpeg"} {
+		f.Add(s)
+	}
+	d := docsparse.Snapshot()
+	b := nl.New(d)
+	v := New(d, b)
+	f.Fuzz(func(t *testing.T, text string) {
+		r := b.Build(nl.Request{Text: text})
+		raw, err := json.Marshal(r.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cfg map[string]any
+		if err := json.Unmarshal(raw, &cfg); err != nil {
+			t.Fatal(err)
+		}
+		plan, ok := chart.SmallestPlanFor(r.Config.Width, r.Config.Height, len(r.Config.Studies)+len(r.Config.Drawings))
+		if !ok {
+			return // more studies than any plan allows: the builder warned
+		}
+		plan, _ = v.Plan(plan.Name)
+		if res := v.Validate(cfg, plan); !res.Valid {
+			t.Fatalf("%q → %s invalid: %+v", text, raw, res.Errors)
+		}
+	})
+}
