@@ -2,6 +2,7 @@ package toolkit
 
 import (
 	"reflect"
+	"strings"
 	"sync"
 )
 
@@ -59,6 +60,52 @@ func needsFill(t reflect.Type, seen map[reflect.Type]bool) bool {
 	return false
 }
 
+// fieldFill is one struct field that may hold a nil to fill, directly or
+// deeper down.
+type fieldFill struct {
+	index int
+	// omitEmpty: a nil slice or map here is left as it is: encoding/json
+	// omits nil and empty alike, so filling it would only allocate.
+	omitEmpty bool
+}
+
+// fillPlans memoises, per struct type, the fields fill visits: fields that
+// can never hold a nil slice or map (and json:"-" fields) are not walked on
+// every call (issue 20: the walk and its allocations showed per call).
+var fillPlans sync.Map // reflect.Type → []fieldFill
+
+func planOf(t reflect.Type) []fieldFill {
+	if v, ok := fillPlans.Load(t); ok {
+		return v.([]fieldFill)
+	}
+	var plan []fieldFill
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if !f.IsExported() || tag == "-" || !typeNeedsFill(f.Type) {
+			continue
+		}
+		k := f.Type.Kind()
+		plan = append(plan, fieldFill{index: i, omitEmpty: (k == reflect.Slice || k == reflect.Map) && hasOmitEmpty(tag)})
+	}
+	fillPlans.Store(t, plan)
+	return plan
+}
+
+// hasOmitEmpty reports the omitempty option of a json tag (omitzero is not
+// it: an empty slice is not its zero value, so it would be written).
+func hasOmitEmpty(tag string) bool {
+	_, opts, _ := strings.Cut(tag, ",")
+	for opts != "" {
+		var o string
+		o, opts, _ = strings.Cut(opts, ",")
+		if o == "omitempty" {
+			return true
+		}
+	}
+	return false
+}
+
 func fill(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Pointer:
@@ -66,11 +113,12 @@ func fill(v reflect.Value) {
 			fill(v.Elem())
 		}
 	case reflect.Struct:
-		t := v.Type()
-		for i := range v.NumField() {
-			if t.Field(i).IsExported() {
-				fill(v.Field(i))
+		for _, f := range planOf(v.Type()) {
+			fv := v.Field(f.index)
+			if f.omitEmpty && fv.IsNil() {
+				continue
 			}
+			fill(fv)
 		}
 	case reflect.Slice:
 		if v.IsNil() {
@@ -79,14 +127,17 @@ func fill(v reflect.Value) {
 			}
 			return
 		}
-		if k := v.Type().Elem().Kind(); k == reflect.Struct || k == reflect.Pointer || k == reflect.Slice || k == reflect.Array {
+		et := v.Type().Elem()
+		if k := et.Kind(); (k == reflect.Struct || k == reflect.Pointer || k == reflect.Slice || k == reflect.Array) && typeNeedsFill(et) {
 			for i := range v.Len() {
 				fill(v.Index(i))
 			}
 		}
 	case reflect.Array:
-		for i := range v.Len() {
-			fill(v.Index(i))
+		if typeNeedsFill(v.Type().Elem()) {
+			for i := range v.Len() {
+				fill(v.Index(i))
+			}
 		}
 	case reflect.Map:
 		if v.IsNil() && v.CanSet() {
