@@ -85,7 +85,11 @@ func TestTouchesShareARoundTrip(t *testing.T) {
 		s.shared.touches.do(ctx, s.shared, c)
 		lead <- c
 	}()
-	waitFor(t, func() bool { s.shared.touches.mu.Lock(); defer s.shared.touches.mu.Unlock(); return s.shared.touches.busy })
+	waitFor(t, func() bool {
+		s.shared.touches.mu.Lock()
+		defer s.shared.touches.mu.Unlock()
+		return s.shared.touches.busy
+	})
 	calls := make([]*touchCall, len(ids)-1)
 	var wg sync.WaitGroup
 	for i, id := range ids[1:] {
