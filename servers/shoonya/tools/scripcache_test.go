@@ -140,3 +140,24 @@ func TestSearchOutEncodedOnce(t *testing.T) {
 		t.Fatalf("empty answer encoded as %v", enc)
 	}
 }
+
+// BenchmarkSearchScripCached: a cached search_scrip through the in-process
+// client (the spine, the handler and the cache hit; no transport).
+func BenchmarkSearchScripCached(b *testing.B) {
+	newEnv(b, noren.Legacy, envOpt{})
+	c := servetest.NewProduction(b, app())
+	var req mcp.CallToolRequest
+	req.Params.Name = "connect_shoonya_broker"
+	req.Params.Arguments = map[string]any{}
+	if res, err := c.CallTool(context.Background(), req); err != nil || res.IsError {
+		b.Fatalf("connect: %v %+v", err, res)
+	}
+	req.Params.Name = "search_scrip"
+	req.Params.Arguments = map[string]any{"exchange": "NSE", "search_text": "INFY"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if res, err := c.CallTool(context.Background(), req); err != nil || res.IsError {
+			b.Fatalf("%v %+v", err, res)
+		}
+	}
+}
