@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -207,4 +209,54 @@ func TestTouchesUnderLoad(t *testing.T) {
 	if s.shared.touches.busy || len(s.shared.touches.waiting) != 0 {
 		t.Fatal("the queue was not handed back")
 	}
+}
+
+// BenchmarkTouch: session lookups from 16 goroutines (as HTTP C=16), sent
+// one round trip each ("alone") or through the queue ("shared"); cpu-ns/op is
+// this process's CPU per lookup (Redis' own CPU is not counted).
+func BenchmarkTouch(b *testing.B) {
+	rdb := redistest.Start(b)
+	ctx := context.Background()
+	s := newSharedSessions(rdb, time.Hour, 1000, 1000, zerolog.Nop())
+	var ids []string
+	for i := range 16 {
+		id, err := s.shared.reserve(ctx, fmt.Sprint("user", i), []byte(`{}`))
+		if err != nil {
+			b.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	alone := func(c *touchCall) {
+		keys, args := s.shared.touchArgs(c)
+		c.answer(touchScript.Run(ctx, rdb, keys, args...).StringSlice())
+	}
+	shared := func(c *touchCall) { s.shared.touches.do(ctx, s.shared, c) }
+	for _, bc := range []struct {
+		name string
+		do   func(*touchCall)
+	}{{"alone", alone}, {"shared", shared}} {
+		b.Run(bc.name, func(b *testing.B) {
+			var n atomic.Int64
+			b.SetParallelism(8)
+			cpu0 := cpuTime()
+			b.RunParallel(func(pb *testing.PB) {
+				id := ids[int(n.Add(1))%len(ids)]
+				for pb.Next() {
+					c := &touchCall{id: id}
+					bc.do(c)
+					if !c.ok {
+						b.Errorf("lookup failed: %v", c.err)
+						return
+					}
+				}
+			})
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
