@@ -144,7 +144,8 @@ func (s *sessions) storeErr(err error) error {
 // and with Redis the initialize params it was created with.
 func (s *sessions) lookup(ctx context.Context, id string) (owner string, init []byte, ok bool, err error) {
 	if s.shared != nil {
-		owner, init, ok, err = s.shared.touch(ctx, id)
+		// This replica holds the session's state already: only the owner is needed.
+		owner, init, ok, err = s.shared.touch(ctx, id, !s.isLocal(id))
 		if err != nil {
 			return "", nil, false, s.storeErr(err)
 		}

@@ -22,6 +22,15 @@ func (s *sessions) adopt(r *http.Request, sid string, init []byte, next http.Han
 			return nil, nil
 		}
 		params := init
+		if params == nil {
+			// The gate's lookup did not ask for them: this replica held the
+			// session then, and its sweeper dropped it since.
+			_, p, ok, err := s.shared.touch(r.Context(), sid, true)
+			if err != nil || !ok {
+				return nil, nil // the request goes on; mcp-go answers for the id
+			}
+			params = p
+		}
 		if len(bytes.TrimSpace(params)) == 0 {
 			params = []byte("{}") // the session began with a GET: no initialize params
 		}

@@ -15,12 +15,17 @@ import (
 
 // sharedSessions keeps legacy session ids in Redis (MCPFLEET_REDIS_URL), so
 // every replica behind a load balancer accepts a live session and answers 404
-// for a terminated one. Per session one hash (owner, initialize params),
-// expiring after the idle TTL, which every use refreshes; per user and in
-// total a sorted set of session keys scored by expiry time, so expired
-// sessions leave the counts without a sweeper. Each operation is one Lua
-// script: the cap check and the insert are atomic across replicas. Keys hold
-// the SHA-256 of the id, never the id (it works as a credential).
+// for a terminated one. Per session one hash (owner, initialize params, expiry
+// time), expiring after the idle TTL, which a use refreshes once a tenth of it
+// has passed since the last refresh (touchScript); per user and in total a
+// sorted set of session keys scored by expiry time, so expired sessions leave
+// the counts without a sweeper. Each operation is one Lua script: the cap
+// check and the insert are atomic across replicas. Keys hold the SHA-256 of
+// the id, never the id (it works as a credential).
+//
+// Every request still asks Redis (a DELETE on one replica is a 404 on every
+// replica for the next request), but concurrent requests' lookups share one
+// pipelined round trip (touchQueue).
 //
 // The scripts build the per-user key from the owner they read, so they need
 // a single Redis (or a primary with replicas), not Redis Cluster.
@@ -29,6 +34,7 @@ type sharedSessions struct {
 	ttl        time.Duration
 	max        int
 	maxPerUser int
+	touches    touchQueue
 }
 
 const sessionKeyPrefix = "mcpfleet:session:"
@@ -55,7 +61,7 @@ redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
 if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[5]) then return 1 end
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then return 2 end
 local exp = now + tonumber(ARGV[3])
-redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'init', ARGV[2])
+redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'init', ARGV[2], 'exp', exp)
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('ZADD', KEYS[2], exp, KEYS[1])
 redis.call('ZADD', KEYS[3], exp, KEYS[1])
@@ -64,20 +70,30 @@ redis.call('PEXPIRE', KEYS[3], ARGV[3])
 return 0
 `)
 
-// touch validates a session and refreshes its idle TTL: it returns
-// {owner, init params}, or nil for an unknown (expired, terminated) id.
-// KEYS: session hash, all set. ARGV: ttl ms, user set prefix.
+// touch validates a session and keeps it alive: it returns {owner, init
+// params} (init only when ARGV[3] is '1': a replica that holds the session
+// needs only the owner), or nil for an unknown (expired, terminated) id. The
+// idle TTL is refreshed when a tenth of it has passed since the last refresh
+// ('exp' in the hash; a hash without one is refreshed), so a session in use
+// expires no sooner than 9/10 of the TTL after its last use, and the common
+// request only reads. KEYS: session hash, all set. ARGV: ttl ms, user set
+// prefix, want init.
 var touchScript = redis.NewScript(luaNow + `
-local v = redis.call('HMGET', KEYS[1], 'owner', 'init')
+local v = redis.call('HMGET', KEYS[1], 'owner', 'init', 'exp')
 if not v[1] then return false end
-local exp = now + tonumber(ARGV[1])
+local init = ''
+if ARGV[3] == '1' then init = v[2] or '' end
+local ttl = tonumber(ARGV[1])
+if (tonumber(v[3]) or 0) - now > ttl - math.floor(ttl / 10) then return {v[1], init} end
+local exp = now + ttl
 local uk = ARGV[2] .. v[1]
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[1], 'exp', exp)
+redis.call('PEXPIRE', KEYS[1], ttl)
 redis.call('ZADD', KEYS[2], exp, KEYS[1])
 redis.call('ZADD', uk, exp, KEYS[1])
-redis.call('PEXPIRE', KEYS[2], ARGV[1])
-redis.call('PEXPIRE', uk, ARGV[1])
-return {v[1], v[2] or ''}
+redis.call('PEXPIRE', KEYS[2], ttl)
+redis.call('PEXPIRE', uk, ttl)
+return {v[1], init}
 `)
 
 // KEYS: session hash, all set. ARGV: user set prefix.
@@ -121,20 +137,37 @@ func (r *sharedSessions) reserve(ctx context.Context, user string, init []byte) 
 	return id, nil
 }
 
-// touch returns the owner and stored initialize params of a live id,
-// refreshing its idle TTL; ok is false for an unknown one.
-func (r *sharedSessions) touch(ctx context.Context, id string) (owner string, init []byte, ok bool, err error) {
-	ctx, cancel := context.WithTimeout(ctx, sessionOpTimeout)
-	defer cancel()
-	v, err := touchScript.Run(ctx, r.rdb, []string{sessionHashKey(id), sessionsAllKey},
-		r.ttl.Milliseconds(), sessionsUserKey).StringSlice()
-	if errors.Is(err, redis.Nil) {
-		return "", nil, false, nil
+// touch returns the owner of a live id and, when wantInit, its stored
+// initialize params, refreshing its idle TTL when due; ok is false for an
+// unknown one. Concurrent touches share a round trip (touchQueue.do).
+func (r *sharedSessions) touch(ctx context.Context, id string, wantInit bool) (owner string, init []byte, ok bool, err error) {
+	c := &touchCall{id: id, wantInit: wantInit}
+	r.touches.do(ctx, r, c)
+	return c.owner, c.init, c.ok, c.err
+}
+
+// touchArgs are touchScript's keys and arguments for c.
+func (r *sharedSessions) touchArgs(c *touchCall) ([]string, []any) {
+	want := "0"
+	if c.wantInit {
+		want = "1"
 	}
-	if err != nil || len(v) != 2 {
-		return "", nil, false, fmt.Errorf("session lookup: %w", err)
+	return []string{sessionHashKey(c.id), sessionsAllKey}, []any{r.ttl.Milliseconds(), sessionsUserKey, want}
+}
+
+// answer reads touchScript's reply into c.
+func (c *touchCall) answer(v []string, err error) {
+	switch {
+	case errors.Is(err, redis.Nil):
+		c.owner, c.init, c.ok, c.err = "", nil, false, nil
+	case err != nil || len(v) != 2:
+		c.err = fmt.Errorf("session lookup: %w", err)
+	default:
+		c.owner, c.ok = v[0], true
+		if c.wantInit {
+			c.init = []byte(v[1]) // never nil: nil means "not asked for" (adopt)
+		}
 	}
-	return v[0], []byte(v[1]), true, nil
 }
 
 // terminate ends id for every replica.

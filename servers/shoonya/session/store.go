@@ -16,6 +16,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 )
 
@@ -68,6 +69,17 @@ type RedisStore struct {
 	rdb  *redis.Client
 	aead cipher.AEAD
 	TTL  time.Duration
+	// opened remembers, per Redis key, the last sealed value this process
+	// opened and its record: every broker call reads the login from Redis
+	// (so a logout or new login on another replica counts at once), but the
+	// same bytes are not decrypted and decoded again. Any new login is new
+	// bytes (a fresh nonce), so a stale record is never served.
+	opened cache.Bounded[string, openedRecord]
+}
+
+type openedRecord struct {
+	sealed string
+	rec    Record
 }
 
 // ParseStateKey reads MCPFLEET_STATE_KEY: 32 bytes, standard or URL base64.
@@ -132,6 +144,20 @@ func (s *RedisStore) Load(ctx context.Context, user string) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o, ok := s.opened.Get(key); ok && o.sealed == string(sealed) {
+		r := o.rec
+		return &r, nil
+	}
+	r, err := s.open(key, sealed)
+	if err != nil {
+		return nil, err
+	}
+	s.opened.Put(key, openedRecord{sealed: string(sealed), rec: *r})
+	return r, nil
+}
+
+// open decrypts and decodes one stored value of key.
+func (s *RedisStore) open(key string, sealed []byte) (*Record, error) {
 	n := s.aead.NonceSize()
 	if len(sealed) < n+s.aead.Overhead() {
 		return nil, errUnreadable

@@ -176,3 +176,49 @@ func TestManagersShareLogins(t *testing.T) {
 		t.Errorf("Redis down: %v", err)
 	}
 }
+
+// A replica remembers the record it opened, never past a change in Redis: a
+// new login on another replica, then a logout there, are what the next Load
+// sees.
+func TestRedisStoreOpenedRecordFollowsRedis(t *testing.T) {
+	srv := redistest.StartServer(t)
+	key := newKey(t)
+	a, _ := NewRedisStore(srv.NewClient(t), key)
+	b, _ := NewRedisStore(srv.NewClient(t), key)
+	ctx := context.Background()
+	for _, tok := range []string{"tok-1", "tok-1", "tok-2"} {
+		if err := a.Save(ctx, "alice", Record{Auth: noren.Auth{UID: "U1", Token: tok}, UID: "U1"}); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // the second Load answers from the opened record
+			got, err := b.Load(ctx, "alice")
+			if err != nil || got == nil || got.Auth.Token != tok {
+				t.Fatalf("after a login with %s: %+v %v", tok, got, err)
+			}
+			got.Auth.Token = "changed by a caller" // a copy: the remembered record is not changed
+		}
+	}
+	if err := a.Delete(ctx, "alice"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := b.Load(ctx, "alice"); got != nil || err != nil {
+		t.Fatalf("after logout on the other replica: %+v %v", got, err)
+	}
+}
+
+// BenchmarkRedisStoreLoad: the per-call read of a login (one GET; the same
+// sealed bytes are not opened again).
+func BenchmarkRedisStoreLoad(b *testing.B) {
+	srv := redistest.StartServer(b)
+	st, _ := NewRedisStore(srv.NewClient(b), make([]byte, 32))
+	ctx := context.Background()
+	if err := st.Save(ctx, "alice", Record{Auth: noren.Auth{UID: "U1", ActID: "U1", Token: strings.Repeat("t", 64)}, UID: "U1", VendorCode: "U1_U", IMEI: "abc1234", At: time.Now()}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if r, err := st.Load(ctx, "alice"); err != nil || r == nil {
+			b.Fatal(err)
+		}
+	}
+}
