@@ -89,13 +89,13 @@ type FillEmbedded struct {
 
 type fillTree struct {
 	FillEmbedded
-	Name   string            `json:"name"`
+	Name   string                `json:"name"`
 	Leaves []fillLeaf            `json:"leaves"`
 	Opt    []fillLeaf            `json:"opt,omitempty"`
 	Ptrs   []*fillLeaf           `json:"ptrs"`
-	Grid   [2][]int          `json:"grid"`
-	Maps   []map[string]int  `json:"maps"`
-	Skip   []int             `json:"-"`
+	Grid   [2][]int              `json:"grid"`
+	Maps   []map[string]int      `json:"maps"`
+	Skip   []int                 `json:"-"`
 	Child  *fillTree             `json:"child,omitempty"`
 	ByName map[string][]fillLeaf `json:"by_name"`
 	flat   []int
