@@ -14,83 +14,50 @@ import (
 // call's server CPU (issue 20).
 //
 // sure is false whenever the answer might differ from encoding/json's, and
-// parseHead then decodes: anything that is not a plain object, a key with an
-// escape or one matching a field only case-insensitively (encoding/json takes
-// both), a method, name or version that is not a plain string, a _meta that is
-// not an object, invalid UTF-8, nesting past maxPeekDepth, and every body the
-// scanner rejects. FuzzPeekHead holds it to decodeHead's answers.
+// parseHead then decodes: anything that is not a plain object; a key with an
+// escape, a non-ASCII byte, or matching a field only case-insensitively
+// (encoding/json may take each for the field); a method, name or version that
+// is not a plain string; a _meta that is not an object; invalid UTF-8; nesting
+// past maxPeekDepth; and every body the scanner rejects. FuzzPeekHead holds it to decodeHead's answers.
 func peekHead(b []byte) (h rpcHead, sure bool) {
-	var method, params []byte
-	var okKeys bool
-	end := walkObject(b, skipSpace(b, 0), func(key, val []byte) bool {
-		switch {
-		case string(key) == "id":
-			h.ID = val
-		case string(key) == "method":
-			method = val
-		case string(key) == "params":
-			params = val
-		case foldsTo(key, "id", "method", "params"):
-			return false
-		}
-		return true
-	}, &okKeys)
-	if end < 0 || !okKeys || skipSpace(b, end) != len(b) {
+	top, end, sure := pick(b, skipSpace(b, 0), "id", "method", "params")
+	if !sure || skipSpace(b, end) != len(b) {
 		return h, false
 	}
-	if method != nil {
-		s, ok := plainString(method)
-		if !ok {
+	h.ID, h.Params = top[0], top[2]
+	if method := top[1]; method != nil {
+		if h.Method, sure = plainString(method); !sure {
 			return h, false
 		}
-		h.Method = s
 	}
-	h.Params = params
+	params := h.Params
 	if len(params) == 0 || params[0] != '{' ||
 		(h.Method != string(mcp.MethodToolsCall) && !bytes.Contains(params, []byte(`"_meta"`))) {
 		return h, true
 	}
-	var name, meta, version []byte
-	walkObject(params, 0, func(key, val []byte) bool {
-		switch {
-		case string(key) == "name":
-			name = val
-		case string(key) == "_meta":
-			meta = val
-		case foldsTo(key, "name", "_meta"):
-			return false
-		}
-		return true
-	}, &okKeys)
-	if !okKeys {
+	in, _, sure := pick(params, 0, "name", "_meta")
+	if !sure {
 		return h, false
 	}
-	if meta != nil {
+	var version []byte
+	if meta := in[1]; meta != nil {
 		if meta[0] != '{' {
 			return h, false
 		}
-		walkObject(meta, 0, func(key, val []byte) bool {
-			switch {
-			case string(key) == protocolVersionKey:
-				version = val
-			case foldsTo(key, protocolVersionKey):
-				return false
-			}
-			return true
-		}, &okKeys)
-		if !okKeys {
+		mv, _, sure := pick(meta, 0, protocolVersionKey)
+		if !sure {
 			return h, false
 		}
+		version = mv[0]
 	}
 	var tool, ver string
-	var ok bool
-	if name != nil {
-		if tool, ok = plainString(name); !ok {
+	if in[0] != nil {
+		if tool, sure = plainString(in[0]); !sure {
 			return h, false
 		}
 	}
 	if version != nil {
-		if ver, ok = plainString(version); !ok {
+		if ver, sure = plainString(version); !sure {
 			return h, false
 		}
 	}
@@ -100,56 +67,47 @@ func peekHead(b []byte) (h rpcHead, sure bool) {
 
 const protocolVersionKey = "io.modelcontextprotocol/protocolVersion"
 
-// walkObject calls visit with each key and raw value of the object at b[i]
-// and returns the index after it, or -1 when it is not a valid object. *ok is
-// false when a key has an escape or visit refused it (the caller decodes
-// instead); visit is not called again after refusing.
-func walkObject(b []byte, i int, visit func(key, val []byte) bool, ok *bool) int {
-	*ok = true
-	if i >= len(b) || b[i] != '{' {
-		return -1
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1
+// pick returns the raw values of up to three named members of the object at
+// b[i] (the last of a repeated name, as encoding/json keeps) and the index
+// after the object. sure is false for an invalid object, a key with an escape
+// or a non-ASCII byte, or a key matching a name only case-insensitively
+// (encoding/json would take it for the field).
+func pick(b []byte, i int, names ...string) (vals [3][]byte, end int, sure bool) {
+	m, ok := openObject(b, i)
+	if !ok {
+		return vals, 0, false
 	}
 	for {
-		if i >= len(b) || b[i] != '"' {
-			return -1
+		key, done, bad := m.next()
+		if bad || bytes.IndexByte(key, '\\') >= 0 || !isASCII(key) {
+			return vals, 0, false
 		}
-		end := skipString(b, i)
-		if end < 0 {
-			return -1
+		if done {
+			return vals, m.end(), true
 		}
-		key := b[i+1 : end-1]
-		if bytes.IndexByte(key, '\\') >= 0 {
-			*ok = false
+		val, bad := m.value()
+		if bad {
+			return vals, 0, false
 		}
-		i = skipSpace(b, end)
-		if i >= len(b) || b[i] != ':' {
-			return -1
-		}
-		i = skipSpace(b, i+1)
-		vend := skipValue(b, i)
-		if vend < 0 {
-			return -1
-		}
-		if *ok && !visit(key, b[i:vend]) {
-			*ok = false
-		}
-		i = skipSpace(b, vend)
-		if i >= len(b) {
-			return -1
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return i + 1
-		default:
-			return -1
+		for n, name := range names {
+			if string(key) == name {
+				vals[n] = val
+			} else if foldsTo(key, name) {
+				return vals, 0, false
+			}
 		}
 	}
+}
+
+// isASCII: a key with other bytes is left to encoding/json, whose field
+// matching folds some of them onto ASCII letters ("paramſ" is its "params").
+func isASCII(key []byte) bool {
+	for _, c := range key {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // foldsTo reports a key encoding/json would match to one of the fields

@@ -10,61 +10,106 @@ import "bytes"
 // encoding/json. With answered set (lines mcp-go wrote, known valid), it stops
 // at "result" or "error" once the id is seen: a response has no method.
 func peekEnvelope(line []byte, answered bool) (id []byte, hasMethod, ok bool) {
-	i := skipSpace(line, 0)
-	if i >= len(line) || line[i] != '{' {
+	m, ok := openObject(line, skipSpace(line, 0))
+	if !ok {
 		return nil, false, false
 	}
-	i = skipSpace(line, i+1)
-	if i < len(line) && line[i] == '}' {
-		return nil, false, skipSpace(line, i+1) == len(line)
-	}
 	for {
-		if i >= len(line) || line[i] != '"' {
+		key, done, bad := m.next()
+		switch {
+		case bad || bytes.IndexByte(key, '\\') >= 0:
 			return nil, false, false
-		}
-		end := skipString(line, i)
-		if end < 0 {
-			return nil, false, false
-		}
-		key := line[i+1 : end-1]
-		if bytes.IndexByte(key, '\\') >= 0 {
-			return nil, false, false
-		}
-		i = skipSpace(line, end)
-		if i >= len(line) || line[i] != ':' {
-			return nil, false, false
-		}
-		i = skipSpace(line, i+1)
-		if answered && id != nil && (string(key) == "result" || string(key) == "error") {
+		case done:
+			return id, hasMethod, skipSpace(line, m.end()) == len(line)
+		case answered && id != nil && (string(key) == "result" || string(key) == "error"):
 			return id, false, true
 		}
-		vend := skipValue(line, i)
-		if vend < 0 {
+		val, bad := m.value()
+		if bad {
 			return nil, false, false
 		}
 		switch string(key) {
 		case "id":
-			id = line[i:vend]
+			id = val
 		case "method":
 			hasMethod = true
 		}
-		i = skipSpace(line, vend)
-		if i >= len(line) {
-			return nil, false, false
-		}
-		switch line[i] {
-		case ',':
-			i = skipSpace(line, i+1)
-		case '}':
-			if skipSpace(line, i+1) != len(line) {
-				return nil, false, false
-			}
-			return id, hasMethod, true
-		default:
-			return nil, false, false
-		}
 	}
 }
+
+// members reads a JSON object's members in order, without allocating: the
+// one object scanner of the stdio drain (peekEnvelope) and the HTTP gate
+// (peekHead). Keys are the raw bytes between the quotes (escapes undone by
+// nobody: callers that care refuse a key holding a backslash).
+type members struct {
+	b      []byte
+	i      int  // the next byte to read
+	closed bool // the closing brace has been read
+}
+
+// openObject starts reading the object at b[i]; ok is false when none starts there.
+func openObject(b []byte, i int) (m members, ok bool) {
+	if i >= len(b) || b[i] != '{' {
+		return m, false
+	}
+	m = members{b: b, i: skipSpace(b, i+1)}
+	if m.i < len(b) && b[m.i] == '}' {
+		m.i++
+		m.closed = true
+	}
+	return m, true
+}
+
+// next reads the next member's key and the colon after it (value must read
+// the value before next is called again); done after the closing brace, bad
+// when the text is not a valid object.
+func (m *members) next() (key []byte, done, bad bool) {
+	if m.closed {
+		return nil, true, false
+	}
+	b, i := m.b, m.i
+	if i >= len(b) || b[i] != '"' {
+		return nil, false, true
+	}
+	end := skipString(b, i)
+	if end < 0 {
+		return nil, false, true
+	}
+	key = b[i+1 : end-1]
+	i = skipSpace(b, end)
+	if i >= len(b) || b[i] != ':' {
+		return nil, false, true
+	}
+	m.i = skipSpace(b, i+1)
+	return key, false, false
+}
+
+// value reads the current member's raw value and the comma or brace after it.
+func (m *members) value() (val []byte, bad bool) {
+	b := m.b
+	vend := skipValue(b, m.i)
+	if vend < 0 {
+		return nil, true
+	}
+	val = b[m.i:vend]
+	i := skipSpace(b, vend)
+	if i >= len(b) {
+		return nil, true
+	}
+	switch b[i] {
+	case ',':
+		m.i = skipSpace(b, i+1)
+	case '}':
+		m.i = i + 1
+		m.closed = true
+	default:
+		return nil, true
+	}
+	return val, false
+}
+
+// end is the index after the closing brace, once next has reported done.
+func (m *members) end() int { return m.i }
 
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {

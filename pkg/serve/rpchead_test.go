@@ -47,6 +47,8 @@ func FuzzPeekHead(f *testing.F) {
 		`{"method":"tools/list","params":{"_meta":null}}`,
 		`{"method":"tools/call","params":{"name":"a","name":"b"}}`,
 		`{"method":"x\u0041"}`,
+		`{"method":"tools/call","paramſ":{"name":"x"}}`,
+		"{\"method\":\"tools/call\",\"params\":{\"nameſ\":1,\"name\":\"x\"}}",
 		"{\"method\":\"\xff\"}",
 		`[{"id":1}]`,
 		`{"id":1} x`,
