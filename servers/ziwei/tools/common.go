@@ -121,11 +121,19 @@ func (b BirthIn) resolve(def astro.Config) (birth.Spec, astro.Config, astro.Lang
 }
 
 func build(spec birth.Spec, cfg astro.Config, lang astro.Lang) (*chartCtx, error) {
-	c, res, err := spec.ChartWith(&cfg)
+	// Encoding fails only on a spec that does not validate, and building
+	// validates the same way first: the error is the same either way.
+	id, err := chartid.EncodeWith(spec, cfg)
 	if err != nil {
 		return nil, mapErr(err)
 	}
-	id, err := chartid.EncodeWith(spec, cfg)
+	return buildAs(id, spec, cfg, lang)
+}
+
+// buildAs builds the chart of spec and cfg, whose chart_id the caller has
+// already encoded.
+func buildAs(id string, spec birth.Spec, cfg astro.Config, lang astro.Lang) (*chartCtx, error) {
+	c, res, err := spec.ChartWith(&cfg)
 	if err != nil {
 		return nil, mapErr(err)
 	}

@@ -112,19 +112,20 @@ func (t *Tools) initializeChart() toolkit.Tool {
 			// very id: it is built again only if stored rules need it.
 			var cc *chartCtx
 			chart := func() (*chartCtx, error) {
-				if cc == nil {
-					if cc, err = build(spec, cfg, lang); err != nil {
-						cc = nil
-					}
+				if cc != nil {
+					return cc, nil
 				}
-				return cc, err
+				c, err := buildAs(id, spec, cfg, lang)
+				cc = c
+				return c, err
 			}
 			natal, ok := t.natal.lookup(id, lang)
 			if !ok {
-				if _, err := chart(); err != nil {
+				c, err := chart()
+				if err != nil {
 					return InitOut{}, err
 				}
-				natal = t.natal.get(cc)
+				natal = t.natal.get(c)
 			}
 			hits, note := t.storedHits(ctx, chart)
 			return InitOut{ChartID: id, Basics: natal.basics, Patterns: natal.patterns, MatchedRules: hits, Note: note}, nil
