@@ -133,10 +133,6 @@ func (d *drain) wait() {
 type drainWriter struct {
 	w io.Writer
 	d *drain
-	// beforeLast runs before an answer that leaves no request unanswered is
-	// written (the log gate's flush: every line is out before the client
-	// holds its last answer). Nil: nothing.
-	beforeLast func()
 }
 
 func (dw drainWriter) Write(p []byte) (int, error) {
@@ -147,25 +143,11 @@ func (dw drainWriter) Write(p []byte) (int, error) {
 			ids = append(ids, string(e.ID))
 		}
 	})
-	if len(ids) > 0 && dw.beforeLast != nil {
-		d.mu.Lock()
-		d.scanLocked() // the request this answers was read before the answer was written
-		left := len(d.pending)
-		for _, id := range ids {
-			if d.pending[id] {
-				left--
-			}
-		}
-		d.mu.Unlock()
-		if left <= 0 {
-			dw.beforeLast()
-		}
-	}
 	d.wmu.Lock()
 	n, err := dw.w.Write(p)
 	d.wmu.Unlock()
 	d.mu.Lock()
-	d.scanLocked()
+	d.scanLocked() // the request this answers was read before the answer was written
 	for _, id := range ids {
 		delete(d.pending, id)
 	}

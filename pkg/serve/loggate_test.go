@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -45,7 +46,7 @@ func (b *lockedBuffer) Writes() int {
 
 func TestLogGate(t *testing.T) {
 	type step struct {
-		do   string // enter, leave, info, warn, nolevel, flush
+		do   string // enter, leave, info, warn, nolevel, flush, timer (the timer fires)
 		msg  string
 		want string // the whole output after the step
 	}
@@ -54,12 +55,15 @@ func TestLogGate(t *testing.T) {
 		steps []step
 	}{
 		{"no call in flight: at once", []step{{do: "info", msg: "a", want: "a"}, {do: "info", msg: "b", want: "ab"}}},
-		{"gathered until the last call leaves", []step{
+		{"gathered until the timer fires", []step{
 			{do: "enter"}, {do: "enter"}, {do: "info", msg: "a", want: ""}, {do: "leave", want: ""},
-			{do: "info", msg: "b", want: ""}, {do: "leave", want: "ab"}}},
+			{do: "info", msg: "b", want: ""}, {do: "leave", want: ""}, {do: "timer", want: "ab"}}},
+		{"idle again: a line goes out at once, after what is pending", []step{
+			{do: "enter"}, {do: "info", msg: "a", want: ""}, {do: "leave", want: ""},
+			{do: "info", msg: "b", want: "ab"}}},
 		{"a warning goes out at once, after what is pending", []step{
 			{do: "enter"}, {do: "info", msg: "a", want: ""}, {do: "warn", msg: "W", want: "aW"},
-			{do: "info", msg: "b", want: "aW"}, {do: "leave", want: "aWb"}}},
+			{do: "info", msg: "b", want: "aW"}, {do: "leave", want: "aW"}, {do: "timer", want: "aWb"}}},
 		{"a line without a level goes out at once", []step{
 			{do: "enter"}, {do: "info", msg: "a", want: ""}, {do: "nolevel", msg: "N", want: "aN"}, {do: "leave", want: "aN"}}},
 		{"flush writes what is pending", []step{
@@ -69,7 +73,7 @@ func TestLogGate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var out lockedBuffer
 			g := newLogGate(&out)
-			g.wait = time.Hour // the timer is TestLogGateTimer's
+			g.wait = time.Hour // the real timer is TestLogGateBounds's: "timer" fires it by hand
 			for i, s := range tc.steps {
 				switch s.do {
 				case "enter":
@@ -83,6 +87,8 @@ func TestLogGate(t *testing.T) {
 				case "nolevel":
 					_, _ = g.Write([]byte(s.msg))
 				case "flush":
+					_ = g.Flush()
+				case "timer":
 					_ = g.Flush()
 				}
 				if s.do != "enter" && out.String() != s.want {
@@ -132,54 +138,81 @@ func TestLogGateScrubs(t *testing.T) {
 	g.enter()
 	l.Info().Str("k", secret).Msg("gathered")
 	g.leave()
+	_ = g.Flush()
 	if strings.Contains(out.String(), secret) || strings.Count(out.String(), "[REDACTED]") != 2 {
 		t.Fatalf("not scrubbed: %s", out.String())
 	}
 }
 
-// TestCallLinesBeforeAnswers runs the stdio server with concurrent calls and
-// checks, as each answer arrives, that the line of every call answered so far
-// that is no longer overlapped by another is already in the log — in
-// particular, once the last answer is read every call's line is written: a
-// client that kills the server right then loses none (the reason an earlier
-// time-based batch was dropped).
-func TestCallLinesBeforeAnswers(t *testing.T) {
+// napServer runs a stdio server with one tool, nap, logging into logs; the
+// returned writer is its stdin, the reader its stdout, stop closes stdin and
+// waits for Run to return.
+func napServer(t *testing.T, logs io.Writer) (*bufio.Writer, *bufio.Reader, func()) {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	var logs lockedBuffer
+	type out struct {
+		Ok bool `json:"ok"`
+	}
 	app := App{Name: "gatesrv", Version: "1", Register: func(ctx context.Context, r *Registry) error {
 		r.AddTools(toolkit.New(toolkit.Def{Name: "nap", Description: "Sleep ms.", Hints: toolkit.LocalRead},
 			func(ctx context.Context, in struct {
 				Ms int `json:"ms" mcp:"min=0;max=100"`
-			}) (struct {
-				Ok bool `json:"ok"`
-			}, error) {
+			}) (out, error) {
 				select {
 				case <-time.After(time.Duration(in.Ms) * time.Millisecond):
 				case <-ctx.Done():
-					return struct {
-						Ok bool `json:"ok"`
-					}{}, envelope.From(ctx.Err())
+					return out{}, envelope.From(ctx.Err())
 				}
-				return struct {
-					Ok bool `json:"ok"`
-				}{true}, nil
+				return out{true}, nil
 			}))
 		return nil
 	}}
 	done := make(chan int, 1)
-	go func() { done <- Run(context.Background(), app, []string{"--log-level", "info"}, inR, outW, &logs) }()
-	defer func() {
+	go func() { done <- Run(context.Background(), app, []string{"--log-level", "info"}, inR, outW, logs) }()
+	w := bufio.NewWriter(inW)
+	fmt.Fprintln(w, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	fmt.Fprintln(w, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	rd := bufio.NewReader(outR)
+	stopped := false
+	stop := func() {
+		if stopped {
+			return
+		}
+		stopped = true
 		inW.Close()
+		go func() { _, _ = io.Copy(io.Discard, rd) }()
 		select {
 		case <-done:
 		case <-time.After(20 * time.Second):
 			t.Error("server did not exit")
 		}
-	}()
-	w := bufio.NewWriter(inW)
-	fmt.Fprintln(w, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	fmt.Fprintln(w, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	}
+	t.Cleanup(stop)
+	return w, rd, stop
+}
+
+// readAnswer reads the next answer to a tools/call (skipping initialize's).
+func readAnswer(t *testing.T, rd *bufio.Reader) string {
+	t.Helper()
+	for {
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(line, `"id":0,`) {
+			return line
+		}
+	}
+}
+
+// TestCallLinesSoonAfterAnswers runs the stdio server with calls queued
+// behind each other and checks every call's line is written soon after the
+// last answer, with nothing more from the client (no need to close stdin or
+// wait for exit).
+func TestCallLinesSoonAfterAnswers(t *testing.T) {
+	var logs lockedBuffer
+	w, rd, _ := napServer(t, &logs)
 	const n = 12
 	for i := 1; i <= n; i++ {
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"nap","arguments":{"ms":%d}}}`+"\n", i, (i%4)*5)
@@ -187,20 +220,57 @@ func TestCallLinesBeforeAnswers(t *testing.T) {
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	rd := bufio.NewReader(outR)
-	answers := 0
-	for answers < n {
-		line, err := rd.ReadString('\n')
-		if err != nil {
-			t.Fatalf("after %d answers: %v", answers, err)
-		}
-		if strings.Contains(line, `"id":0`) {
-			continue
-		}
-		answers++
+	for range n {
+		readAnswer(t, rd)
 	}
-	// Read at the moment the last answer arrived: no waiting.
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Count(logs.String(), `"message":"tool call"`) != n {
+		if time.Now().After(deadline) {
+			t.Fatalf("not every call line written 10 s after the last of %d answers:\n%s", n, logs.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// writesCounting counts the writes that carry a call line.
+type writesCounting struct {
+	lockedBuffer
+	callWrites atomic.Int64
+}
+
+func (w *writesCounting) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), `"message":"tool call"`) {
+		w.callWrites.Add(1)
+	}
+	return w.lockedBuffer.Write(p)
+}
+
+// TestSequentialCallsShareAWrite: the lines of calls made one after another
+// go out together, one write per timer period (here held back until stdin
+// closes: the timer is set longer than the test), none lost on the way out. Issue 20: a write per call was ~9% of a cheap call.
+func TestSequentialCallsShareAWrite(t *testing.T) {
+	defer func(w time.Duration) { logGateWait = w }(logGateWait)
+	logGateWait = time.Hour
+	var logs writesCounting
+	w, rd, stop := napServer(t, &logs)
+	const n = 10
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"nap","arguments":{"ms":0}}}`+"\n", i)
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if a := readAnswer(t, rd); !strings.Contains(a, `"ok":true`) {
+			t.Fatalf("call %d: %s", i, a)
+		}
+	}
+	if got := strings.Count(logs.String(), `"message":"tool call"`); got != 0 {
+		t.Fatalf("%d call lines written while the client kept calling, want them gathered", got)
+	}
+	stop()
 	if got := strings.Count(logs.String(), `"message":"tool call"`); got != n {
-		t.Fatalf("%d call lines written when the last of %d answers arrived:\n%s", got, n, logs.String())
+		t.Fatalf("%d of %d call lines written by the time the server exited:\n%s", got, n, logs.String())
+	}
+	if got := logs.callWrites.Load(); got != 1 {
+		t.Fatalf("%d writes carried the %d call lines, want 1", got, n)
 	}
 }

@@ -80,8 +80,7 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		stdio.SetErrorLogger(log.New(redact.Writer{W: stderr}, "", 0))
 		d := newDrain()
 		o.gate.followTransport(d.busy)
-		out := drainWriter{w: unknownToolWriter{w: stdout, tools: newToolNames(b.Registry)}, d: d,
-			beforeLast: func() { _ = o.gate.Flush() }}
+		out := drainWriter{w: unknownToolWriter{w: stdout, tools: newToolNames(b.Registry)}, d: d}
 		in := newLineReader(stdin, o.Limits.orDefaults().MaxLineBytes, func(line []byte) {
 			b.Log.Warn().Msg("refused a stdio request line: " + refusal(line))
 			_, _ = out.Write(line)
