@@ -19,6 +19,7 @@ import (
 // Main runs app with os.Args and exits. It never writes to stdout except the
 // MCP protocol (stdio) and --version.
 func Main(app App) {
+	tuneGC = true
 	os.Exit(Run(context.Background(), app, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -70,6 +71,9 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 	if err != nil {
 		logger.Error().Err(err).Msg("start-up failed")
 		return 1
+	}
+	if pct, limit := tuneGCIfServing(); pct > 0 || limit > 0 {
+		b.Log.Debug().Int("gogc", pct).Int64("gomemlimit", limit).Msg("collector set for serving (-1: the environment's)")
 	}
 	switch o.Transport {
 	case "http":

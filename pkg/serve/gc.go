@@ -1,0 +1,46 @@
+package serve
+
+import (
+	"os"
+	"runtime/debug"
+)
+
+// The collector's settings once a server is serving (issue 20). A server's
+// live heap is a few MiB, so at Go's default GOGC=100 it collects every few
+// MiB allocated — every few hundred calls — and that, not the call's own
+// work, was the largest share of the per-call CPU above a bare mcp-go
+// server's (HTTP C=16: 1.36× the floor's CPU at GOGC=100, 1.15× at 400;
+// docs/benchmarks.md). Start-up runs at the default, so the idle footprint
+// is what it was; memory under load grows to about five times the live heap
+// (ktrdr at C=16: 21 → 34 MiB peak RSS), and the soft limit bounds that for
+// a server whose live heap is large.
+const (
+	servingGCPercent   = 400
+	servingMemoryLimit = 256 << 20
+)
+
+// tuneGCForServing applies the serving settings, each unless the environment
+// sets its own (GOGC, GOMEMLIMIT: an operator's choice wins). It returns what
+// it changed, for the log.
+func tuneGCForServing(lookup func(string) (string, bool)) (gcPercent int, memLimit int64) {
+	gcPercent, memLimit = -1, -1
+	if _, set := lookup("GOGC"); !set {
+		debug.SetGCPercent(servingGCPercent)
+		gcPercent = servingGCPercent
+	}
+	if _, set := lookup("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(servingMemoryLimit)
+		memLimit = servingMemoryLimit
+	}
+	return gcPercent, memLimit
+}
+
+// tuneGC is set by Main: tests that call Run keep the process's settings.
+var tuneGC = false
+
+func tuneGCIfServing() (int, int64) {
+	if !tuneGC {
+		return -1, -1
+	}
+	return tuneGCForServing(os.LookupEnv)
+}
