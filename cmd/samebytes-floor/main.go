@@ -17,7 +17,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/pprof"
 	"sync"
 	"syscall"
 	"time"
@@ -26,6 +25,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 )
 
@@ -131,24 +131,17 @@ func serveFloor(args []string) error {
 }
 
 // profileUntilSignal writes a CPU profile to path (MCPFLEET_CPUPROFILE, as the
-// servers do) until the process is told to stop or its serving ends, so the
-// floor's profile sits beside ours in the same run (issue 20).
+// servers do, with the servers' own serve.StartCPUProfile) until the process
+// is told to stop or its serving ends, so the floor's profile sits beside ours
+// in the same run (issue 20). mcp-go's bare servers do not return on a
+// signal, hence the handler.
 func profileUntilSignal(path string) (func(), error) {
-	f, err := os.Create(path)
+	stopProfile, err := serve.StartCPUProfile(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
-	}
 	var once sync.Once
-	stop := func() {
-		once.Do(func() {
-			pprof.StopCPUProfile()
-			f.Close()
-		})
-	}
+	stop := func() { once.Do(stopProfile) }
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, os.Interrupt)
 	go func() {

@@ -28,7 +28,9 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	redact.RegisterEnv()
-	if stopProfile := startCPUProfile(os.Getenv("MCPFLEET_CPUPROFILE"), stderr); stopProfile != nil {
+	if stopProfile, err := StartCPUProfile(os.Getenv("MCPFLEET_CPUPROFILE")); err != nil {
+		fmt.Fprintln(stderr, "MCPFLEET_CPUPROFILE:", err)
+	} else if stopProfile != nil {
 		defer stopProfile()
 	}
 	if len(args) > 0 {
