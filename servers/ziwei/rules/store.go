@@ -142,15 +142,15 @@ func (s *Store) load() error {
 		return ErrNoPath
 	}
 	st, err := os.Stat(s.path)
+	if s.current(st, err) {
+		return nil
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		s.entries, s.modTime, s.size, s.loaded = nil, time.Time{}, 0, true
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("rules file: %w", err)
-	}
-	if s.loaded && st.ModTime().Equal(s.modTime) && st.Size() == s.size {
-		return nil
 	}
 	if st.Size() > readCap {
 		return fmt.Errorf("rules file %s is %d bytes, over the %d bytes this server reads; move it aside", s.path, st.Size(), readCap)
@@ -198,8 +198,8 @@ func (s *Store) List(owner string) (Listing, error) {
 	return s.listing(owner), nil
 }
 
-// current reports whether the parsed cache is the file as a stat found it
-// (load's test, for a caller holding only the read lock).
+// current reports whether the parsed cache is the file as a stat found it:
+// load's test, and List's under only the read lock.
 func (s *Store) current(st fs.FileInfo, statErr error) bool {
 	switch {
 	case !s.loaded:
