@@ -350,7 +350,7 @@ func (s *state) addOne(x *indInfo, said string, nums []numArg) {
 	// both on the stack
 	var takenBuf [16]bool
 	var lineBuf [160]byte
-	taken := takenBuf[:0]
+	var taken []bool
 	if n := len(ind.Inputs); n <= len(takenBuf) {
 		taken = takenBuf[:n]
 	} else {

@@ -48,13 +48,6 @@ func (r *bitReader) get(n int) uint32 {
 	return v
 }
 
-func flag(b bool) uint32 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 func payload(c astro.Config) *bitWriter {
 	w := &bitWriter{}
 	w.put(1, uint32(c.Algorithm))
