@@ -98,7 +98,7 @@ type fillTree struct {
 	Skip   []int                 `json:"-"`
 	Child  *fillTree             `json:"child,omitempty"`
 	ByName map[string][]fillLeaf `json:"by_name"`
-	flat   []int
+	flat   []int                 // unexported: never filled (marshalling cannot show it: checked directly)
 }
 
 // FuzzFillPlansMatchTheWalk: for trees whose nils are chosen by the input,
@@ -117,8 +117,7 @@ func FuzzFillPlansMatchTheWalk(f *testing.F) {
 			i++
 			return c && i/8 < len(choices)
 		}
-		var mkLeaf func() fillLeaf
-		mkLeaf = func() fillLeaf {
+		mkLeaf := func() fillLeaf {
 			l := fillLeaf{N: i}
 			if pick() {
 				l.Tags = []string{}
@@ -173,6 +172,11 @@ func FuzzFillPlansMatchTheWalk(f *testing.F) {
 		jb, _ := json.Marshal(b)
 		if string(ja) != string(jb) {
 			t.Fatalf("planned %s\n  walk  %s", ja, jb)
+		}
+		for tr := a; tr != nil; tr = tr.Child {
+			if tr.flat != nil {
+				t.Fatal("an unexported field was filled")
+			}
 		}
 	})
 }

@@ -69,7 +69,7 @@ func goldenRequests() []Request {
 	for _, t := range goldenExtra {
 		reqs = append(reqs, Request{Text: t}, Request{Text: strings.ToUpper(t)}, Request{Text: strings.ToLower(t)})
 	}
-	for _, r := range []Request{
+	return append(reqs, []Request{
 		{Text: "chart with RSI", Symbol: "NASDAQ:AMD"}, {Text: "bitcoin", Symbol: "ETH"}, {Text: "chart of PLTRX", Exchange: "NYSE"},
 		{Text: "chart", Symbol: "SHOP", Exchange: "TSX"}, {Text: "bitcoin", Exchange: "KRAKEN"}, {Text: "chart", Symbol: "WEIRD"},
 		{Text: "ETH", Exchange: "NOWHERE"}, {Text: "apple", Exchange: "NYSE"}, {Text: "AAPL", Symbol: "tesla"},
@@ -77,10 +77,7 @@ func goldenRequests() []Request {
 		{Text: "ETH light", Prefs: Preferences{Theme: "dark"}}, {Text: "ETH dark", Prefs: Preferences{Theme: "dark"}},
 		{Text: "SOL", Prefs: Preferences{Resolution: "4000x3000"}}, {Text: "SOL", Prefs: Preferences{Resolution: "100x100"}},
 		{Text: "BTC 1m", Prefs: Preferences{Range: "ALL"}},
-	} {
-		reqs = append(reqs, r)
-	}
-	return reqs
+	}...)
 }
 
 func TestGoldenOutputs(t *testing.T) {
