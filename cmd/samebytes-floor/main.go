@@ -45,7 +45,7 @@ func main() {
 
 func run(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("usage: samebytes-floor capture|serve ...")
+		return errors.New("usage: samebytes-floor capture|serve [flags]")
 	}
 	switch args[0] {
 	case "capture":

@@ -262,7 +262,7 @@ func TestCancelAndFail(t *testing.T) {
 	_, m, _ := do(t, "POST", api+"/trainings/start", `{"symbols":["AAPL"],"timeframes":["1h"],"strategy_name":"trend_momentum"}`)
 	id := m["task_id"].(string)
 	clk.Add(time.Second)
-	code, m, raw := do(t, "DELETE", api+"/operations/"+id, "")
+	code, _, raw := do(t, "DELETE", api+"/operations/"+id, "")
 	if code != 200 || !strings.Contains(raw, `"status":"cancelled"`) || !strings.Contains(raw, `"remote_cancelled":false,`) || !strings.Contains(raw, `"children_cancelled":[]`) ||
 		strings.Contains(raw, "training_session_cancelled") || !strings.Contains(raw, `"cancellation_reason":null`) {
 		t.Fatalf("cancel (HEAD): %d %s", code, raw)

@@ -28,10 +28,11 @@ func MaybeChild() bool {
 	if err := json.Unmarshal([]byte(os.Args[2]), &s); err != nil {
 		fail(res, LayerHelper, err)
 	}
-	if err := enter(s, res); err != nil {
-		fail(res, err.(*layerError).layer, err)
-	}
-	panic("unreachable")
+	// enter returns only when a layer is missing: with every layer in place
+	// it execs python and never comes back.
+	err := enter(s, res)
+	fail(res, err.(*layerError).layer, err)
+	panic("unreachable") // fail exits
 }
 
 type layerError struct {
