@@ -48,7 +48,7 @@ func newSessions(max, maxPerUser int) *sessions {
 // newSharedSessions keeps sessions in Redis; ttl is the idle expiry.
 func newSharedSessions(rdb *redis.Client, ttl time.Duration, max, maxPerUser int, log zerolog.Logger) *sessions {
 	s := newSessions(max, maxPerUser)
-	s.shared = &sharedSessions{rdb: rdb, ttl: ttl, max: max, maxPerUser: maxPerUser}
+	s.shared = &sharedSessions{rdb: rdb, ttl: ttl, max: max, maxPerUser: maxPerUser, memo: newSessionMemo(rdb, ttl, log)}
 	s.local = map[string]struct{}{}
 	s.log = log
 	return s
@@ -144,10 +144,22 @@ func (s *sessions) storeErr(err error) error {
 // and with Redis the initialize params it was created with.
 func (s *sessions) lookup(ctx context.Context, id string) (owner string, init []byte, ok bool, err error) {
 	if s.shared != nil {
-		// This replica holds the session's state already: only the owner is needed.
-		owner, init, ok, err = s.shared.touch(ctx, id, !s.isLocal(id))
+		// This replica holds the session's state already: only the owner is
+		// needed, and it may come from the memo.
+		local := s.isLocal(id)
+		var t memoTicket
+		if local {
+			if owner, ok := s.shared.memo.get(id); ok {
+				return owner, nil, true, nil
+			}
+			t = s.shared.memo.ticket()
+		}
+		owner, init, ok, err = s.shared.touch(ctx, id, !local)
 		if err != nil {
 			return "", nil, false, s.storeErr(err)
+		}
+		if ok && local {
+			s.shared.memo.put(t, id, owner)
 		}
 		return owner, init, ok, nil
 	}
@@ -294,10 +306,16 @@ func (m sessionIDs) terminateShared(id string) (bool, error) {
 	delete(s.local, id)
 	s.mu.Unlock()
 	if !m.request {
+		s.shared.memo.forget(id)
 		return false, nil
 	}
 	if err := s.shared.terminate(context.Background(), id); err != nil {
 		return false, s.storeErr(err)
+	}
+	// Deleted in Redis; the DELETE is answered once no replica's memo can
+	// still answer for it.
+	if err := s.shared.memo.broadcastEnded(context.Background(), id); err != nil {
+		s.log.Warn().Err(err).Msg("a session ended, but not every replica confirmed it; their memos stop within " + leaseTTL.String())
 	}
 	return false, nil
 }

@@ -23,9 +23,10 @@ import (
 // check and the insert are atomic across replicas. Keys hold the SHA-256 of
 // the id, never the id (it works as a credential).
 //
-// Every request still asks Redis (a DELETE on one replica is a 404 on every
-// replica for the next request), but concurrent requests' lookups share one
-// pipelined round trip (touchQueue).
+// A replica answers lookups of the sessions it holds from memory (sessionMemo),
+// which a DELETE on any replica clears on every replica before it is
+// answered; other lookups ask Redis, concurrent ones sharing one pipelined
+// round trip (touchQueue).
 //
 // The scripts build the per-user key from the owner they read, so they need
 // a single Redis (or a primary with replicas), not Redis Cluster.
@@ -35,6 +36,7 @@ type sharedSessions struct {
 	max        int
 	maxPerUser int
 	touches    touchQueue
+	memo       *sessionMemo
 }
 
 const sessionKeyPrefix = "mcpfleet:session:"
@@ -75,7 +77,8 @@ return 0
 // needs only the owner), or nil for an unknown (expired, terminated) id. The
 // idle TTL is refreshed when a tenth of it has passed since the last refresh
 // ('exp' in the hash; a hash without one is refreshed), so a session in use
-// expires no sooner than 9/10 of the TTL after its last use, and the common
+// expires no sooner than 9/10 of the TTL after its last use (0.85 through a
+// replica's memo, which asks again every twentieth), and the common
 // request only reads. KEYS: session hash, all set. ARGV: ttl ms, user set
 // prefix, want init.
 var touchScript = redis.NewScript(luaNow + `
