@@ -203,15 +203,17 @@ func (m *sessionMemo) run() {
 			time.Sleep(50 * time.Millisecond) // go-redis reconnects and resubscribes on the next receive
 			continue
 		}
-		switch v := msg.(type) {
-		case *redis.Subscription:
-			if v.Kind == "subscribe" {
-				m.mu.Lock()
-				m.subscribed = true
-				m.mu.Unlock()
-				m.wake()
-			}
-		case *redis.Message:
+		// Anything received means the connection is subscribed: after a
+		// reconnect go-redis resubscribes before anything else is read, and
+		// after a mere timeout the connection was kept, nothing lost.
+		m.mu.Lock()
+		was := m.subscribed
+		m.subscribed = true
+		m.mu.Unlock()
+		if !was {
+			m.wake()
+		}
+		if v, ok := msg.(*redis.Message); ok {
 			m.ended(ctx, v.Payload)
 		}
 	}
