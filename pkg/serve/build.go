@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"time"
 
@@ -81,7 +80,9 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 		// Always a hook set, so Register can add hooks via r.Server.GetHooks().
 		server.WithHooks(&server.Hooks{}),
 		server.WithResourceRecovery(),
-		server.WithLogger(slog.New(zerolog.NewSlogHandler(log.Level(maxLevel(log.GetLevel(), zerolog.WarnLevel))))),
+		// No server.WithLogger: mcp-go logs only info lines through it (a line
+		// per message and per tool call), which callLogger already writes; at
+		// warn it logged nothing yet built its attributes on every call.
 	)
 	s.Use(callLogger(log, o.gate))
 	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o)}

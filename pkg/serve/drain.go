@@ -91,27 +91,17 @@ func lines(p []byte, ours bool, f func(envelopeID)) {
 	}
 }
 
-type drainReader struct {
-	r io.Reader
-	d *drain
+// record keeps bytes handed to mcp-go, to be scanned for request ids later.
+func (d *drain) record(p []byte) {
+	d.mu.Lock()
+	d.unread = append(d.unread, p...)
+	if len(d.unread) > maxUnread {
+		d.scanLocked()
+	}
+	d.mu.Unlock()
 }
 
-func (dr *drainReader) Read(p []byte) (int, error) {
-	n, err := dr.r.Read(p)
-	if n > 0 {
-		dr.d.mu.Lock()
-		dr.d.unread = append(dr.d.unread, p[:n]...)
-		if len(dr.d.unread) > maxUnread {
-			dr.d.scanLocked()
-		}
-		dr.d.mu.Unlock()
-	}
-	if err == io.EOF {
-		dr.d.wait()
-	}
-	return n, err
-}
-
+// wait holds back EOF until every request read was answered, or drainTimeout.
 func (d *drain) wait() {
 	deadline := time.After(drainTimeout)
 	for {

@@ -27,65 +27,118 @@ type lineReader struct {
 	scanned  int  // held[ready:scanned] has no '\n'
 	skipping bool // dropping the rest of an over-long line
 	err      error
+	drain    *drain // when set: told what mcp-go reads, and holds back EOF (see drain)
 }
 
 func newLineReader(r io.Reader, max int, reject func([]byte)) *lineReader {
 	return &lineReader{r: r, max: max, reject: reject}
 }
 
+// Read hands out complete good lines. mcp-go calls it on a new goroutine for
+// every line (readNextLine), whose first stack is small: only the source's
+// Read is called from this frame, and the rest of the work is in helpers that
+// return before it, so the stack under the blocking read stays as shallow as
+// a bare os.Stdin's. With the drain and the framing in the frames under it,
+// every line grew the goroutine's stack (runtime.copystack, ~4 µs of a
+// sequential call, issue 20; BenchmarkLineGoroutine).
 func (lr *lineReader) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
 	for {
-		if lr.off < lr.ready {
-			n := copy(p, lr.held[lr.off:lr.ready])
-			lr.off += n
-			lr.compact()
-			return n, nil
+		if n, done, err := lr.handOut(p); done {
+			return n, err
 		}
-		if lr.err != nil {
-			if lr.off < len(lr.held) { // a last line without '\n': mcp-go's to judge
-				n := copy(p, lr.held[lr.off:])
-				lr.off += n
-				lr.compact()
-				return n, nil
-			}
-			return 0, lr.err
+		inPlace := len(lr.held) == 0 && !lr.skipping
+		buf := p // nothing held: read in place, usually whole lines arrive
+		if !inPlace {
+			buf = lr.room()
 		}
-		if len(lr.held) == 0 && !lr.skipping {
-			// Nothing held: read in place; usually whole lines arrive.
-			n, err := lr.r.Read(p)
-			lr.err = err
-			buf, good := lr.filter(p[:n], 0, 0)
-			if len(buf) > good {
-				lr.held = append(lr.held[:0], buf[good:]...)
-				lr.off, lr.ready, lr.scanned = 0, 0, len(lr.held)
-			}
-			if good > 0 {
-				return good, nil
-			}
+		n, err := lr.r.Read(buf)
+		lr.err = err
+		if !inPlace {
+			lr.grew(n)
 			continue
 		}
-		// A partial line is held: read more behind it.
-		if lr.off > 0 { // drop what was handed out (once per partial line)
-			n := copy(lr.held, lr.held[lr.off:])
-			lr.held = lr.held[:n]
-			lr.ready -= lr.off
-			lr.scanned -= lr.off
-			lr.off = 0
+		// Filtered from this frame, not a helper's: the line checks are
+		// the deepest calls made on mcp-go's goroutine.
+		rest, good := lr.filter(p[:n], 0, 0)
+		if good := lr.keep(p, rest, good); good > 0 {
+			return good, nil
 		}
-		if cap(lr.held)-len(lr.held) < 4096 {
-			lr.held = slices.Grow(lr.held, max(4096, len(lr.held)))
+	}
+}
+
+// handOut gives out good lines already held, or, once the source ended,
+// what is left and then its error; done is false when a read is needed.
+//
+//go:noinline
+func (lr *lineReader) handOut(p []byte) (n int, done bool, err error) {
+	switch {
+	case lr.off < lr.ready:
+		n = copy(p, lr.held[lr.off:lr.ready])
+	case lr.err == nil:
+		return 0, false, nil
+	case lr.off < len(lr.held): // a last line without '\n': mcp-go's to judge
+		n = copy(p, lr.held[lr.off:])
+	default:
+		if lr.drain != nil && lr.err == io.EOF {
+			lr.drain.wait()
 		}
-		n, err := lr.r.Read(lr.held[len(lr.held):min(cap(lr.held), len(lr.held)+1<<20)])
-		lr.err = err
-		lr.held = lr.held[:len(lr.held)+n]
-		lr.held, lr.ready = lr.filter(lr.held, lr.ready, lr.scanned)
-		lr.scanned = len(lr.held)
-		if lr.skipping {
-			lr.scanned = lr.ready
-		}
+		return 0, true, lr.err
+	}
+	lr.off += n
+	lr.compact()
+	lr.handed(p[:n])
+	return n, true, nil
+}
+
+// room is where a read goes behind a held partial line.
+//
+//go:noinline
+func (lr *lineReader) room() []byte {
+	if lr.off > 0 { // drop what was handed out (once per partial line)
+		n := copy(lr.held, lr.held[lr.off:])
+		lr.held = lr.held[:n]
+		lr.ready -= lr.off
+		lr.scanned -= lr.off
+		lr.off = 0
+	}
+	if cap(lr.held)-len(lr.held) < 4096 {
+		lr.held = slices.Grow(lr.held, max(4096, len(lr.held)))
+	}
+	return lr.held[len(lr.held):min(cap(lr.held), len(lr.held)+1<<20)]
+}
+
+// keep holds the partial line after the good lines read in place into p,
+// and returns how many bytes of p are good lines to hand out.
+//
+//go:noinline
+func (lr *lineReader) keep(p, buf []byte, good int) int {
+	if len(buf) > good {
+		lr.held = append(lr.held[:0], buf[good:]...)
+		lr.off, lr.ready, lr.scanned = 0, 0, len(lr.held)
+	}
+	lr.handed(p[:good])
+	return good
+}
+
+// grew files n bytes read into room behind a held partial line.
+//
+//go:noinline
+func (lr *lineReader) grew(n int) {
+	lr.held = lr.held[:len(lr.held)+n]
+	lr.held, lr.ready = lr.filter(lr.held, lr.ready, lr.scanned)
+	lr.scanned = len(lr.held)
+	if lr.skipping {
+		lr.scanned = lr.ready
+	}
+}
+
+// handed tells the drain what mcp-go is given.
+func (lr *lineReader) handed(p []byte) {
+	if lr.drain != nil && len(p) > 0 {
+		lr.drain.record(p)
 	}
 }
 

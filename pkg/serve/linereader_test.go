@@ -90,9 +90,8 @@ func BenchmarkLineReaderLongLine(b *testing.B) {
 	buf := make([]byte, 4096)
 	b.SetBytes(int64(len(line)))
 	for b.Loop() {
-		lr := newLineReader(bytes.NewReader(line), 32<<20, func([]byte) {})
-		d := newDrain()
-		dr := &drainReader{r: lr, d: d}
+		dr := newLineReader(bytes.NewReader(line), 32<<20, func([]byte) {})
+		dr.drain = newDrain()
 		for {
 			if _, err := dr.Read(buf); err != nil {
 				break
@@ -101,12 +100,13 @@ func BenchmarkLineReaderLongLine(b *testing.B) {
 	}
 }
 
-// BenchmarkLineReaderRequest is BenchmarkDrainReadRequest with the line
-// checks in front: the per-call cost of framing (no allocation).
+// BenchmarkLineReaderRequest: the per-call cost of framing and the drain
+// (no allocation).
 func BenchmarkLineReaderRequest(b *testing.B) {
 	line := []byte(`{"jsonrpc":"2.0","id":25,"method":"tools/call","params":{"name":"get_exchanges","arguments":{}}}` + "\n")
 	src := bytes.NewReader(line)
-	dr := &drainReader{r: newLineReader(src, 4<<20, func([]byte) {}), d: newDrain()}
+	dr := newLineReader(src, 4<<20, func([]byte) {})
+	dr.drain = newDrain()
 	buf := make([]byte, 4096)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -115,7 +115,7 @@ func BenchmarkLineReaderRequest(b *testing.B) {
 		if n != len(line) {
 			b.Fatal(n)
 		}
-		dr.d.pending = map[string]bool{}
+		dr.drain.pending = map[string]bool{}
 	}
 }
 

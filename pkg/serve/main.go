@@ -91,7 +91,8 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 			b.Log.Warn().Msg("refused a stdio request line: " + refusal(line))
 			_, _ = out.Write(line)
 		})
-		err = stdio.Listen(ctx, &drainReader{r: in, d: d}, out)
+		in.drain = d
+		err = stdio.Listen(ctx, in, out)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		b.Log.Error().Err(err).Msg("transport stopped")
