@@ -109,15 +109,34 @@ func reserveID(t *testing.T, r *replica, user string) string {
 	return id
 }
 
+// warmOne: a replica and a session it answers from memory.
+func warmOne(t *testing.T, ttl time.Duration) (*replica, string) {
+	t.Helper()
+	b := newReplica(t, redistest.StartServer(t), ttl)
+	id := reserveID(t, b, "alice")
+	b.hold(id)
+	b.warm(t, id)
+	return b, id
+}
+
+// warmPair: replicas a and b, and two sessions that b answers from memory.
+func warmPair(t *testing.T) (a, b *replica, id, other string) {
+	t.Helper()
+	srv := redistest.StartServer(t)
+	a, b = newReplica(t, srv, time.Hour), newReplica(t, srv, time.Hour)
+	id, other = reserveID(t, a, "alice"), reserveID(t, a, "alice")
+	for _, x := range []string{id, other} {
+		b.hold(x)
+		b.warm(t, x)
+	}
+	return a, b, id, other
+}
+
 // TestMemoAnswersWithoutRedis: once warm, a replica answers lookups of the
 // sessions it holds without asking Redis, with the right owner; one it does
 // not hold (it would adopt it) still asks.
 func TestMemoAnswersWithoutRedis(t *testing.T) {
-	srv := redistest.StartServer(t)
-	b := newReplica(t, srv, time.Hour)
-	id := reserveID(t, b, "alice")
-	b.hold(id)
-	b.warm(t, id)
+	b, id := warmOne(t, time.Hour)
 	before := b.touches.n.Load()
 	for range 100 {
 		owner, _, ok, err := b.s.lookup(context.Background(), id)
@@ -228,11 +247,7 @@ func TestMemoKeepsNoAnswerReadBeforeADelete(t *testing.T) {
 // (Redis not answering it) stops answering from memory before Redis counts
 // the lease as ended.
 func TestMemoStopsWhenRenewalsFail(t *testing.T) {
-	srv := redistest.StartServer(t)
-	b := newReplica(t, srv, time.Hour)
-	id := reserveID(t, b, "alice")
-	b.hold(id)
-	b.warm(t, id)
+	b, id := warmOne(t, time.Hour)
 	fail := func(cmd redis.Cmder, next func() error) error {
 		if isScript(cmd, renewScript) {
 			return fmt.Errorf("refused by the test")
@@ -252,13 +267,7 @@ func TestMemoStopsWhenRenewalsFail(t *testing.T) {
 // lease, after which it no longer answers from memory, and once its messages
 // flow again it registers anew and memoises again.
 func TestMemoFencesASilentHolder(t *testing.T) {
-	srv := redistest.StartServer(t)
-	a, b := newReplica(t, srv, time.Hour), newReplica(t, srv, time.Hour)
-	id, other := reserveID(t, a, "alice"), reserveID(t, a, "alice")
-	for _, x := range []string{id, other} {
-		b.hold(x)
-		b.warm(t, x)
-	}
+	a, b, id, other := warmPair(t)
 	release := make(chan struct{})
 	b.s.shared.memo.beforeEvict = func() { <-release }
 	took := a.end(t, id)
@@ -285,13 +294,7 @@ func TestMemoFencesASilentHolder(t *testing.T) {
 // it stops answering from memory; a DELETE meanwhile is a miss on it; it
 // subscribes and registers again and memoises again.
 func TestMemoEndsWithTheSubscription(t *testing.T) {
-	srv := redistest.StartServer(t)
-	a, b := newReplica(t, srv, time.Hour), newReplica(t, srv, time.Hour)
-	id, other := reserveID(t, a, "alice"), reserveID(t, a, "alice")
-	for _, x := range []string{id, other} {
-		b.hold(x)
-		b.warm(t, x)
-	}
+	a, b, id, other := warmPair(t)
 	ctx := context.Background()
 	if err := a.s.shared.rdb.Do(ctx, "CLIENT", "KILL", "TYPE", "pubsub").Err(); err != nil {
 		t.Fatal(err)
@@ -307,11 +310,7 @@ func TestMemoEndsWithTheSubscription(t *testing.T) {
 // flush) refuses the renewal, and the replica stops answering from memory
 // within a renewal period, so sessions Redis lost are not served on.
 func TestMemoLostRegistration(t *testing.T) {
-	srv := redistest.StartServer(t)
-	b := newReplica(t, srv, time.Hour)
-	id := reserveID(t, b, "alice")
-	b.hold(id)
-	b.warm(t, id)
+	b, id := warmOne(t, time.Hour)
 	start := time.Now()
 	if err := b.s.shared.rdb.FlushDB(context.Background()).Err(); err != nil {
 		t.Fatal(err)
@@ -325,12 +324,8 @@ func TestMemoLostRegistration(t *testing.T) {
 // TestMemoKeepsTheSessionAlive: a session used only through one replica's
 // memo does not expire in Redis: the memo asks again, refreshing the TTL.
 func TestMemoKeepsTheSessionAlive(t *testing.T) {
-	srv := redistest.StartServer(t)
 	ttl := time.Second
-	b := newReplica(t, srv, ttl)
-	id := reserveID(t, b, "alice")
-	b.hold(id)
-	b.warm(t, id)
+	b, id := warmOne(t, ttl)
 	for end := time.Now().Add(3 * ttl); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
 		if !b.live(t, id) {
 			t.Fatal("a session in use expired")
