@@ -28,6 +28,13 @@ const MaxBodyBytes = 4 << 20
 // auth, the body limit and the JSON-RPC and session gate, and an
 // unauthenticated /healthz.
 func HTTPHandler(b *Built) http.Handler {
+	h, _ := httpHandler(b)
+	return h
+}
+
+// httpHandler is HTTPHandler and what to run once the server stopped serving
+// (a replica leaving the shared session memo, so no DELETE waits for it).
+func httpHandler(b *Built) (http.Handler, func()) {
 	lim := b.Options.Limits.orDefaults()
 	sess := newSessions(lim.MaxSessions, lim.MaxUserSessions)
 	if b.Registry != nil && b.Registry.Redis != nil {
@@ -69,7 +76,7 @@ func HTTPHandler(b *Built) http.Handler {
 	h = writeDeadline(lim.WriteTimeout, h)
 	mux.Handle("/mcp", h)
 	mux.Handle("/mcp/", h)
-	return mux
+	return mux, sess.leave
 }
 
 // bodyDeadline bounds every read of the request body, including the one
@@ -341,8 +348,10 @@ func serveHTTP(ctx context.Context, b *Built, log zerolog.Logger) error {
 	lim := b.Options.Limits.orDefaults()
 	// Past MaxConns, connections wait in the kernel's backlog unaccepted.
 	ln = netutil.LimitListener(ln, lim.MaxConns)
+	handler, leave := httpHandler(b)
+	defer leave()
 	srv := &http.Server{
-		Handler:           HTTPHandler(b),
+		Handler:           handler,
 		ReadHeaderTimeout: lim.ReadHeaderTimeout,
 		// No ReadTimeout or WriteTimeout: both would cut long SSE responses
 		// (a read deadline cancels the request's context). Bodies get their

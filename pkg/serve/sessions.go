@@ -169,6 +169,15 @@ func (s *sessions) lookup(ctx context.Context, id string) (owner string, init []
 	return owner, nil, ok, nil
 }
 
+// leave takes this replica out of the shared session memo once it stopped
+// serving, so DELETEs on other replicas stop waiting for it at once rather
+// than when its lease runs out.
+func (s *sessions) leave() {
+	if s.shared != nil {
+		s.shared.memo.leave()
+	}
+}
+
 // isLocal: mcp-go on this replica holds state for id (shared mode).
 func (s *sessions) isLocal(id string) bool {
 	s.mu.Lock()

@@ -63,6 +63,7 @@ type sessionMemo struct {
 	gen        uint64 // bumped by every ended message and epoch change
 	entries    map[string]memoEntry
 	byKey      map[string]string // session hash key → id
+	left       bool              // leave was called: never registers again
 
 	beforeEvict func() // tests: stalls the handling of ended messages
 }
@@ -280,9 +281,9 @@ func (m *sessionMemo) renew(ps *redis.PubSub) {
 		case <-m.kick:
 		}
 		m.mu.RLock()
-		subscribed, rid, old, epoch := m.subscribed, m.rid, m.oldRid, m.epoch
+		subscribed, rid, old, epoch, left := m.subscribed, m.rid, m.oldRid, m.epoch, m.left
 		m.mu.RUnlock()
-		if subscribed {
+		if subscribed && !left {
 			mode := "renew"
 			if rid == "" {
 				mode, rid = "new", rand.Text()
@@ -300,9 +301,13 @@ func (m *sessionMemo) renew(ps *redis.PubSub) {
 				m.endEpoch(false, true)
 				m.wake()
 			default:
+				orphan := ""
 				m.mu.Lock()
-				if mode == "new" && (m.epoch != epoch || !m.subscribed) {
+				if mode == "new" && (m.epoch != epoch || !m.subscribed || m.left) {
 					m.oldRid = rid // registered too late for this epoch: removed by the next registration
+					if m.left {
+						orphan, m.oldRid = rid, "" // there is no next one
+					}
 				} else if m.epoch == epoch && m.subscribed {
 					if mode == "new" {
 						// A fresh epoch: nothing read before the registration counts.
@@ -315,11 +320,34 @@ func (m *sessionMemo) renew(ps *redis.PubSub) {
 					}
 				}
 				m.mu.Unlock()
+				if orphan != "" {
+					_ = m.rdb.ZRem(ctx, m.holdersKey, orphan).Err() // else its lease ends in leaseTTL
+				}
 			}
 		}
 		if err := ps.Ping(ctx); err == redis.ErrClosed {
 			return
 		}
+	}
+}
+
+// leave stops answering from memory and deregisters this replica's holder
+// id (a rolling update: without it every DELETE in the next few seconds would
+// wait out the lease of a replica that is gone).
+func (m *sessionMemo) leave() {
+	m.endEpoch(false, true)
+	m.mu.Lock()
+	old := m.oldRid
+	m.oldRid = ""
+	m.left = true
+	m.mu.Unlock()
+	if old == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), sessionOpTimeout)
+	defer cancel()
+	if err := m.rdb.ZRem(ctx, m.holdersKey, old).Err(); err != nil {
+		m.log.Warn().Err(err).Msg("could not leave the session memo; other replicas' DELETEs wait for this one's lease to end")
 	}
 }
 

@@ -290,6 +290,25 @@ func TestMemoFencesASilentHolder(t *testing.T) {
 	b.warm(t, other) // registered again
 }
 
+// TestMemoLeaves: a replica that stopped serving leaves at once: it answers
+// nothing from memory, and a DELETE on another replica does not wait for it
+// even though it will never acknowledge.
+func TestMemoLeaves(t *testing.T) {
+	a, b, id, other := warmPair(t)
+	b.s.shared.memo.beforeEvict = func() { select {} }
+	b.s.leave()
+	if _, ok := b.s.shared.memo.get(other); ok {
+		t.Fatal("a replica that left still answers from memory")
+	}
+	if took := a.end(t, id); took >= ackGrace {
+		t.Fatalf("the DELETE waited %v for a replica that left", took)
+	}
+	time.Sleep(2 * leaseRenew) // the renewer must not register it again
+	if n := b.s.shared.rdb.ZCard(context.Background(), b.s.shared.memo.holdersKey).Val(); n != 0 {
+		t.Fatalf("%d holders registered after the only replica left", n)
+	}
+}
+
 // TestMemoEndsWithTheSubscription: when the replica's subscription is cut,
 // it stops answering from memory; a DELETE meanwhile is a miss on it; it
 // subscribes and registers again and memoises again.
