@@ -36,9 +36,9 @@ func newLineReader(r io.Reader, max int, reject func([]byte)) *lineReader {
 
 // Read hands out complete good lines. mcp-go calls it on a new goroutine for
 // every line (readNextLine), whose first stack is small: only the source's
-// Read is called from this frame, and the rest of the work is in helpers that
-// return before it, so the stack under the blocking read stays as shallow as
-// a bare os.Stdin's. With the drain and the framing in the frames under it,
+// Read and the line filter are called from this frame, and the rest of the
+// work is in helpers that return before either, so the stack under the
+// blocking read stays as shallow as a bare os.Stdin's. With the drain and the framing in the frames under it,
 // every line grew the goroutine's stack (runtime.copystack, ~4 µs of a
 // sequential call, issue 20; BenchmarkLineGoroutine).
 func (lr *lineReader) Read(p []byte) (int, error) {
@@ -63,8 +63,8 @@ func (lr *lineReader) Read(p []byte) (int, error) {
 		// Filtered from this frame, not a helper's: the line checks are
 		// the deepest calls made on mcp-go's goroutine.
 		rest, good := lr.filter(p[:n], 0, 0)
-		if good := lr.keep(p, rest, good); good > 0 {
-			return good, nil
+		if out := lr.keep(p, rest, good); out > 0 {
+			return out, nil
 		}
 	}
 }

@@ -70,7 +70,6 @@ type sessionMemo struct {
 
 type memoEntry struct {
 	owner string
-	key   string
 	epoch uint64
 	until time.Time
 }
@@ -140,7 +139,7 @@ func (m *sessionMemo) put(t memoTicket, id, owner string) {
 		clear(m.entries)
 		clear(m.byKey)
 	}
-	m.entries[id] = memoEntry{owner: owner, key: key, epoch: m.epoch, until: t.at.Add(m.fresh)}
+	m.entries[id] = memoEntry{owner: owner, epoch: m.epoch, until: t.at.Add(m.fresh)}
 	m.byKey[key] = id
 }
 
@@ -224,6 +223,10 @@ func (m *sessionMemo) closed() bool {
 	return m.rdb.Ping(context.Background()).Err() == redis.ErrClosed
 }
 
+// memoAckKey is the set of holders that evicted the session an ended
+// message named: the holders add to it, the terminating replica reads it.
+func memoAckKey(msgID string) string { return sessionKeyPrefix + "ack:" + msgID }
+
 // ended evicts the key a message names, then acknowledges it.
 func (m *sessionMemo) ended(ctx context.Context, payload string) {
 	key, msgID, ok := strings.Cut(payload, " ")
@@ -242,7 +245,7 @@ func (m *sessionMemo) ended(ctx context.Context, payload string) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, sessionOpTimeout)
 	defer cancel()
-	ack := sessionKeyPrefix + "ack:" + msgID
+	ack := memoAckKey(msgID)
 	pipe := m.rdb.Pipeline()
 	pipe.SAdd(ctx, ack, rid)
 	pipe.PExpire(ctx, ack, endedWait+time.Second)
@@ -404,7 +407,7 @@ func (m *sessionMemo) broadcastEnded(ctx context.Context, id string) error {
 	if len(args) == 2 {
 		return nil
 	}
-	keys := []string{m.holdersKey, sessionKeyPrefix + "ack:" + msgID, m.fencedKey}
+	keys := []string{m.holdersKey, memoAckKey(msgID), m.fencedKey}
 	fenceAt := time.Now().Add(ackGrace)
 	for pause := 500 * time.Microsecond; ; pause = min(2*pause, 20*time.Millisecond) {
 		if time.Now().After(fenceAt) {
