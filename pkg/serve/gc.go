@@ -3,6 +3,8 @@ package serve
 import (
 	"os"
 	"runtime/debug"
+	"sync"
+	"sync/atomic"
 )
 
 // The collector's settings once a server is serving (issue 20). A server's
@@ -30,6 +32,7 @@ func tuneGCForServing(lookup func(string) (string, bool)) (gcPercent int, memLim
 	if _, set := lookup("GOGC"); !set {
 		debug.SetGCPercent(servingGCPercent)
 		gcPercent = servingGCPercent
+		servingPace.Store(true)
 	}
 	if _, set := lookup("GOMEMLIMIT"); !set {
 		debug.SetMemoryLimit(servingMemoryLimit)
@@ -47,3 +50,45 @@ func tuneGCIfServing() (int, int64) {
 	}
 	return tuneGCForServing(os.LookupEnv)
 }
+
+// A large request body (≥ bigAllocBytes) makes mcp-go allocate about 14 times
+// its size while it is handled (io.ReadAll, json.Decoder's buffer, RawMessage
+// copies, the unquoted string, the schema validator's copy: 58 MB for a 4 MiB
+// tools/call), most of it live at once. At the serving pace the heap may grow
+// to four times what is live, so two such bodies at once (the 8 MiB body
+// budget) took RSS to 150–190 MB; at Go's default pace it stays near twice
+// what is live. So while any large body is being handled the collector runs at
+// the default pace, and returns to the serving pace when the last one ends.
+// Small bodies, the ones the serving pace is for, never take the lock.
+var (
+	servingPace atomic.Bool // tuneGCForServing set the serving GC percent
+	bigBodies   struct {
+		sync.Mutex
+		n int
+	}
+)
+
+// largeBodyPace switches to the default pace for a body of n bytes, if it is
+// large and the serving pace is ours to change; the returned func switches
+// back once no large body is left.
+func largeBodyPace(n int64) (done func()) {
+	if n < bigAllocBytes || !servingPace.Load() {
+		return func() {}
+	}
+	bigBodies.Lock()
+	if bigBodies.n == 0 {
+		debug.SetGCPercent(defaultGCPercent)
+	}
+	bigBodies.n++
+	bigBodies.Unlock()
+	return func() {
+		bigBodies.Lock()
+		bigBodies.n--
+		if bigBodies.n == 0 {
+			debug.SetGCPercent(servingGCPercent)
+		}
+		bigBodies.Unlock()
+	}
+}
+
+const defaultGCPercent = 100 // Go's GOGC default

@@ -22,6 +22,7 @@ func TestTuneGCForServing(t *testing.T) {
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer servingPace.Store(servingPace.Load())
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			// What the environment would have set, as the runtime does at start.
@@ -36,6 +37,51 @@ func TestTuneGCForServing(t *testing.T) {
 			}
 			if got := debug.SetMemoryLimit(-1); got != tc.wantSetLimit {
 				t.Errorf("memory limit %d, want %d", got, tc.wantSetLimit)
+			}
+		})
+	}
+}
+
+// TestLargeBodyPace: a large body collects at the default pace until the last
+// large body is done; small bodies and an operator's GOGC are left alone.
+func TestLargeBodyPace(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer servingPace.Store(servingPace.Load())
+	pct := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
+	cases := []struct {
+		name    string
+		ours    bool    // the serving pace was set by tuneGCForServing
+		sizes   []int64 // bodies in flight together
+		whileIn int     // GC percent while they are all held
+	}{
+		{"one large body", true, []int64{bigAllocBytes}, defaultGCPercent},
+		{"two overlapping large bodies", true, []int64{4 << 20, 2 << 20}, defaultGCPercent},
+		{"a large body among small ones", true, []int64{100, 4 << 20, 512}, defaultGCPercent},
+		{"small bodies only", true, []int64{100, bigAllocBytes - 1}, servingGCPercent},
+		{"operator's GOGC", false, []int64{4 << 20}, servingGCPercent},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			debug.SetGCPercent(servingGCPercent)
+			servingPace.Store(tc.ours)
+			var dones []func()
+			for _, n := range tc.sizes {
+				dones = append(dones, largeBodyPace(n))
+			}
+			if got := pct(); got != tc.whileIn {
+				t.Fatalf("GC percent %d while held, want %d", got, tc.whileIn)
+			}
+			for i, done := range dones {
+				done()
+				want := servingGCPercent
+				for _, n := range tc.sizes[i+1:] {
+					if n >= bigAllocBytes && tc.ours {
+						want = defaultGCPercent
+					}
+				}
+				if got := pct(); got != want {
+					t.Fatalf("GC percent %d after %d of %d ended, want %d", got, i+1, len(dones), want)
+				}
 			}
 		})
 	}

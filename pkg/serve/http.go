@@ -180,6 +180,7 @@ func bodyLimit(lim Limits, next http.Handler) http.Handler {
 		}
 		defer budget.Release(max64(size, 1))
 		defer releaseSoon(size)
+		defer largeBodyPace(size)()
 		data, err := readBody(http.MaxBytesReader(w, r.Body, max), r.ContentLength)
 		var tooBig *http.MaxBytesError
 		var ne net.Error
