@@ -2,7 +2,10 @@ package serve
 
 import (
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -82,6 +85,47 @@ func TestLargeBodyPace(t *testing.T) {
 				if got := pct(); got != want {
 					t.Fatalf("GC percent %d after %d of %d ended, want %d", got, i+1, len(dones), want)
 				}
+			}
+		})
+	}
+}
+
+// TestBodyLimitPacesByWhatWasRead: bodyLimit switches to the default pace for
+// a large body while the handler runs, and judges by the bytes read: a small
+// chunked body (which reserves the most a body may be) leaves the serving pace.
+func TestBodyLimitPacesByWhatWasRead(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(servingGCPercent))
+	defer servingPace.Store(servingPace.Load())
+	servingPace.Store(true)
+	seen := make(chan int, 1)
+	h := bodyLimit(DefaultLimits(), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		seen <- p
+	}))
+	cases := []struct {
+		name    string
+		size    int
+		chunked bool
+		want    int
+	}{
+		{"small body", 100, false, servingGCPercent},
+		{"small chunked body", 100, true, servingGCPercent},
+		{"large body", 2 << 20, false, defaultGCPercent},
+		{"large chunked body", 2 << 20, true, defaultGCPercent},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(strings.Repeat("x", tc.size)))
+			if tc.chunked {
+				req.ContentLength = -1 // as a chunked request arrives: length unknown
+			}
+			h.ServeHTTP(httptest.NewRecorder(), req)
+			if got := <-seen; got != tc.want {
+				t.Errorf("GC percent %d while handled, want %d", got, tc.want)
+			}
+			if got := debug.SetGCPercent(servingGCPercent); got != servingGCPercent {
+				t.Errorf("GC percent %d after, want %d", got, servingGCPercent)
 			}
 		})
 	}

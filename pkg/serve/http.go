@@ -179,9 +179,14 @@ func bodyLimit(lim Limits, next http.Handler) http.Handler {
 			return
 		}
 		defer budget.Release(max64(size, 1))
-		defer releaseSoon(size)
-		defer largeBodyPace(size)()
 		data, err := readBody(http.MaxBytesReader(w, r.Body, max), r.ContentLength)
+		// What the read allocated, not what was reserved: a chunked body
+		// reserves the most it may be, however small it turns out.
+		held := r.ContentLength
+		if held < 0 {
+			held = int64(len(data)) // io.ReadAll returns what it read, on error too
+		}
+		defer releaseSoon(held)
 		var tooBig *http.MaxBytesError
 		var ne net.Error
 		switch {
@@ -196,6 +201,7 @@ func bodyLimit(lim Limits, next http.Handler) http.Handler {
 			return
 		}
 		_ = rc.SetReadDeadline(time.Time{})
+		defer largeBodyPace(held)()
 		r.Body = bufferedBody{bytes.NewReader(data), data}
 		next.ServeHTTP(w, r)
 	})

@@ -38,9 +38,10 @@ func newLineReader(r io.Reader, max int, reject func([]byte)) *lineReader {
 // every line (readNextLine), whose first stack is small: only the source's
 // Read and the line filter are called from this frame, and the rest of the
 // work is in helpers that return before either, so the stack under the
-// blocking read stays as shallow as a bare os.Stdin's. With the drain and the framing in the frames under it,
-// every line grew the goroutine's stack (runtime.copystack, ~4 µs of a
-// sequential call, issue 20; BenchmarkLineGoroutine).
+// blocking read stays as shallow as a bare os.Stdin's. With the drain and the
+// framing in the frames under it, every line grew the goroutine's stack
+// (runtime.copystack, ~4 µs of a sequential call, issue 20;
+// BenchmarkLineGoroutine).
 func (lr *lineReader) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
