@@ -117,31 +117,48 @@ func serveFloor(args []string) error {
 		return fmt.Errorf("%s is not a captured answer: %v", *file, err)
 	}
 	srv := servetest.Floor(a.Tool, servetest.Answer{Structured: a.Structured, Text: a.Text})
-	if path := os.Getenv("MCPFLEET_CPUPROFILE"); path != "" {
-		stop, err := profileUntilSignal(path)
-		if err != nil {
-			return err
-		}
-		defer stop()
+	stop, err := recordUntilSignal()
+	if err != nil {
+		return err
 	}
+	defer stop()
 	if *addr != "" {
 		return server.NewStreamableHTTPServer(srv).Start(*addr)
 	}
 	return server.ServeStdio(srv)
 }
 
-// profileUntilSignal writes a CPU profile to path (MCPFLEET_CPUPROFILE, as the
-// servers do, with the servers' own serve.StartCPUProfile) until the process
-// is told to stop or its serving ends, so the floor's profile sits beside ours
-// in the same run (issue 20). mcp-go's bare servers do not return on a
-// signal, hence the handler.
-func profileUntilSignal(path string) (func(), error) {
-	stopProfile, err := serve.StartCPUProfile(path)
-	if err != nil {
-		return nil, err
+// recordUntilSignal writes a CPU profile (MCPFLEET_CPUPROFILE) and a runtime
+// trace (MCPFLEET_TRACE), as the servers do, with the servers' own
+// serve.StartCPUProfile and serve.StartTrace, until the process is told to
+// stop or its serving ends, so the floor's recordings sit beside ours in the
+// same run (issue 20). mcp-go's bare servers do not return on a signal, hence
+// the handler, which ends every recording before it exits.
+func recordUntilSignal() (func(), error) {
+	var stops []func()
+	stopAll := func() {
+		for _, s := range stops {
+			s()
+		}
+	}
+	for _, r := range []struct {
+		env   string
+		start func(string) (func(), error)
+	}{{"MCPFLEET_CPUPROFILE", serve.StartCPUProfile}, {"MCPFLEET_TRACE", serve.StartTrace}} {
+		s, err := r.start(os.Getenv(r.env))
+		if err != nil {
+			stopAll()
+			return nil, fmt.Errorf("%s: %w", r.env, err)
+		}
+		if s != nil {
+			stops = append(stops, s)
+		}
 	}
 	var once sync.Once
-	stop := func() { once.Do(stopProfile) }
+	stop := func() { once.Do(stopAll) }
+	if len(stops) == 0 {
+		return stop, nil
+	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, os.Interrupt)
 	go func() {

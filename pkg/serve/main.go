@@ -28,10 +28,12 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	redact.RegisterEnv()
-	if stopProfile, err := StartCPUProfile(os.Getenv("MCPFLEET_CPUPROFILE")); err != nil {
-		fmt.Fprintln(stderr, "MCPFLEET_CPUPROFILE:", err)
-	} else if stopProfile != nil {
-		defer stopProfile()
+	for env, start := range map[string]func(string) (func(), error){"MCPFLEET_CPUPROFILE": StartCPUProfile, "MCPFLEET_TRACE": StartTrace} {
+		if stopRecording, err := start(os.Getenv(env)); err != nil {
+			fmt.Fprintln(stderr, env+":", err)
+		} else if stopRecording != nil {
+			defer stopRecording()
+		}
 	}
 	if len(args) > 0 {
 		if cmd, ok := app.Commands[args[0]]; ok {
@@ -82,6 +84,8 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		err = serveHTTP(ctx, b, b.Log)
 	default:
 		b.Log.Info().Int("tools", len(b.Registry.Tools())).Msg("serving MCP over stdio")
+		stdin, stdout, restore := pollableStdio(stdin, stdout)
+		defer restore()
 		stdio := server.NewStdioServer(b.Server)
 		stdio.SetErrorLogger(log.New(redact.Writer{W: stderr}, "", 0))
 		d := newDrain()

@@ -1,8 +1,10 @@
 package serve
 
 import (
+	"io"
 	"os"
 	"runtime/pprof"
+	"runtime/trace"
 )
 
 // StartCPUProfile writes a CPU profile of the whole run to path (from
@@ -11,6 +13,19 @@ import (
 // no error when path is empty. cmd/samebytes-floor profiles the floor with it
 // too, so the two profiles of a comparison are taken alike.
 func StartCPUProfile(path string) (stop func(), err error) {
+	return startRecording(path, pprof.StartCPUProfile, pprof.StopCPUProfile)
+}
+
+// StartTrace writes a runtime execution trace of the whole run to path (from
+// MCPFLEET_TRACE) for `go tool trace`. A CPU profile says where on-CPU time
+// goes; a trace says what it cannot: how often a call wakes a thread, hands a
+// processor over, or waits to be scheduled (docs/benchmarks.md, twelfth run).
+// Empty path: nil stop, no error. cmd/samebytes-floor takes it too.
+func StartTrace(path string) (stop func(), err error) {
+	return startRecording(path, trace.Start, trace.Stop)
+}
+
+func startRecording(path string, start func(io.Writer) error, end func()) (stop func(), err error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -18,12 +33,12 @@ func StartCPUProfile(path string) (stop func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
+	if err := start(f); err != nil {
 		_ = f.Close()
 		return nil, err
 	}
 	return func() {
-		pprof.StopCPUProfile()
+		end()
 		_ = f.Close()
 	}, nil
 }

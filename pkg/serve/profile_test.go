@@ -1,0 +1,53 @@
+package serve
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRecordings: MCPFLEET_CPUPROFILE and MCPFLEET_TRACE write what pprof and
+// `go tool trace` read, start nothing without a path, and report a path that
+// cannot be written instead of serving without the recording asked for.
+// Not parallel: a process has one CPU profile and one trace at a time.
+func TestRecordings(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		start func(string) (func(), error)
+		magic []byte // how the file begins
+	}{
+		{"cpu profile", StartCPUProfile, []byte{0x1f, 0x8b}}, // gzipped protobuf
+		{"trace", StartTrace, []byte("go 1.")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if stop, err := tc.start(""); stop != nil || err != nil {
+				t.Fatalf("no path: stop %v, err %v; want neither", stop != nil, err)
+			}
+			if _, err := tc.start(filepath.Join(t.TempDir(), "missing", "out")); err == nil {
+				t.Fatal("an unwritable path: no error")
+			}
+			path := filepath.Join(t.TempDir(), "out")
+			stop, err := tc.start(path)
+			if err != nil || stop == nil {
+				t.Fatalf("start: %v", err)
+			}
+			_ = strings.Repeat("work ", 1<<16) // something to record
+			stop()
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(b, tc.magic) {
+				t.Fatalf("%d bytes beginning %q, want %q", len(b), b[:min(len(b), 8)], tc.magic)
+			}
+			// Stopped means released: a second recording can start.
+			again, err := tc.start(filepath.Join(t.TempDir(), "again"))
+			if err != nil {
+				t.Fatalf("after stop: %v", err)
+			}
+			again()
+		})
+	}
+}
