@@ -84,6 +84,9 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		err = serveHTTP(ctx, b, b.Log)
 	default:
 		b.Log.Info().Int("tools", len(b.Registry.Tools())).Msg("serving MCP over stdio")
+		if n := tuneProcsIfServingStdio(); n > 0 {
+			b.Log.Debug().Int("gomaxprocs", n).Msg("one processor for one client (GOMAXPROCS overrides)")
+		}
 		stdin, stdout, restore := pollableStdio(stdin, stdout)
 		defer restore()
 		stdio := server.NewStdioServer(b.Server)
