@@ -27,43 +27,55 @@ import (
 // The copy is a dup, so closing it never closes the caller's descriptor. The
 // non-blocking flag belongs to the open pipe both share: nothing else here
 // reads stdin or writes stdout while the transport runs (stdout is the
-// protocol's), and the flag is put back when it stops.
+// protocol's), and the flag is put back when it stops. One difference from
+// writing fd 1 itself: once the client has gone, a write fails with EPIPE
+// instead of the runtime ending the process with SIGPIPE; the server then
+// stops at stdin's end, as it does anyway.
 func pollable(f *os.File) (*os.File, func()) {
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return nil, nil
 	}
-	fd := -1
-	// Control, not f.Fd(): Fd would switch f to blocking mode.
-	if rc.Control(func(u uintptr) { fd = int(u) }) != nil || fd < 0 {
+	var served *os.File
+	var wasNonblock bool
+	// Control, not f.Fd() (Fd would switch f to blocking mode). The
+	// descriptor is used only inside it, while f is known to hold it open.
+	if rc.Control(func(fd uintptr) { served, wasNonblock = pollableDup(int(fd), f.Name()) }) != nil || served == nil {
 		return nil, nil
 	}
-	var st unix.Stat_t
-	if unix.Fstat(fd, &st) != nil {
-		return nil, nil
-	}
-	if t := st.Mode & unix.S_IFMT; t != unix.S_IFIFO && t != unix.S_IFSOCK {
-		return nil, nil
-	}
-	flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
-	if err != nil {
-		return nil, nil
-	}
-	wasNonblock := flags&unix.O_NONBLOCK != 0
-	dup, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0)
-	if err != nil {
-		return nil, nil
-	}
-	if err := unix.SetNonblock(dup, true); err != nil {
-		_ = unix.Close(dup)
-		return nil, nil
-	}
-	// A non-blocking descriptor makes NewFile register it with the poller.
-	served := os.NewFile(uintptr(dup), f.Name())
 	return served, func() {
 		_ = served.Close()
 		if !wasNonblock {
-			_ = unix.SetNonblock(fd, false)
+			// Through f again: if the caller has closed f meanwhile this
+			// fails, rather than changing whatever now has that number.
+			_ = rc.Control(func(fd uintptr) { _ = unix.SetNonblock(int(fd), false) })
 		}
 	}
+}
+
+// pollableDup is pollable's work on the descriptor itself: a non-blocking
+// duplicate as a File, if fd is a pipe or a socket, and whether fd was
+// non-blocking already.
+func pollableDup(fd int, name string) (served *os.File, wasNonblock bool) {
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		return nil, false
+	}
+	if t := st.Mode & unix.S_IFMT; t != unix.S_IFIFO && t != unix.S_IFSOCK {
+		return nil, false
+	}
+	flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+	if err != nil {
+		return nil, false
+	}
+	dup, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	if err := unix.SetNonblock(dup, true); err != nil {
+		_ = unix.Close(dup)
+		return nil, false
+	}
+	// A non-blocking descriptor makes NewFile register it with the poller.
+	return os.NewFile(uintptr(dup), name), flags&unix.O_NONBLOCK != 0
 }

@@ -3,11 +3,14 @@
 package serve
 
 import (
+	"bufio"
+	"context"
 	"errors"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,9 +38,11 @@ func nonblocking(t *testing.T, f *os.File) bool {
 func blockingPipe(t *testing.T) (r, w *os.File) {
 	t.Helper()
 	var fds [2]int
-	if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil {
+	if err := unix.Pipe(fds[:]); err != nil { // Pipe2 is not on darwin
 		t.Fatal(err)
 	}
+	unix.CloseOnExec(fds[0])
+	unix.CloseOnExec(fds[1])
 	r, w = os.NewFile(uintptr(fds[0]), "r"), os.NewFile(uintptr(fds[1]), "w")
 	t.Cleanup(func() { _ = r.Close(); _ = w.Close() })
 	return r, w
@@ -137,5 +142,41 @@ func TestPollableCarriesTheStream(t *testing.T) {
 	restore()
 	if _, err := r.Stat(); err != nil {
 		t.Fatalf("the original was closed with the copy: %v", err)
+	}
+}
+
+// TestStdioServedThroughThePoller runs the stdio transport on blocking pipes,
+// as a client spawns a server: while it serves, the pipes are non-blocking
+// (read through the poller) and initialize is answered; once stdin closes and
+// Run returns, both are blocking again.
+func TestStdioServedThroughThePoller(t *testing.T) {
+	inR, inW := blockingPipe(t)
+	outR, outW := blockingPipe(t)
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(context.Background(), App{Name: "pollsrv", Version: "1"}, nil, inR, outW, io.Discard)
+	}()
+	if _, err := inW.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil || !strings.Contains(line, `"id":1,"result"`) {
+		t.Fatalf("initialize: %q, %v", line, err)
+	}
+	// The answer was written, so Run has swapped both ends by now.
+	if !nonblocking(t, inR) || !nonblocking(t, outW) {
+		t.Fatalf("serving: stdin non-blocking %v, stdout %v; want both", nonblocking(t, inR), nonblocking(t, outW))
+	}
+	_ = inW.Close()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after stdin closed")
+	}
+	if nonblocking(t, inR) || nonblocking(t, outW) {
+		t.Fatalf("after Run: stdin non-blocking %v, stdout %v; want neither", nonblocking(t, inR), nonblocking(t, outW))
 	}
 }

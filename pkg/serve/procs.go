@@ -11,14 +11,15 @@ import (
 //
 // Why (issue 20, docs/benchmarks.md twelfth run): a stdio server has one
 // client, whose requests mcp-go reads on one goroutine and whose answers it
-// writes through one lock. A second processor buys no throughput there (the
-// calls that overlap wait on upstreams, not on the CPU) but it does buy
-// wake-ups: each handoff from the reader to a worker, and each answer, woke a
-// thread on the idle processor that then found nothing to do. On the 2-core
-// box, one processor cut server CPU a call by ~20% sequentially and ~8% at 8
-// concurrent calls (ziwei; google-news-rss, the most CPU a call, alike), with
-// the same concurrent throughput. Streamable HTTP serves many clients and
-// keeps every processor.
+// writes through one lock. A second processor mostly buys wake-ups there:
+// each handoff from the reader to a worker, and each answer, woke a thread on
+// the idle processor that then found nothing to do. On the 2-core box (the
+// client on the other core), one processor cut server CPU a call by ~20%
+// sequentially and ~8% at 8 concurrent calls (ziwei; google-news-rss, the
+// most CPU a call, alike), with the same concurrent throughput. The price, on
+// a larger host: CPU-bound calls one client makes at once share one core
+// (GOMAXPROCS gives them more; docs/deploy.md). Streamable HTTP serves many
+// clients and keeps every processor.
 func oneProcessorForStdio(lookup func(string) (string, bool)) int {
 	if _, set := lookup("GOMAXPROCS"); set {
 		return -1

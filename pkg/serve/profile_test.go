@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,11 +18,15 @@ func TestRecordings(t *testing.T) {
 		name  string
 		start func(string) (func(), error)
 		magic []byte // how the file begins
+		flag  string // go test's own recording of the same kind
 	}{
-		{"cpu profile", StartCPUProfile, []byte{0x1f, 0x8b}}, // gzipped protobuf
-		{"trace", StartTrace, []byte("go 1.")},
+		{"cpu profile", StartCPUProfile, []byte{0x1f, 0x8b}, "test.cpuprofile"}, // gzipped protobuf
+		{"trace", StartTrace, []byte("go 1."), "test.trace"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if f := flag.Lookup(tc.flag); f != nil && f.Value.String() != "" {
+				t.Skipf("go test -%s is recording already", strings.TrimPrefix(tc.flag, "test."))
+			}
 			if stop, err := tc.start(""); stop != nil || err != nil {
 				t.Fatalf("no path: stop %v, err %v; want neither", stop != nil, err)
 			}
