@@ -130,35 +130,23 @@ func serveFloor(args []string) error {
 
 // recordUntilSignal writes a CPU profile (MCPFLEET_CPUPROFILE) and a runtime
 // trace (MCPFLEET_TRACE), as the servers do, with the servers' own
-// serve.StartCPUProfile and serve.StartTrace, until the process is told to
+// serve.StartRecordings, until the process is told to
 // stop or its serving ends, so the floor's recordings sit beside ours in the
 // same run (issue 20). mcp-go's bare servers do not return on a signal, hence
 // the handler, which ends every recording before it exits.
 func recordUntilSignal() (func(), error) {
-	var stops []func()
-	stopAll := func() {
-		for _, s := range stops {
-			s()
-		}
-	}
-	for _, r := range []struct {
-		env   string
-		start func(string) (func(), error)
-	}{{"MCPFLEET_CPUPROFILE", serve.StartCPUProfile}, {"MCPFLEET_TRACE", serve.StartTrace}} {
-		s, err := r.start(os.Getenv(r.env))
-		if err != nil {
+	stopAll, err := serve.StartRecordings(os.Getenv)
+	if err != nil {
+		if stopAll != nil {
 			stopAll()
-			return nil, fmt.Errorf("%s: %w", r.env, err)
 		}
-		if s != nil {
-			stops = append(stops, s)
-		}
+		return nil, err
+	}
+	if stopAll == nil {
+		return func() {}, nil
 	}
 	var once sync.Once
 	stop := func() { once.Do(stopAll) }
-	if len(stops) == 0 {
-		return stop, nil
-	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, os.Interrupt)
 	go func() {

@@ -41,11 +41,13 @@ func tuneGCForServing(lookup func(string) (string, bool)) (gcPercent int, memLim
 	return gcPercent, memLimit
 }
 
-// tuneGC is set by Main: tests that call Run keep the process's settings.
-var tuneGC = false
+// tuneRuntime is set by Main: the collector (here) and stdio's processors
+// (procs.go) are tuned for a real server; tests that call Run keep the
+// process's settings.
+var tuneRuntime = false
 
 func tuneGCIfServing() (int, int64) {
-	if !tuneGC {
+	if !tuneRuntime {
 		return -1, -1
 	}
 	return tuneGCForServing(os.LookupEnv)

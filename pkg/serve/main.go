@@ -19,7 +19,7 @@ import (
 // Main runs app with os.Args and exits. It never writes to stdout except the
 // MCP protocol (stdio) and --version.
 func Main(app App) {
-	tuneGC = true
+	tuneRuntime = true
 	os.Exit(Run(context.Background(), app, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -28,12 +28,12 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	redact.RegisterEnv()
-	for env, start := range map[string]func(string) (func(), error){"MCPFLEET_CPUPROFILE": StartCPUProfile, "MCPFLEET_TRACE": StartTrace} {
-		if stopRecording, err := start(os.Getenv(env)); err != nil {
-			fmt.Fprintln(stderr, env+":", err)
-		} else if stopRecording != nil {
-			defer stopRecording()
-		}
+	stopRecordings, err := StartRecordings(os.Getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+	}
+	if stopRecordings != nil {
+		defer stopRecordings()
 	}
 	if len(args) > 0 {
 		if cmd, ok := app.Commands[args[0]]; ok {

@@ -31,7 +31,7 @@ func oneProcessorForStdio(lookup func(string) (string, bool)) int {
 // tuneProcsIfServingStdio applies oneProcessorForStdio when Main runs the
 // server (tests that call Run keep the process's processors).
 func tuneProcsIfServingStdio() int {
-	if !tuneGC {
+	if !tuneRuntime {
 		return -1
 	}
 	return oneProcessorForStdio(os.LookupEnv)

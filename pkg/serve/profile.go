@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"runtime/pprof"
@@ -41,4 +43,37 @@ func startRecording(path string, start func(io.Writer) error, end func()) (stop 
 		end()
 		_ = f.Close()
 	}, nil
+}
+
+// recordings are what StartRecordings starts, each from its variable, in
+// this order.
+var recordings = []struct {
+	env   string
+	start func(path string) (stop func(), err error)
+}{{"MCPFLEET_CPUPROFILE", StartCPUProfile}, {"MCPFLEET_TRACE", StartTrace}}
+
+// StartRecordings starts every recording getenv asks for (MCPFLEET_CPUPROFILE,
+// MCPFLEET_TRACE) and returns what stops them all: nil when none started. One
+// that cannot start is in err, named by its variable; the others still run.
+// Servers (Run) and cmd/samebytes-floor start theirs here, so the two sides
+// of a comparison are recorded alike.
+func StartRecordings(getenv func(string) string) (stop func(), err error) {
+	var stops []func()
+	var errs []error
+	for _, r := range recordings {
+		s, err := r.start(getenv(r.env))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", r.env, err))
+		} else if s != nil {
+			stops = append(stops, s)
+		}
+	}
+	if len(stops) > 0 {
+		stop = func() {
+			for _, s := range stops {
+				s()
+			}
+		}
+	}
+	return stop, errors.Join(errs...)
 }

@@ -56,3 +56,43 @@ func TestRecordings(t *testing.T) {
 		})
 	}
 }
+
+// TestStartRecordings: every recording the environment names starts; none
+// named, nothing starts (a nil stop); one that cannot start is reported by
+// its variable while the other still records.
+func TestStartRecordings(t *testing.T) {
+	for _, f := range []string{"test.cpuprofile", "test.trace"} {
+		if fl := flag.Lookup(f); fl != nil && fl.Value.String() != "" {
+			t.Skipf("go test -%s is recording already", strings.TrimPrefix(f, "test."))
+		}
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name    string
+		env     map[string]string
+		wantErr string // "" for none
+		written []string
+	}{
+		{"none", map[string]string{}, "", nil},
+		{"both", map[string]string{"MCPFLEET_CPUPROFILE": filepath.Join(dir, "cpu"), "MCPFLEET_TRACE": filepath.Join(dir, "trace")}, "", []string{"cpu", "trace"}},
+		{"trace cannot start", map[string]string{"MCPFLEET_CPUPROFILE": filepath.Join(dir, "cpu2"), "MCPFLEET_TRACE": filepath.Join(dir, "missing", "t")}, "MCPFLEET_TRACE: ", []string{"cpu2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stop, err := StartRecordings(func(k string) string { return tc.env[k] })
+			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.wantErr)) {
+				t.Fatalf("err %v, want %q", err, tc.wantErr)
+			}
+			if (stop != nil) != (len(tc.written) > 0) {
+				t.Fatalf("stop %v with %d recordings", stop != nil, len(tc.written))
+			}
+			if stop != nil {
+				stop()
+			}
+			for _, name := range tc.written {
+				if st, err := os.Stat(filepath.Join(dir, name)); err != nil || st.Size() == 0 {
+					t.Errorf("%s: %v", name, err)
+				}
+			}
+		})
+	}
+}
