@@ -66,6 +66,13 @@ type Config struct {
 	// Transport replaces the HTTP transport (tests, custom TLS); default a fresh
 	// http.Transport without a cookie jar.
 	Transport http.RoundTripper
+	// CrossHostRedirect, if set, classifies a redirect to another host, which
+	// is never followed: it gets the redirect response (status and headers,
+	// e.g. Retry-After; no body) and its target, and may return the error the
+	// call ends with (an upstream that throttles by redirecting to a block
+	// page on another host). nil keeps the generic refusal ("check the base
+	// URL"). The call is not retried either way.
+	CrossHostRedirect func(resp *http.Response, to *url.URL) *envelope.Error
 }
 
 // Client calls one upstream. It is safe for concurrent use.
@@ -127,7 +134,7 @@ func New(cfg Config) *Client {
 		SetBaseURL(strings.TrimRight(cfg.BaseURL, "/")).
 		SetRetryCount(0). // this package owns the retry loop (see the package doc)
 		SetResponseBodyLimit(bodyLimit(cfg.MaxBodyBytes)).
-		SetRedirectPolicy(sameHostRedirects(5)).
+		SetRedirectPolicy(sameHostRedirects(5, cfg.CrossHostRedirect)).
 		SetLogger(restyLogger{c}).
 		SetDisableWarn(true).
 		SetHeader("User-Agent", cfg.UserAgent)
@@ -168,19 +175,27 @@ func bodyLimit(n int64) int {
 	return int(n)
 }
 
-// errRedirect marks a refused redirect.
-type errRedirect struct{ reason string }
+// errRedirect marks a refused redirect; classified, when set, is what
+// Config.CrossHostRedirect made of it.
+type errRedirect struct {
+	reason     string
+	classified *envelope.Error
+}
 
 func (e errRedirect) Error() string { return e.reason }
 
-func sameHostRedirects(max int) resty.RedirectPolicy {
+func sameHostRedirects(max int, classify func(*http.Response, *url.URL) *envelope.Error) resty.RedirectPolicy {
 	return resty.RedirectPolicyFunc(func(req *http.Request, via []*http.Request) error {
 		if len(via) >= max {
-			return errRedirect{"too many redirects"}
+			return errRedirect{reason: "too many redirects"}
 		}
 		if len(via) > 0 && req.URL.Host != via[0].URL.Host {
 			// Headers (keys!) would follow the request to another host.
-			return errRedirect{"redirect to another host refused"}
+			rd := errRedirect{reason: "redirect to another host refused"}
+			if classify != nil && req.Response != nil {
+				rd.classified = classify(req.Response, req.URL)
+			}
+			return rd
 		}
 		return nil
 	})

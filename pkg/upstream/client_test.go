@@ -285,6 +285,41 @@ func TestRedirects(t *testing.T) {
 	}
 }
 
+// CrossHostRedirect classifies a redirect to another host without following
+// it; a nil answer keeps the generic refusal.
+func TestCrossHostRedirectHook(t *testing.T) {
+	other := newFake(t, ok200)
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "7")
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
+	})
+	var gotStatus int
+	var gotRetry, gotPath string
+	c := testClient(f.URL, nil, func(c *Config) {
+		c.SecretHeaders = map[string]string{"X-Api-Key": "k-123456"}
+		c.CrossHostRedirect = func(resp *http.Response, to *url.URL) *envelope.Error {
+			gotStatus, gotRetry, gotPath = resp.StatusCode, resp.Header.Get("Retry-After"), to.Path
+			if to.Path == "/block" {
+				return envelope.New(envelope.RateLimited, "blocked (k-123456)").WithRetryAfter(7 * time.Second)
+			}
+			return nil
+		}
+	})
+	resp, err := c.Do(bg, Request{Op: "s", Path: "/block"})
+	checkErr(t, err, errWant{envelope.RateLimited, true, "blocked"})
+	if e := err.(*envelope.Error); e.RetryAfter != 7*time.Second || strings.Contains(e.Message, "k-123456") {
+		t.Errorf("classified error %+v", e)
+	}
+	if gotStatus != http.StatusFound || gotRetry != "7" || gotPath != "/block" || resp.Attempts != 1 {
+		t.Errorf("hook saw %d %q %q; %d attempts", gotStatus, gotRetry, gotPath, resp.Attempts)
+	}
+	_, err = c.Do(bg, Request{Op: "s", Path: "/elsewhere"})
+	checkErr(t, err, errWant{envelope.UpstreamError, false, "redirect to another host refused"})
+	if other.hits.Load() != 0 {
+		t.Error("a cross-host redirect was followed")
+	}
+}
+
 func TestCallerContext(t *testing.T) {
 	f := newFake(t, hang)
 	c := testClient(f.URL, nil, func(c *Config) { c.Timeout = 10 * time.Second })

@@ -306,6 +306,10 @@ func (c *Client) transportError(req Request, res attemptResult, safe bool, extra
 	case errors.Is(err, resty.ErrResponseBodyTooLarge):
 		return envelope.New(envelope.UpstreamError, "%s's answer to %s is larger than %d bytes; narrow the request",
 			c.cfg.Name, opName(req.Op), c.cfg.MaxBodyBytes).WithCause(cause), false
+	case errors.As(err, &rd) && rd.classified != nil:
+		e := *rd.classified
+		e.Message = c.scrub(e.Message, extra)
+		return &e, false
 	case errors.As(err, &rd):
 		return envelope.New(envelope.UpstreamError, "%s answered %s with a %s; check the base URL%s",
 			c.cfg.Name, opName(req.Op), rd.reason, c.urlHint()).WithCause(cause), false

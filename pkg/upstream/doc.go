@@ -50,7 +50,8 @@
 // (Authorization, X-Api-Key, Cookie, …) and query/form values whose names look secret
 // (key, token, secret, password, jKey, …) are sent but never logged, and their values
 // are scrubbed from every error message and cause. Requests never follow a redirect
-// to another host, and an absolute Request.Path on another host than BaseURL is
+// to another host (Config.CrossHostRedirect may say what such a redirect means, e.g.
+// a throttle page, instead of the generic refusal), and an absolute Request.Path on another host than BaseURL is
 // refused, so keys only go where they were configured for. There is no cookie jar:
 // one Client is shared by every user of a server. Config.Logger gets one debug line
 // per attempt (op, method, path, redacted query, status, duration, attempt); bodies
