@@ -33,6 +33,7 @@ type setup struct {
 	clock    *clock.Fake  // shared clock; nil = a new one at t0
 	base     string       // overrides the fake's URL
 	args     []string
+	budget   bool // keep the default request budget (else it is out of the way)
 }
 
 func start(t *testing.T, s setup) *env {
@@ -55,6 +56,9 @@ func start(t *testing.T, s setup) *env {
 	t.Setenv("MCPFLEET_REDIS_URL", s.redisURL)
 	cfg := &tools.Config{Clock: e.clock, RetryWait: 10 * time.Millisecond, WaitFor: 3 * time.Second}
 	args := append([]string{"--base-url", e.base, "--timeout", s.timeout}, s.args...)
+	if !s.budget {
+		args = append(args, "--budget-burst", "1000")
+	}
 	e.conn = servetest.New(t, app(cfg), args...)
 	return e
 }
@@ -85,6 +89,7 @@ type fetched struct {
 	FetchedAt  string `json:"fetched_at"`
 	Window     string `json:"window"`
 	NextPollAt string `json:"next_poll_at"`
+	ItemCount  int    `json:"item_count"`
 	Items      []item `json:"items"`
 	LastError  *struct {
 		Code    string `json:"code"`
@@ -149,18 +154,32 @@ func TestListEditions(t *testing.T) {
 func TestExplainOperators(t *testing.T) {
 	e := start(t, setup{})
 	out := servetest.Decode[struct {
-		Operators []struct{ Operator, Status, Example, Fix string } `json:"operators"`
-		Order     string                                            `json:"order"`
+		Operators []struct{ Operator, Status, Source, Example, Fix string } `json:"operators"`
+		Order     string                                                    `json:"order"`
 	}](t, e.call(t, "explain_operators", nil))
 	statuses := map[string]int{}
+	byOp := map[string]string{}
 	for _, o := range out.Operators {
 		statuses[o.Status]++
-		if o.Status != "works" && o.Fix == "" {
+		byOp[o.Operator] = o.Status + " | " + o.Source
+		if o.Status == "rejected" && o.Fix == "" {
 			t.Errorf("%s: %s without a fix", o.Operator, o.Status)
 		}
+		if o.Source == "" {
+			t.Errorf("%s: no source", o.Operator)
+		}
+		if o.Status != "verified" && o.Status != "reported" && o.Status != "rejected" {
+			t.Errorf("%s: status %q", o.Operator, o.Status)
+		}
 	}
-	if statuses["works"] == 0 || statuses["reported"] == 0 || statuses["rejected"] == 0 || out.Order == "" {
+	if statuses["verified"] == 0 || statuses["reported"] == 0 || statuses["rejected"] == 0 || out.Order == "" {
 		t.Fatalf("cheat-sheet: %v", statuses)
+	}
+	// what pygooglenews reports "tested one by one" is reported, with that source, not refused
+	for _, op := range []string{"allintext:", "allinurl:", "inurl:", "when:Nm"} {
+		if got := byOp[op]; !strings.HasPrefix(got, "reported | kotartemiy/pygooglenews README") {
+			t.Errorf("%s: %q", op, got)
+		}
 	}
 	if e.fake.Count() != 0 {
 		t.Fatal("explain_operators must not touch the network")
@@ -187,6 +206,20 @@ func TestBuildSearchFeed(t *testing.T) {
 	if c := e.build(t, map[string]any{"q": a.Q, "edition": "US"}); c.QueryKey == a.QueryKey {
 		t.Fatal("another edition must give another key")
 	}
+	// operators public clients report working are built, not refused
+	for raw, want := range map[string]string{
+		"allintitle:strike boeing":   "allintitle: boeing strike",
+		"allintext:tariff steel":     "allintext: steel tariff",
+		"allinurl:markets oil":       "allinurl: markets oil",
+		"oil inurl:markets when:48m": "oil inurl:markets when:48m",
+	} {
+		if got := e.build(t, map[string]any{"q": raw}); got.Q != want {
+			t.Errorf("build %q = %q, want %q", raw, got.Q, want)
+		}
+	}
+	if got := e.build(t, map[string]any{"terms": []string{"oil"}, "when": "6m"}); got.Q != "oil when:6m" {
+		t.Errorf("when months: %q", got.Q)
+	}
 	uae := e.build(t, map[string]any{"terms": []string{"oil"}, "preset": "uae_focus"})
 	if uae.Q != `oil ("Abu Dhabi" OR Dubai OR UAE)` || uae.Edition != "US:en" {
 		t.Fatalf("uae_focus: %+v", uae)
@@ -205,7 +238,8 @@ func TestBuildSearchFeed(t *testing.T) {
 		{"over-long", map[string]any{"phrases": []string{strings.Repeat("long phrase ", 40)}}, "limit"},
 		{"q and fields", map[string]any{"q": "oil", "terms": []string{"gas"}}, "not both"},
 		{"preset and other edition", map[string]any{"terms": []string{"oil"}, "preset": "uae_focus", "edition": "GB"}, "drop edition"},
-		{"when months", map[string]any{"terms": []string{"oil"}, "when": "6m"}, "after/before"},
+		{"when years", map[string]any{"terms": []string{"oil"}, "when": "1y"}, "when:12m"},
+		{"intext", map[string]any{"q": "intext:tariff"}, "allintext:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := wantError(t, e.call(t, "build_search_feed", tc.args), envelope.InvalidArgument, tc.msg)
@@ -269,10 +303,13 @@ func TestPreviewFaults(t *testing.T) {
 		{"403", fake.Faults{Status: 403}, envelope.RateLimited, "throttling", true, 1},
 		{"sorry page", fake.Faults{Sorry: true}, envelope.RateLimited, "Sorry", true, 1},
 		{"non-RSS 200", fake.Faults{NonRSS: true}, envelope.UpstreamError, "not an RSS feed", false, 1},
-		{"truncated", fake.Faults{Truncated: true}, envelope.UpstreamError, "truncated", false, 1},
+		{"truncated", fake.Faults{Truncated: true}, envelope.UpstreamError, "truncated", true, 1},
 		{"unsupported", fake.Faults{Unsupported: true}, envelope.UpstreamError, "for edition CA:en", false, 1},
-		{"slow", fake.Faults{SlowMS: 2000}, envelope.Timeout, "within", true, 1},
+		{"slow, retried once", fake.Faults{SlowMS: 2000}, envelope.Timeout, "within", true, 2},
 		{"500 twice", fake.Faults{Status: 500}, envelope.UpstreamError, "500", true, 2},
+		{"302 to google.com/sorry", fake.Faults{SorryRedirect: true}, envelope.RateLimited, "/sorry/", true, 1},
+		{"303 to google.com/sorry", fake.Faults{SorryRedirect: true, RedirectStatus: 303}, envelope.RateLimited, "303 redirect", true, 1},
+		{"consent redirect", fake.Faults{Consent: true}, envelope.UpstreamError, "consent.google.com", false, 1},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -283,6 +320,9 @@ func TestPreviewFaults(t *testing.T) {
 			b := wantError(t, res, tc.code, tc.msg)
 			if b.Retryable != tc.retryable {
 				t.Errorf("retryable %v", b.Retryable)
+			}
+			if tc.code == envelope.RateLimited && (b.RetryAfterS == nil || *b.RetryAfterS <= 0) {
+				t.Errorf("rate_limited without retry_after: %+v", b)
 			}
 			if n := e.fake.Count() - before; n != tc.requests {
 				t.Errorf("%d upstream requests, want %d", n, tc.requests)
@@ -328,21 +368,20 @@ func TestFetchSearchFeedWindows(t *testing.T) {
 	wantError(t, e.call(t, "fetch_search_feed", map[string]any{"query_key": "gnq_" + strings.Repeat("b", 24)}), envelope.NotFound, "build_search_feed")
 }
 
-// A throttled or failed poll keeps the window's claim: the feed is deferred,
-// the cache is served, and Google is not polled again until the next window.
+// A throttled poll keeps the window's claim: the feed is deferred, the cache
+// is served with the reason, and Google is not polled again until the next
+// window.
 func TestFetchDeferredNotPolledAgainInWindow(t *testing.T) {
 	cases := []struct {
 		name string
 		f    fake.Faults
 		code string
+		msg  string
 	}{
-		{"429", fake.Faults{Status: 429}, "rate_limited"},
-		{"503", fake.Faults{Status: 503}, "rate_limited"},
-		{"sorry page", fake.Faults{Sorry: true}, "rate_limited"},
-		{"slow", fake.Faults{SlowMS: 1500}, "timeout"},
-		{"truncated", fake.Faults{Truncated: true}, "upstream_error"},
-		{"non-RSS", fake.Faults{NonRSS: true}, "upstream_error"},
-		{"unsupported", fake.Faults{Unsupported: true}, "upstream_error"},
+		{"429", fake.Faults{Status: 429}, "rate_limited", "HTTP Too Many Requests"},
+		{"503", fake.Faults{Status: 503}, "rate_limited", "HTTP Service Unavailable"},
+		{"sorry page", fake.Faults{Sorry: true}, "rate_limited", "Sorry"},
+		{"302 to google.com/sorry", fake.Faults{SorryRedirect: true}, "rate_limited", "302 redirect to its \"unusual traffic\" page"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -354,7 +393,8 @@ func TestFetchDeferredNotPolledAgainInWindow(t *testing.T) {
 			e.clock.Advance(3 * time.Hour) // 12:30, a new window
 			e.fake.SetFaults(tc.f)
 			d := e.fetch(t, k)
-			if d.Status != "deferred" || d.LastError == nil || d.LastError.Code != tc.code || len(d.Items) != 28 ||
+			if d.Status != "deferred" || d.LastError == nil || d.LastError.Code != tc.code || !strings.Contains(d.LastError.Message, tc.msg) ||
+				strings.Contains(d.LastError.Message, "GOOGLE_NEWS_BASE_URL") || len(d.Items) != 28 ||
 				d.FetchedAt != "2026-11-24T09:30:00Z" || d.NextPollAt != "2026-11-24T15:00:00Z" {
 				t.Fatalf("deferred fetch %+v", d)
 			}

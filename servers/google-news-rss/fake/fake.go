@@ -1,8 +1,10 @@
 // Package fake is a faithful fake of Google News' RSS search feed, built from
 // news-websearch.md §1 (captures in §1.4, quirks in §1.5, checklist §1.6):
 // feeds shaped like the real captures, the /rss/unsupported redirect, the
-// ~100-item cap, and switchable faults (429, 503, the "Sorry…" page, slow
-// answers, truncated XML, a non-RSS 200). Loopback only.
+// ~100-item cap, Google's throttling as it really comes (a 302 to
+// www.google.com/sorry/index on another host, which answers 429), a consent
+// redirect, GET counts per minute, and switchable faults (429, 503, the
+// "Sorry…" page, slow answers, truncated XML, a non-RSS 200). Loopback only.
 package fake
 
 import (
@@ -22,6 +24,16 @@ type Options struct {
 	Now func() time.Time
 	// CDATA serves descriptions in CDATA (see RenderOptions.CDATA).
 	CDATA bool
+	// SorryBase is the base URL playing www.google.com, where throttled
+	// searches are redirected (its /sorry/index answers 429). Start serves it
+	// on a second loopback port when empty.
+	SorryBase string
+	// ThrottleAbove makes the fake throttle on its own, as Google does after
+	// a run of requests: past this many search GETs in one minute (of Now),
+	// the rest of that minute is redirected to the Sorry page. 0: never.
+	// Public reports put Google's threshold at 20-30 quick requests
+	// (Hakim-Github/my-google-news issue #2); the value is the test's.
+	ThrottleAbove int
 }
 
 // Request is one search request as received.
@@ -31,10 +43,12 @@ type Request struct {
 
 // Server is the fake Google News.
 type Server struct {
-	o        Options
-	mu       sync.Mutex
-	faults   Faults
-	requests []Request
+	o         Options
+	mu        sync.Mutex
+	faults    Faults
+	requests  []Request
+	perMinute map[time.Time]int // search GETs per minute of Now
+	sorryHits int
 }
 
 // New builds a fake.
@@ -48,10 +62,57 @@ func New(o Options) *Server {
 	return &Server{o: o}
 }
 
-// Start serves the fake on a loopback port; stop shuts it down.
+// Start serves the fake on a loopback port (and, unless Options.SorryBase is
+// set, the www.google.com role on a second one); stop shuts both down.
 func (s *Server) Start() (baseURL string, stop func()) {
 	ts := httptest.NewServer(s)
-	return ts.URL, ts.Close
+	s.mu.Lock()
+	own := s.o.SorryBase == ""
+	s.mu.Unlock()
+	if !own {
+		return ts.URL, ts.Close
+	}
+	sorry := httptest.NewServer(s.SorryHandler())
+	s.mu.Lock()
+	s.o.SorryBase = sorry.URL
+	s.mu.Unlock()
+	return ts.URL, func() { ts.Close(); sorry.Close() }
+}
+
+// SetSorryBase sets where throttled searches are redirected (the
+// www.google.com role), for servers started without Start.
+func (s *Server) SetSorryBase(base string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.o.SorryBase = base
+}
+
+// GetsPerMinute returns the search GETs received per minute of Now.
+func (s *Server) GetsPerMinute() map[time.Time]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[time.Time]int, len(s.perMinute))
+	for m, n := range s.perMinute {
+		out[m] = n
+	}
+	return out
+}
+
+// MaxGetsPerMinute is the most search GETs received in one minute.
+func (s *Server) MaxGetsPerMinute() int {
+	n := 0
+	for _, v := range s.GetsPerMinute() {
+		n = max(n, v)
+	}
+	return n
+}
+
+// SorryHits counts requests that reached the www.google.com role (a client
+// that follows the throttle redirect; google-news-rss never does).
+func (s *Server) SorryHits() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sorryHits
 }
 
 // Requests returns the search requests received, in order.
@@ -99,6 +160,15 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
 	f := s.faults.take()
+	if s.perMinute == nil {
+		s.perMinute = map[time.Time]int{}
+	}
+	minute := s.o.Now().UTC().Truncate(time.Minute)
+	s.perMinute[minute]++
+	if s.o.ThrottleAbove > 0 && s.perMinute[minute] > s.o.ThrottleAbove {
+		f.SorryRedirect = true
+	}
+	sorryBase := s.o.SorryBase
 	s.mu.Unlock()
 
 	if f.SlowMS > 0 {
@@ -108,7 +178,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if f.applyStatus(w) {
+	if f.applyRedirect(w, r, sorryBase) || f.applyStatus(w) {
 		return
 	}
 	hl, ok := supported[req.CEID]

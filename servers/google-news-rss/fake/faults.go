@@ -3,7 +3,9 @@ package fake
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 )
 
 // Faults switch the fake away from the happy path; the zero value is healthy.
@@ -27,6 +29,20 @@ type Faults struct {
 	// Unsupported redirects every search to /rss/unsupported, as if Google had
 	// dropped the edition (§1.5).
 	Unsupported bool `json:"unsupported,omitempty"`
+	// SorryRedirect throttles the real way: a 302 (or RedirectStatus) to
+	// {SorryBase}/sorry/index?continue={the search URL}, another host, which
+	// answers 429 with the Sorry page. Source: public scrapers of Google News
+	// that check for a final URL starting
+	// "https://www.google.com/sorry/index?continue=https://news.google.com/"
+	// and find a 429 there (issue reports of HTTP 429 from news.google.com,
+	// SSujitX/google-news-url-decoder issue #3).
+	SorryRedirect bool `json:"sorry_redirect,omitempty"`
+	// Consent redirects to https://consent.google.com/ml?continue=…, Google's
+	// cookie-consent interstitial for EU/EEA/UK visitors (// assumed for the
+	// RSS path; the fake does not serve that host, a client must not follow).
+	Consent bool `json:"consent,omitempty"`
+	// RedirectStatus is the status of both redirects: 302 (default) or 303.
+	RedirectStatus int `json:"redirect_status,omitempty"`
 	// Times limits the faults to the next N search requests; 0 = until cleared.
 	Times int `json:"times,omitempty"`
 }
@@ -51,6 +67,47 @@ func (f *Faults) take() Faults {
 		}
 	}
 	return cur
+}
+
+// applyRedirect sends the throttle or consent redirect. RetryAfter rides on
+// the redirect too (// assumed: not known whether Google sends it there).
+func (f Faults) applyRedirect(w http.ResponseWriter, r *http.Request, sorryBase string) bool {
+	if !f.SorryRedirect && !f.Consent {
+		return false
+	}
+	status := f.RedirectStatus
+	if status != http.StatusSeeOther {
+		status = http.StatusFound
+	}
+	self := "http://" + r.Host + r.URL.RequestURI()
+	target := sorryBase + "/sorry/index?continue=" + url.QueryEscape(self) + "&q=EgR_AAABGNbYvLkGIjB"
+	if f.Consent {
+		target = "https://consent.google.com/ml?continue=" + url.QueryEscape(self) + "&gl=DE&hl=en-US&pc=n&src=1"
+	}
+	if f.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(f.RetryAfter))
+	}
+	w.Header().Set("Location", target)
+	w.WriteHeader(status)
+	return true
+}
+
+// SorryHandler is the www.google.com role: /sorry/index answers 429 with
+// the "Sorry…" page (iv-org/invidious PR #2519 for the page; 429 as public
+// Google News scrapers record it).
+func (s *Server) SorryHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.sorryHits++
+		s.mu.Unlock()
+		if !strings.HasPrefix(r.URL.Path, "/sorry/") {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = w.Write([]byte(sorryPage))
+	})
 }
 
 func (f Faults) applyStatus(w http.ResponseWriter) bool {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -23,7 +24,8 @@ const (
 	DefaultTimeout = 10 * time.Second
 	// MaxBodyBytes caps a feed: ~100 items of a real feed are well under 1 MiB.
 	MaxBodyBytes = 2 << 20
-	// maxAttempts: one retry, only on connection errors and 500/502/504.
+	// maxAttempts: one retry, only on connection errors, timeouts and
+	// 500/502/504; each attempt gets half of the call's deadline.
 	maxAttempts = 2
 	// UnsupportedPath is where Google redirects feeds it does not serve (§1.5).
 	UnsupportedPath = "/rss/unsupported"
@@ -35,6 +37,10 @@ type Config struct {
 	Timeout   time.Duration // whole call, both attempts; default 10 s
 	RetryWait time.Duration // first backoff; default 300 ms, capped at 1 s
 	Logger    zerolog.Logger
+	// Budget, if set, is asked before every request to Google (each
+	// attempt): the request budget of the upstream host shared by every
+	// caller (see NewBudget). Its refusal ends the call before anything is sent.
+	Budget *Budget
 }
 
 // Client fetches search feeds. Safe for concurrent use.
@@ -44,6 +50,9 @@ type Client struct {
 	base      string
 	timeout   time.Duration
 	retryWait time.Duration
+	// throttles counts consecutive throttled polls (reset by a success): the
+	// retry-after given when Google sends none grows with it.
+	throttles atomic.Int32
 }
 
 // New builds a Client.
@@ -58,13 +67,19 @@ func New(cfg Config) *Client {
 		cfg.RetryWait = 300 * time.Millisecond
 	}
 	base := strings.TrimRight(cfg.BaseURL, "/")
+	var limiter func(context.Context) error
+	if cfg.Budget != nil {
+		limiter = cfg.Budget.Take
+	}
 	return &Client{public: PublicBase(base),
 		up: upstream.New(upstream.Config{
 			Name: "Google News", BaseURL: base, URLEnv: EnvBaseURL, Timeout: cfg.Timeout,
 			Retries:      -1, // this client decides what is retried (429/503 never are)
 			MaxBodyBytes: MaxBodyBytes, Logger: cfg.Logger, Transport: finalPathTransport{http.DefaultTransport.(*http.Transport).Clone()},
 			// Outsharp's SKILL.md: empty or bot-like User-Agents may be blocked (§1.5).
-			UserAgent: "Mozilla/5.0 (compatible; mcpfleet-google-news-rss/1; feed reader)",
+			UserAgent:         "Mozilla/5.0 (compatible; mcpfleet-google-news-rss/1; feed reader)",
+			Limiter:           limiter,
+			CrossHostRedirect: classifyRedirect,
 		}),
 		base: base, timeout: cfg.Timeout, retryWait: cfg.RetryWait,
 	}
@@ -94,17 +109,52 @@ func FeedURL(base, q string, e query.Edition) string {
 }
 
 // Fetch polls the search feed once: at most 2 attempts within one 10 s
-// deadline, the second only after a connection error or a 500/502/504.
-// Throttling (429, 503, 403, the "Sorry…" page) is never retried: the caller
-// defers to the next window (Throttled reports it).
+// deadline (each at most half of it), the second only after a connection
+// error, a timeout or a 500/502/504. Throttling (429, 503, 403, the "Sorry…"
+// page, a redirect to google.com/sorry) is never retried: the caller defers
+// to the next window (Throttled reports it), with Google's Retry-After or,
+// without one, a backoff that grows with consecutive throttles.
 func (c *Client) Fetch(ctx context.Context, q string, e query.Edition) (Feed, error) {
+	f, err := c.fetch(ctx, q, e)
+	switch {
+	case err == nil:
+		c.throttles.Store(0)
+	case Throttled(err):
+		n := c.throttles.Add(1)
+		if t := err.(*envelope.Error); t.RetryAfter <= 0 {
+			err = t.WithRetryAfter(ThrottleBackoff(int(n)))
+		}
+	}
+	return f, err
+}
+
+// Throttle backoff when Google sends no Retry-After (// assumed: Google
+// documents no block duration; public clients wait minutes, GNews caps its
+// own 429 backoff at 60 s per retry, ranahaani/GNews docs/usage/retries.md).
+const (
+	throttleBackoffBase = 5 * time.Minute
+	throttleBackoffMax  = time.Hour
+)
+
+// ThrottleBackoff is the retry-after of the n-th consecutive throttle
+// without a Retry-After: 5 min doubling, capped at 1 h.
+func ThrottleBackoff(n int) time.Duration {
+	d := throttleBackoffBase
+	for i := 1; i < n && d < throttleBackoffMax; i++ {
+		d *= 2
+	}
+	return min(d, throttleBackoffMax)
+}
+
+func (c *Client) fetch(ctx context.Context, q string, e query.Edition) (Feed, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	params := url.Values{"q": {q}, "hl": {e.HL}, "gl": {e.GL}, "ceid": {e.CEID}}
 	for attempt := 1; ; attempt++ {
 		var final atomic.Value
 		actx := context.WithValue(ctx, finalPathKey{}, &final)
-		resp, err := c.up.Do(actx, upstream.Request{Op: "search feed", Path: "/rss/search", Query: params, NoDetect: true})
+		resp, err := c.up.Do(actx, upstream.Request{Op: "search feed", Path: "/rss/search", Query: params, NoDetect: true,
+			Timeout: c.timeout / maxAttempts})
 		if err == nil {
 			if p, _ := final.Load().(string); strings.HasPrefix(p, UnsupportedPath) {
 				return Feed{}, Unsupported(e.CEID)
@@ -112,7 +162,7 @@ func (c *Client) Fetch(ctx context.Context, q string, e query.Edition) (Feed, er
 			return Parse(resp.Body, e.CEID)
 		}
 		err = classify(err)
-		if attempt >= maxAttempts || !retryable(err) {
+		if attempt >= maxAttempts || !retryable(err) || ctx.Err() != nil {
 			return Feed{}, err
 		}
 		wait := min(c.retryWait<<(attempt-1), time.Second)
@@ -127,18 +177,6 @@ func (c *Client) Fetch(ctx context.Context, q string, e query.Edition) (Feed, er
 			return Feed{}, err
 		}
 	}
-}
-
-// NotSent reports an error that proves nothing reached Google (the
-// connection was refused or the name did not resolve), so a window claim can
-// be given back.
-func NotSent(err error) bool {
-	var e *envelope.Error
-	if !errors.As(err, &e) || e.Code != envelope.UpstreamUnavailable {
-		return false
-	}
-	_, hasStatus := e.Details["http_status"]
-	return !hasStatus && strings.HasPrefix(e.Message, "cannot reach")
 }
 
 func statusOf(e *envelope.Error) int {
@@ -169,14 +207,64 @@ func retryable(err error) bool {
 	if !errors.As(err, &e) || Throttled(err) {
 		return false
 	}
+	if e.Details[budgetMark] == true {
+		return false
+	}
 	switch statusOf(e) {
 	case 500, 502, 504:
 		return true
 	case 0:
-		// connection refused/reset or a cut-off body; a deadline is not retried
-		return e.Code == envelope.UpstreamUnavailable || (e.Code == envelope.UpstreamError && e.Retryable)
+		// connection refused/reset, a cut-off body, or an attempt's deadline
+		return e.Code == envelope.UpstreamUnavailable || e.Code == envelope.Timeout || (e.Code == envelope.UpstreamError && e.Retryable)
 	}
 	return false
+}
+
+// classifyRedirect says what a redirect from news.google.com to another host
+// means; it is never followed (pkg/upstream refuses to carry requests to
+// another host).
+//
+//   - www.google.com/sorry/index?continue=… (a Google host, or any host
+//     whose continue parameter points back here) is Google's "unusual traffic"
+//     block: news.google.com answers 302 to it, and it answers 429
+//     (recorded in public scrapers that check for a final URL starting
+//     "https://www.google.com/sorry/index?continue=https://news.google.com/";
+//     iv-org/invidious PR #2519 for the Sorry page). Throttling: rate_limited.
+//   - consent.google.com is Google's cookie-consent interstitial for
+//     EU/EEA/UK visitors (// assumed for the RSS path: seen for other
+//     Google hosts, not captured for news.google.com/rss).
+//   - anything else keeps the generic refusal.
+func classifyRedirect(resp *http.Response, to *url.URL) *envelope.Error {
+	host := strings.ToLower(to.Hostname())
+	switch {
+	case sorryPath(to.Path) && (googleHost(host) || continuesHere(resp, to)):
+		t := throttled("a "+strconv.Itoa(resp.StatusCode)+" redirect to its \"unusual traffic\" page "+host+"/sorry/", resp.StatusCode).
+			WithDetail("redirect_host", host)
+		if ra, ok := upstream.ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok && ra > 0 {
+			t = t.WithRetryAfter(ra)
+		}
+		return t
+	case host == "consent.google.com" || (googleHost(host) && strings.HasPrefix(host, "consent.")):
+		return envelope.New(envelope.UpstreamError,
+			"Google News redirected this server to its cookie-consent page (%s), which Google shows to requests from the EU/EEA/UK region; a feed reader cannot accept it: run the server (or its outbound proxy, via GOOGLE_NEWS_BASE_URL) from a region outside the EU/EEA/UK", host).
+			WithDetail("redirect_host", host).WithDetail("http_status", resp.StatusCode).WithRetryable(false)
+	}
+	return nil
+}
+
+func sorryPath(p string) bool { return p == "/sorry" || strings.HasPrefix(p, "/sorry/") }
+
+// continuesHere: the Sorry page's continue parameter names the URL that was
+// asked for (…/sorry/index?continue=https://news.google.com/rss/…), which
+// identifies the block page on whatever host plays www.google.com (the fake).
+func continuesHere(resp *http.Response, to *url.URL) bool {
+	c, err := url.Parse(to.Query().Get("continue"))
+	return err == nil && resp.Request != nil && c.Host != "" && strings.EqualFold(c.Host, resp.Request.URL.Host)
+}
+
+// googleHost: google.com, its subdomains and country domains (google.co.uk).
+func googleHost(h string) bool {
+	return h == "google.com" || strings.HasSuffix(h, ".google.com") || strings.HasPrefix(h, "google.") || strings.Contains(h, ".google.")
 }
 
 // finalPathTransport records the path of the last request of a call (after

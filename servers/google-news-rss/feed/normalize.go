@@ -72,7 +72,8 @@ func throttled(why string, status int) *envelope.Error {
 // Parse normalizes a feed body: it refuses HTML (the "Sorry…" throttle page or
 // any other page), malformed or truncated XML and the /rss/unsupported feed,
 // splits publisher suffixes off titles, converts dates to RFC 3339, strips
-// the description's HTML, and drops duplicates by link and by normalized title.
+// the description's HTML, and drops duplicates by link, then by normalized
+// title and publisher (the same headline from a second publisher is kept).
 func Parse(body []byte, edition string) (Feed, error) {
 	if isHTML(body) {
 		// ref: news-websearch.md §1.5 — throttling can come as a 200 HTML
@@ -85,8 +86,8 @@ func Parse(body []byte, edition string) (Feed, error) {
 	p := rss.Parser{}
 	f, err := p.Parse(bytes.NewReader(body))
 	if err != nil {
-		return Feed{}, envelope.New(envelope.UpstreamError, "Google News sent a malformed or truncated feed; it is retried next window").
-			WithCause(err)
+		return Feed{}, envelope.New(envelope.UpstreamError, "Google News sent a malformed or truncated feed; try again shortly").
+			WithRetryable(true).WithCause(err)
 	}
 	out := Feed{Title: strings.TrimSpace(f.Title), Link: strings.TrimSpace(f.Link), Items: make([]Item, 0, len(f.Items))}
 	seenLink := map[string]bool{}
@@ -102,7 +103,7 @@ func Parse(body []byte, edition string) (Feed, error) {
 		if item.URL == "" && item.Title == "" {
 			continue
 		}
-		lk, tk := linkKey(item), titleKey(item.Title)
+		lk, tk := linkKey(item), storyKey(item)
 		if (lk != "" && seenLink[lk]) || (tk != "" && seenTitle[tk]) {
 			continue
 		}
@@ -275,8 +276,23 @@ func linkKey(it Item) string {
 	return it.URL
 }
 
-// titleKey folds case, punctuation and spacing, so the same headline from two
-// clusters is one story.
+// storyKey is the folded title and publisher: the same headline from the same
+// publisher under two links (two clusters) is one story, while a second
+// publisher's identical headline (wire copy) is another (news-websearch.md
+// §1.5: dedupe on the article id, then on title and source).
+func storyKey(it Item) string {
+	t := titleKey(it.Title)
+	if t == "" {
+		return ""
+	}
+	p := titleKey(it.Publisher)
+	if p == "" {
+		p = it.PublisherDomain
+	}
+	return t + "\x00" + p
+}
+
+// titleKey folds case, punctuation and spacing.
 func titleKey(t string) string {
 	var b strings.Builder
 	space := false

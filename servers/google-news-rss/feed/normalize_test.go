@@ -56,7 +56,7 @@ func TestParseRefusals(t *testing.T) {
 	}{
 		{"sorry page", `<!DOCTYPE html><html><body><b>Sorry...</b> unusual traffic</body></html>`, envelope.RateLimited, true, "throttling"},
 		{"other html", `<html><body>consent</body></html>`, envelope.UpstreamError, false, "not an RSS feed"},
-		{"truncated", full[:len(full)/2], envelope.UpstreamError, false, "truncated"},
+		{"truncated", full[:len(full)/2], envelope.UpstreamError, false, "truncated"}, // retryable: try again shortly
 		{"json", `{"error":"x"}`, envelope.UpstreamError, false, "malformed"},
 		{"empty", ``, envelope.UpstreamError, false, "malformed"},
 		{"unsupported", `<rss version="2.0"><channel><title>Google News</title><item><title>This feed is not available.</title><link>https://news.google.com/</link></item></channel></rss>`,
@@ -124,5 +124,32 @@ func BenchmarkNormalize100(b *testing.B) {
 		if _, err := Parse(body, "US:en"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Duplicates: the same link (article id, ?oc=5 or not) is one story; the same
+// headline from the same publisher under two links is one story; the same
+// headline from a second publisher (wire copy) is a second story.
+func TestParseDedupe(t *testing.T) {
+	at := fixedNow
+	stories := []fake.Story{
+		{ID: fake.ArticleID("a"), Headline: "Oil jumps 5% on supply cut", Publisher: "Reuters", Home: "https://www.reuters.com", Published: at},
+		{ID: fake.ArticleID("b"), Headline: "Oil jumps 5% on supply cut", Publisher: "Yahoo Finance", Home: "https://finance.yahoo.com", Published: at},
+		{ID: fake.ArticleID("c"), Headline: "Oil Jumps 5% on Supply Cut!", Publisher: "Reuters", Home: "https://www.reuters.com", Published: at},
+		{ID: fake.ArticleID("a"), Headline: "Another headline", Publisher: "BBC", Home: "https://www.bbc.com", Published: at},
+		{ID: fake.ArticleID("d"), Headline: "Gas steady", Publisher: "BBC", Home: "https://www.bbc.com", Published: at},
+	}
+	body := fake.RenderSearch("oil", stories, fake.RenderOptions{HL: "en-US", GL: "US", CEID: "US:en", BuildTime: at})
+	f, err := Parse(body, "US:en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range f.Items {
+		got = append(got, it.Title+" ("+it.Publisher+")")
+	}
+	want := []string{"Oil jumps 5% on supply cut (Reuters)", "Oil jumps 5% on supply cut (Yahoo Finance)", "Gas steady (BBC)"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("items %q\nwant  %q", got, want)
 	}
 }

@@ -22,7 +22,7 @@ const Window = 3 * time.Hour
 const (
 	StatusFresh    = "fresh"    // polled upstream just now
 	StatusCached   = "cached"   // already polled in this window; served from cache
-	StatusDeferred = "deferred" // this window's poll failed (throttled or an error); cache served, next poll next window
+	StatusDeferred = "deferred" // Google throttled this window's poll; cache served, next poll next window
 )
 
 // Fetcher is the upstream (feed.Client).
@@ -141,8 +141,11 @@ func (p *Poller) poll(ctx context.Context, key string, ed query.Edition, claim r
 	f, ferr := p.up.Fetch(ctx, res.Q, ed)
 	// the poll happened (or may have); record it even if the caller has gone
 	sctx := context.WithoutCancel(ctx)
-	if ferr != nil && feed.NotSent(ferr) {
-		// nothing reached Google: give the window back
+	if ferr != nil && !feed.Throttled(ferr) {
+		// Only throttling (429, 503, 403, the Sorry page or redirect) costs
+		// the window. A 5xx or timeout (already retried once), a bad body, an
+		// unsupported edition or a refusal of the request budget gives the
+		// window back: the caller gets the error and may try again.
 		if err := p.claims.Release(sctx, claim); err != nil {
 			p.log.Warn().Err(err).Msg("google-news-rss: releasing a window claim failed; the feed waits for the next window")
 		}
@@ -154,8 +157,8 @@ func (p *Poller) poll(ctx context.Context, key string, ed query.Edition, claim r
 		e := envelope.From(ferr)
 		st.Deferred, st.LastError = true, &ErrInfo{Code: string(e.Code), Message: e.Message}
 		res.Status = StatusDeferred
-		p.log.Warn().Str("query_key", key).Str("code", string(e.Code)).Bool("throttled", feed.Throttled(ferr)).
-			Time("next_poll_at", claim.Next).Msg("google-news-rss: poll failed; the feed is deferred to the next window")
+		p.log.Warn().Str("query_key", key).Str("code", string(e.Code)).
+			Time("next_poll_at", claim.Next).Msg("google-news-rss: Google throttled the poll; the feed is deferred to the next window")
 	} else {
 		st.Items, st.FetchedAt = f.Items, p.clock.Now().UTC()
 	}

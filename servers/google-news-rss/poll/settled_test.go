@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/feed"
 	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/query"
@@ -78,12 +79,18 @@ func TestSettledWindow(t *testing.T) {
 		t.Fatalf("replica b: %+v %v (reads %d)", r, err, shared.reads.Load()-reads)
 	}
 	clk.Set(first.NextPollAt.Add(time.Minute)) // next window
-	up.err = errors.New("boom")
+	// a 500 after its retry: answered as the error, the window is not spent
+	up.err = envelope.New(envelope.UpstreamError, "Google News answered 500").WithRetryable(true).WithDetail("http_status", 500)
+	if r, err := a.Fetch(ctx, "k"); !errors.Is(err, up.err) || up.n.Load() != 2 {
+		t.Fatalf("5xx: %+v %v, %d polls", r, err, up.n.Load())
+	}
+	// Google throttles: the window is spent, the feed deferred
+	up.err = envelope.New(envelope.RateLimited, "throttled").WithDetail("throttled", true)
 	r, err := a.Fetch(ctx, "k")
-	if err != nil || r.Status != StatusDeferred || up.n.Load() != 2 || r.NextPollAt.Equal(first.NextPollAt) {
+	if err != nil || r.Status != StatusDeferred || up.n.Load() != 3 || r.NextPollAt.Equal(first.NextPollAt) {
 		t.Fatalf("next window: %+v %v, %d polls", r, err, up.n.Load())
 	}
-	if r, err := a.Fetch(ctx, "k"); err != nil || r.Status != StatusDeferred || up.n.Load() != 2 {
+	if r, err := a.Fetch(ctx, "k"); err != nil || r.Status != StatusDeferred || up.n.Load() != 3 {
 		t.Fatalf("deferred repeat: %+v %v, %d polls", r, err, up.n.Load())
 	}
 }

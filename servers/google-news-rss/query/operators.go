@@ -2,9 +2,18 @@ package query
 
 // Operator statuses in the cheat-sheet.
 const (
-	StatusWorks    = "works"    // confirmed by public clients; built by this server
-	StatusReported = "reported" // listed by a public cheat-sheet, unconfirmed; rejected here
-	StatusRejected = "rejected" // legacy or known not to work; rejected here
+	StatusVerified = "verified" // a public client shows Google answering it (the feed title echoes it); built here
+	StatusReported = "reported" // a public client reports it working, no capture shows it; accepted and built here
+	StatusRejected = "rejected" // legacy, or reported not to work; refused with the fix
+)
+
+// Sources of the cheat-sheet, cited per row.
+const (
+	srcPygnExamples = "kotartemiy/pygooglenews README, search examples (feed title echoes the query)"
+	srcPygnSheet    = `kotartemiy/pygooglenews README, Special Query Terms cheat sheet ("tested one by one")`
+	srcPygnWhen     = "kotartemiy/pygooglenews README, when parameter"
+	srcPygnNotWork  = `kotartemiy/pygooglenews README, "operators that do not work"`
+	srcGoogleHacks  = "Google Hacks (O'Reilly, 2005), chapter 4; no modern News report"
 )
 
 // Operator is one row of the cheat-sheet (explain_operators) and of the
@@ -14,6 +23,7 @@ const (
 type Operator struct {
 	Operator string `json:"operator"`
 	Status   string `json:"status"`
+	Source   string `json:"source"`
 	Field    string `json:"field,omitempty"`
 	Example  string `json:"example"`
 	Note     string `json:"note"`
@@ -23,30 +33,32 @@ type Operator struct {
 
 // Operators is the cheat-sheet, in the canonical q order.
 var Operators = []Operator{
-	{Operator: "space (AND)", Status: StatusWorks, Field: "terms", Example: "boeing strike", Note: "all words must match"},
-	{Operator: `"exact phrase"`, Status: StatusWorks, Field: "phrases", Example: `"supply chain"`, Note: "sent as %22…%22"},
-	{Operator: "OR", Status: StatusWorks, Field: "any_of", Example: "boeing OR airbus", Note: "uppercase only; a lowercase or is a word"},
-	{Operator: "( … OR … )", Status: StatusWorks, Field: "any_of", Example: "strike (boeing OR airbus)",
-		Note: "grouping is used in the wild, unverified; emitted only when the group is not the whole query"},
-	{Operator: "-term", Status: StatusWorks, Field: "exclude", Example: `boeing -rumor -"press release"`, Note: "excludes a word or phrase"},
-	{Operator: "+term", Status: StatusWorks, Field: "terms", Example: "+boeing", Note: "old Google syntax; normalized to the plain word"},
-	{Operator: "intitle:", Status: StatusWorks, Field: "intitle", Example: "intitle:boeing when:1h", Note: "one word per intitle:", name: "intitle"},
-	{Operator: "site:", Status: StatusWorks, Field: "site", Example: "site:reuters.com", Note: "a domain; several are ORed (assumed: OR between site: filters)", name: "site"},
-	{Operator: "when:Nh / when:Nd", Status: StatusWorks, Field: "when", Example: "oil when:12h", Note: "hours (seen working up to 101h) or days; a bad value is silently ignored by Google, so it is validated here", name: "when"},
-	{Operator: "after: / before:", Status: StatusWorks, Field: "after, before", Example: "oil after:2026-01-01 before:2026-02-01", Note: "YYYY-MM-DD; not together with when", name: "after"},
-	{Operator: "before:", Status: StatusWorks, Field: "before", Example: "oil before:2026-02-01", Note: "see after:", name: "before"},
-	{Operator: "when:Nm / when:Ny", Status: StatusReported, Example: "when:6m", Note: "months/years reported by pygooglenews", Fix: "use when:Nd or after/before"},
-	{Operator: "allintitle:", Status: StatusReported, Example: "allintitle:boeing strike", Note: "listed by pygooglenews", Fix: "use intitle:boeing intitle:strike", name: "allintitle"},
-	{Operator: "inurl: / allinurl:", Status: StatusReported, Example: "inurl:markets", Note: "listed by pygooglenews, unconfirmed", Fix: "use terms or site:", name: "inurl"},
-	{Operator: "allinurl:", Status: StatusReported, Example: "allinurl:markets oil", Note: "listed by pygooglenews, unconfirmed", Fix: "use terms or site:", name: "allinurl"},
-	{Operator: "intext: / allintext:", Status: StatusReported, Example: "intext:tariff", Note: "listed by pygooglenews, unconfirmed", Fix: "use terms (text is searched anyway)", name: "intext"},
-	{Operator: "allintext:", Status: StatusReported, Example: "allintext:tariff steel", Note: "listed by pygooglenews, unconfirmed", Fix: "use terms", name: "allintext"},
-	{Operator: "when: with after:/before:", Status: StatusRejected, Example: "oil when:7d after:2026-01-01", Note: "pygooglenews drops after/before when when is set", Fix: "use either when or an after/before pair"},
-	{Operator: "source:", Status: StatusRejected, Example: "source:new_york_times", Note: "legacy Google News (2005), no modern confirmation", Fix: "use site:nytimes.com", name: "source"},
-	{Operator: "location:", Status: StatusRejected, Example: "location:dubai", Note: "legacy Google News (2005), no modern confirmation", Fix: "add the place as a term or pick an edition/preset", name: "location"},
-	{Operator: "related:", Status: StatusRejected, Example: "related:reuters.com", Note: "does not work (pygooglenews)", Fix: "use site: or terms", name: "related"},
-	{Operator: "allinlinks:", Status: StatusRejected, Example: "allinlinks:boeing", Note: "does not work (pygooglenews)", Fix: "use terms", name: "allinlinks"},
-	{Operator: "as_* URL parameters", Status: StatusRejected, Example: "as_qdr=d", Note: "do not work with RSS", Fix: "use phrases (as_epq) or when (as_qdr)"},
+	{Operator: "space (AND)", Status: StatusVerified, Source: srcPygnExamples, Field: "terms", Example: "boeing strike", Note: "all words must match"},
+	{Operator: `"exact phrase"`, Status: StatusVerified, Source: srcPygnSheet + "; Outsharp/shipp-skills google-news SKILL.md", Field: "phrases", Example: `"supply chain"`, Note: "sent as %22…%22"},
+	{Operator: "OR", Status: StatusVerified, Source: srcPygnExamples, Field: "any_of", Example: "boeing OR airbus", Note: "uppercase only; a lowercase or is a word"},
+	{Operator: "( … OR … )", Status: StatusReported, Source: "used in public Google News RSS code (news queries like name (a OR b) when:14d)", Field: "any_of", Example: "strike (boeing OR airbus)",
+		Note: "emitted only when the group is not the whole query"},
+	{Operator: "-term", Status: StatusVerified, Source: srcPygnExamples + "; Outsharp SKILL.md", Field: "exclude", Example: `boeing -rumor -"press release"`, Note: "excludes a word or phrase"},
+	{Operator: "+term", Status: StatusReported, Source: srcPygnSheet, Field: "terms", Example: "+boeing", Note: "old Google syntax; normalized to the plain word"},
+	{Operator: "allintitle: / allintext: / allinurl:", Status: StatusReported, Source: srcPygnSheet, Field: "q", Example: "allintitle:boeing strike",
+		Note: "at the start of q: every word of the query must be in the title / body text / URL; emitted as allintitle: followed by the query", name: "allintitle"},
+	{Operator: "allintext:", Status: StatusReported, Source: srcPygnSheet, Field: "q", Example: "allintext:tariff steel", Note: "see allintitle:", name: "allintext"},
+	{Operator: "allinurl:", Status: StatusReported, Source: srcPygnSheet, Field: "q", Example: "allinurl:markets oil", Note: "see allintitle:", name: "allinurl"},
+	{Operator: "intitle:", Status: StatusVerified, Source: srcPygnExamples + ` ("intitle:boeing when:1h")`, Field: "intitle", Example: "intitle:boeing when:1h", Note: "one word per intitle:", name: "intitle"},
+	{Operator: "inurl:", Status: StatusReported, Source: srcPygnSheet, Field: "q", Example: "oil inurl:markets", Note: "one word per inurl:; the word must be in the article URL", name: "inurl"},
+	{Operator: "site:", Status: StatusVerified, Source: "Outsharp SKILL.md; ranahaani/GNews get_news_by_site builds site:{domain}", Field: "site", Example: "site:reuters.com", Note: "a domain; several are ORed (assumed: OR between site: filters)", name: "site"},
+	{Operator: "when:Nh / when:Nd", Status: StatusVerified, Source: srcPygnWhen + ` ("worked for up to 101h"); ` + srcPygnExamples, Field: "when", Example: "oil when:12h", Note: "hours (up to 101h) or days (up to 365d); Google silently ignores a bad value, so it is validated here", name: "when"},
+	{Operator: "when:Nm", Status: StatusReported, Source: srcPygnWhen + ` ("m for month", "worked for up to 48m")`, Field: "when", Example: "oil when:6m", Note: "months, up to 48m (m is month, not minute, in the only public report)"},
+	{Operator: "after: / before:", Status: StatusVerified, Source: "kotartemiy/pygooglenews search(from_, to_); ranahaani/GNews start_date/end_date", Field: "after, before", Example: "oil after:2026-01-01 before:2026-02-01", Note: "YYYY-MM-DD; not together with when", name: "after"},
+	{Operator: "before:", Status: StatusVerified, Source: "see after:", Field: "before", Example: "oil before:2026-02-01", Note: "see after:", name: "before"},
+	{Operator: "when:Ny", Status: StatusRejected, Source: srcPygnWhen + " (lists h, d, m only)", Example: "oil when:1y", Note: "years are not reported; a bad when is silently ignored by Google", Fix: "use when:12m (up to 48m) or an after/before pair"},
+	{Operator: "intext:", Status: StatusRejected, Source: srcGoogleHacks, Example: "intext:tariff", Note: "a web-search operator, not reported for Google News", Fix: "use allintext: or terms (the text is searched anyway)", name: "intext"},
+	{Operator: "when: with after:/before:", Status: StatusRejected, Source: "kotartemiy/pygooglenews search() drops from_/to_ when when is set", Example: "oil when:7d after:2026-01-01", Note: "Google would get a contradictory range", Fix: "use either when or an after/before pair"},
+	{Operator: "source:", Status: StatusRejected, Source: srcGoogleHacks, Example: "source:new_york_times", Note: "legacy Google News (2005)", Fix: "use site:nytimes.com", name: "source"},
+	{Operator: "location:", Status: StatusRejected, Source: srcGoogleHacks, Example: "location:dubai", Note: "legacy Google News (2005)", Fix: "add the place as a term or pick an edition/preset", name: "location"},
+	{Operator: "related:", Status: StatusRejected, Source: srcPygnNotWork, Example: "related:reuters.com", Note: "does not work", Fix: "use site: or terms", name: "related"},
+	{Operator: "allinlinks:", Status: StatusRejected, Source: srcPygnNotWork, Example: "allinlinks:boeing", Note: "does not work", Fix: "use terms", name: "allinlinks"},
+	{Operator: "as_* URL parameters", Status: StatusRejected, Source: srcPygnNotWork, Example: "as_qdr=d", Note: "do not work with RSS", Fix: "use phrases (as_epq) or when (as_qdr)"},
 }
 
 func operatorByName(name string) (Operator, bool) {

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
@@ -23,6 +24,10 @@ func Parse(raw string) (Query, error) {
 	}
 	var q Query
 	var when, after, before []string
+	toks, err = q.leadingAllIn(toks)
+	if err != nil {
+		return Query{}, err
+	}
 	// Top level: units separated by spaces; a unit is an atom or a (group);
 	// consecutive units joined by OR form one alternative group.
 	i := 0
@@ -47,6 +52,26 @@ func Parse(raw string) (Query, error) {
 	}
 	q.When, q.After, q.Before = first(when), first(after), first(before)
 	return q.Normalize()
+}
+
+// leadingAllIn takes allintitle:, allintext: or allinurl: off the start of
+// q (Google: "include allintitle: at the start of your search query"); a
+// value attached to it (allintitle:boeing) is the first word.
+func (q *Query) leadingAllIn(toks []token) ([]token, error) {
+	if len(toks) == 0 {
+		return toks, nil
+	}
+	name, val, ok := opOf(toks[0])
+	mode, isAllIn := strings.CutPrefix(name, "allin")
+	if !ok || !isAllIn || !slices.Contains(AllInModes, mode) || toks[0].neg {
+		return toks, nil
+	}
+	q.AllIn = mode
+	rest := toks[1:]
+	if val != "" {
+		rest = append([]token{{kind: 'w', text: val}}, rest...)
+	}
+	return rest, nil
 }
 
 func first(s []string) string {
@@ -194,6 +219,10 @@ func (q *Query) addAtom(t token, when, after, before *[]string) error {
 	switch name {
 	case "intitle":
 		q.InTitle = append(q.InTitle, val)
+	case "inurl":
+		q.InURL = append(q.InURL, val)
+	case "allintitle", "allintext", "allinurl":
+		return envelope.Invalid("q", "%s: must come first: it applies to every word of the query (%s); or use intitle:/inurl: per word", name, exampleOf(name))
 	case "site":
 		if len(q.Sites) > 0 {
 			return envelope.Invalid("site", "several site: filters must be ORed (site:a.com OR site:b.com); separate ones would all have to match")
@@ -235,8 +264,8 @@ func checkOperator(name string) error {
 	if !ok {
 		return envelope.Invalid("q", "%s: is not a Google News operator this server knows; see explain_operators, or quote the text (\"%s:…\") to search it", name, name)
 	}
-	if op.Status != StatusWorks {
-		return envelope.Invalid("q", "%s: is %s (%s); %s", name, op.Status, op.Note, op.Fix)
+	if op.Status == StatusRejected {
+		return envelope.Invalid("q", "%s: is rejected (%s; source: %s); %s", name, op.Note, op.Source, op.Fix)
 	}
 	return nil
 }

@@ -29,7 +29,9 @@ type Query struct {
 	AnyOf   [][]string // each group: alternatives (a word, or a phrase with spaces)
 	Exclude []string   // words or phrases to exclude
 	InTitle []string   // words that must be in the title
+	InURL   []string   // words that must be in the article URL
 	Sites   []string   // domains; several are ORed
+	AllIn   string     // "title", "text" or "url": allin<AllIn>: at the start, every word must be there
 	When    string     // "12h" or "7d"; excludes After/Before
 	After   string     // YYYY-MM-DD
 	Before  string     // YYYY-MM-DD
@@ -41,12 +43,16 @@ var (
 	opNameRe = regexp.MustCompile(`^[A-Za-z_]+$`)
 )
 
-// Limits on when: pygooglenews saw hours work "up to 101h" (news-websearch.md
-// §1.3); the day cap is ours (// assumed).
+// Limits on when: pygooglenews saw hours work "up to 101h" and months ("m
+// for month") "up to 48m" (its README); the day cap is ours (// assumed).
 const (
-	maxWhenHours = 101
-	maxWhenDays  = 365
+	maxWhenHours  = 101
+	maxWhenDays   = 365
+	maxWhenMonths = 48
 )
+
+// AllInModes are the values of Query.AllIn (allintitle:, allintext:, allinurl:).
+var AllInModes = []string{"title", "text", "url"}
 
 // Normalize validates every field and returns the query with whitespace
 // collapsed, terms split into words, sites lowercased, and every list sorted
@@ -102,6 +108,22 @@ func (q Query) Normalize() (Query, error) {
 		}
 		out.InTitle = append(out.InTitle, w)
 	}
+	for _, w := range q.InURL {
+		w = strings.TrimSpace(w)
+		if strings.ContainsAny(w, " \t\n") {
+			return Query{}, envelope.Invalid("inurl", "inurl takes single words (inurl:a inurl:b), got %q", clip(w))
+		}
+		if err := checkWord("inurl", w); err != nil {
+			return Query{}, err
+		}
+		out.InURL = append(out.InURL, w)
+	}
+	switch m := strings.ToLower(strings.TrimSpace(q.AllIn)); m {
+	case "", "title", "text", "url":
+		out.AllIn = m
+	default:
+		return Query{}, envelope.Invalid("all_in", "all_in is title, text or url (allintitle:, allintext:, allinurl:), got %q", clip(q.AllIn))
+	}
 	for _, s := range q.Sites {
 		d, err := cleanSite(s)
 		if err != nil {
@@ -110,16 +132,19 @@ func (q Query) Normalize() (Query, error) {
 		out.Sites = append(out.Sites, d)
 	}
 	out.Terms, out.Phrases, out.Exclude = sortedUnique(out.Terms), sortedUnique(out.Phrases), sortedUnique(out.Exclude)
-	out.InTitle, out.Sites = sortedUnique(out.InTitle), sortedUnique(out.Sites)
+	out.InTitle, out.InURL, out.Sites = sortedUnique(out.InTitle), sortedUnique(out.InURL), sortedUnique(out.Sites)
 	out.AnyOf = uniqueGroups(out.AnyOf)
 	if err := out.setDates(q.When, q.After, q.Before); err != nil {
 		return Query{}, err
 	}
-	if len(out.Terms)+len(out.Phrases)+len(out.AnyOf)+len(out.InTitle)+len(out.Sites) == 0 {
+	if len(out.Terms)+len(out.Phrases)+len(out.AnyOf)+len(out.InTitle)+len(out.InURL)+len(out.Sites) == 0 {
 		if len(out.Exclude) > 0 {
 			return Query{}, envelope.Invalid("q", "a query of exclusions only matches nothing useful; add terms, phrases, any_of, intitle or site")
 		}
 		return Query{}, envelope.Invalid("q", "the query is empty; give terms, phrases, any_of, intitle or site (or a raw q)")
+	}
+	if out.AllIn != "" && len(out.Terms)+len(out.Phrases)+len(out.AnyOf) == 0 {
+		return Query{}, envelope.Invalid("all_in", "allin%s: applies to the query's words; give terms, phrases or any_of with it", out.AllIn)
 	}
 	if n := len(out.Canonical()); n > MaxQLen {
 		return Query{}, envelope.Invalid("q", "the query is %d characters, over the %d limit; drop terms or split it into several feeds", n, MaxQLen)
@@ -135,7 +160,7 @@ func (out *Query) setDates(when, after, before string) error {
 	if when != "" {
 		m := whenRe.FindStringSubmatch(when)
 		if m == nil {
-			return envelope.Invalid("when", "when must be N followed by h or d, e.g. 12h or 7d, got %q (Google silently ignores a bad when)", clip(when))
+			return envelope.Invalid("when", "when must be N followed by h, d or m (months), e.g. 12h, 7d or 6m, got %q (Google silently ignores a bad when)", clip(when))
 		}
 		n, _ := strconv.Atoi(m[1])
 		switch strings.ToLower(m[2]) {
@@ -147,10 +172,14 @@ func (out *Query) setDates(when, after, before string) error {
 			if n > maxWhenDays {
 				return envelope.Invalid("when", "when days above %dd are not supported here; use an after/before date pair", maxWhenDays)
 			}
-		case "m", "y":
-			return envelope.Invalid("when", "when:%s (months/years) is only reported to work; use days (e.g. when:%dd) or an after/before pair", when, 30)
+		case "m":
+			if n > maxWhenMonths {
+				return envelope.Invalid("when", "when months above %dm are not reported to work; use an after/before date pair", maxWhenMonths)
+			}
+		case "y":
+			return envelope.Invalid("when", "when:%s: years are not reported to work (Google silently ignores a bad when); use when:%dm (up to %dm) or an after/before pair", when, min(n*12, maxWhenMonths), maxWhenMonths)
 		default:
-			return envelope.Invalid("when", "when unit must be h (hours) or d (days), got %q", clip(when))
+			return envelope.Invalid("when", "when unit must be h (hours), d (days) or m (months), got %q", clip(when))
 		}
 		out.When = m[1] + strings.ToLower(m[2])
 		return nil
@@ -175,8 +204,9 @@ func (out *Query) setDates(when, after, before string) error {
 	return nil
 }
 
-// Canonical renders the normalized query as q: terms, phrases, any_of groups,
-// exclusions, intitle, site, then when or after/before; uppercase OR,
+// Canonical renders the normalized query as q: allin<x>: (at the start, as
+// Google documents it), terms, phrases, any_of groups, exclusions, intitle,
+// inurl, site, then when or after/before; uppercase OR,
 // lowercase operator names. An OR group is parenthesized unless it is the only
 // keyword part (Google's own example: `boeing OR airbus`; parenthesized groups
 // are used in the wild, news-websearch.md §1.3).
@@ -188,6 +218,9 @@ func (q Query) Canonical() string {
 			b.WriteByte(' ')
 		}
 		b.WriteString(s)
+	}
+	if q.AllIn != "" {
+		add("allin" + q.AllIn + ":")
 	}
 	for _, t := range q.Terms {
 		add(t)
@@ -215,6 +248,9 @@ func (q Query) Canonical() string {
 	for _, w := range q.InTitle {
 		add("intitle:" + w)
 	}
+	for _, w := range q.InURL {
+		add("inurl:" + w)
+	}
 	if len(q.Sites) == 1 {
 		add("site:" + q.Sites[0])
 	} else if len(q.Sites) > 1 {
@@ -239,7 +275,7 @@ func (q Query) Canonical() string {
 // keywordCount counts the parts that are not date filters; a multi-site
 // filter counts once.
 func (q Query) keywordCount() int {
-	n := len(q.Terms) + len(q.Phrases) + len(q.AnyOf) + len(q.Exclude) + len(q.InTitle)
+	n := len(q.Terms) + len(q.Phrases) + len(q.AnyOf) + len(q.Exclude) + len(q.InTitle) + len(q.InURL)
 	if len(q.Sites) > 0 {
 		n++
 	}
@@ -264,8 +300,8 @@ func (q Query) fold() Query {
 		}
 		return sortedUnique(r)
 	}
-	f := Query{Terms: low(q.Terms), Phrases: low(q.Phrases), Exclude: low(q.Exclude), InTitle: low(q.InTitle),
-		Sites: low(q.Sites), When: q.When, After: q.After, Before: q.Before}
+	f := Query{Terms: low(q.Terms), Phrases: low(q.Phrases), Exclude: low(q.Exclude), InTitle: low(q.InTitle), InURL: low(q.InURL),
+		Sites: low(q.Sites), AllIn: q.AllIn, When: q.When, After: q.After, Before: q.Before}
 	for _, g := range q.AnyOf {
 		f.AnyOf = append(f.AnyOf, low(g))
 	}

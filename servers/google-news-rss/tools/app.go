@@ -34,12 +34,17 @@ type Config struct {
 	Clock clock.Clock
 	// WaitFor overrides how long a caller waits for a poll in flight elsewhere (tests).
 	WaitFor time.Duration
+	// BudgetPerMinute and BudgetBurst size the request budget of the Google
+	// News host (feed.BudgetPerMinute, feed.BudgetBurst by default).
+	BudgetPerMinute, BudgetBurst int
 }
 
 // Flags binds the server's flags; each defaults to its environment variable.
 func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.BaseURL, "base-url", envOr(feed.EnvBaseURL, feed.DefaultBaseURL), "Google News base URL ["+feed.EnvBaseURL+"]")
 	fs.DurationVar(&c.Timeout, "timeout", feed.DefaultTimeout, "deadline of one feed poll, both attempts included")
+	fs.IntVar(&c.BudgetPerMinute, "budget-per-minute", feed.BudgetPerMinute, "requests a minute to the Google News host, all callers and replicas together")
+	fs.IntVar(&c.BudgetBurst, "budget-burst", feed.BudgetBurst, "requests to the Google News host allowed back to back")
 }
 
 // Register builds the client, the store and the window claims, and adds the tools.
@@ -47,8 +52,6 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	if c.BaseURL == "" {
 		c.BaseURL = envOr(feed.EnvBaseURL, feed.DefaultBaseURL)
 	}
-	cl := feed.New(feed.Config{BaseURL: c.BaseURL, Timeout: c.Timeout, RetryWait: c.RetryWait,
-		Logger: r.Log.With().Str("upstream", "google-news").Logger()})
 	var claimOpts []ratelimit.Option
 	// a preview is a live look: after its minute, errors are shown, not a stale copy
 	cacheOpts := []cache.Option{cache.WithStaleFor(0)}
@@ -68,6 +71,18 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	if clk == nil {
 		clk = clock.System{}
 	}
+	// One request budget for the Google News host, shared by preview and
+	// fetch, by every user and, with shared state, by every replica.
+	budgetOpts := []ratelimit.Option{}
+	if c.Clock != nil {
+		budgetOpts = append(budgetOpts, ratelimit.WithClock(c.Clock))
+	}
+	if r.Redis != nil {
+		budgetOpts = append(budgetOpts, ratelimit.WithRedis(r.Redis, poll.RedisPrefix+"budget:"))
+	}
+	budget := feed.NewBudget(c.BaseURL, c.BudgetPerMinute, c.BudgetBurst, budgetOpts...)
+	cl := feed.New(feed.Config{BaseURL: c.BaseURL, Timeout: c.Timeout, RetryWait: c.RetryWait, Budget: budget,
+		Logger: r.Log.With().Str("upstream", "google-news").Logger()})
 	p := poll.New(poll.Options{Store: store, Claims: ratelimit.NewWindowClaims(poll.Window, claimOpts...), Up: cl,
 		Clock: clk, Log: r.Log, WaitFor: c.WaitFor})
 	log := r.Log
@@ -76,7 +91,8 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	}))
 	svc := &Service{client: cl, poller: p, store: store, clock: clk, preview: cache.New[feed.Feed](PreviewTTL, cacheOpts...)}
 	r.AddTools(All(svc)...)
-	r.Log.Info().Str("base_url", feed.PublicBase(c.BaseURL)).Dur("timeout", c.Timeout).Bool("shared_state", r.Redis != nil).Msg("google-news-rss configured")
+	r.Log.Info().Str("base_url", feed.PublicBase(c.BaseURL)).Dur("timeout", c.Timeout).Bool("shared_state", r.Redis != nil).
+		Stringer("request_budget", budget).Msg("google-news-rss configured")
 	return nil
 }
 

@@ -50,15 +50,16 @@ type previewIn struct {
 
 type previewOut struct {
 	builtOut
-	FetchedAt string      `json:"fetched_at"`
-	ItemCount int         `json:"item_count" jsonschema:"after dedupe; Google caps at ~100"`
-	Items     []feed.Item `json:"items"`
+	FetchedAt  string      `json:"fetched_at"`
+	ServedFrom string      `json:"served_from"`
+	ItemCount  int         `json:"item_count"`
+	Items      []feed.Item `json:"items"`
 }
 
 func (s *Service) previewTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "preview_search_feed", Title: "Preview search feed", Toolset: setFeeds, Hints: toolkit.RemoteRead,
-		Description: `One live fetch of a query_key or raw q: top deduplicated items; title without publisher suffix, url = Google News link (publisher URLs not resolved), snippet = related coverage. Same query within a minute: from memory.
-Errors: rate_limited (throttled), upstream_error (edition not served, bad feed), timeout.`},
+		Description: `A query_key or raw q: top deduplicated items (url = Google News link; snippet = related coverage), item_count after dedupe, served_from google, preview_cache (< 1 min) or feed_cache (fetched < 3 h ago).
+Errors: rate_limited (throttled or request budget spent; retry_after), upstream_error, timeout.`},
 		func(ctx context.Context, in previewIn) (previewOut, error) {
 			b, err := s.resolveBuilt(ctx, in)
 			if err != nil {
@@ -68,22 +69,34 @@ Errors: rate_limited (throttled), upstream_error (edition not served, bad feed),
 			if err != nil {
 				return previewOut{}, err
 			}
+			limit := in.Limit
+			if limit <= 0 {
+				limit = 10
+			}
+			answer := func(all []feed.Item, at time.Time, from string) previewOut {
+				return previewOut{builtOut: b, FetchedAt: rfc(at), ServedFrom: from, ItemCount: len(all), Items: all[:min(limit, len(all))]}
+			}
+			// the scheduled feed's copy, while fresh: no request to Google
+			st, ok, err := s.store.State(ctx, b.QueryKey)
+			if err != nil {
+				return previewOut{}, err
+			}
+			if now := s.clock.Now(); ok && !st.FetchedAt.IsZero() && now.Sub(st.FetchedAt) < poll.Window {
+				return answer(st.Items, st.FetchedAt, "feed_cache"), nil
+			}
+			from := "preview_cache"
 			f, meta, err := s.preview.Get(ctx, b.QueryKey, func(ctx context.Context) (feed.Feed, error) {
+				from = "google"
 				return s.client.Fetch(ctx, b.Q, e)
 			})
 			if err != nil {
 				return previewOut{}, err
 			}
-			limit := in.Limit
-			if limit <= 0 {
-				limit = 10
-			}
-			items := f.Items[:min(limit, len(f.Items))]
 			at := meta.FetchedAt
 			if at.IsZero() {
 				at = s.clock.Now()
 			}
-			return previewOut{builtOut: b, FetchedAt: at.UTC().Format(time.RFC3339), ItemCount: len(f.Items), Items: items}, nil
+			return answer(f.Items, at, from), nil
 		})
 }
 
@@ -124,6 +137,7 @@ type fetchOut struct {
 	FetchedAt  string        `json:"fetched_at,omitempty"`
 	Window     string        `json:"window" jsonschema:"start/end, RFC 3339"`
 	NextPollAt string        `json:"next_poll_at"`
+	ItemCount  int           `json:"item_count"`
 	Items      []feed.Item   `json:"items"`
 	LastError  *poll.ErrInfo `json:"last_error,omitempty"`
 
@@ -135,8 +149,8 @@ func (o fetchOut) Preencoded() *envelope.Encoded { return o.enc }
 
 func (s *Service) fetchTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "fetch_search_feed", Title: "Fetch search feed", Toolset: setFeeds, Hints: toolkit.RemoteRead,
-		Description: `Scheduled path: a query_key's items, status fresh (polled now), cached (polled earlier this 3-hour window) or deferred (throttled/failed; cache served until next_poll_at). One Google poll per window per key across replicas.
-not_found: build_search_feed first.`},
+		Description: `Scheduled path: a query_key's items, status fresh (polled now), cached (this 3-hour window) or deferred (throttled: cache served until next_poll_at; last_error). One poll per window per key.
+Other errors cost no window. not_found: build_search_feed first.`},
 		func(ctx context.Context, in fetchIn) (fetchOut, error) {
 			var since time.Time
 			if in.Since != "" {
@@ -153,6 +167,7 @@ not_found: build_search_feed first.`},
 			out := fetchOut{Status: r.Status, LastError: r.LastError,
 				Window:     rfc(r.WindowStart) + "/" + rfc(r.NextPollAt),
 				NextPollAt: rfc(r.NextPollAt), Items: filterSince(r.Items, since)}
+			out.ItemCount = len(out.Items)
 			if r.Status != poll.StatusDeferred {
 				out.LastError = nil
 			}

@@ -28,11 +28,11 @@ type operatorsOut struct {
 	Order     string           `json:"order"`
 }
 
-const canonicalOrder = `terms, "phrases", (any OR of), -exclude, intitle:, site: (several ORed), when: or after:/before:; uppercase OR, lowercase operators`
+const canonicalOrder = `allintitle:/allintext:/allinurl: (first), terms, "phrases", (any OR of), -exclude, intitle:, inurl:, site: (several ORed), when: or after:/before:; uppercase OR, lowercase operators`
 
 func explainOperators() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "explain_operators", Title: "Explain search operators", Toolset: setReference, Hints: toolkit.LocalRead,
-		Description: `Search operator cheat-sheet: status (works; reported: unconfirmed; rejected: legacy/not working — both refused), build_search_feed field, example, fix; the canonical q order. No network.`},
+		Description: `Search operator cheat-sheet: status (verified, reported: accepted; rejected: refused), source, build_search_feed field, example, fix; canonical q order. No network.`},
 		func(context.Context, struct{}) (operatorsOut, error) {
 			return operatorsOut{Operators: query.Operators, Order: canonicalOrder}, nil
 		})

@@ -21,22 +21,36 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8806", "loopback address to listen on")
 	items := flag.Int("items", 30, "items per search feed (Google caps at about 100)")
+	sorryAddr := flag.String("sorry-addr", "127.0.0.1:8807", "loopback address playing www.google.com (throttled searches are redirected to its /sorry/index)")
+	throttleAbove := flag.Int("throttle-above", 0, "throttle on its own past this many searches a minute (0: only when told through /_fake/faults)")
 	flag.Parse()
 
-	host, _, err := net.SplitHostPort(*addr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "fake-google-news-rss: bad -addr:", err)
-		os.Exit(2)
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		fmt.Fprintln(os.Stderr, "fake-google-news-rss: -addr must be a loopback address (127.0.0.1, ::1 or localhost)")
-		os.Exit(2)
-	}
-	srv := fake.New(fake.Options{Items: *items})
-	fmt.Fprintf(os.Stderr, "fake-google-news-rss: serving http://%s/rss/search (faults: POST /_fake/faults)\n", *addr)
+	loopbackOnly("-addr", *addr)
+	loopbackOnly("-sorry-addr", *sorryAddr)
+	srv := fake.New(fake.Options{Items: *items, SorryBase: "http://" + *sorryAddr, ThrottleAbove: *throttleAbove})
+	fmt.Fprintf(os.Stderr, "fake-google-news-rss: serving http://%s/rss/search (faults: POST /_fake/faults), www.google.com role on http://%s\n", *addr, *sorryAddr)
+	sorry := &http.Server{Addr: *sorryAddr, Handler: srv.SorryHandler(), ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := sorry.ListenAndServe(); err != nil {
+			fmt.Fprintln(os.Stderr, "fake-google-news-rss: sorry host:", err)
+			os.Exit(1)
+		}
+	}()
 	hs := &http.Server{Addr: *addr, Handler: srv, ReadHeaderTimeout: 5 * time.Second}
 	if err := hs.ListenAndServe(); err != nil {
 		fmt.Fprintln(os.Stderr, "fake-google-news-rss:", err)
 		os.Exit(1)
+	}
+}
+
+func loopbackOnly(flagName, addr string) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fake-google-news-rss: bad "+flagName+":", err)
+		os.Exit(2)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		fmt.Fprintln(os.Stderr, "fake-google-news-rss: "+flagName+" must be a loopback address (127.0.0.1, ::1 or localhost)")
+		os.Exit(2)
 	}
 }
