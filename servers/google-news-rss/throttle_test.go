@@ -234,3 +234,41 @@ func TestPreviewServedFromFeedCopy(t *testing.T) {
 		t.Fatalf("repeat: %s, %d GETs", p.ServedFrom, e.fake.Count())
 	}
 }
+
+// Callers waiting on a poll in flight take the window over when that poll
+// fails without throttling (the holder gives the window back): one of them
+// polls, the others get its result.
+func TestFetchWaitersTakeOverAfterTransientFailure(t *testing.T) {
+	e := start(t, setup{timeout: "1s"})
+	k := e.build(t, map[string]any{"terms": []string{"barley"}}).QueryKey
+	e.fake.SetFaults(fake.Faults{Status: 500, SlowMS: 150, Times: 2}) // the first poll's two attempts
+	type answer struct {
+		status string
+		code   envelope.Code
+	}
+	done := make(chan answer, 4)
+	for range 4 {
+		go func() {
+			res, err := e.conn.CallCtx(t.Context(), "fetch_search_feed", map[string]any{"query_key": k})
+			switch {
+			case err != nil:
+				t.Errorf("fetch: %v", err)
+				done <- answer{}
+			case res.IsError:
+				done <- answer{code: servetest.ErrorBody(t, res).Code}
+			default:
+				var out fetched
+				decodeInto(t, res, &out)
+				done <- answer{status: out.Status}
+			}
+		}()
+	}
+	got := map[string]int{}
+	for range 4 {
+		a := <-done
+		got[a.status+string(a.code)]++
+	}
+	if got["upstream_error"] != 1 || got["fresh"] != 1 || got["cached"] != 2 || e.fake.Count() != 3 {
+		t.Fatalf("answers %v, %d requests", got, e.fake.Count())
+	}
+}

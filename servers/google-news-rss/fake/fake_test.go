@@ -3,6 +3,7 @@ package fake
 import (
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -56,5 +57,59 @@ func TestFakeShapesAndFaults(t *testing.T) {
 	s.SetFaults(Faults{Truncated: true})
 	if _, body = get(t, base+"/rss/search?q=oil&hl=en-US&gl=US&ceid=US:en"); strings.HasSuffix(body, "</rss>") {
 		t.Fatal("not truncated")
+	}
+}
+
+// The fake throttles the real way: a 302 from the news host to /sorry/index
+// on another host, with continue naming the search URL, and a 429 there;
+// the consent redirect goes to consent.google.com; GETs are counted per
+// minute, and past ThrottleAbove a minute the fake throttles on its own.
+func TestFakeThrottleAndConsentRedirects(t *testing.T) {
+	now := time.Date(2026, 9, 25, 18, 10, 28, 0, time.UTC)
+	s := New(Options{Now: func() time.Time { return now }, ThrottleAbove: 3})
+	base, stop := s.Start()
+	defer stop()
+	search := base + "/rss/search?q=oil&hl=en-US&gl=US&ceid=US:en"
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+	s.SetFaults(Faults{SorryRedirect: true, Times: 1})
+	resp, err := noFollow.Get(search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	if resp.StatusCode != http.StatusFound || loc.Path != "/sorry/index" || loc.Host == resp.Request.URL.Host || loc.Query().Get("continue") != search {
+		t.Fatalf("throttle redirect: %d %s", resp.StatusCode, loc)
+	}
+	resp, body := get(t, loc.String()) // what a client that follows it gets
+	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(body, "Sorry") || s.SorryHits() != 1 {
+		t.Fatalf("sorry host: %d %s", resp.StatusCode, body)
+	}
+
+	s.SetFaults(Faults{Consent: true, RedirectStatus: http.StatusSeeOther, Times: 1})
+	resp, err = noFollow.Get(search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "https://consent.google.com/ml?continue=") {
+		t.Fatalf("consent redirect: %d %s", resp.StatusCode, loc)
+	}
+
+	// two GETs so far this minute; the third passes, the fourth is throttled
+	if resp, _ = get(t, search); resp.StatusCode != 200 {
+		t.Fatalf("third GET: %d", resp.StatusCode)
+	}
+	resp, err = noFollow.Get(search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusFound || !strings.Contains(resp.Header.Get("Location"), "/sorry/index") {
+		t.Fatalf("past ThrottleAbove: %d", resp.StatusCode)
+	}
+	if got := s.GetsPerMinute(); len(got) != 1 || got[now.Truncate(time.Minute)] != 4 || s.MaxGetsPerMinute() != 4 {
+		t.Fatalf("per minute %v", got)
 	}
 }

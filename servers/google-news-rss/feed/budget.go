@@ -59,7 +59,7 @@ func (b *Budget) Host() string { return b.host }
 
 // String describes the budget for logs and messages.
 func (b *Budget) String() string {
-	return fmt.Sprintf("%d requests a minute, bursts of %d", b.perMinute, b.burst)
+	return fmt.Sprintf("%d requests/min, bursts of %d", b.perMinute, b.burst)
 }
 
 // Take admits one request to the host or refuses it with rate_limited and

@@ -2,8 +2,10 @@ package feed
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -86,5 +88,73 @@ func TestFeedURL(t *testing.T) {
 	}
 	if p := PublicBase("http://u:secret@h:1/x?k=v"); p != "http://h:1/x" {
 		t.Fatal(p)
+	}
+}
+
+// What a redirect from news.google.com to another host means, with the real
+// targets: www.google.com/sorry/index?continue=https://news.google.com/… is
+// throttling (as public Google News scrapers record the final URL),
+// consent.google.com is the consent page, anything else stays refused. None
+// is followed (the targets are real hosts; nothing leaves loopback).
+func TestFetchCrossHostRedirects(t *testing.T) {
+	cont := url.QueryEscape("https://news.google.com/rss/search?q=oil&hl=en-US&gl=US&ceid=US:en")
+	cases := []struct {
+		name, location, retryAfter string
+		status                     int
+		code                       envelope.Code
+		throttled, retryable       bool
+		msg                        string
+		after                      time.Duration
+	}{
+		{"sorry 302", "https://www.google.com/sorry/index?continue=" + cont + "&q=EgQ", "", 302, envelope.RateLimited, true, true, "/sorry/", ThrottleBackoff(1)},
+		{"sorry 303 with Retry-After", "https://www.google.com/sorry/index?continue=" + cont, "90", 303, envelope.RateLimited, true, true, "303 redirect", 90 * time.Second},
+		{"sorry on ipv4.google.com", "https://ipv4.google.com/sorry/index?continue=" + cont, "", 302, envelope.RateLimited, true, true, "ipv4.google.com/sorry/", ThrottleBackoff(1)},
+		{"consent", "https://consent.google.com/ml?continue=" + cont + "&gl=DE&hl=en-US&pc=n&src=1", "", 302, envelope.UpstreamError, false, false, "consent", 0},
+		{"another host", "https://example.com/rss", "", 302, envelope.UpstreamError, false, false, "redirect to another host refused", 0},
+		{"google, not /sorry", "https://www.google.com/search?q=oil", "", 302, envelope.UpstreamError, false, false, "redirect to another host refused", 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			hits := 0
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				hits++
+				if tc.retryAfter != "" {
+					w.Header().Set("Retry-After", tc.retryAfter)
+				}
+				w.Header().Set("Location", tc.location)
+				w.WriteHeader(tc.status)
+			}))
+			defer srv.Close()
+			_, err := New(Config{BaseURL: srv.URL, RetryWait: time.Millisecond}).Fetch(context.Background(), "oil", query.Editions[0])
+			var e *envelope.Error
+			if !errors.As(err, &e) || e.Code != tc.code || Throttled(err) != tc.throttled || e.Retryable != tc.retryable ||
+				!strings.Contains(e.Message, tc.msg) || e.RetryAfter != tc.after || hits != 1 {
+				t.Fatalf("err %v (retry-after %v), %d requests", err, e.RetryAfter, hits)
+			}
+		})
+	}
+}
+
+// An attempt that runs out of its half of the deadline is retried once; a
+// budget refusal is never retried and sends nothing.
+func TestFetchTimeoutRetriedBudgetNot(t *testing.T) {
+	f := fake.New(fake.Options{Now: func() time.Time { return fixedNow }})
+	f.SetFaults(fake.Faults{SlowMS: 400, Times: 1})
+	base, stop := f.Start()
+	defer stop()
+	if _, err := New(Config{BaseURL: base, Timeout: 600 * time.Millisecond, RetryWait: time.Millisecond}).Fetch(context.Background(), "oil", query.Editions[0]); err != nil || f.Count() != 2 {
+		t.Fatalf("slow first attempt: %v, %d requests", err, f.Count())
+	}
+	b := NewBudget(base, 1, 1)
+	c := New(Config{BaseURL: base, Budget: b})
+	if _, err := c.Fetch(context.Background(), "oil", query.Editions[0]); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Fetch(context.Background(), "gas", query.Editions[0])
+	if !OverBudget(err) || f.Count() != 3 || !strings.Contains(err.Error(), "1 requests/min, bursts of 1") {
+		t.Fatalf("over budget: %v, %d requests", err, f.Count())
+	}
+	if e := err.(*envelope.Error); e.Code != envelope.RateLimited || e.RetryAfter <= 0 {
+		t.Fatalf("refusal %+v", e)
 	}
 }

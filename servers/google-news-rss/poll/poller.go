@@ -101,26 +101,31 @@ func (p *Poller) Fetch(ctx context.Context, key string) (Result, error) {
 		return Result{}, SharedStateDown(err)
 	}
 	res := Result{Spec: spec, WindowStart: claim.Next.Add(-Window), NextPollAt: claim.Next}
-	if claim.Granted {
-		res, err := p.poll(ctx, key, ed, claim, res)
-		if err == nil {
-			p.settled.keep(key, spec, res.State)
+	if !claim.Granted {
+		st, ok, again, err := p.awaitWindow(ctx, key, claim)
+		if err != nil {
+			return Result{}, err
 		}
-		return res, err
+		if !again.Granted {
+			if !ok {
+				return Result{}, envelope.New(envelope.RateLimited, "this feed was already polled in the current window and nothing is cached (the poll failed before it finished); next poll at %s",
+					claim.Next.UTC().Format(time.RFC3339)).WithRetryAfter(claim.RetryAfter)
+			}
+			res.State, res.Status = st, cachedStatus(st, claim.Window)
+			if st.PolledWindow == claim.Window {
+				p.settled.keep(key, spec, st)
+			}
+			return res, nil
+		}
+		// the holder gave the window back (its poll failed without throttling): poll now
+		claim = again
+		res.WindowStart, res.NextPollAt = claim.Next.Add(-Window), claim.Next
 	}
-	st, ok, err := p.awaitWindow(ctx, key, claim.Window)
-	if err != nil {
-		return Result{}, err
+	res, err = p.poll(ctx, key, ed, claim, res)
+	if err == nil {
+		p.settled.keep(key, spec, res.State)
 	}
-	if !ok {
-		return Result{}, envelope.New(envelope.RateLimited, "this feed was already polled in the current window and nothing is cached (the poll failed before it finished); next poll at %s",
-			claim.Next.UTC().Format(time.RFC3339)).WithRetryAfter(claim.RetryAfter)
-	}
-	res.State, res.Status = st, cachedStatus(st, claim.Window)
-	if st.PolledWindow == claim.Window {
-		p.settled.keep(key, spec, st)
-	}
-	return res, nil
+	return res, err
 }
 
 // cachedStatus is the status of a state served from the cache in window w:
@@ -172,14 +177,19 @@ func (p *Poller) poll(ctx context.Context, key string, ed query.Edition, claim r
 	return res, nil
 }
 
-// awaitWindow returns the cached state once it reflects window w (the claim
-// holder has finished), waiting up to WaitFor; after that, whatever is cached.
-func (p *Poller) awaitWindow(ctx context.Context, key string, w int64) (State, bool, error) {
+// awaitWindow returns the cached state once it reflects the claim's window
+// (the holder has finished), waiting up to WaitFor; after that, whatever is
+// cached. If the holder gives the window back meanwhile (its poll failed
+// without throttling), the claim is taken and returned granted.
+func (p *Poller) awaitWindow(ctx context.Context, key string, held ratelimit.Claim) (State, bool, ratelimit.Claim, error) {
 	deadline := time.Now().Add(p.WaitFor)
 	for {
 		st, ok, err := p.store.State(ctx, key)
-		if err != nil || (ok && st.PolledWindow >= w) || !time.Now().Before(deadline) {
-			return st, ok, err
+		if err != nil || (ok && st.PolledWindow >= held.Window) || !time.Now().Before(deadline) {
+			return st, ok, ratelimit.Claim{}, err
+		}
+		if c, err := p.claims.Claim(ctx, key); err == nil && c.Granted {
+			return st, ok, c, nil
 		}
 		t := time.NewTimer(p.waitStep)
 		select {
@@ -187,9 +197,9 @@ func (p *Poller) awaitWindow(ctx context.Context, key string, w int64) (State, b
 		case <-ctx.Done():
 			t.Stop()
 			if ok {
-				return st, ok, nil
+				return st, ok, ratelimit.Claim{}, nil
 			}
-			return State{}, false, envelope.From(errors.Join(ctx.Err()))
+			return State{}, false, ratelimit.Claim{}, envelope.From(errors.Join(ctx.Err()))
 		}
 	}
 }
