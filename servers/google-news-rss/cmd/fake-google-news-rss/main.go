@@ -21,21 +21,24 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8806", "loopback address to listen on")
 	items := flag.Int("items", 30, "items per search feed (Google caps at about 100)")
-	sorryAddr := flag.String("sorry-addr", "127.0.0.1:8807", "loopback address playing www.google.com (throttled searches are redirected to its /sorry/index)")
+	sorryAddr := flag.String("sorry-addr", "", "loopback address playing www.google.com, where throttled searches are redirected (default: a free port on -addr's host)")
 	throttleAbove := flag.Int("throttle-above", 0, "throttle on its own past this many searches a minute (0: only when told through /_fake/faults)")
 	flag.Parse()
 
-	loopbackOnly("-addr", *addr)
+	host := loopbackOnly("-addr", *addr)
+	if *sorryAddr == "" {
+		*sorryAddr = net.JoinHostPort(host, "0")
+	}
 	loopbackOnly("-sorry-addr", *sorryAddr)
-	srv := fake.New(fake.Options{Items: *items, SorryBase: "http://" + *sorryAddr, ThrottleAbove: *throttleAbove})
-	fmt.Fprintf(os.Stderr, "fake-google-news-rss: serving http://%s/rss/search (faults: POST /_fake/faults), www.google.com role on http://%s\n", *addr, *sorryAddr)
-	sorry := &http.Server{Addr: *sorryAddr, Handler: srv.SorryHandler(), ReadHeaderTimeout: 5 * time.Second}
-	go func() {
-		if err := sorry.ListenAndServe(); err != nil {
-			fmt.Fprintln(os.Stderr, "fake-google-news-rss: sorry host:", err)
-			os.Exit(1)
-		}
-	}()
+	sl, err := net.Listen("tcp", *sorryAddr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fake-google-news-rss: sorry host:", err)
+		os.Exit(1)
+	}
+	srv := fake.New(fake.Options{Items: *items, SorryBase: "http://" + sl.Addr().String(), ThrottleAbove: *throttleAbove})
+	fmt.Fprintf(os.Stderr, "fake-google-news-rss: serving http://%s/rss/search (faults: POST /_fake/faults), www.google.com role on http://%s\n", *addr, sl.Addr())
+	sorry := &http.Server{Handler: srv.SorryHandler(), ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = sorry.Serve(sl) }()
 	hs := &http.Server{Addr: *addr, Handler: srv, ReadHeaderTimeout: 5 * time.Second}
 	if err := hs.ListenAndServe(); err != nil {
 		fmt.Fprintln(os.Stderr, "fake-google-news-rss:", err)
@@ -43,7 +46,7 @@ func main() {
 	}
 }
 
-func loopbackOnly(flagName, addr string) {
+func loopbackOnly(flagName, addr string) string {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fake-google-news-rss: bad "+flagName+":", err)
@@ -53,4 +56,5 @@ func loopbackOnly(flagName, addr string) {
 		fmt.Fprintln(os.Stderr, "fake-google-news-rss: "+flagName+" must be a loopback address (127.0.0.1, ::1 or localhost)")
 		os.Exit(2)
 	}
+	return host
 }
