@@ -315,6 +315,7 @@ func TestPreviewFaults(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e.fake.SetFaults(tc.f)
 			defer e.fake.ClearFaults()
+			e.clock.Advance(2 * time.Hour) // past a throttled case's hold
 			before := e.fake.Count()
 			res := e.call(t, "preview_search_feed", map[string]any{"q": "fault " + string(rune('a'+i)), "edition": "CA"})
 			b := wantError(t, res, tc.code, tc.msg)

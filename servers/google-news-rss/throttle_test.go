@@ -47,6 +47,7 @@ func TestThrottleRedirectNeverFollowed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e.fake.SetFaults(tc.f)
 			defer e.fake.ClearFaults()
+			e.clock.Advance(2 * time.Hour) // past the previous case's hold
 			res := e.call(t, "preview_search_feed", map[string]any{"q": fmt.Sprintf("sorry %d", i)})
 			b := wantError(t, res, envelope.RateLimited, "/sorry/")
 			if !b.Retryable || b.RetryAfterS == nil || *b.RetryAfterS != tc.after {
@@ -61,6 +62,7 @@ func TestThrottleRedirectNeverFollowed(t *testing.T) {
 		t.Fatalf("the throttle redirect was followed %d times", n)
 	}
 	// a success resets the backoff
+	e.clock.Advance(2 * time.Hour)
 	if p := e.preview(t, map[string]any{"q": "healthy again"}); p.ServedFrom != "google" {
 		t.Fatalf("%+v", p)
 	}
@@ -68,6 +70,35 @@ func TestThrottleRedirectNeverFollowed(t *testing.T) {
 	b := wantError(t, e.call(t, "preview_search_feed", map[string]any{"q": "sorry again"}), envelope.RateLimited, "/sorry/")
 	if b.RetryAfterS == nil || *b.RetryAfterS != 300 {
 		t.Fatalf("backoff not reset: %v", b.RetryAfterS)
+	}
+}
+
+// After Google throttles, nothing is sent to it until its Retry-After (or the
+// backoff) has passed: previews and fetches of other queries are refused
+// with the remaining wait, on every replica sharing the state.
+func TestThrottleHoldsTheHost(t *testing.T) {
+	srv := redistest.StartServer(t)
+	url := "redis://" + srv.Addr() + "/0"
+	a := start(t, setup{redisURL: url})
+	b := start(t, setup{redisURL: url, fake: a.fake, clock: a.clock, base: a.base})
+	a.fake.SetFaults(fake.Faults{SorryRedirect: true, RetryAfter: 120, Times: 1})
+	wantError(t, a.call(t, "preview_search_feed", map[string]any{"q": "first"}), envelope.RateLimited, "/sorry/")
+	a.clock.Advance(30 * time.Second)
+	for _, e := range []*env{a, b} {
+		res := e.call(t, "preview_search_feed", map[string]any{"q": "another query"})
+		body := wantError(t, res, envelope.RateLimited, "Google throttled this server")
+		if body.RetryAfterS == nil || *body.RetryAfterS != 90 {
+			t.Fatalf("retry_after %v, want 90", body.RetryAfterS)
+		}
+	}
+	k := b.build(t, map[string]any{"terms": []string{"held"}}).QueryKey
+	wantError(t, b.call(t, "fetch_search_feed", map[string]any{"query_key": k}), envelope.RateLimited, "Google throttled this server")
+	if n := a.fake.Count(); n != 1 {
+		t.Fatalf("%d GETs while Google's hold lasts", n)
+	}
+	a.clock.Advance(91 * time.Second)
+	if r := b.fetch(t, k); r.Status != "fresh" || a.fake.Count() != 2 {
+		t.Fatalf("after the hold: %+v, %d GETs", r.Status, a.fake.Count())
 	}
 }
 

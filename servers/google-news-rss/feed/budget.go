@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 )
@@ -36,6 +37,36 @@ type Budget struct {
 	host      string
 	perMinute int
 	burst     int
+	holds     Holds
+	clock     clock.Clock
+}
+
+// Holds keep, per host, until when Google asked not to be called again (its
+// Retry-After after a throttle, or the backoff), shared like the budget so
+// that no replica asks a host that is blocking the deployment.
+type Holds interface {
+	// HoldUntil records that host is not to be called before until.
+	HoldUntil(ctx context.Context, host string, until time.Time) error
+	// HeldUntil returns the recorded time (zero if none).
+	HeldUntil(ctx context.Context, host string) (time.Time, error)
+}
+
+// WithHolds makes the budget refuse every request while a throttle's hold
+// lasts (read on clk).
+func (b *Budget) WithHolds(h Holds, clk clock.Clock) *Budget {
+	if clk == nil {
+		clk = clock.System{}
+	}
+	b.holds, b.clock = h, clk
+	return b
+}
+
+// Hold stops requests to the host for d (after Google throttled them).
+func (b *Budget) Hold(ctx context.Context, d time.Duration) error {
+	if b == nil || b.holds == nil || d <= 0 {
+		return nil
+	}
+	return b.holds.HoldUntil(ctx, b.host, b.clock.Now().Add(d))
 }
 
 // NewBudget builds the budget of baseURL's host from a ratelimit token
@@ -65,10 +96,20 @@ func (b *Budget) String() string {
 // Take admits one request to the host or refuses it with rate_limited and
 // the wait. A shared-state failure refuses too: fail closed, nothing is sent.
 func (b *Budget) Take(ctx context.Context) error {
+	if b.holds != nil {
+		until, err := b.holds.HeldUntil(ctx, b.host)
+		if err != nil {
+			return sharedStateDown(err)
+		}
+		if wait := until.Sub(b.clock.Now()); wait > 0 {
+			return envelope.New(envelope.RateLimited,
+				"Google throttled this server, so nothing is sent to %s until %s (Google's Retry-After or the backoff); retry after %s, or use fetch_search_feed's cached copy",
+				b.host, until.UTC().Format(time.RFC3339), wait.Round(time.Second)).WithRetryAfter(wait).WithDetail(budgetMark, true)
+		}
+	}
 	d, err := b.l.Allow(ctx, b.host)
 	if err != nil {
-		return envelope.New(envelope.UpstreamUnavailable, "the shared state (MCPFLEET_REDIS_URL) holding the Google News request budget is unreachable; nothing was sent, try again shortly").
-			WithCause(err).WithDetail(budgetMark, true)
+		return sharedStateDown(err)
 	}
 	if d.Allowed {
 		return nil
@@ -77,6 +118,11 @@ func (b *Budget) Take(ctx context.Context) error {
 	return envelope.New(envelope.RateLimited,
 		"this server's request budget for %s (%s, shared by every preview and fetch) is spent, so Google is not asked now; retry after %s, or use fetch_search_feed's cached copy",
 		b.host, b, wait.Round(time.Second)).WithRetryAfter(wait).WithDetail(budgetMark, true)
+}
+
+func sharedStateDown(err error) error {
+	return envelope.New(envelope.UpstreamUnavailable, "the shared state (MCPFLEET_REDIS_URL) holding the Google News request budget is unreachable; nothing was sent, try again shortly").
+		WithCause(err).WithDetail(budgetMark, true)
 }
 
 // OverBudget reports whether err is a budget refusal (nothing reached Google).

@@ -50,6 +50,9 @@ type Client struct {
 	base      string
 	timeout   time.Duration
 	retryWait time.Duration
+	budget    *Budget
+	// log records what the caller's answer does not carry
+	log zerolog.Logger
 	// throttles counts consecutive throttled polls (reset by a success): the
 	// retry-after given when Google sends none grows with it.
 	throttles atomic.Int32
@@ -81,7 +84,7 @@ func New(cfg Config) *Client {
 			Limiter:           limiter,
 			CrossHostRedirect: classifyRedirect,
 		}),
-		base: base, timeout: cfg.Timeout, retryWait: cfg.RetryWait,
+		base: base, timeout: cfg.Timeout, retryWait: cfg.RetryWait, budget: cfg.Budget, log: cfg.Logger,
 	}
 }
 
@@ -113,7 +116,8 @@ func FeedURL(base, q string, e query.Edition) string {
 // error, a timeout or a 500/502/504. Throttling (429, 503, 403, the "Sorry…"
 // page, a redirect to google.com/sorry) is never retried: the caller defers
 // to the next window (Throttled reports it), with Google's Retry-After or,
-// without one, a backoff that grows with consecutive throttles.
+// without one, a backoff that grows with consecutive throttles; the budget
+// then holds every request to the host for that long.
 func (c *Client) Fetch(ctx context.Context, q string, e query.Edition) (Feed, error) {
 	f, err := c.fetch(ctx, q, e)
 	switch {
@@ -121,9 +125,15 @@ func (c *Client) Fetch(ctx context.Context, q string, e query.Edition) (Feed, er
 		c.throttles.Store(0)
 	case Throttled(err):
 		n := c.throttles.Add(1)
-		if t := err.(*envelope.Error); t.RetryAfter <= 0 {
-			err = t.WithRetryAfter(ThrottleBackoff(int(n)))
+		t := err.(*envelope.Error)
+		if t.RetryAfter <= 0 {
+			t = t.WithRetryAfter(ThrottleBackoff(int(n)))
 		}
+		// nobody asks Google again before it said (shared with the budget)
+		if herr := c.budget.Hold(context.WithoutCancel(ctx), t.RetryAfter); herr != nil {
+			c.log.Warn().Err(herr).Msg("google-news-rss: recording Google's throttle hold failed; the budget alone limits requests")
+		}
+		err = t
 	}
 	return f, err
 }

@@ -44,6 +44,8 @@ type Store interface {
 	Spec(ctx context.Context, key string) (Spec, bool, error)
 	PutState(ctx context.Context, key string, st State) error
 	State(ctx context.Context, key string) (State, bool, error)
+	// Holds: until when a host that throttled us is not asked again.
+	feed.Holds
 }
 
 // MaxMemoryKeys bounds the memory store; past it an arbitrary key is
@@ -52,13 +54,27 @@ const MaxMemoryKeys = 10000
 
 // NewMemoryStore keeps everything in this process.
 func NewMemoryStore() Store {
-	return &memStore{specs: map[string]Spec{}, states: map[string]State{}}
+	return &memStore{specs: map[string]Spec{}, states: map[string]State{}, holds: map[string]time.Time{}}
 }
 
 type memStore struct {
 	mu     sync.Mutex
 	specs  map[string]Spec
 	states map[string]State
+	holds  map[string]time.Time // a key per upstream host: one or two
+}
+
+func (m *memStore) HoldUntil(_ context.Context, host string, until time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.holds[host] = until
+	return nil
+}
+
+func (m *memStore) HeldUntil(_ context.Context, host string) (time.Time, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.holds[host], nil
 }
 
 func (m *memStore) PutSpec(_ context.Context, key string, s Spec) error {
@@ -133,6 +149,24 @@ func (r *redisStore) State(ctx context.Context, key string) (State, bool, error)
 	var st State
 	ok, err := r.get(ctx, RedisPrefix+"feed:"+key, 0, &st)
 	return st, ok, err
+}
+
+// HoldUntil keeps the hold under gnr:hold:{host} as Unix milliseconds,
+// expiring a minute after it ends (the latest throttle's hold wins).
+func (r *redisStore) HoldUntil(ctx context.Context, host string, until time.Time) error {
+	ttl := max(time.Until(until), 0) + time.Minute
+	return redisErr(r.rdb.Set(ctx, RedisPrefix+"hold:"+host, until.UnixMilli(), ttl).Err())
+}
+
+func (r *redisStore) HeldUntil(ctx context.Context, host string) (time.Time, error) {
+	ms, err := r.rdb.Get(ctx, RedisPrefix+"hold:"+host).Int64()
+	if errors.Is(err, redis.Nil) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, redisErr(err)
+	}
+	return time.UnixMilli(ms), nil
 }
 
 // get reads a JSON value; ttl > 0 refreshes the key's expiry (GETEX).

@@ -80,7 +80,7 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	if r.Redis != nil {
 		budgetOpts = append(budgetOpts, ratelimit.WithRedis(r.Redis, poll.RedisPrefix+"budget:"))
 	}
-	budget := feed.NewBudget(c.BaseURL, c.BudgetPerMinute, c.BudgetBurst, budgetOpts...)
+	budget := feed.NewBudget(c.BaseURL, c.BudgetPerMinute, c.BudgetBurst, budgetOpts...).WithHolds(store, clk)
 	cl := feed.New(feed.Config{BaseURL: c.BaseURL, Timeout: c.Timeout, RetryWait: c.RetryWait, Budget: budget,
 		Logger: r.Log.With().Str("upstream", "google-news").Logger()})
 	p := poll.New(poll.Options{Store: store, Claims: ratelimit.NewWindowClaims(poll.Window, claimOpts...), Up: cl,
