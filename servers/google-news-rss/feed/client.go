@@ -234,9 +234,9 @@ func retryable(err error) bool {
 // means; it is never followed (pkg/upstream refuses to carry requests to
 // another host).
 //
-//   - www.google.com/sorry/index?continue=… (a Google host, or any host
-//     whose continue parameter points back here) is Google's "unusual traffic"
-//     block: news.google.com answers 302 to it, and it answers 429
+//   - www.google.com/sorry/index?continue=… is Google's "unusual traffic"
+//     block (recognized by its /sorry/ path on any host, so a stand-in for
+//     www.google.com, like the fake's, is read the same way): news.google.com answers 302 to it, and it answers 429
 //     (recorded in public scrapers that check for a final URL starting
 //     "https://www.google.com/sorry/index?continue=https://news.google.com/";
 //     iv-org/invidious PR #2519 for the Sorry page). Throttling: rate_limited.
@@ -247,7 +247,7 @@ func retryable(err error) bool {
 func classifyRedirect(resp *http.Response, to *url.URL) *envelope.Error {
 	host := strings.ToLower(to.Hostname())
 	switch {
-	case sorryPath(to.Path) && (googleHost(host) || continuesHere(resp, to)):
+	case sorryPath(to.Path):
 		t := throttled("a "+strconv.Itoa(resp.StatusCode)+" redirect to its \"unusual traffic\" page "+host+"/sorry/", resp.StatusCode).
 			WithDetail("redirect_host", host)
 		if ra, ok := upstream.ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok && ra > 0 {
@@ -263,14 +263,6 @@ func classifyRedirect(resp *http.Response, to *url.URL) *envelope.Error {
 }
 
 func sorryPath(p string) bool { return p == "/sorry" || strings.HasPrefix(p, "/sorry/") }
-
-// continuesHere: the Sorry page's continue parameter names the URL that was
-// asked for (…/sorry/index?continue=https://news.google.com/rss/…), which
-// identifies the block page on whatever host plays www.google.com (the fake).
-func continuesHere(resp *http.Response, to *url.URL) bool {
-	c, err := url.Parse(to.Query().Get("continue"))
-	return err == nil && resp.Request != nil && c.Host != "" && strings.EqualFold(c.Host, resp.Request.URL.Host)
-}
 
 // googleHost: google.com, its subdomains and country domains (google.co.uk).
 func googleHost(h string) bool {

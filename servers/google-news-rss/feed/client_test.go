@@ -111,6 +111,7 @@ func TestFetchCrossHostRedirects(t *testing.T) {
 		{"sorry on ipv4.google.com", "https://ipv4.google.com/sorry/index?continue=" + cont, "", 302, envelope.RateLimited, true, true, "ipv4.google.com/sorry/", ThrottleBackoff(1)},
 		{"consent", "https://consent.google.com/ml?continue=" + cont + "&gl=DE&hl=en-US&pc=n&src=1", "", 302, envelope.UpstreamError, false, false, "consent", 0},
 		{"another host", "https://example.com/rss", "", 302, envelope.UpstreamError, false, false, "redirect to another host refused", 0},
+		{"a stand-in for www.google.com", "http://127.0.0.1:1/sorry/index", "", 302, envelope.RateLimited, true, true, "127.0.0.1/sorry/", ThrottleBackoff(1)},
 		{"google, not /sorry", "https://www.google.com/search?q=oil", "", 302, envelope.UpstreamError, false, false, "redirect to another host refused", 0},
 	}
 	for _, tc := range cases {
@@ -157,4 +158,24 @@ func TestFetchTimeoutRetriedBudgetNot(t *testing.T) {
 	if e := err.(*envelope.Error); e.Code != envelope.RateLimited || e.RetryAfter <= 0 {
 		t.Fatalf("refusal %+v", e)
 	}
+}
+
+// A redirect's Location and Retry-After come from outside: any of them is
+// classified without a panic, and a throttle's retry-after is never negative.
+func FuzzClassifyRedirect(f *testing.F) {
+	f.Add("https://www.google.com/sorry/index?continue=https://news.google.com/rss/search%3Fq%3Doil", "120", 302)
+	f.Add("https://consent.google.com/ml?continue=x&gl=DE", "", 303)
+	f.Add("https://example.com/", "Fri, 27 Nov 2026 20:00:00 GMT", 301)
+	f.Fuzz(func(t *testing.T, location, retryAfter string, status int) {
+		to, err := url.Parse(location)
+		if err != nil {
+			return
+		}
+		req := httptest.NewRequest(http.MethodGet, "http://news.google.com/rss/search", nil)
+		resp := &http.Response{StatusCode: status, Header: http.Header{"Retry-After": {retryAfter}}, Request: req}
+		e := classifyRedirect(resp, to)
+		if e != nil && (e.Message == "" || e.RetryAfter < 0) {
+			t.Fatalf("%q: %+v", location, e)
+		}
+	})
 }
