@@ -235,11 +235,12 @@ func retryable(err error) bool {
 // another host).
 //
 //   - www.google.com/sorry/index?continue=… is Google's "unusual traffic"
-//     block (recognized by its /sorry/ path on any host, so a stand-in for
-//     www.google.com, like the fake's, is read the same way): news.google.com answers 302 to it, and it answers 429
-//     (recorded in public scrapers that check for a final URL starting
+//     block: news.google.com answers 302 to it, and it answers 429 (recorded
+//     in public scrapers that check for a final URL starting
 //     "https://www.google.com/sorry/index?continue=https://news.google.com/";
-//     iv-org/invidious PR #2519 for the Sorry page). Throttling: rate_limited.
+//     iv-org/invidious PR #2519 for the Sorry page). Throttling:
+//     rate_limited. It is recognized by its /sorry/ path on any host, so a
+//     stand-in for www.google.com (the fake's) reads the same.
 //   - consent.google.com is Google's cookie-consent interstitial for
 //     EU/EEA/UK visitors (// assumed for the RSS path: seen for other
 //     Google hosts, not captured for news.google.com/rss).
@@ -254,7 +255,7 @@ func classifyRedirect(resp *http.Response, to *url.URL) *envelope.Error {
 			t = t.WithRetryAfter(ra)
 		}
 		return t
-	case host == "consent.google.com" || (googleHost(host) && strings.HasPrefix(host, "consent.")):
+	case host == "consent.google.com" || strings.HasPrefix(host, "consent.google."):
 		return envelope.New(envelope.UpstreamError,
 			"Google News redirected this server to its cookie-consent page (%s), which Google shows to requests from the EU/EEA/UK region; a feed reader cannot accept it: run the server (or its outbound proxy, via GOOGLE_NEWS_BASE_URL) from a region outside the EU/EEA/UK", host).
 			WithDetail("redirect_host", host).WithDetail("http_status", resp.StatusCode).WithRetryable(false)
@@ -263,11 +264,6 @@ func classifyRedirect(resp *http.Response, to *url.URL) *envelope.Error {
 }
 
 func sorryPath(p string) bool { return p == "/sorry" || strings.HasPrefix(p, "/sorry/") }
-
-// googleHost: google.com, its subdomains and country domains (google.co.uk).
-func googleHost(h string) bool {
-	return h == "google.com" || strings.HasSuffix(h, ".google.com") || strings.HasPrefix(h, "google.") || strings.Contains(h, ".google.")
-}
 
 // finalPathTransport records the path of the last request of a call (after
 // redirects), so a redirect to /rss/unsupported is recognized even if the
