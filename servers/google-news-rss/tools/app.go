@@ -21,7 +21,7 @@ import (
 
 // Instructions are sent to clients on initialize.
 const Instructions = `English Google News search feeds for scheduled trackers.
-Flow: build_search_feed (structured query or raw q → canonical q, feed URL, query_key) → preview_search_feed (one live look) → fetch_search_feed(query_key) on a schedule: upstream is polled at most once per aligned 3-hour window per query_key; other calls get the cache (status cached), throttling defers to the next window (status deferred). list_editions has the 24 English editions and UAE presets (there is no English UAE edition); explain_operators the operator cheat-sheet. Links are Google News links; publisher URLs are not resolved.`
+Flow: build_search_feed (structured query or raw q → canonical q, feed URL, query_key) → preview_search_feed (one live look) → fetch_search_feed(query_key) on a schedule: upstream is polled at most once per aligned 3-hour window per query_key; other calls get the cache (status cached), Google's throttling defers to the next window (status deferred). Every request to Google draws on one budget shared by all callers: rate_limited means wait retry_after_s. list_editions has the 24 English editions and UAE presets (there is no English UAE edition); explain_operators the operator cheat-sheet. Links are Google News links; publisher URLs are not resolved.`
 
 // Config is the server's configuration: flags with environment fallbacks.
 type Config struct {
