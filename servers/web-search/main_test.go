@@ -84,15 +84,14 @@ func TestToolsListedAndLinted(t *testing.T) {
 func checkCitations(t *testing.T, out tools.SearchOut) {
 	t.Helper()
 	seen := map[string]bool{}
-	rs := []rune(out.Answer)
 	for i, c := range out.Citations {
-		if strings.Contains(c.URL, "utm_") || cited(out, i) == "" || c.Title == "" || seen[c.URL] {
+		if strings.Contains(c.URL, "utm_") || c.Snippet == "" || c.Title == "" || seen[c.URL] {
 			t.Errorf("citation %d: %+v", i, c)
 		}
 		seen[c.URL] = true
 		if out.Answer != "" {
-			if len(c.Range) != 2 || c.Range[1] > len(rs) || c.Range[0] > c.Range[1] || c.Snippet != "" {
-				t.Errorf("citation %d: range %v, snippet %q (with an answer the range selects it)", i, c.Range, c.Snippet)
+			if !strings.Contains(out.Answer, c.Snippet) {
+				t.Errorf("citation %d: snippet %q is not text of the answer", i, c.Snippet)
 			}
 			if !strings.Contains(out.Answer, fmt.Sprintf("[%d]", i+1)) {
 				t.Errorf("answer has no marker [%d]", i+1)
@@ -109,19 +108,8 @@ func checkCitations(t *testing.T, out tools.SearchOut) {
 	}
 }
 
-// cited is citation i's text: its snippet, or with an answer the part of the
-// answer its range selects (code points).
-func cited(out tools.SearchOut, i int) string {
-	c := out.Citations[i]
-	if out.Answer == "" || len(c.Range) != 2 {
-		return c.Snippet
-	}
-	rs := []rune(out.Answer)
-	if c.Range[0] < 0 || c.Range[1] > len(rs) || c.Range[0] > c.Range[1] {
-		return ""
-	}
-	return string(rs[c.Range[0]:c.Range[1]])
-}
+// cited is citation i's text: its snippet.
+func cited(out tools.SearchOut, i int) string { return out.Citations[i].Snippet }
 
 func TestSearchScenarios(t *testing.T) {
 	e := start(t, setup{extra: []string{"--cache-ttl", "0"}})
@@ -132,7 +120,8 @@ func TestSearchScenarios(t *testing.T) {
 		check    func(t *testing.T, out tools.SearchOut)
 	}{
 		{"interleaved reasoning and searches, default maxResults", fake.Completed, q("UAE central bank rate decision"), func(t *testing.T, out tools.SearchOut) {
-			if len(out.Citations) != 5 || out.Trace.Usage.SearchCalls != 3 || out.Trace.Usage.InputTokens == 0 {
+			// One search, one page opened, one find in page: only the search is billed.
+			if u := out.Trace.Usage; len(out.Citations) != 5 || u.BilledSearches != 1 || u.PageOpens != 1 || u.FindInPage != 1 || u.InputTokens == 0 || u.Requests != 1 {
 				t.Errorf("citations %d usage %+v", len(out.Citations), out.Trace.Usage)
 			}
 			c := out.Citations[0]
@@ -165,22 +154,22 @@ func TestSearchScenarios(t *testing.T) {
 			}
 		}},
 		{"citations only", fake.Completed, q("UAE rates", "includeAnswers", false, "freshnessHours", 24), func(t *testing.T, out tools.SearchOut) {
-			if out.Answer != "" || len(out.Citations) != 5 || out.Citations[0].Range != nil {
-				t.Errorf("answer %q citations %d range %v", out.Answer, len(out.Citations), out.Citations[0].Range)
+			if out.Answer != "" || len(out.Citations) != 5 || out.Citations[0].Snippet == "" {
+				t.Errorf("answer %q citations %+v", out.Answer, out.Citations)
 			}
 		}},
 		{"gpt-4o shape without reasoning", fake.Plain, q("gulf markets this week"), func(t *testing.T, out tools.SearchOut) {
-			if len(out.Citations) != 3 || out.Trace.Usage.SearchCalls != 2 || fmt.Sprint(out.Trace.Queries) != "[gulf markets this week]" {
+			if len(out.Citations) != 3 || out.Trace.Usage.BilledSearches != 2 || fmt.Sprint(out.Trace.Queries) != "[gulf markets this week]" {
 				t.Errorf("%+v", out)
 			}
 		}},
 		{"web_search_call without action", fake.NoAction, q("tokyo startup week"), func(t *testing.T, out tools.SearchOut) {
-			if len(out.Citations) != 2 || out.Trace.Usage.SearchCalls != 2 || len(out.Trace.Queries) != 0 || len(out.Trace.SourcesConsulted) != 0 {
+			if len(out.Citations) != 2 || out.Trace.Usage.BilledSearches != 2 || len(out.Trace.Queries) != 0 || len(out.Trace.SourcesConsulted) != 0 {
 				t.Errorf("%+v", out)
 			}
 		}},
 		{"no citations", fake.NoCitations, q("what is a central bank"), func(t *testing.T, out tools.SearchOut) {
-			if len(out.Citations) != 0 || out.Answer == "" || out.Trace.Usage.SearchCalls != 0 {
+			if len(out.Citations) != 0 || out.Answer == "" || out.Trace.Usage.BilledSearches != 0 {
 				t.Errorf("%+v", out)
 			}
 		}},
@@ -196,8 +185,8 @@ func TestSearchScenarios(t *testing.T) {
 				t.Errorf("%+v\n%s", out.Citations, out.Answer)
 			}
 		}},
-		{"incomplete: what came and the reason", fake.Incomplete, q("UAE rates"), func(t *testing.T, out tools.SearchOut) {
-			if !strings.HasPrefix(out.Incomplete, "max_output_tokens: ") || len(out.Citations) != 1 || !strings.Contains(out.Answer, "expect the next move to") {
+		{"incomplete once: asked again with more room", fake.Incomplete, q("UAE rates"), func(t *testing.T, out tools.SearchOut) {
+			if out.Incomplete != "" || len(out.Citations) != 5 || out.Trace.Usage.Requests != 2 || strings.Contains(out.Answer, "expect the next move to") {
 				t.Errorf("%+v", out)
 			}
 		}},
@@ -205,7 +194,7 @@ func TestSearchScenarios(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			e.fake.Clear()
-			e.fake.Push(fake.Fault{Scenario: tc.scenario})
+			e.fake.Push(fake.Fault{Scenario: tc.scenario, Count: 1})
 			out := servetest.Decode[tools.SearchOut](t, e.search(t, tc.args))
 			checkCitations(t, out)
 			tc.check(t, out)
@@ -232,7 +221,8 @@ func TestSearchErrors(t *testing.T) {
 		{"429 tokens then ok (x-ratelimit-reset-tokens)", []fake.Fault{{Scenario: fake.TokenLimited, Count: 1}}, "", false, 2, ""},
 		{"429 retry-after past the deadline", []fake.Fault{{Scenario: fake.RateLimited, RetryAfter: "30"}}, envelope.RateLimited, true, 1, "rate limit"},
 		{"429 rate_limit_exceeded every time", []fake.Fault{{Scenario: fake.RateLimited, RetryAfter: "0.02"}}, envelope.RateLimited, true, 3, "rate limit"},
-		{"400 unsupported value", []fake.Fault{{Scenario: fake.BadRequest}}, envelope.InvalidArgument, false, 1, "WEB_SEARCH_REASONING_EFFORT"},
+		{"400 minimal effort with web_search", []fake.Fault{{Scenario: fake.BadRequest}}, envelope.InvalidArgument, false, 1, "WEB_SEARCH_REASONING_EFFORT"},
+		{"incomplete twice: a clear error", []fake.Fault{{Scenario: fake.Incomplete}}, envelope.UpstreamError, false, 2, "WEB_SEARCH_MAX_OUTPUT_TOKENS"},
 		{"403 region", []fake.Fault{{Scenario: fake.Forbidden}}, envelope.PermissionDenied, false, 1, "unsupported_country_region_territory"},
 		{"404 model", []fake.Fault{{Scenario: fake.ModelNotFound}}, envelope.NotFound, false, 1, "WEB_SEARCH_MODEL"},
 		{"408", []fake.Fault{{Scenario: fake.RequestTimeout}}, envelope.UpstreamUnavailable, true, 3, "try again"},
@@ -282,7 +272,7 @@ func TestRequestBody(t *testing.T) {
 	loc := tool["user_location"].(map[string]any)
 	filters := tool["filters"].(map[string]any)
 	ins := b["instructions"].(string)
-	if b["model"] != "gpt-5-nano" || tool["type"] != "web_search" || tool["search_context_size"] != "low" ||
+	if b["model"] != "gpt-6-luna" || tool["type"] != "web_search" || tool["search_context_size"] != "low" ||
 		loc["type"] != "approximate" || loc["country"] != "AE" || fmt.Sprint(filters["allowed_domains"]) != "[reuters.com thenationalnews.com]" ||
 		fmt.Sprint(b["include"]) != "[web_search_call.action.sources]" || b["max_tool_calls"] != float64(2) || b["store"] != false ||
 		b["reasoning"].(map[string]any)["effort"] != "low" || !strings.Contains(ins, "last 24 hours") || !strings.Contains(ins, "at most 3") ||

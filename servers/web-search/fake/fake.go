@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,6 +36,10 @@ type Server struct {
 	faults   fakeupstream.Queue[Fault]
 	requests []Recorded
 	seq      int
+	models   map[string]string
+	now      func() time.Time
+	// modelReads counts GET /v1/models/{id}.
+	modelReads int
 }
 
 // Recorded is one request as the fake received it.
@@ -49,7 +54,10 @@ func New(o Options) *Server {
 	if len(o.Keys) == 0 {
 		o.Keys = []string{"sk-test"}
 	}
-	s := &Server{keys: map[string]bool{}}
+	s := &Server{keys: map[string]bool{}, models: map[string]string{}, now: time.Now}
+	for id, d := range catalog {
+		s.models[id] = d
+	}
 	for _, k := range o.Keys {
 		s.keys[k] = true
 	}
@@ -100,6 +108,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.control(w, r)
 	case r.URL.Path == "/v1/responses" && r.Method == http.MethodPost:
 		s.responses(w, r)
+	case strings.HasPrefix(r.URL.Path, "/v1/models/") && r.Method == http.MethodGet:
+		s.retrieveModel(w, r)
 	case r.URL.Path == "/v1/responses":
 		// ref §3.3: every error is {"error":{message,type,param,code}}.  // assumed: wording
 		s.writeError(w, http.StatusMethodNotAllowed, nil, "Method Not Allowed: use POST.", "invalid_request_error", "", "")
@@ -149,6 +159,12 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, 400, nil, msg, "invalid_request_error", param, code)
 		return
 	}
+	if m := str(parsed["model"]); f == nil || f.Scenario == "" {
+		if served, _ := s.modelState(m); !served {
+			s.modelNotFound(w, m)
+			return
+		}
+	}
 	sc := Completed
 	if f != nil && f.Scenario != "" {
 		sc = f.Scenario
@@ -189,19 +205,26 @@ func checkBody(b map[string]any) (msg, param, code string) {
 		}
 		if fl, ok := tm["filters"].(map[string]any); ok {
 			ds, _ := fl["allowed_domains"].([]any)
-			if len(ds) > 20 { // ref §3.1: 20 (or 100, UNVERIFIED); the stricter one
-				return "Invalid 'tools[0].filters.allowed_domains': array too long. Expected an array with maximum length 20.", fmt.Sprintf("tools[%d].filters.allowed_domains", i), "array_above_max_length"
+			// "Allow-list of up to 100 domains" (the API reference's text, as
+			// mirrored in @langchain/openai's WebSearchFilters). assumed: the
+			// wording of the 400.
+			if len(ds) > 100 {
+				return fmt.Sprintf("Invalid 'tools[%d].filters.allowed_domains': array too long. Expected an array with maximum length 100, but got an array with length %d instead.", i, len(ds)), fmt.Sprintf("tools[%d].filters.allowed_domains", i), "array_above_max_length"
 			}
 		}
 	}
 	if rs, ok := b["reasoning"].(map[string]any); ok {
-		switch rs["effort"] {
-		case nil, "minimal", "low", "medium", "high":
-		default:
-			return fmt.Sprintf("Invalid value: '%v'. Supported values are: 'minimal', 'low', 'medium', and 'high'.", rs["effort"]), "reasoning.effort", "invalid_value"
-		}
 		if strings.HasPrefix(model, "gpt-4") {
 			return "Unsupported parameter: 'reasoning.effort' is not supported with this model.", "reasoning.effort", "unsupported_parameter"
+		}
+		ok := efforts(model)
+		if e, set := rs["effort"]; set && e != nil && !slices.Contains(ok, str(e)) {
+			return fmt.Sprintf("Invalid value: '%v'. Supported values are: '%s'.", e, strings.Join(ok, "', '")), "reasoning.effort", "invalid_value"
+		}
+		if rs["effort"] == "minimal" && len(tools) > 0 {
+			// Recorded (openai/codex#3559; OpenAI's web search guide,
+			// Limitations): param "tools", code null.
+			return "The following tools cannot be used with reasoning.effort 'minimal': web_search.", "tools", ""
 		}
 	}
 	return "", "", ""

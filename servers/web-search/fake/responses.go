@@ -2,7 +2,6 @@ package fake
 
 import (
 	"encoding/json"
-	"strings"
 )
 
 // Response objects, shaped like the recorded answers (ref §3.2;
@@ -18,7 +17,7 @@ func responseJSON(v map[string]any) []byte {
 // "gpt-5-mini-2025-08-07" in the recordings). assumed: the same date for
 // every gpt-5 model.
 func datedModel(m string) string {
-	if strings.HasPrefix(m, "gpt-5") && strings.Count(m, "-") <= 2 {
+	if m == "gpt-5" || m == "gpt-5-mini" || m == "gpt-5-nano" {
 		return m + "-2025-08-07"
 	}
 	if m == "gpt-4o" {
@@ -27,7 +26,15 @@ func datedModel(m string) string {
 	return m
 }
 
+// usedOutputTokens is what the default answers report as output tokens
+// (reasoning included).
+const usedOutputTokens = 1187
+
 func envelope(req map[string]any, status string, output []any) map[string]any {
+	model := str(req["model"])
+	if phased(model) {
+		output = withPhases(output)
+	}
 	tools, _ := req["tools"].([]any)
 	echoed := make([]any, 0, len(tools))
 	for _, t := range tools {
@@ -50,7 +57,7 @@ func envelope(req map[string]any, status string, output []any) map[string]any {
 	if rs, ok := req["reasoning"].(map[string]any); ok {
 		effort = rs["effort"]
 	}
-	return map[string]any{
+	r := map[string]any{
 		"id": "resp_0953eda47ee17412006933306199c88195b44f9cf2fake", "object": "response", "created_at": 1764962401,
 		"status": status, "background": false, "error": nil, "incomplete_details": nil,
 		"instructions": req["instructions"], "max_output_tokens": req["max_output_tokens"], "max_tool_calls": req["max_tool_calls"],
@@ -59,9 +66,54 @@ func envelope(req map[string]any, status string, output []any) map[string]any {
 		"text":        map[string]any{"format": map[string]any{"type": "text"}, "verbosity": "medium"},
 		"tool_choice": req["tool_choice"], "tools": echoed, "top_p": 1.0, "truncation": "disabled",
 		"usage": map[string]any{"input_tokens": 8412, "input_tokens_details": map[string]any{"cached_tokens": 0},
-			"output_tokens": 1187, "output_tokens_details": map[string]any{"reasoning_tokens": 704}, "total_tokens": 9599},
+			"output_tokens": usedOutputTokens, "output_tokens_details": map[string]any{"reasoning_tokens": 704}, "total_tokens": 9599},
 		"user": nil, "metadata": map[string]any{},
 	}
+	if phased(model) {
+		// Newer models report billed tool use (vercel/ai fixture
+		// gpt-6-luna-reasoning-none-sampling.json). assumed: num_requests
+		// counts the search actions, the billed ones.
+		r["tool_usage"] = map[string]any{"web_search": map[string]any{"num_requests": countSearches(output)}}
+	}
+	return r
+}
+
+// withPhases gives messages their phase as gpt-5.4 and later do
+// (openai-phase.1.json): a commentary preamble before the first search,
+// final_answer on the answer.
+func withPhases(output []any) []any {
+	out := make([]any, 0, len(output)+1)
+	said := false
+	for _, it := range output {
+		m, _ := it.(map[string]any)
+		switch m["type"] {
+		case "web_search_call":
+			if !said {
+				said = true
+				out = append(out, map[string]any{"id": "msg_commentary_fake", "type": "message", "status": "completed", "role": "assistant", "phase": "commentary",
+					"content": []any{map[string]any{"type": "output_text", "annotations": []any{}, "logprobs": []any{}, "text": "I'm going to use the web search tool to find current sources."}}})
+			}
+		case "message":
+			m["phase"] = "final_answer"
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+func countSearches(output []any) int {
+	n := 0
+	for _, it := range output {
+		m, _ := it.(map[string]any)
+		if m["type"] != "web_search_call" {
+			continue
+		}
+		a, _ := m["action"].(map[string]any)
+		if a == nil || a["type"] == "search" {
+			n++
+		}
+	}
+	return n
 }
 
 func reasoning(id string) map[string]any {
@@ -157,6 +209,11 @@ func completedResponse(req map[string]any) map[string]any {
 
 func build(sc string, req map[string]any) map[string]any {
 	q := str(req["input"])
+	// Reasoning counts against max_output_tokens; an answer that needs more
+	// stops with status incomplete (the API reference's incomplete_details).
+	if limit, ok := req["max_output_tokens"].(float64); ok && limit < usedOutputTokens && sc != Failed {
+		sc = Incomplete
+	}
 	switch sc {
 	case Plain:
 		// The gpt-4o recording's shape: no reasoning, a search without

@@ -23,7 +23,7 @@ const (
 	RateLimited    = "rate_limited"    // 429 rate_limit_exceeded (requests), retry-after: 2, x-ratelimit-* (§3.4 item 10)
 	TokenLimited   = "tokens_limited"  // 429 rate_limit_exceeded (tokens), only x-ratelimit-reset-tokens (§3.3 headers)
 	NoQuota        = "insufficient_quota"
-	BadRequest     = "bad_request"     // 400 unsupported parameter (§3.3)
+	BadRequest     = "bad_request"     // 400 minimal effort with web_search, as recorded in openai/codex#3559
 	Forbidden      = "forbidden"       // 403 unsupported_country_region_territory (§3.3 "region/permission")
 	ModelNotFound  = "model_not_found" // 404 (§3.3)
 	RequestTimeout = "request_timeout" // 408 (§3.3, retried by the SDK)
@@ -79,7 +79,8 @@ func (s *Server) answer(w http.ResponseWriter, sc string, f *Fault, req map[stri
 		// Body as recorded (openai/testdata/contract/error-insufficient-quota.json).
 		s.writeError(w, 429, nil, "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.", "insufficient_quota", "", "insufficient_quota")
 	case BadRequest:
-		s.writeError(w, 400, nil, "Unsupported value: 'reasoning.effort' does not support 'minimal' with the 'web_search' tool.", "invalid_request_error", "reasoning.effort", "unsupported_value")
+		// Recorded: openai/codex#3559 (param "tools", code null).
+		s.writeError(w, 400, nil, "The following tools cannot be used with reasoning.effort 'minimal': web_search.", "invalid_request_error", "tools", "")
 	case Forbidden:
 		s.writeError(w, 403, nil, "Country, region, or territory not supported", "request_forbidden", "", "unsupported_country_region_territory")
 	case ModelNotFound:

@@ -31,11 +31,20 @@ const (
 	EnvMaxOutputTokens = "WEB_SEARCH_MAX_OUTPUT_TOKENS"
 
 	DefaultBaseURL         = "https://api.openai.com/v1"
-	DefaultModel           = "gpt-5-nano"
-	DefaultEffort          = "low" // ref §0.5: the 15 s limit is tight for a searching reasoning model
+	// DefaultModel is OpenAI's recommended replacement for gpt-5-nano, which
+	// shuts down on 2026-12-11 (see lifecycle.go for the sources). It takes
+	// web_search and reasoning efforts none … max.
+	DefaultModel           = "gpt-6-luna"
+	DefaultEffort          = "low" // the 15 s limit is tight for a searching reasoning model
 	DefaultContextSize     = "low"
 	DefaultMaxToolCalls    = 2
-	DefaultMaxOutputTokens = 2000
+	// Reasoning tokens count against max_output_tokens: a recorded gpt-5-mini
+	// search at medium effort used 3,136 of its 3,773 output tokens on
+	// reasoning (testdata/contract/gpt-5-mini-2025-12.json). 8,000 leaves a
+	// normal answer room at low or medium effort; only tokens used are paid.
+	DefaultMaxOutputTokens = 8000
+	// RetryOutputTokens caps the one retry after an answer ran out of room.
+	RetryOutputTokens = 32000
 	DefaultTimeout         = 15 * time.Second
 	DefaultMaxAttempts     = 3 // the SDK's default: 1 + 2 retries (ref §3.5)
 	DefaultRetryWait       = 500 * time.Millisecond
@@ -44,7 +53,8 @@ const (
 // Config configures a Client.
 type Config struct {
 	APIKey, BaseURL, Model string
-	// Effort is reasoning.effort; "" sends none (models without reasoning).
+	// Effort is reasoning.effort as configured; "" sends no reasoning object
+	// (the model's own default). New settles what is sent (EffortSent).
 	Effort          string
 	ContextSize     string
 	MaxToolCalls    int
@@ -62,6 +72,9 @@ type Config struct {
 type Client struct {
 	cfg Config
 	api *upstream.Client
+	// effort is what goes in reasoning.effort ("": no reasoning object);
+	// effortNote says why it differs from the configured one.
+	effort, effortNote string
 }
 
 // New builds a client; zero fields get the defaults.
@@ -95,16 +108,46 @@ func New(cfg Config) *Client {
 	if cfg.APIKey != "" {
 		secret["Authorization"] = "Bearer " + cfg.APIKey
 	}
-	api := upstream.New(upstream.Config{
+	c := &Client{cfg: cfg}
+	c.effort, c.effortNote = settleEffort(cfg.Model, cfg.Effort)
+	c.api = upstream.New(upstream.Config{
 		Name: "OpenAI", BaseURL: cfg.BaseURL, URLEnv: EnvBaseURL, Timeout: cfg.Timeout,
 		Retries: -1, // this package retries: it knows which 429s are worth it
 		// A Retry-After past the deadline ends the attempt with it; we decide.
 		MaxRetryAfter: cfg.Timeout, MaxBodyBytes: 4 << 20, SecretHeaders: secret,
-		Detectors: []extract.Detector{detect}, Logger: cfg.Logger, UserAgent: "mcpfleet-web-search",
+		Detectors: []extract.Detector{c.detect}, Logger: cfg.Logger, UserAgent: "mcpfleet-web-search",
 		Transport: cfg.Transport,
 	})
-	return &Client{cfg: cfg, api: api}
+	return c
 }
+
+// settleEffort is the reasoning.effort sent for the configured one:
+//   - "minimal" never goes out with web_search: the API answers 400 "The
+//     following tools cannot be used with reasoning.effort 'minimal':
+//     web_search." (param "tools"; OpenAI's web search guide, Limitations;
+//     openai/codex#3559), so it is sent as "low" and the note says so;
+//   - "none" is sent as is: models from gpt-5.1 on take it, and leaving
+//     reasoning out means the model's default (medium on the gpt-5 line,
+//     the slowest of the usual settings);
+//   - models without reasoning (gpt-4o, gpt-4.1) reject a reasoning object
+//     (testdata/contract/error-unsupported-parameter.json's kind), so
+//     nothing is sent for them.
+func settleEffort(model, effort string) (sent, note string) {
+	e := strings.ToLower(strings.TrimSpace(effort))
+	switch {
+	case e == "" || e == "default":
+		return "", ""
+	case strings.HasPrefix(model, "gpt-4"):
+		return "", model + " has no reasoning: " + EnvEffort + "=" + e + " is not sent"
+	case e == "minimal":
+		return "low", "minimal is sent as low: OpenAI refuses web_search with reasoning.effort minimal (400, param tools)"
+	}
+	return e, ""
+}
+
+// EffortSent is the reasoning.effort sent ("" for none) and, when it differs
+// from the configured one, why.
+func (c *Client) EffortSent() (effort, note string) { return c.effort, c.effortNote }
 
 // Config returns the effective configuration (defaults applied); the key
 // is not part of it.
@@ -124,14 +167,29 @@ type Query struct {
 	FreshnessHours int
 	Country        string // ISO 3166 alpha-2, "" for none
 	AllowedDomains []string
+	// SourcesOnly asks for a list of cited sources instead of an answer:
+	// shorter instructions for a shorter output, and a smaller
+	// max_output_tokens, so a caller who drops the answer pays less.
+	SourcesOnly bool `json:",omitempty"`
 }
+
+// sourcesOnlyTokens is max_output_tokens of a sources-only request: the
+// reasoning still counts, the prose does not.
+func (c *Client) sourcesOnlyTokens() int { return max(c.cfg.MaxOutputTokens/2, 1000) }
 
 // BuildRequest is the body sent for q (ref §3.1): freshness and the number of
 // sources can only be asked for in the instructions, since the API has no
 // parameter for either.
 func (c *Client) BuildRequest(q Query) Request {
 	var in strings.Builder
-	in.WriteString("Search the web and answer concisely in plain prose, citing sources inline.")
+	tokens := c.cfg.MaxOutputTokens
+	if q.SourcesOnly {
+		// One line per source, each cited: the citations are the result.
+		in.WriteString("Search the web and list only the sources that answer the question: one short line per source saying what it states, each line citing its source inline. No introduction, no summary.")
+		tokens = c.sourcesOnlyTokens()
+	} else {
+		in.WriteString("Search the web and answer concisely in plain prose, citing sources inline.")
+	}
 	if q.MaxResults > 0 {
 		fmt.Fprintf(&in, " Cite at most %d distinct sources.", q.MaxResults)
 	}
@@ -146,9 +204,9 @@ func (c *Client) BuildRequest(q Query) Request {
 	}
 	r := Request{Model: c.cfg.Model, Instructions: in.String(), Input: q.Text, Tools: []Tool{tool},
 		ToolChoice: "auto", Include: []string{IncludeSources}, MaxToolCalls: c.cfg.MaxToolCalls,
-		MaxOutputTokens: c.cfg.MaxOutputTokens, Store: false}
-	if c.cfg.Effort != "" {
-		r.Reasoning = &Reasoning{Effort: c.cfg.Effort}
+		MaxOutputTokens: tokens, Store: false}
+	if c.effort != "" {
+		r.Reasoning = &Reasoning{Effort: c.effort}
 	}
 	return r
 }
@@ -162,6 +220,32 @@ func (c *Client) Search(ctx context.Context, q Query) (*Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	body := c.BuildRequest(q)
+	res, err := c.send(ctx, body)
+	if err != nil || res.Incomplete != "max_output_tokens" {
+		return res, err
+	}
+	// Out of room (reasoning counts against max_output_tokens): once more
+	// with more room, then a clear error rather than a cut answer.
+	first := body.MaxOutputTokens
+	if more := min(first*3, RetryOutputTokens); more > first {
+		body.MaxOutputTokens = more
+		c.cfg.Logger.Debug().Int("max_output_tokens", more).Msg("OpenAI search: answer ran out of output tokens; retrying with more room")
+		res2, err2 := c.send(ctx, body)
+		if err2 != nil {
+			return nil, err2
+		}
+		res2.Retried = true
+		if res2.Incomplete != "max_output_tokens" {
+			return res2, nil
+		}
+	}
+	return nil, envelope.New(envelope.UpstreamError, "OpenAI ran out of output tokens before finishing the answer (incomplete: max_output_tokens, reasoning counts against it), also after a retry with %d; raise %s (now %d), lower %s (now %s), or narrow the query",
+		body.MaxOutputTokens, EnvMaxOutputTokens, c.cfg.MaxOutputTokens, EnvEffort, orWord(c.effort, "model default")).
+		WithRetryable(false).WithDetail("openai_status", "incomplete").WithDetail("reason", "max_output_tokens").WithDetail("max_output_tokens", body.MaxOutputTokens)
+}
+
+// send posts body, retrying what OpenAI says is worth retrying.
+func (c *Client) send(ctx context.Context, body Request) (*Result, error) {
 	for attempt := 1; ; attempt++ {
 		resp, err := c.api.Do(ctx, upstream.Request{Op: "search", Method: http.MethodPost, Path: "/responses", JSON: body, Idempotent: true})
 		if err == nil {

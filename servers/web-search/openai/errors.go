@@ -31,7 +31,7 @@ func apiError(body []byte) (msg, typ, param, code string, ok bool) {
 // detect maps OpenAI's error bodies (ref §3.3 table) to envelope errors whose
 // messages name the fix. Upstream text is clipped and, for 401, never echoed:
 // OpenAI's message repeats part of the key.
-func detect(status int, body []byte) *envelope.Error {
+func (c *Client) detect(status int, body []byte) *envelope.Error {
 	if status >= 200 && status <= 299 {
 		return nil
 	}
@@ -49,12 +49,17 @@ func detect(status int, body []byte) *envelope.Error {
 			WithRetryable(false)
 	case status == http.StatusTooManyRequests:
 		e = envelope.New(envelope.RateLimited, "OpenAI's rate limit for this key was reached (%s): %s; wait and try again, or raise the key's limits", orWord(typ, "rate_limit_exceeded"), said)
+	case status == http.StatusNotFound && code == "model_not_found":
+		// A shut-down model answers this (deprecations page): retrying is
+		// useless, the setting must change.
+		e = envelope.New(envelope.NotFound, "OpenAI no longer serves or never had model %s for this key (model_not_found): %s; %s and restart the server",
+			extract.Clip(c.cfg.Model, 60), said, moveTo(c.cfg.Model)).WithRetryable(false).WithDetail("replacement", ReplacementFor(c.cfg.Model))
 	case status == http.StatusNotFound:
-		e = envelope.New(envelope.NotFound, "OpenAI does not know the model or route (%s): %s; set %s to a model this key can use (e.g. %s) and check %s", orWord(code, "not_found"), said, EnvModel, DefaultModel, EnvBaseURL)
+		e = envelope.New(envelope.NotFound, "OpenAI does not know the model or route (%s): %s; set %s to a model this key can use (e.g. %s) and check %s", orWord(code, "not_found"), said, EnvModel, DefaultModel, EnvBaseURL).WithRetryable(false)
 	case status == http.StatusForbidden:
 		e = envelope.New(envelope.PermissionDenied, "OpenAI refused the request (%s): %s; the key's project or region is not allowed to use this model or tool", orWord(code, "forbidden"), said)
 	case status == http.StatusBadRequest || status == http.StatusUnprocessableEntity:
-		e = envelope.New(envelope.InvalidArgument, "OpenAI rejected the request (%s%s): %s; %s", orWord(code, typ), paramNote(param), said, badRequestFix(param))
+		e = envelope.New(envelope.InvalidArgument, "OpenAI rejected the request (%s%s): %s; %s", orWord(code, typ), paramNote(param), said, badRequestFix(param, msg))
 		if param != "" {
 			e = e.WithDetail("param", extract.Clip(param, 80))
 		}
@@ -74,6 +79,14 @@ func detect(status int, body []byte) *envelope.Error {
 	return e
 }
 
+// moveTo says which setting to change to what when model is gone.
+func moveTo(model string) string {
+	if r := ReplacementFor(model); r != model {
+		return "set " + EnvModel + "=" + r + " (OpenAI's recommended replacement)"
+	}
+	return "set " + EnvModel + " to a current model with web_search (developers.openai.com/api/docs/deprecations lists replacements)"
+}
+
 func orWord(s, d string) string {
 	if s == "" {
 		return d
@@ -89,10 +102,14 @@ func paramNote(p string) string {
 }
 
 // badRequestFix says which setting or argument a 400 points at.
-func badRequestFix(param string) string {
+func badRequestFix(param, msg string) string {
 	switch {
+	case strings.Contains(msg, "reasoning.effort"):
+		// 400 param "tools": "The following tools cannot be used with
+		// reasoning.effort 'minimal': web_search." (openai/codex#3559)
+		return "set " + EnvEffort + " to low, medium, high or none (web_search does not work with minimal)"
 	case strings.Contains(param, "filters"), strings.Contains(param, "allowed_domains"):
-		return "check allowedDomains (bare host names, at most 20)"
+		return "check allowedDomains (bare host names, at most 100)"
 	case strings.Contains(param, "user_location"):
 		return "check region (an ISO 3166 alpha-2 country code)"
 	case strings.Contains(param, "reasoning"):

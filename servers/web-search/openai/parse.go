@@ -27,10 +27,21 @@ type Result struct {
 	// searched pages), cleaned and deduplicated; cited ones included.
 	Consulted []string `json:"consulted"`
 	// Feeds are real-time sources of type "api" (e.g. oai-finance).
-	Feeds       []string `json:"feeds"`
-	Queries     []string `json:"queries"`
-	SearchCalls int      `json:"search_calls"`
-	Usage       Tokens   `json:"usage"`
+	Feeds   []string `json:"feeds"`
+	Queries []string `json:"queries"`
+	// BilledSearches are the searches OpenAI bills: web_search_call items
+	// whose action is a search (opening a page or finding in it is not
+	// billed), or tool_usage.web_search.num_requests when the answer
+	// carries it. A call without an action is counted as a search (assumed:
+	// the cost is not under-reported).
+	BilledSearches int `json:"billed_searches"`
+	// PageOpens and FindInPage are the unbilled actions.
+	PageOpens  int    `json:"page_opens"`
+	FindInPage int    `json:"find_in_page"`
+	Usage      Tokens `json:"usage"`
+	// Retried is true when the answer came from a second request with more
+	// output room after the first ran out.
+	Retried bool `json:"retried,omitempty"`
 	// Incomplete is incomplete_details.reason when the API stopped early.
 	Incomplete string `json:"incomplete,omitempty"`
 	// Refusal is the model's refusal text, if it refused.
@@ -98,12 +109,30 @@ func Parse(r *Response) *Result {
 	seenURL := map[string]bool{}
 	byKey := map[string]int{}
 	first := true
+	// With phase on any message, only final_answer messages are the answer:
+	// commentary is the model talking about what it does.
+	phased := false
+	for _, it := range r.Output {
+		if it.Type == "message" && it.Phase != "" {
+			phased = true
+		}
+	}
 	for _, it := range r.Output {
 		switch it.Type {
 		case "web_search_call":
-			res.SearchCalls++
+			switch {
+			case it.Action == nil || it.Action.Type == "search" || it.Action.Type == "":
+				res.BilledSearches++
+			case it.Action.Type == "open_page":
+				res.PageOpens++
+			case it.Action.Type == "find_in_page":
+				res.FindInPage++
+			}
 			res.addAction(it.Action, seenURL)
 		case "message":
+			if phased && it.Phase != "final_answer" {
+				continue
+			}
 			for _, p := range it.Content {
 				switch p.Type {
 				case "output_text":
@@ -120,6 +149,9 @@ func Parse(r *Response) *Result {
 				}
 			}
 		}
+	}
+	if tu := r.ToolUsage; tu != nil && tu.WebSearch != nil && tu.WebSearch.NumRequests != nil && *tu.WebSearch.NumRequests >= 0 {
+		res.BilledSearches = *tu.WebSearch.NumRequests // OpenAI's own count
 	}
 	res.Pieces = mergeText(res.Pieces)
 	for i := range res.Pieces {

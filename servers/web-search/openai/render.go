@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -10,23 +11,25 @@ import (
 // Rendered is a Result cut to a caller's wishes.
 type Rendered struct {
 	// Answer is the narrative with each citation marker replaced by [n], n
-	// indexing Citations (1-based); markers of citations cut by maxResults
-	// are dropped.
+	// indexing Citations (1-based). A claim whose only citations were cut
+	// by maxResults is cut with them: no sentence is left without its source.
 	Answer    string
 	Citations []Cited
 	// Consulted are the consulted URLs that are not among Citations.
 	Consulted []string
+	// Dropped counts the sentences cut with their citations.
+	Dropped int
 }
 
-// Cited is a citation with the text it supports. The URL's host is not
-// repeated as a domain field, and an empty snippet (with an answer the range
-// selects the text) is left out: both were bytes the model already had.
+// Cited is a citation a reader can check: the page's title, its URL and
+// the text of the answer it supports (the sentence before its marker, or
+// the text the annotation covers). The host is not repeated as a domain
+// field: the URL has it. No offsets: the [n] marker places the snippet, and
+// offsets into text would need a unit every client agrees on.
 type Cited struct {
 	Title   string `json:"title"`
 	URL     string `json:"url"`
-	Snippet string `json:"snippet,omitempty"`
-	// Range is [start, end) of Snippet in Answer, in Unicode code points.
-	Range []int `json:"cited_text_range,omitempty"`
+	Snippet string `json:"snippet"`
 }
 
 // maxSnippet bounds a snippet in code points (the end, nearest the citation,
@@ -36,7 +39,8 @@ const maxSnippet = 300
 // maxConsultedOut bounds the consulted URLs returned.
 const maxConsultedOut = 20
 
-// Render keeps the first maxResults citations (maxResults ≤ 0: all).
+// Render keeps the first maxResults citations (maxResults ≤ 0: all) and the
+// claims they support.
 func (r *Result) Render(maxResults int) Rendered {
 	if maxResults <= 0 || maxResults > len(r.Citations) {
 		maxResults = len(r.Citations)
@@ -51,27 +55,28 @@ func (r *Result) Render(maxResults int) Rendered {
 		out.Citations[i] = Cited{Title: title, URL: c.URL}
 	}
 	var b strings.Builder
-	runes := 0
-	write := func(s string) {
-		b.WriteString(s)
-		runes += utf8.RuneCountInString(s)
-	}
 	done := make([]bool, maxResults)
-	for _, p := range r.Pieces {
+	for i, p := range r.Pieces {
 		if p.Ref == 0 {
-			write(p.Text)
+			b.WriteString(p.Text)
 			continue
 		}
 		kept := p.Ref <= maxResults
 		if p.Cited {
-			start := runes
-			write(p.Text)
+			b.WriteString(p.Text)
 			if kept && !done[p.Ref-1] {
 				done[p.Ref-1] = true
-				out.Citations[p.Ref-1].Snippet, out.Citations[p.Ref-1].Range = clipSnippet(p.Text, start, runes)
+				out.Citations[p.Ref-1].Snippet = clipSnippet(p.Text)
 			}
 		}
 		if !kept {
+			if !keptAhead(r.Pieces[i+1:], maxResults) {
+				if s, cut := cutLastClaim(b.String()); cut {
+					b.Reset()
+					b.WriteString(s)
+					out.Dropped++
+				}
+			}
 			continue
 		}
 		if !p.Cited && !done[p.Ref-1] {
@@ -86,21 +91,11 @@ func (r *Result) Render(maxResults int) Rendered {
 					st = sentenceStart(prev)
 				}
 			}
-			startRunes := runes - utf8.RuneCountInString(s[st:])
-			endRunes := startRunes + utf8.RuneCountInString(s[st:e])
-			out.Citations[p.Ref-1].Snippet, out.Citations[p.Ref-1].Range = clipSnippet(s[st:e], startRunes, endRunes)
+			out.Citations[p.Ref-1].Snippet = clipSnippet(s[st:e])
 		}
-		write("[" + strconv.Itoa(p.Ref) + "]")
+		b.WriteString("[" + strconv.Itoa(p.Ref) + "]")
 	}
-	out.Answer = strings.TrimSpace(b.String())
-	// TrimSpace may have cut leading spaces: shift the ranges with it.
-	if lead := utf8.RuneCountInString(b.String()) - utf8.RuneCountInString(strings.TrimLeftFunc(b.String(), unicode.IsSpace)); lead > 0 {
-		for i := range out.Citations {
-			if rg := out.Citations[i].Range; rg != nil {
-				rg[0], rg[1] = max(rg[0]-lead, 0), max(rg[1]-lead, 0)
-			}
-		}
-	}
+	out.Answer = strings.TrimSpace(blankRuns.ReplaceAllString(b.String(), "\n\n"))
 	cited := map[string]bool{}
 	for _, c := range out.Citations {
 		if _, _, k, ok := CleanURL(c.URL); ok {
@@ -118,30 +113,59 @@ func (r *Result) Render(maxResults int) Rendered {
 	return out
 }
 
-// clipSnippet trims s (which spans [start, end) code points of the answer)
-// and keeps at most maxSnippet code points of its end.
-func clipSnippet(s string, start, end int) (string, []int) {
-	lead := utf8.RuneCountInString(s) - utf8.RuneCountInString(strings.TrimLeftFunc(s, unicode.IsSpace))
-	trail := utf8.RuneCountInString(s) - utf8.RuneCountInString(strings.TrimRightFunc(s, unicode.IsSpace))
+// blankRuns are the empty lines a cut line leaves behind.
+var blankRuns = regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)+`)
+
+// keptAhead reports whether the citation references right after a cut one
+// (only spaces between) include a kept one: then the claim stays.
+func keptAhead(ps []Piece, maxResults int) bool {
+	for _, p := range ps {
+		switch {
+		case p.Ref == 0 && strings.TrimSpace(p.Text) == "":
+			continue
+		case p.Ref != 0 && !p.Cited:
+			if p.Ref <= maxResults {
+				return true
+			}
+			continue
+		}
+		return false
+	}
+	return false
+}
+
+// cutLastClaim removes the sentence s ends with, unless a kept [n] marker
+// already follows it (another citation supports it). A sentence that was a
+// whole line (a list item, a paragraph) goes with its line.
+func cutLastClaim(s string) (string, bool) {
+	e := tailEnd(s)
+	if e < len(strings.TrimRightFunc(s, unicode.IsSpace)) {
+		return s, false // "claim [1]" then a cut citation: [1] supports it
+	}
+	st := sentenceStart(s[:e])
+	if st >= e {
+		return s, false
+	}
+	ls := strings.LastIndexByte(s[:st], '\n') + 1
+	if lead := strings.TrimSpace(s[ls:st]); lead == "" || strings.Trim(lead, "-*# ") == "" {
+		st = max(ls-1, 0) // the line and the break before it
+	}
+	return strings.TrimRight(s[:st], " \t"), true
+}
+
+// clipSnippet trims s and keeps at most maxSnippet code points of its end.
+func clipSnippet(s string) string {
 	s = strings.TrimSpace(s)
-	start, end = start+lead, end-trail
 	if n := utf8.RuneCountInString(s); n > maxSnippet {
 		cut := n - maxSnippet
-		i := 0
 		for k := range s {
 			if cut == 0 {
-				i = k
-				break
+				return s[k:]
 			}
 			cut--
 		}
-		s = s[i:]
-		start = end - maxSnippet
 	}
-	if end < start {
-		end = start
-	}
-	return s, []int{start, end}
+	return s
 }
 
 // tailEnd is the end of s without trailing spaces and [n] markers: where the

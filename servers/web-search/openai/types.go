@@ -59,6 +59,14 @@ type Response struct {
 	} `json:"incomplete_details"`
 	Output []OutputItem `json:"output"`
 	Usage  *Usage       `json:"usage"`
+	// ToolUsage counts billed tool use on newer models
+	// (vercel/ai fixture gpt-6-luna-reasoning-none-sampling.json:
+	// "tool_usage": {"web_search": {"num_requests": 0}, …}).
+	ToolUsage *struct {
+		WebSearch *struct {
+			NumRequests *int `json:"num_requests"`
+		} `json:"web_search"`
+	} `json:"tool_usage"`
 }
 
 // StatusError is the error of a 200 answer with status "failed".
@@ -74,6 +82,11 @@ type OutputItem struct {
 	ID      string        `json:"id"`
 	Status  string        `json:"status"`
 	Role    string        `json:"role"`
+	// Phase marks an assistant message as "commentary" (a preamble such as
+	// "I'm going to use the web search tool") or "final_answer" on gpt-5.4
+	// and later (OpenAI changelog 2026-02-24; vercel/ai fixture
+	// openai-phase.1.json). Absent on older models.
+	Phase   string        `json:"phase"`
 	Action  *Action       `json:"action"` // may be absent or null (ref §3.2)
 	Content []ContentPart `json:"content"`
 }

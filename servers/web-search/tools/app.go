@@ -56,7 +56,7 @@ type Config struct {
 func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.BaseURL, "base-url", envOr(openai.EnvBaseURL, openai.DefaultBaseURL), "OpenAI API base URL ["+openai.EnvBaseURL+"]")
 	fs.StringVar(&c.Model, "model", envOr(openai.EnvModel, openai.DefaultModel), "Responses model with web_search ["+openai.EnvModel+"]")
-	fs.StringVar(&c.Effort, "reasoning-effort", envOr(openai.EnvEffort, openai.DefaultEffort), "reasoning.effort: minimal, low, medium, high, or none for models without reasoning ["+openai.EnvEffort+"]")
+	fs.StringVar(&c.Effort, "reasoning-effort", envOr(openai.EnvEffort, openai.DefaultEffort), "reasoning.effort: none, low, medium, high (xhigh, max on gpt-6); minimal is sent as low (web_search refuses it); default omits it ["+openai.EnvEffort+"]")
 	fs.StringVar(&c.ContextSize, "search-context-size", envOr(openai.EnvContextSize, openai.DefaultContextSize), "web_search search_context_size: low, medium or high ["+openai.EnvContextSize+"]")
 	fs.IntVar(&c.MaxToolCalls, "max-tool-calls", envInt(openai.EnvMaxToolCalls, openai.DefaultMaxToolCalls), "max_tool_calls per search ["+openai.EnvMaxToolCalls+"]")
 	fs.IntVar(&c.MaxOutputTokens, "max-output-tokens", envInt(openai.EnvMaxOutputTokens, openai.DefaultMaxOutputTokens), "max_output_tokens per search (reasoning included) ["+openai.EnvMaxOutputTokens+"]")
@@ -67,7 +67,7 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 }
 
 // Register builds the client, the limit and the tools.
-func (c *Config) Register(_ context.Context, r *serve.Registry) error {
+func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 	if c.Limit <= 0 || c.Window <= 0 {
 		return fmt.Errorf("%s and %s must be positive (got %d per %s)", EnvLimit, EnvWindow, c.Limit, c.Window)
 	}
@@ -76,12 +76,8 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	default:
 		return fmt.Errorf("%s=%q: want low, medium or high", openai.EnvContextSize, c.ContextSize)
 	}
-	effort := c.Effort
-	if strings.EqualFold(effort, "none") {
-		effort = ""
-	}
 	key := strings.TrimSpace(os.Getenv(openai.EnvAPIKey))
-	cl := openai.New(openai.Config{APIKey: key, BaseURL: c.BaseURL, Model: c.Model, Effort: effort, ContextSize: c.ContextSize,
+	cl := openai.New(openai.Config{APIKey: key, BaseURL: c.BaseURL, Model: c.Model, Effort: c.Effort, ContextSize: c.ContextSize,
 		MaxToolCalls: c.MaxToolCalls, MaxOutputTokens: c.MaxOutputTokens, Timeout: c.Timeout,
 		MaxAttempts: c.MaxAttempts, RetryWait: c.RetryWait, Logger: r.Log.With().Str("upstream", "openai").Logger()})
 	qo := quota.Options{Clock: c.Clock}
@@ -89,8 +85,29 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 		qo.Redis = r.Redis // replicas share one limit per user; Redis down fails closed
 	}
 	q := quota.New(c.Limit, c.Window, qo)
-	svc := NewService(cl, q, ServiceOptions{CacheTTL: c.CacheTTL, Redis: r.Redis, Clock: c.Clock, Log: r.Log})
+	var now func() time.Time
+	if c.Clock != nil {
+		now = c.Clock.Now
+	}
+	// The model's shutdown date, asked in the background at start-up and
+	// once a day: never on a search's path.
+	life := openai.NewWatcher(cl, now)
+	log := r.Log
+	life.Start(ctx, func(l openai.Lifecycle) {
+		switch w := l.Warning(); {
+		case w != "":
+			log.Warn().Str("model", l.Model).Str("shutdown_date", l.ShutdownDate).Str("replacement", l.Replacement).Msg(w)
+		case l.Err != "":
+			log.Debug().Str("model", l.Model).Str("error", l.Err).Msg("web-search: the model's shutdown date could not be read; will ask again in a day")
+		default:
+			log.Debug().Str("model", l.Model).Str("shutdown_date", l.ShutdownDate).Msg("web-search: model lifecycle checked")
+		}
+	})
+	svc := NewService(cl, q, ServiceOptions{CacheTTL: c.CacheTTL, Redis: r.Redis, Clock: c.Clock, Log: r.Log, Lifecycle: life})
 	r.AddTools(All(svc)...)
+	if _, note := cl.EffortSent(); note != "" {
+		r.Log.Warn().Str("effort", c.Effort).Msg("web-search: " + note)
+	}
 	r.Log.Info().Str("base_url", cl.Config().BaseURL).Str("model", cl.Config().Model).Bool("api_key_set", key != "").
 		Int("limit", c.Limit).Dur("window", c.Window).Dur("cache_ttl", c.CacheTTL).Bool("shared_limits", r.Redis != nil).
 		Msg("web-search configured")

@@ -22,14 +22,22 @@ type CapsOut struct {
 	WindowS   int `json:"window_s"`
 	// NextFreeAt is when the oldest counted search leaves the window.
 	NextFreeAt  string      `json:"next_free_at,omitempty"`
-	NextFreeInS float64     `json:"next_free_in_s"`
-	Note        string      `json:"note,omitempty"`
-	Server      ServerFacts `json:"server" mcp:"type=object"`
+	NextFreeInS float64 `json:"next_free_in_s"`
+	Note        string  `json:"note,omitempty"`
+	// Warnings need an operator: the model shuts down within 30 days or is
+	// gone (with the setting and value to change).
+	Warnings []string    `json:"warnings,omitempty"`
+	Server   ServerFacts `json:"server" mcp:"type=object"`
 }
 
 // ServerFacts are the same for every user until the server restarts.
 type ServerFacts struct {
-	Model      string            `json:"model"`
+	Model string `json:"model"`
+	// ModelShutdown is OpenAI's announced shutdown date of Model
+	// (GET /v1/models/{id}, checked daily), "none announced" or "unknown".
+	ModelShutdown string `json:"model_shutdown_date"`
+	// Effort is the reasoning.effort sent ("model default" when none is).
+	Effort     string            `json:"reasoning_effort"`
 	Shared     bool              `json:"shared_limit"`
 	DeadlineS  float64           `json:"deadline_s"`
 	Retries    string            `json:"retries"`
@@ -42,11 +50,22 @@ var parameters = map[string]string{
 	"maxResults":     "1-8 (default 5); enforced here by cutting citations, the API has no result count",
 	"freshnessHours": "best effort: a wish in the instructions; no API recency filter, citations carry no dates",
 	"region":         "ISO alpha-2 country sent as approximate user location (ranking hint, not a filter); omitted = no location, not the API's US default",
-	"allowedDomains": "allow-list of up to 20 hosts, subdomains included; no block-list exists",
-	"includeAnswers": "false drops the narrative and keeps citations with snippets",
+	"allowedDomains": "allow-list of up to 100 hosts, subdomains included; no block-list exists",
+	"includeAnswers": "false sends a cheaper sources-only request (shorter output, smaller max_output_tokens): citations with snippets, no narrative",
 }
 
-const capsDescription = `search_web's budget, free (no search): this user's searches left and when the next frees up, whether OPENAI_API_KEY is set; server: model, deadline, retries, cache TTL, each parameter's real effect. Use before many searches, after rate_limited.`
+const capsDescription = `search_web's budget, free: searches left for this user, when the next frees up, OPENAI_API_KEY set, warnings (model shutting down); server: model, its shutdown date, effort, deadline, retries, cache TTL, each parameter's real effect. Use before many searches, after rate_limited.`
+
+// lifecycleWait bounds how long get_search_capabilities waits for the
+// start-up lifecycle check (only right after start).
+const lifecycleWait = 3 * time.Second
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
 
 func (s *Service) capsTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_search_capabilities", Title: "Search budget", Toolset: "search",
@@ -59,7 +78,27 @@ func (s *Service) caps(ctx context.Context, _ CapsIn) (CapsOut, error) {
 	out.Server = ServerFacts{Model: cfg.Model, DeadlineS: cfg.Timeout.Seconds(), Shared: s.q.Shared(),
 		Retries: fmt.Sprintf("up to %d attempts within the deadline on 429 rate_limit_exceeded (honouring retry-after), 408, 409, 5xx, connection errors; never on insufficient_quota, 400, 401, 403, 404",
 			cfg.MaxAttempts),
-		CacheTTLS: int(s.ttl.Seconds()), Parameters: parameters}
+		CacheTTLS: int(s.ttl.Seconds()), Parameters: parameters, ModelShutdown: "unknown"}
+	effort, note := s.c.EffortSent()
+	out.Server.Effort = orDefault(effort, "model default")
+	if note != "" {
+		out.Server.Effort += " (" + note + ")"
+	}
+	if s.life != nil {
+		// Waits only for the start-up check, if it has not answered yet.
+		l := s.life.Status(ctx, lifecycleWait)
+		switch {
+		case l.Gone:
+			out.Server.ModelShutdown = "shut down"
+		case l.ShutdownDate != "":
+			out.Server.ModelShutdown = l.ShutdownDate
+		case l.Checked:
+			out.Server.ModelShutdown = "none announced"
+		}
+		if w := l.Warning(); w != "" {
+			out.Warnings = append(out.Warnings, w)
+		}
+	}
 	st, err := s.q.Peek(ctx, serve.UserID(ctx))
 	if err != nil {
 		out.Note = "the shared limit store (Redis, " + EnvRedisURL + ") did not answer: searches are refused until it does"

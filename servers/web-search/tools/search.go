@@ -20,7 +20,7 @@ type SearchIn struct {
 	FreshnessHours int      `json:"freshnessHours,omitempty" jsonschema:"prefer last N h (best effort)" mcp:"min=1;max=8760"`
 	Region         string   `json:"region,omitempty" jsonschema:"ISO alpha-2 country, a location hint" mcp:"pattern=^[A-Za-z]{2}$"`
 	IncludeAnswers *bool    `json:"includeAnswers,omitempty" jsonschema:"false: citations only" mcp:"default=true"`
-	AllowedDomains []string `json:"allowedDomains,omitempty" jsonschema:"only these hosts (+subdomains)" mcp:"maxItems=20"`
+	AllowedDomains []string `json:"allowedDomains,omitempty" jsonschema:"only these hosts (+subdomains)" mcp:"maxItems=100"`
 }
 
 // SearchOut is search_web's result.
@@ -43,11 +43,18 @@ type Trace struct {
 	Usage            Usage    `json:"usage"`
 }
 
-// Usage is what the search cost (output tokens include reasoning).
+// Usage is what the search cost (output tokens include reasoning). OpenAI
+// bills each search action; page opens and finds in a page are free, so they
+// are counted apart.
 type Usage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
-	SearchCalls  int `json:"search_calls"`
+	InputTokens    int `json:"input_tokens"`
+	OutputTokens   int `json:"output_tokens"`
+	BilledSearches int `json:"billed_searches"`
+	PageOpens      int `json:"page_opens"`
+	FindInPage     int `json:"find_in_page"`
+	// Requests is 2 when the first answer ran out of output tokens and was
+	// asked again with more room (both are billed).
+	Requests int `json:"requests"`
 }
 
 const searchDescription = `Web search (OpenAI web_search) for current facts: a short answer whose [n] cites citations[n-1].
@@ -77,23 +84,17 @@ func (s *Service) search(ctx context.Context, in SearchIn) (SearchOut, error) {
 		return SearchOut{}, err
 	}
 	r := res.Render(q.MaxResults)
+	requests := 1
+	if res.Retried {
+		requests = 2
+	}
 	out := SearchOut{Citations: r.Citations, Cached: cached, Trace: Trace{Queries: res.Queries, SourcesConsulted: r.Consulted,
-		Usage: Usage{InputTokens: res.Usage.Input, OutputTokens: res.Usage.Output, SearchCalls: res.SearchCalls}}}
+		Usage: Usage{InputTokens: res.Usage.Input, OutputTokens: res.Usage.Output, BilledSearches: res.BilledSearches,
+			PageOpens: res.PageOpens, FindInPage: res.FindInPage, Requests: requests}}}
 	if withAnswer {
 		out.Answer = r.Answer
 		if out.Answer == "" && res.Refusal != "" {
 			out.Answer = res.Refusal
-		}
-		// cited_text_range selects each snippet in the answer: sending the
-		// text twice was a quarter of the result.
-		for i := range out.Citations {
-			if out.Citations[i].Range != nil {
-				out.Citations[i].Snippet = ""
-			}
-		}
-	} else {
-		for i := range out.Citations {
-			out.Citations[i].Range = nil // ranges point into the answer
 		}
 	}
 	if res.Incomplete != "" {
@@ -152,6 +153,7 @@ func normalize(in SearchIn) (openai.Query, bool, error) {
 		}
 	}
 	withAnswer := in.IncludeAnswers == nil || *in.IncludeAnswers
+	q.SourcesOnly = !withAnswer // a cheaper request, not the same one with the answer dropped
 	return q, withAnswer, nil
 }
 

@@ -30,6 +30,7 @@ type Service struct {
 	cache *cache.Cache[*openai.Result] // nil: off
 	ttl   time.Duration
 	clock clock.Clock
+	life  *openai.Watcher // nil: lifecycle not watched (tests)
 }
 
 // ServiceOptions configure NewService.
@@ -40,11 +41,13 @@ type ServiceOptions struct {
 	Redis    *redis.Client // shares the cache between replicas
 	Clock    clock.Clock
 	Log      zerolog.Logger
+	// Lifecycle reports the model's shutdown date (get_search_capabilities).
+	Lifecycle *openai.Watcher
 }
 
 // NewService wires the tools' dependencies.
 func NewService(c *openai.Client, q *quota.Quota, o ServiceOptions) *Service {
-	s := &Service{c: c, q: q, ttl: o.CacheTTL, clock: o.Clock}
+	s := &Service{c: c, q: q, ttl: o.CacheTTL, clock: o.Clock, life: o.Lifecycle}
 	if s.clock == nil {
 		s.clock = clock.System{}
 	}

@@ -1,0 +1,206 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
+	"github.com/mcpfleet/mcpfleet/pkg/upstream"
+)
+
+// Model lifecycle. OpenAI's deprecations page
+// (https://developers.openai.com/api/docs/deprecations, notice of
+// 2026-06-11) shuts down gpt-5, gpt-5-mini, gpt-5-nano and their
+// -2025-08-07 snapshots on 2026-12-11; the same page says to watch for
+// shutdowns with the optional shutdown_date ("YYYY-MM-DD" or null) of
+// GET /v1/models and GET /v1/models/{id}. A shut-down model answers 404
+// model_not_found.
+
+// Replacements are the page's recommended replacements for the models this
+// server has used. gpt-5-nano → gpt-6-luna: the row's replacement in the
+// page's newest table, and the gpt-5-nano model page
+// (https://developers.openai.com/api/docs/models/gpt-5-nano): "For most new
+// speed- and cost-sensitive workloads, we recommend starting with GPT-6
+// Luna". Older copies of the notice (June 2026) named gpt-5.6-luna; the page
+// now names the gpt-6 line (gpt-5 → gpt-6.1-sol, gpt-5-mini → gpt-6.1-terra).
+var Replacements = map[string]string{
+	"gpt-5-nano": "gpt-6-luna", "gpt-5-nano-2025-08-07": "gpt-6-luna",
+	"gpt-5-mini": "gpt-6.1-terra", "gpt-5-mini-2025-08-07": "gpt-6.1-terra",
+	"gpt-5": "gpt-6.1-sol", "gpt-5-2025-08-07": "gpt-6.1-sol",
+}
+
+// ReplacementFor is the model to move to from m: the page's recommendation,
+// else this server's default.
+func ReplacementFor(m string) string {
+	if r, ok := Replacements[m]; ok {
+		return r
+	}
+	return DefaultModel
+}
+
+// WarnWithin is how close a shutdown must be to warn about it.
+const WarnWithin = 30 * 24 * time.Hour
+
+// LifecycleTTL is how long a model's shutdown date is trusted before it is
+// asked again.
+const LifecycleTTL = 24 * time.Hour
+
+// ModelInfo is the answer of GET /v1/models/{id} (the fields used).
+type ModelInfo struct {
+	ID           string  `json:"id"`
+	Object       string  `json:"object"`
+	ShutdownDate *string `json:"shutdown_date"`
+}
+
+// RetrieveModel asks GET /models/{id}. A 404 is NotFound naming the fix.
+func (c *Client) RetrieveModel(ctx context.Context, id string) (*ModelInfo, error) {
+	if c.cfg.APIKey == "" {
+		return nil, envelope.New(envelope.Unauthenticated, "no OpenAI API key: set %s", EnvAPIKey)
+	}
+	resp, err := c.api.Do(ctx, upstream.Request{Op: "model", Method: http.MethodGet, Path: "/models/" + url.PathEscape(id), Idempotent: true})
+	if err != nil {
+		return nil, envelope.From(err)
+	}
+	var m ModelInfo
+	if err := json.Unmarshal(resp.Body, &m); err != nil || m.ID == "" {
+		return nil, envelope.New(envelope.UpstreamError, "OpenAI's model object for %s is not readable; check %s", extract.Clip(id, 60), EnvBaseURL).WithRetryable(true)
+	}
+	return &m, nil
+}
+
+// Lifecycle is what is known of the configured model's shutdown.
+type Lifecycle struct {
+	Model string `json:"model"`
+	// Checked is false until GET /v1/models/{id} has answered once.
+	Checked      bool      `json:"checked"`
+	CheckedAt    time.Time `json:"checked_at"`
+	ShutdownDate string    `json:"shutdown_date,omitempty"` // YYYY-MM-DD, "" for none announced
+	DaysLeft     *int      `json:"days_left,omitempty"`
+	Replacement  string    `json:"replacement,omitempty"`
+	// Gone is true when OpenAI answered 404 model_not_found.
+	Gone bool `json:"gone,omitempty"`
+	// Err is why the last check failed (the last good answer is kept).
+	Err string `json:"error,omitempty"`
+}
+
+// Warning is the sentence to show when the model is gone or shuts down within
+// WarnWithin, else "".
+func (l Lifecycle) Warning() string {
+	switch {
+	case l.Gone:
+		return fmt.Sprintf("OpenAI no longer serves %s (404 model_not_found): every search fails; %s and restart", l.Model, moveTo(l.Model))
+	case l.DaysLeft == nil:
+		return ""
+	case *l.DaysLeft <= 0:
+		return fmt.Sprintf("OpenAI shut %s down on %s: searches will fail; %s and restart", l.Model, l.ShutdownDate, moveTo(l.Model))
+	case time.Duration(*l.DaysLeft)*24*time.Hour <= WarnWithin:
+		return fmt.Sprintf("OpenAI shuts %s down on %s (in %d days); %s before then", l.Model, l.ShutdownDate, *l.DaysLeft, moveTo(l.Model))
+	}
+	return ""
+}
+
+// Watcher keeps the configured model's lifecycle, asked off the hot path
+// (Start: at start-up, then once per LifecycleTTL) and read by Status.
+type Watcher struct {
+	c   *Client
+	now func() time.Time
+
+	mu    sync.Mutex
+	state Lifecycle
+	first chan struct{} // closed after the first check
+	once  sync.Once
+}
+
+// NewWatcher watches c's model; now is the clock (nil: time.Now).
+func NewWatcher(c *Client, now func() time.Time) *Watcher {
+	if now == nil {
+		now = time.Now
+	}
+	m := c.cfg.Model
+	return &Watcher{c: c, now: now, first: make(chan struct{}),
+		state: Lifecycle{Model: m, Replacement: ReplacementFor(m)}}
+}
+
+// Start checks now and then every LifecycleTTL until ctx ends; onChange is
+// called after each check (for the log). Without a key nothing is asked.
+func (w *Watcher) Start(ctx context.Context, onChange func(Lifecycle)) {
+	if !w.c.HasKey() {
+		w.once.Do(func() { close(w.first) })
+		return
+	}
+	go func() {
+		t := time.NewTicker(LifecycleTTL)
+		defer t.Stop()
+		for {
+			l := w.Check(ctx)
+			if onChange != nil {
+				onChange(l)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+}
+
+// Check asks OpenAI once (within 10 s) and records the answer.
+func (w *Watcher) Check(ctx context.Context) Lifecycle {
+	defer w.once.Do(func() { close(w.first) })
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	m, err := w.c.RetrieveModel(ctx, w.state.Model)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := w.now()
+	switch {
+	case err == nil:
+		w.state.Checked, w.state.CheckedAt, w.state.Gone, w.state.Err = true, now, false, ""
+		w.state.ShutdownDate, w.state.DaysLeft = "", nil
+		if m.ShutdownDate != nil && strings.TrimSpace(*m.ShutdownDate) != "" {
+			w.state.ShutdownDate = strings.TrimSpace(*m.ShutdownDate)
+			if d, perr := time.Parse(time.DateOnly, w.state.ShutdownDate); perr == nil {
+				left := daysUntil(now, d)
+				w.state.DaysLeft = &left
+			}
+		}
+	case envelope.From(err).Code == envelope.NotFound:
+		w.state.Checked, w.state.CheckedAt, w.state.Gone, w.state.Err = true, now, true, ""
+	default:
+		w.state.Err = extract.Clip(envelope.From(err).Message, 200)
+	}
+	return w.state
+}
+
+// daysUntil counts whole days from now's UTC date to the shutdown date.
+func daysUntil(now, shutdown time.Time) int {
+	y, m, d := now.UTC().Date()
+	today := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	return int(shutdown.Sub(today).Hours() / 24)
+}
+
+// Status is the last known lifecycle. wait > 0 waits that long for the
+// start-up check if it has not answered yet (get_search_capabilities just
+// after start, mcpfleet doctor); searches never wait.
+func (w *Watcher) Status(ctx context.Context, wait time.Duration) Lifecycle {
+	if wait > 0 {
+		t := time.NewTimer(wait)
+		select {
+		case <-w.first:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.state
+}
