@@ -30,24 +30,24 @@ const (
 	EnvMaxToolCalls    = "WEB_SEARCH_MAX_TOOL_CALLS"
 	EnvMaxOutputTokens = "WEB_SEARCH_MAX_OUTPUT_TOKENS"
 
-	DefaultBaseURL         = "https://api.openai.com/v1"
+	DefaultBaseURL = "https://api.openai.com/v1"
 	// DefaultModel is OpenAI's recommended replacement for gpt-5-nano, which
 	// shuts down on 2026-12-11 (see lifecycle.go for the sources). It takes
 	// web_search and reasoning efforts none … max.
-	DefaultModel           = "gpt-6-luna"
-	DefaultEffort          = "low" // the 15 s limit is tight for a searching reasoning model
-	DefaultContextSize     = "low"
-	DefaultMaxToolCalls    = 2
+	DefaultModel        = "gpt-6-luna"
+	DefaultEffort       = "low" // the 15 s limit is tight for a searching reasoning model
+	DefaultContextSize  = "low"
+	DefaultMaxToolCalls = 2
 	// Reasoning tokens count against max_output_tokens: a recorded gpt-5-mini
 	// search at medium effort used 3,136 of its 3,773 output tokens on
 	// reasoning (testdata/contract/gpt-5-mini-2025-12.json). 8,000 leaves a
 	// normal answer room at low or medium effort; only tokens used are paid.
 	DefaultMaxOutputTokens = 8000
 	// RetryOutputTokens caps the one retry after an answer ran out of room.
-	RetryOutputTokens = 32000
-	DefaultTimeout         = 15 * time.Second
-	DefaultMaxAttempts     = 3 // the SDK's default: 1 + 2 retries (ref §3.5)
-	DefaultRetryWait       = 500 * time.Millisecond
+	RetryOutputTokens  = 32000
+	DefaultTimeout     = 15 * time.Second
+	DefaultMaxAttempts = 3 // the SDK's default: 1 + 2 retries (ref §3.5)
+	DefaultRetryWait   = 500 * time.Millisecond
 )
 
 // Config configures a Client.

@@ -78,10 +78,10 @@ type StatusError struct {
 // OutputItem is one item of output: reasoning, web_search_call or message
 // (others are skipped).
 type OutputItem struct {
-	Type    string        `json:"type"`
-	ID      string        `json:"id"`
-	Status  string        `json:"status"`
-	Role    string        `json:"role"`
+	Type   string `json:"type"`
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	Role   string `json:"role"`
 	// Phase marks an assistant message as "commentary" (a preamble such as
 	// "I'm going to use the web search tool") or "final_answer" on gpt-5.4
 	// and later (OpenAI changelog 2026-02-24; vercel/ai fixture

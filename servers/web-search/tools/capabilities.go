@@ -21,7 +21,7 @@ type CapsOut struct {
 	PerWindow int `json:"calls_per_window"`
 	WindowS   int `json:"window_s"`
 	// NextFreeAt is when the oldest counted search leaves the window.
-	NextFreeAt  string      `json:"next_free_at,omitempty"`
+	NextFreeAt  string  `json:"next_free_at,omitempty"`
 	NextFreeInS float64 `json:"next_free_in_s"`
 	Note        string  `json:"note,omitempty"`
 	// Warnings need an operator: the model shuts down within 30 days or is
