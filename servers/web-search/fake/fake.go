@@ -217,14 +217,15 @@ func checkBody(b map[string]any) (msg, param, code string) {
 		if strings.HasPrefix(model, "gpt-4") {
 			return "Unsupported parameter: 'reasoning.effort' is not supported with this model.", "reasoning.effort", "unsupported_parameter"
 		}
+		if rs["effort"] == "minimal" && len(tools) > 0 {
+			// Recorded (openai/codex#3559; OpenAI's web search guide,
+			// Limitations): param "tools", code null. assumed: this check
+			// comes before the model's own effort list.
+			return "The following tools cannot be used with reasoning.effort 'minimal': web_search.", "tools", ""
+		}
 		ok := efforts(model)
 		if e, set := rs["effort"]; set && e != nil && !slices.Contains(ok, str(e)) {
 			return fmt.Sprintf("Invalid value: '%v'. Supported values are: '%s'.", e, strings.Join(ok, "', '")), "reasoning.effort", "invalid_value"
-		}
-		if rs["effort"] == "minimal" && len(tools) > 0 {
-			// Recorded (openai/codex#3559; OpenAI's web search guide,
-			// Limitations): param "tools", code null.
-			return "The following tools cannot be used with reasoning.effort 'minimal': web_search.", "tools", ""
 		}
 	}
 	return "", "", ""

@@ -133,6 +133,11 @@ func TestContractRecordedErrors(t *testing.T) {
 		{"error-unsupported-parameter.json", 400, envelope.InvalidArgument, false, 1, "temperature"},
 		{"error-tool-choice.json", 400, envelope.InvalidArgument, false, 1, "tool_choice"},
 		{"error-missing-parameter.json", 400, envelope.InvalidArgument, false, 1, "missing_required_parameter"},
+		// web_search with minimal effort: the fix is the effort setting.
+		{"error-minimal-web-search.json", 400, envelope.InvalidArgument, false, 1, "set WEB_SEARCH_REASONING_EFFORT to low"},
+		// A shut-down or unknown model: not retried; the setting and the
+		// recommended replacement named.
+		{"error-model-not-found.json", 404, envelope.NotFound, false, 1, "set WEB_SEARCH_MODEL=gpt-6-luna"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
@@ -145,7 +150,7 @@ func TestContractRecordedErrors(t *testing.T) {
 				_, _ = w.Write(body)
 			}))
 			defer srv.Close()
-			c := New(Config{APIKey: "sk-test", BaseURL: srv.URL + "/v1", RetryWait: time.Millisecond})
+			c := New(Config{APIKey: "sk-test", BaseURL: srv.URL + "/v1", RetryWait: time.Millisecond, Model: "gpt-5-nano"})
 			_, err := c.Search(context.Background(), Query{Text: "anything"})
 			e := envelope.From(err)
 			if e.Code != tc.code || e.Retryable != tc.retryable || n != tc.attempts || !strings.Contains(e.Message, tc.inMessage) {
@@ -175,5 +180,64 @@ func TestContractRecordedAnswerThroughClient(t *testing.T) {
 	}
 	if out := res.Render(3); len(out.Citations) != 3 || strings.Contains(out.Answer, "[4]") {
 		t.Errorf("render(3): %d citations; answer %s", len(out.Citations), out.Answer)
+	}
+}
+
+// TestContractPhase: gpt-5.4 and later mark messages with phase; the
+// commentary preamble of the recording (vercel/ai openai-phase.1.json) is
+// not part of the answer.
+func TestContractPhase(t *testing.T) {
+	r, err := Decode(readContract(t, "gpt-5.3-codex-phase-2026-03.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := Parse(r).Render(0); out.Answer != "The capital of France is Paris." {
+		t.Errorf("answer %q", out.Answer)
+	}
+	// Without phase (older models) every message is the answer.
+	for i := range r.Output {
+		r.Output[i].Phase = ""
+	}
+	if out := Parse(r).Render(0); !strings.Contains(out.Answer, "I'm going to use the web search tool") {
+		t.Errorf("unphased answer %q", out.Answer)
+	}
+}
+
+// TestContractToolUsage: a gpt-6-luna answer (effort none accepted
+// explicitly, phase final_answer) reports billed web searches in
+// tool_usage.web_search.num_requests, which wins over counting actions.
+func TestContractToolUsage(t *testing.T) {
+	r, err := Decode(readContract(t, "gpt-6-luna-none-2026-10.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Parse(r)
+	if res.Model != "gpt-6-luna" || res.BilledSearches != 0 || res.Render(0).Answer != "ok" {
+		t.Errorf("%+v", res)
+	}
+	// The same answer with three search calls but num_requests 2: OpenAI's count.
+	n := 2
+	r.ToolUsage.WebSearch.NumRequests = &n
+	r.Output = append(r.Output, OutputItem{Type: "web_search_call", Action: &Action{Type: "search"}},
+		OutputItem{Type: "web_search_call", Action: &Action{Type: "search"}}, OutputItem{Type: "web_search_call", Action: &Action{Type: "open_page", URL: "https://a.com/"}})
+	if res := Parse(r); res.BilledSearches != 2 || res.PageOpens != 1 {
+		t.Errorf("billed %d, opens %d", res.BilledSearches, res.PageOpens)
+	}
+}
+
+// TestEffortSent: what goes out in reasoning.effort for each setting.
+func TestEffortSent(t *testing.T) {
+	for _, tc := range []struct{ model, set, sent string }{
+		{"gpt-6-luna", "minimal", "low"}, {"gpt-6-luna", "none", "none"}, {"gpt-6-luna", "", ""},
+		{"gpt-6-luna", "high", "high"}, {"gpt-4o", "low", ""}, {"gpt-5-nano", "MINIMAL", "low"},
+	} {
+		c := New(Config{Model: tc.model, Effort: tc.set})
+		got := ""
+		if r := c.BuildRequest(Query{Text: "q"}).Reasoning; r != nil {
+			got = r.Effort
+		}
+		if got != tc.sent {
+			t.Errorf("%s effort %q: sent %q, want %q", tc.model, tc.set, got, tc.sent)
+		}
 	}
 }
