@@ -157,6 +157,25 @@ func TestDoctor(t *testing.T) {
 	}
 }
 
+// TestDoctorModelShutdown: web-search on gpt-5-nano, which OpenAI shuts
+// down on 2026-12-11, gets a FIX line naming the setting and the
+// replacement (from get_search_capabilities' warnings).
+func TestDoctorModelShutdown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	cliEnv(t, "web-search")
+	code, out, errs := runCLI(t, "", "doctor", "web-search")
+	if code != 0 || !strings.Contains(out, "all good") {
+		t.Fatalf("default model: exit %d\n%s%s", code, out, errs)
+	}
+	t.Setenv("WEB_SEARCH_MODEL", "gpt-5-nano")
+	code, out, _ = runCLI(t, "", "doctor", "web-search")
+	if code != exitToolErr || !strings.Contains(out, "FIX  web-search get_search_capabilities — ") || !strings.Contains(out, "WEB_SEARCH_MODEL=gpt-6-luna") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+}
+
 func TestSaveImages(t *testing.T) {
 	if testing.Short() {
 		t.Skip("e2e")

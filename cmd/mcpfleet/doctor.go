@@ -83,9 +83,16 @@ func doctor(args []string, stdout, stderr io.Writer) int {
 			} else {
 				err = lerr
 			}
+			var warnings []string
+			if err == nil && s.Check != "" {
+				warnings = checkWarnings(ctx, sess, s.Check)
+			}
 			sess.Close()
 			if err == nil {
 				report(true, fmt.Sprintf("%s starts and lists %d tools", s.Name, ts), "")
+				for _, w := range warnings {
+					report(false, s.Name+" "+s.Check, w)
+				}
 			}
 		}
 		if err != nil {
@@ -99,6 +106,25 @@ func doctor(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, "all good")
 	return exitOK
+}
+
+// checkWarnings calls a server's check tool and returns the strings of its
+// structured result's "warnings" (a failed call is no warning: the tool
+// list already showed the server works).
+func checkWarnings(ctx context.Context, sess *session, tool string) []string {
+	res, err := sess.call(ctx, tool, map[string]any{}, nil)
+	if err != nil || res.IsError {
+		return nil
+	}
+	body, _ := res.StructuredContent.(map[string]any)
+	list, _ := body["warnings"].([]any)
+	var out []string
+	for _, w := range list {
+		if s, ok := w.(string); ok && s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // reach dials the URL's host:port (no request is sent): is the upstream there?

@@ -10,6 +10,9 @@ type server struct {
 	Fake    string   // the fake upstream binary for trying it without an account
 	// Upstreams are the URLs doctor checks: the variable, else its default.
 	Upstreams []upstreamURL
+	// Check is a free, read-only tool doctor calls with no arguments; each
+	// string of its result's "warnings" is something to fix.
+	Check string
 }
 
 type envVar struct {
@@ -58,9 +61,10 @@ var servers = []server{
 		Upstreams: []upstreamURL{{Env: "GOOGLE_NEWS_BASE_URL", Default: "https://news.google.com"}}},
 	{Name: "web-search", Summary: "cited web search through the OpenAI Responses API's web_search tool, 20 searches per 10 minutes per user", Port: 8707,
 		Fake: "fake-web-search",
-		Env: []envVar{{Name: "OPENAI_API_KEY", Secret: true, Required: true}, {Name: "WEB_SEARCH_MODEL", Example: "gpt-5-nano"},
+		Env: []envVar{{Name: "OPENAI_API_KEY", Secret: true, Required: true}, {Name: "WEB_SEARCH_MODEL", Example: "gpt-6-luna"},
 			{Name: "OPENAI_BASE_URL", Example: "https://api.openai.com/v1"}},
-		Upstreams: []upstreamURL{{Env: "OPENAI_BASE_URL", Default: "https://api.openai.com/v1"}}},
+		Upstreams: []upstreamURL{{Env: "OPENAI_BASE_URL", Default: "https://api.openai.com/v1"}},
+		Check:     "get_search_capabilities"}, // warns when the model shuts down within 30 days
 }
 
 func findServer(name string) (server, bool) {
