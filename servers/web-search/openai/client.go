@@ -234,7 +234,15 @@ func (c *Client) Search(ctx context.Context, q Query) (*Result, error) {
 		if err2 != nil {
 			return nil, err2
 		}
+		// Both requests were billed: the cost is the sum.
 		res2.Retried = true
+		res2.Usage.Input += res.Usage.Input
+		res2.Usage.Output += res.Usage.Output
+		res2.Usage.Reasoning += res.Usage.Reasoning
+		res2.Usage.Total += res.Usage.Total
+		res2.BilledSearches += res.BilledSearches
+		res2.PageOpens += res.PageOpens
+		res2.FindInPage += res.FindInPage
 		if res2.Incomplete != "max_output_tokens" {
 			return res2, nil
 		}
