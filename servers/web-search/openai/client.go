@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 
@@ -141,9 +142,15 @@ func settleEffort(model, effort string) (sent, note string) {
 		return "", model + " has no reasoning: " + EnvEffort + "=" + e + " is not sent"
 	case e == "minimal":
 		return "low", "minimal is sent as low: OpenAI refuses web_search with reasoning.effort minimal (400, param tools)"
+	case e == "none" && noNone.MatchString(model):
+		return "low", model + " does not take none (models from gpt-5.1 on do) and web_search refuses minimal: sent as low"
 	}
 	return e, ""
 }
+
+// noNone are the reasoning models without effort "none": gpt-5, -mini, -nano
+// and their snapshots (minimal … high) and the o-series.
+var noNone = regexp.MustCompile(`^(gpt-5(-mini|-nano)?(-\d{4}-\d{2}-\d{2})?|o\d.*)$`)
 
 // EffortSent is the reasoning.effort sent ("" for none) and, when it differs
 // from the configured one, why.

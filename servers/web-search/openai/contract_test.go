@@ -230,6 +230,7 @@ func TestEffortSent(t *testing.T) {
 	for _, tc := range []struct{ model, set, sent string }{
 		{"gpt-6-luna", "minimal", "low"}, {"gpt-6-luna", "none", "none"}, {"gpt-6-luna", "", ""},
 		{"gpt-6-luna", "high", "high"}, {"gpt-4o", "low", ""}, {"gpt-5-nano", "MINIMAL", "low"},
+		{"gpt-5-nano", "none", "low"}, {"gpt-5-mini-2025-08-07", "none", "low"}, {"gpt-5.1", "none", "none"}, {"gpt-5.4-mini", "none", "none"},
 	} {
 		c := New(Config{Model: tc.model, Effort: tc.set})
 		got := ""

@@ -163,21 +163,30 @@ func (w *Watcher) Check(ctx context.Context) Lifecycle {
 	now := w.now()
 	switch {
 	case err == nil:
-		w.state.Checked, w.state.CheckedAt, w.state.Gone, w.state.Err = true, now, false, ""
-		w.state.ShutdownDate, w.state.DaysLeft = "", nil
-		if m.ShutdownDate != nil && strings.TrimSpace(*m.ShutdownDate) != "" {
-			w.state.ShutdownDate = strings.TrimSpace(*m.ShutdownDate)
-			if d, perr := time.Parse(time.DateOnly, w.state.ShutdownDate); perr == nil {
-				left := daysUntil(now, d)
-				w.state.DaysLeft = &left
-			}
-		}
+		w.state.apply(m, now)
 	case envelope.From(err).Code == envelope.NotFound:
 		w.state.Checked, w.state.CheckedAt, w.state.Gone, w.state.Err = true, now, true, ""
 	default:
 		w.state.Err = extract.Clip(envelope.From(err).Message, 200)
 	}
 	return w.state
+}
+
+// apply records a model object read at now. A shutdown_date that is not a
+// date is kept as text (shown, not counted down).
+func (l *Lifecycle) apply(m *ModelInfo, now time.Time) {
+	l.Checked, l.CheckedAt, l.Gone, l.Err = true, now, false, ""
+	l.ShutdownDate, l.DaysLeft = "", nil
+	if m.ShutdownDate == nil {
+		return
+	}
+	if d := strings.TrimSpace(*m.ShutdownDate); d != "" {
+		l.ShutdownDate = extract.Clip(d, 40)
+		if t, err := time.Parse(time.DateOnly, d); err == nil {
+			left := daysUntil(now, t)
+			l.DaysLeft = &left
+		}
+	}
 }
 
 // daysUntil counts whole days from now's UTC date to the shutdown date.

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -73,4 +74,29 @@ func TestWatcherWithoutKey(t *testing.T) {
 	if l := w.Status(context.Background(), time.Hour); l.Checked {
 		t.Errorf("%+v", l)
 	}
+}
+
+// FuzzModelInfo: any GET /v1/models/{id} body decodes into a lifecycle
+// without panicking, and a warning, when there is one, names the setting.
+func FuzzModelInfo(f *testing.F) {
+	f.Add([]byte(`{"id":"gpt-5-nano","object":"model","created":1754524800,"owned_by":"system","shutdown_date":"2026-12-11"}`))
+	f.Add([]byte(`{"id":"gpt-6-luna","object":"model","shutdown_date":null}`))
+	f.Add([]byte(`{"id":"x","shutdown_date":"0001-01-01"}`))
+	f.Add([]byte(`{"id":"x","shutdown_date":"9999-12-31"}`))
+	f.Add([]byte(`{"id":"x","shutdown_date":"soon"}`))
+	now := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var m ModelInfo
+		if json.Unmarshal(body, &m) != nil {
+			return
+		}
+		l := Lifecycle{Model: "gpt-5-nano", Replacement: ReplacementFor("gpt-5-nano")}
+		l.apply(&m, now)
+		if w := l.Warning(); w != "" && !strings.Contains(w, EnvModel) {
+			t.Fatalf("warning without the setting: %s", w)
+		}
+		if l.DaysLeft != nil && l.ShutdownDate == "" {
+			t.Fatal("days left without a date")
+		}
+	})
 }
