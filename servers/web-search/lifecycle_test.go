@@ -20,7 +20,6 @@ var nov27 = time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 // for gpt-5-nano, and the fake knows it (no shutdown date).
 func TestDefaultModelExists(t *testing.T) {
 	e := start(t, setup{clock: clock.NewFake(nov27)})
-	e.fake.SetNow(func() time.Time { return nov27 })
 	caps := servetest.Decode[tools.CapsOut](t, e.conn.Call(t, "get_search_capabilities", nil))
 	if caps.Server.Model != "gpt-6-luna" || caps.Server.ModelShutdown != "none announced" || len(caps.Warnings) != 0 {
 		t.Errorf("%+v", caps)
@@ -37,7 +36,6 @@ func TestDefaultModelExists(t *testing.T) {
 // searches.
 func TestShutdownWarning(t *testing.T) {
 	e := start(t, setup{clock: clock.NewFake(nov27), extra: []string{"--model", "gpt-5-nano", "--cache-ttl", "0"}})
-	e.fake.SetNow(func() time.Time { return nov27 })
 	caps := servetest.Decode[tools.CapsOut](t, e.conn.Call(t, "get_search_capabilities", nil))
 	if caps.Server.ModelShutdown != "2026-12-11" || len(caps.Warnings) != 1 ||
 		!strings.Contains(caps.Warnings[0], "2026-12-11 (in 14 days)") || !strings.Contains(caps.Warnings[0], "WEB_SEARCH_MODEL=gpt-6-luna") {
@@ -61,7 +59,6 @@ func TestShutdownWarning(t *testing.T) {
 func TestNoWarningFarFromShutdown(t *testing.T) {
 	oct27 := nov27.AddDate(0, -1, 0)
 	e := start(t, setup{clock: clock.NewFake(oct27), extra: []string{"--model", "gpt-5-nano"}})
-	e.fake.SetNow(func() time.Time { return oct27 })
 	caps := servetest.Decode[tools.CapsOut](t, e.conn.Call(t, "get_search_capabilities", nil))
 	if caps.Server.ModelShutdown != "2026-12-11" || len(caps.Warnings) != 0 {
 		t.Errorf("%+v", caps)
@@ -74,7 +71,6 @@ func TestNoWarningFarFromShutdown(t *testing.T) {
 func TestShutDownModel(t *testing.T) {
 	dec12 := time.Date(2026, 12, 12, 9, 0, 0, 0, time.UTC)
 	e := start(t, setup{clock: clock.NewFake(dec12), extra: []string{"--model", "gpt-5-nano", "--cache-ttl", "0"}})
-	e.fake.SetNow(func() time.Time { return dec12 })
 	before := e.fake.Count()
 	b := servetest.ErrorBody(t, e.search(t, q("UAE central bank")))
 	if b.Code != envelope.NotFound || b.Retryable || !strings.Contains(b.Message, "WEB_SEARCH_MODEL=gpt-6-luna") ||

@@ -38,6 +38,9 @@ type setup struct {
 func start(t testing.TB, s setup) *env {
 	t.Helper()
 	f := fake.New(fake.Options{Keys: []string{"sk-test", canaryKey}})
+	if s.clock != nil {
+		f.SetNow(s.clock.Now) // the server's start-up model check sees the same day
+	}
 	base, stop := f.Start()
 	t.Cleanup(stop)
 	switch s.key {

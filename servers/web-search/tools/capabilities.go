@@ -47,7 +47,7 @@ type ServerFacts struct {
 
 // parameters say honestly what each search_web argument does.
 var parameters = map[string]string{
-	"maxResults":     "1-8 (default 5); enforced here by cutting citations, the API has no result count",
+	"maxResults":     "1-8 (default 5); enforced here by cutting citations and the claims only they support (the API has no result count)",
 	"freshnessHours": "best effort: a wish in the instructions; no API recency filter, citations carry no dates",
 	"region":         "ISO alpha-2 country sent as approximate user location (ranking hint, not a filter); omitted = no location, not the API's US default",
 	"allowedDomains": "allow-list of up to 100 hosts, subdomains included; no block-list exists",
