@@ -52,6 +52,9 @@ const WarnWithin = 30 * 24 * time.Hour
 // asked again.
 const LifecycleTTL = 24 * time.Hour
 
+// lifecycleRetry is when a failed check is tried again.
+const lifecycleRetry = time.Hour
+
 // ModelInfo is the answer of GET /v1/models/{id} (the fields used).
 type ModelInfo struct {
 	ID           string  `json:"id"`
@@ -136,15 +139,19 @@ func (w *Watcher) Start(ctx context.Context, onChange func(Lifecycle)) {
 		return
 	}
 	go func() {
-		t := time.NewTicker(LifecycleTTL)
-		defer t.Stop()
 		for {
 			l := w.Check(ctx)
 			if onChange != nil {
 				onChange(l)
 			}
+			next := LifecycleTTL
+			if l.Err != "" {
+				next = lifecycleRetry // OpenAI did not answer: sooner than a day
+			}
+			t := time.NewTimer(next)
 			select {
 			case <-ctx.Done():
+				t.Stop()
 				return
 			case <-t.C:
 			}

@@ -98,7 +98,7 @@ func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 		case w != "":
 			log.Warn().Str("model", l.Model).Str("shutdown_date", l.ShutdownDate).Str("replacement", l.Replacement).Msg(w)
 		case l.Err != "":
-			log.Debug().Str("model", l.Model).Str("error", l.Err).Msg("web-search: the model's shutdown date could not be read; will ask again in a day")
+			log.Debug().Str("model", l.Model).Str("error", l.Err).Msg("web-search: the model's shutdown date could not be read; will ask again in an hour")
 		default:
 			log.Debug().Str("model", l.Model).Str("shutdown_date", l.ShutdownDate).Msg("web-search: model lifecycle checked")
 		}
