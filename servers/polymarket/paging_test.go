@@ -15,15 +15,19 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/tools"
 )
 
-// Paging through the 250 open markets with either style returns each once.
+// Paging through the markets on the keyset route returns each once: the 250
+// open ones by default, and with state=all the closed ones after them.
 func TestPaging250Markets(t *testing.T) {
 	s := start(t, opts{})
-	for _, style := range []string{"keyset", "offset"} {
-		t.Run(style, func(t *testing.T) {
+	for _, tc := range []struct {
+		state string
+		want  int
+	}{{"open", fake.NumOpen}, {"all", fake.NumMarkets}, {"closed", fake.NumMarkets - fake.NumOpen}} {
+		t.Run(tc.state, func(t *testing.T) {
 			seen := map[string]int{}
 			cur, pages := "", 0
 			for {
-				args := map[string]any{"limit": 100, "paging": style}
+				args := map[string]any{"limit": 100, "state": tc.state}
 				if cur != "" {
 					args["cursor"] = cur
 				}
@@ -40,8 +44,8 @@ func TestPaging250Markets(t *testing.T) {
 				}
 				cur = out.NextCursor
 			}
-			if len(seen) != fake.NumOpen {
-				t.Fatalf("%d distinct markets, want %d", len(seen), fake.NumOpen)
+			if len(seen) != tc.want {
+				t.Fatalf("%d distinct markets, want %d", len(seen), tc.want)
 			}
 			for id, n := range seen {
 				if n != 1 {
@@ -50,25 +54,23 @@ func TestPaging250Markets(t *testing.T) {
 			}
 		})
 	}
-	t.Run("events both styles", func(t *testing.T) {
-		for _, style := range []string{"keyset", "offset"} {
-			seen, cur := map[string]int{}, ""
-			for i := 0; i < 20; i++ {
-				args := map[string]any{"limit": 7, "paging": style}
-				if cur != "" {
-					args["cursor"] = cur
-				}
-				out := call[tools.EventsOut](t, s, "list_events", args)
-				for _, e := range out.Events {
-					seen[e.ID]++
-				}
-				if cur = out.NextCursor; cur == "" {
-					break
-				}
+	t.Run("events", func(t *testing.T) {
+		seen, cur := map[string]int{}, ""
+		for i := 0; i < 20; i++ {
+			args := map[string]any{"limit": 7}
+			if cur != "" {
+				args["cursor"] = cur
 			}
-			if len(seen) != fake.NumOpen/fake.PerEvent {
-				t.Fatalf("%s: %d events", style, len(seen))
+			out := call[tools.EventsOut](t, s, "list_events", args)
+			for _, e := range out.Events {
+				seen[e.ID]++
 			}
+			if cur = out.NextCursor; cur == "" {
+				break
+			}
+		}
+		if len(seen) != fake.NumOpen/fake.PerEvent {
+			t.Fatalf("%d events", len(seen))
 		}
 	})
 	t.Run("a cursor from another tool is refused", func(t *testing.T) {
@@ -78,20 +80,9 @@ func TestPaging250Markets(t *testing.T) {
 			t.Fatalf("%+v", b)
 		}
 	})
-	t.Run("offset paging stops at Gamma's 10000 and says so", func(t *testing.T) {
-		// a cursor positioned at 9950 (as a long walk would reach)
-		cur := tools.OffsetCursor("list_markets", 9950)
-		res := s.conn.Call(t, "list_markets", map[string]any{"cursor": cur, "paging": "offset", "limit": 100, "state": "all"})
-		if res.IsError {
-			t.Fatalf("%+v", servetest.ErrorBody(t, res))
-		}
-		out := servetest.Decode[tools.MarketsOut](t, res)
-		if len(out.Markets) != 0 || out.NextCursor != "" {
-			t.Fatalf("%+v", out)
-		}
-		res = s.conn.Call(t, "list_markets", map[string]any{"cursor": tools.OffsetCursor("list_markets", 10100), "paging": "offset"})
-		if b := servetest.ErrorBody(t, res); b.Code != envelope.InvalidArgument || !strings.Contains(b.Message, "10000") {
-			t.Fatalf("%+v", b)
+	t.Run("no request reaches the sunset /markets or /events", func(t *testing.T) {
+		if n := s.fake.Count(fake.RouteMarkets) + s.fake.Count(fake.RouteEvents); n != 0 {
+			t.Fatalf("%d requests to the legacy routes", n)
 		}
 	})
 }
@@ -99,19 +90,20 @@ func TestPaging250Markets(t *testing.T) {
 // Per-user limits: public reads and user-data tools have their own windows.
 func TestPerUserLimits(t *testing.T) {
 	s := start(t, opts{publicMax: 3, userMax: 2})
-	id, _, _, _ := s.fake.Market(0)
 	for i := 0; i < 3; i++ {
+		id, _, _, _ := s.fake.Market(i)
 		call[tools.MarketOut](t, s, "get_market", map[string]any{"identifier": id})
 	}
+	id, _, _, _ := s.fake.Market(3)
 	res := s.conn.Call(t, "get_market", map[string]any{"identifier": id})
 	b := servetest.ErrorBody(t, res)
 	if b.Code != envelope.RateLimited || !b.Retryable || b.RetryAfterS == nil || *b.RetryAfterS > 60 || !strings.Contains(b.Message, "3 public read") {
 		t.Fatalf("%+v", b)
 	}
 	for i := 0; i < 2; i++ {
-		call[tools.PositionsOut](t, s, "get_user_positions", map[string]any{"user": fake.KnownUser})
+		call[tools.PositionsOut](t, s, "get_user_positions", map[string]any{"user": fake.KnownUser, "limit": i + 1})
 	}
-	b = servetest.ErrorBody(t, s.conn.Call(t, "get_user_positions", map[string]any{"user": fake.KnownUser}))
+	b = servetest.ErrorBody(t, s.conn.Call(t, "get_user_positions", map[string]any{"user": fake.KnownUser, "limit": 9}))
 	if b.Code != envelope.RateLimited || !strings.Contains(b.Message, "2 user-data") {
 		t.Fatalf("%+v", b)
 	}
@@ -123,10 +115,12 @@ func TestLimitsPerBearerUser(t *testing.T) {
 	s := start(t, opts{publicMax: 2})
 	alice := s.conn.HTTPClient(t, "", map[string]string{"Authorization": "Bearer tok-alice-1234567890"})
 	bob := s.conn.HTTPClient(t, "", map[string]string{"Authorization": "Bearer tok-bob-1234567890"})
-	id, _, _, _ := s.fake.Market(0)
+	n := 0
 	callAs := func(c interface {
 		CallTool(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)
 	}) *mcp.CallToolResult {
+		id, _, _, _ := s.fake.Market(n) // a new market each time: cache hits do not count
+		n++
 		var req mcp.CallToolRequest
 		req.Params.Name, req.Params.Arguments = "get_market", map[string]any{"identifier": id}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

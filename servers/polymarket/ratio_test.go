@@ -32,13 +32,16 @@ func TestListResultRatio(t *testing.T) {
 		{"list_events", map[string]any{"limit": 5}, 0},
 		{"get_price_history", map[string]any{"token_id": tok[0], "interval": "1w"}, 0},
 		// A position keeps its token id (78 B of ~230) for get_prices and
-		// get_order_books; value and % PnL (derivable) and the end date
-		// (get_market) are left out.
-		{"get_user_positions", map[string]any{"user": fake.KnownUser}, 0},
+		// get_order_books, and carries current and initial value, cash and %
+		// P&L plus the page's totals: the figures users ask for ("what is my
+		// portfolio worth?"), never left to the model's arithmetic. The end
+		// date (get_market) is left out. Measured 40%.
+		{"get_user_positions", map[string]any{"user": fake.KnownUser}, 0.41},
 		{"get_user_activity", map[string]any{"user": fake.KnownUser}, 0},
-		// Holders are a table per outcome (wallet, name, shares, verified);
-		// the outcome's token id is not repeated.
-		{"get_top_holders", map[string]any{"condition_id": cond}, 0},
+		// Holders are a table per outcome (wallet, name, shares, share of the
+		// listed holders, verified) with each outcome's total shares; the
+		// outcome's token id is not repeated. Measured 31%.
+		{"get_top_holders", map[string]any{"condition_id": cond}, 0.32},
 		// Comments keep id, body, author and time; the wallet only for an
 		// author without a name.
 		{"list_comments", map[string]any{"entity_type": "event", "entity_id": 900001}, 0},

@@ -13,7 +13,9 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -82,6 +84,7 @@ type Client struct {
 	retryWait                           time.Duration
 	caches                              map[*upstream.Client]*cache.Cache[json.RawMessage]
 	markets                             memo[Market] // decoded markets per cached body
+	sunsets                             sunsetLog
 }
 
 // Source says where an answer came from.
@@ -131,6 +134,7 @@ func New(cfg Config) *Client {
 		btc:         mk("Coinbase", or(cfg.BTCURL, DefaultBTCURL), EnvBTCURL, extract.Generic),
 		btcFallback: mk("Kraken", or(cfg.BTCFallbackURL, DefaultBTCFallbackURL), EnvBTCFallbackURL, extract.Generic),
 		timeout:     cfg.Timeout, retries: retries, retryWait: wait,
+		sunsets: sunsetLog{log: cfg.Logger, seen: map[string]string{}},
 	}
 	c.caches = map[*upstream.Client]*cache.Cache[json.RawMessage]{}
 	for _, u := range []struct {
@@ -165,13 +169,17 @@ func (c *Client) CloseIdleConnections() {
 // call is one request with the whole-call deadline: pkg/upstream retries 429,
 // 5xx and resets; 425 ("service not ready", ref: polymarket.md §4.5) is retried
 // here, inside the same deadline, because it too is answered before any work.
-func (c *Client) call(ctx context.Context, u *upstream.Client, req upstream.Request) ([]byte, error) {
+func (c *Client) call(ctx context.Context, u *upstream.Client, req upstream.Request, nullable bool) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	for attempt := 0; ; attempt++ {
 		resp, err := u.Do(ctx, req)
 		if err == nil {
-			return checkBody(req.Op, resp.Body)
+			c.sunsets.check(req.Method+" "+routeOf(req.Path), resp.Header)
+			if nullable && string(bytes.TrimSpace(resp.Body)) == "null" {
+				return []byte("[]"), nil
+			}
+			return checkBody(req.Op, resp.Body, resp.Header)
 		}
 		var e *envelope.Error
 		if !errors.As(err, &e) || resp.Status != 425 || attempt >= c.retries {
@@ -192,23 +200,63 @@ func (c *Client) call(ctx context.Context, u *upstream.Client, req upstream.Requ
 }
 
 // checkBody refuses answers that carry no data: an empty body or a literal
-// null (ref: polymarket.md §1.4, rs-clob-client tests/data.rs), and an HTML
-// page sent with 200.
-func checkBody(op string, b []byte) ([]byte, error) {
+// null (ref: polymarket.md §1.4, rs-clob-client tests/data.rs; the routes
+// where null means "none", such as /holders, ask with getNullable), an HTML
+// page sent with 200, and the Data API's rate-limit answer sent with 200
+// ({"error":"Too Many Requests"}, seen by public clients of the Data API):
+// that one is rate_limited, retryable, and never cached as data.
+func checkBody(op string, b []byte, h http.Header) ([]byte, error) {
 	t := bytes.TrimSpace(b)
 	switch {
 	case len(t) == 0 || string(t) == "null":
 		return nil, envelope.New(envelope.UpstreamError, "polymarket %s: Polymarket answered with no data (null); try again shortly", op).WithRetryable(true)
 	case t[0] == '<':
 		return nil, cloudflareError(op, 200)
+	case t[0] == '{' && bytes.Contains(bytes.ToLower(t[:min(len(t), 200)]), []byte("too many requests")):
+		var v struct {
+			Error string `json:"error"`
+		}
+		if json.Unmarshal(t, &v) == nil && strings.Contains(strings.ToLower(v.Error), "too many requests") {
+			wait := retryAfter(h, BodyRateLimitWait)
+			return nil, envelope.New(envelope.RateLimited,
+				"polymarket %s: Polymarket is rate-limiting these requests (it answered 200 with \"Too Many Requests\"); retry in %ds",
+				op, int(wait.Seconds()+0.999)).WithRetryable(true).WithRetryAfter(wait)
+		}
 	}
 	return b, nil
+}
+
+// BodyRateLimitWait is the retry-after given for a 200 "Too Many Requests"
+// body without a Retry-After header (the Data API's window is 10 s: ref:
+// docs.polymarket.com/api-reference/rate-limits).
+const BodyRateLimitWait = 10 * time.Second
+
+// retryAfter reads Retry-After in seconds or as an HTTP date; def when absent.
+func retryAfter(h http.Header, def time.Duration) time.Duration {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+		return time.Duration(n) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := time.Until(t); d > 0 {
+			return d
+		}
+	}
+	return def
 }
 
 // get is a cached GET: a fresh copy within the TTL is reused, and a failure
 // serves the last good copy marked stale.
 func (c *Client) get(ctx context.Context, u *upstream.Client, op, path string, q url.Values) ([]byte, Source, error) {
-	return c.cached(ctx, u, upstream.Request{Op: op, Method: "GET", Path: path, Query: q}, path+"?"+q.Encode())
+	return c.cached(ctx, u, upstream.Request{Op: op, Method: "GET", Path: path, Query: q}, path+"?"+q.Encode(), false)
+}
+
+// getNullable is get for routes where a literal null means "nothing": it is
+// served as an empty list (Data API /holders for a market nobody holds or
+// one unknown to the index: 200 null, dilettante-trading/polyoxide
+// docs/specs/data/holders.md, verified live 2026-08-03 and 2026-08-27).
+func (c *Client) getNullable(ctx context.Context, u *upstream.Client, op, path string, q url.Values) ([]byte, Source, error) {
+	return c.cached(ctx, u, upstream.Request{Op: op, Method: "GET", Path: path, Query: q}, path+"?"+q.Encode(), true)
 }
 
 // post is a cached read-only POST (the CLOB's batch routes answer reads; they
@@ -219,14 +267,21 @@ func (c *Client) post(ctx context.Context, u *upstream.Client, op, path string, 
 		return nil, Source{}, envelope.New(envelope.Internal, "polymarket %s: cannot encode the request", op).WithCause(err)
 	}
 	return c.cached(ctx, u, upstream.Request{Op: op, Method: "POST", Path: path, RawBody: raw,
-		ContentType: "application/json", Idempotent: true}, "POST "+path+" "+string(raw))
+		ContentType: "application/json", Idempotent: true}, "POST "+path+" "+string(raw), false)
 }
 
-func (c *Client) cached(ctx context.Context, u *upstream.Client, req upstream.Request, key string) ([]byte, Source, error) {
+func (c *Client) cached(ctx context.Context, u *upstream.Client, req upstream.Request, key string, nullable bool) ([]byte, Source, error) {
+	adm := admissionOf(ctx)
 	v, meta, err := c.caches[u].Get(ctx, key, func(ctx context.Context) (json.RawMessage, error) {
-		b, err := c.call(ctx, u, req)
+		if err := adm.admit(ctx); err != nil {
+			return nil, err
+		}
+		b, err := c.call(ctx, u, req, nullable)
 		return json.RawMessage(b), err
 	})
+	if aerr := adm.refused(); aerr != nil {
+		return nil, Source{}, aerr // our own limit: never answered by a stale copy
+	}
 	if err != nil {
 		return nil, Source{}, err
 	}

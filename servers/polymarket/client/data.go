@@ -17,9 +17,18 @@ func (c *Client) Activity(ctx context.Context, q url.Values) ([]Activity, Source
 }
 
 // Holders lists top holders of a market, grouped per outcome token (GET
-// /holders?market=<conditionId>; the original sent token_id).
+// /holders?market=<conditionId>; the original sent token_id). A market
+// nobody holds answers 200 with a bare null: an empty list here.
 func (c *Client) Holders(ctx context.Context, q url.Values) ([]HolderGroup, Source, error) {
-	return dataList[HolderGroup](ctx, c, "get top holders", "/holders", q)
+	b, src, err := c.getNullable(ctx, c.data, "get top holders", "/holders", q)
+	if err != nil {
+		return nil, src, err
+	}
+	l, err := decode[[]HolderGroup]("get top holders", b)
+	if l == nil && err == nil {
+		l = []HolderGroup{}
+	}
+	return l, src, err
 }
 
 // Builders reads GET /v1/builders/leaderboard (the original called /leaderboard?window=).

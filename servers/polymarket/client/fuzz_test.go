@@ -32,7 +32,7 @@ func check[T any](t *testing.T, b []byte) {
 			t.Fatalf("%v", err)
 		}
 	}
-	if _, err := checkBody("fuzz", b); err != nil {
+	if _, err := checkBody("fuzz", b, nil); err != nil {
 		var e *envelope.Error
 		if !errors.As(err, &e) {
 			t.Fatalf("%v", err)

@@ -9,12 +9,18 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 )
 
-// Gamma page caps (ref: polymarket.md §1.2): limit is silently clamped to 100,
-// offset past 10,000 is refused with 422.
-const (
-	MaxPage   = 100
-	MaxOffset = 10000
-)
+// MaxPage is Gamma's page size: limit is silently clamped to 100 on the list
+// routes and on /events/keyset (ref: polymarket.md §1.2; polyoxide
+// docs/specs/gamma/OBSERVED.md, probed 2026-09-23: limit 101 and 500 return 100).
+const MaxPage = 100
+
+// MaxOffset is the deepest offset Gamma's legacy /markets and /events accept:
+// past it they answer 422 "offset too large, use /markets/keyset for deeper
+// pagination" (polyoxide spec-deviations "Gamma: offset caps", observed
+// 2026-10-02; a public historical-data cookbook: offset 2000 → 200, 3000 →
+// 422). The tools page on the keyset routes and never send an offset; the
+// figure is kept for messages and the fake.
+const MaxOffset = 2000
 
 // MarketPage is one page of /markets/keyset.
 type MarketPage struct {
@@ -28,18 +34,12 @@ type EventPage struct {
 	NextCursor string  `json:"next_cursor"`
 }
 
-// Markets lists markets with offset paging (legacy GET /markets: a bare array).
-func (c *Client) Markets(ctx context.Context, q url.Values) ([]Market, Source, error) {
-	b, src, err := c.get(ctx, c.gamma, "list markets", "/markets", q)
-	if err != nil {
-		return nil, src, offsetHint(err)
-	}
-	m, err := decode[[]Market]("list markets", b)
-	return m, src, err
-}
-
 // MarketsKeyset lists markets with keyset paging (GET /markets/keyset:
-// after_cursor in, next_cursor out, absent on the last page).
+// after_cursor in, {"markets":[…],"next_cursor":"…"} out, next_cursor absent
+// on the last page; the same filters as the legacy /markets, condition_ids and
+// clob_token_ids included: a public historical-data cookbook, 2026-08-11, from
+// Gamma's own openapi.json). Like /markets it lists open markets only unless
+// closed=true is sent (polyoxide docs).
 func (c *Client) MarketsKeyset(ctx context.Context, q url.Values) (MarketPage, Source, error) {
 	b, src, err := c.get(ctx, c.gamma, "list markets", "/markets/keyset", q)
 	if err != nil {
@@ -50,7 +50,8 @@ func (c *Client) MarketsKeyset(ctx context.Context, q url.Values) (MarketPage, S
 }
 
 // Market fetches one market by numeric id (/markets/{id}), slug
-// (/markets/slug/{slug}) or conditionId (/markets?condition_ids=, open then closed).
+// (/markets/slug/{slug}), conditionId or outcome token id (/markets/keyset
+// with condition_ids or clob_token_ids, open then closed).
 func (c *Client) Market(ctx context.Context, ident string) (Market, Source, error) {
 	ident = strings.TrimSpace(ident)
 	kind, err := ClassifyMarketID("identifier", ident)
@@ -65,20 +66,25 @@ func (c *Client) Market(ctx context.Context, ident string) (Market, Source, erro
 	case KindSlug:
 		b, src, err = c.get(ctx, c.gamma, "get market", "/markets/slug/"+url.PathEscape(ident), nil)
 	case KindCondition:
-		// list filters default to open markets: ask again with closed=true
-		for _, closed := range []string{"false", "true"} {
-			var l []Market
-			l, src, err = c.Markets(ctx, url.Values{"condition_ids": {ident}, "closed": {closed}})
-			if err != nil || len(l) > 0 {
-				if len(l) > 0 {
-					return l[0], src, nil
-				}
-				break
-			}
+		var m Market
+		m, src, err = c.marketWhere(ctx, "condition_ids", ident)
+		if err == nil && m.ID == "" {
+			err = envelope.New(envelope.NotFound, "no Polymarket market has conditionId %s; search_markets finds markets by text", ident)
 		}
-		if err == nil {
-			return Market{}, src, envelope.New(envelope.NotFound, "no Polymarket market has conditionId %s; search_markets finds markets by text", ident)
+		if err != nil {
+			return Market{}, src, err
 		}
+		return m, src, nil
+	case KindToken:
+		var m Market
+		m, src, err = c.marketWhere(ctx, "clob_token_ids", ident)
+		if err == nil && m.ID == "" {
+			err = envelope.New(envelope.NotFound, "no Polymarket market has the outcome token %s; search_markets finds markets by text", clip(ident))
+		}
+		if err != nil {
+			return Market{}, src, err
+		}
+		return m, src, nil
 	}
 	if err != nil {
 		return Market{}, src, notFoundHint(err, "no Polymarket market is "+ident+"; search_markets or list_markets find ids and slugs")
@@ -94,16 +100,6 @@ func (c *Client) Market(ctx context.Context, ident string) (Market, Source, erro
 		err = envelope.New(envelope.UpstreamError, "polymarket get market: the answer has no market id; try again shortly").WithRetryable(true)
 	}
 	return m, src, err
-}
-
-// Events lists events with offset paging (GET /events).
-func (c *Client) Events(ctx context.Context, q url.Values) ([]Event, Source, error) {
-	b, src, err := c.get(ctx, c.gamma, "list events", "/events", q)
-	if err != nil {
-		return nil, src, offsetHint(err)
-	}
-	e, err := decode[[]Event]("list events", b)
-	return e, src, err
 }
 
 // EventsKeyset lists events with keyset paging (GET /events/keyset).
@@ -159,12 +155,22 @@ func (c *Client) Comments(ctx context.Context, q url.Values) ([]Comment, Source,
 	return l, src, err
 }
 
-func offsetHint(err error) error {
-	var e *envelope.Error
-	if errors.As(err, &e) && e.Details["http_status"] == 422 {
-		e.Message += "; Gamma refuses offsets past 10000: narrow the filters or page with paging=keyset"
+// marketWhere finds the one market a keyset filter names: the filter lists
+// open markets unless closed=true is sent, so closed is asked second. An
+// empty Market (no ID) means none.
+func (c *Client) marketWhere(ctx context.Context, filter, value string) (Market, Source, error) {
+	var src Source
+	for _, closed := range []string{"false", "true"} {
+		p, psrc, err := c.MarketsKeyset(ctx, url.Values{filter: {value}, "closed": {closed}, "limit": {"1"}})
+		src = psrc
+		if err != nil {
+			return Market{}, src, err
+		}
+		if len(p.Markets) > 0 {
+			return p.Markets[0], src, nil
+		}
 	}
-	return err
+	return Market{}, src, nil
 }
 
 func notFoundHint(err error, msg string) error {

@@ -44,6 +44,7 @@ type Market struct {
 	Category           string             `json:"category"`
 	StartDate          string             `json:"startDate"`
 	EndDate            string             `json:"endDate"`
+	ClosedTime         string             `json:"closedTime"` // "2026-06-04 00:34:19+00" (not RFC 3339)
 	Active             bool               `json:"active"`
 	Closed             bool               `json:"closed"`
 	Archived           bool               `json:"archived"`

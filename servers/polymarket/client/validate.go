@@ -2,6 +2,7 @@ package client
 
 import (
 	"strings"
+	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 )
@@ -74,6 +75,7 @@ const (
 	KindID IDKind = iota
 	KindSlug
 	KindCondition
+	KindToken
 )
 
 // ClassifyMarketID tells a numeric Gamma id, a conditionId and a slug apart, or
@@ -83,12 +85,14 @@ func ClassifyMarketID(field, s string) (IDKind, error) {
 	switch {
 	case isNumericID(s):
 		return KindID, nil
+	case isTokenID(s):
+		return KindToken, nil // longer than any Gamma id: an outcome token
 	case isConditionID(s):
 		return KindCondition, nil
 	case isSlug(s):
 		return KindSlug, nil
 	}
-	return 0, envelope.Invalid(field, "%s must be a numeric Gamma id (\"1066851\"), a conditionId (0x + 64 hex) or a slug (lowercase words and hyphens, as in polymarket.com/event/<slug>); got %q", field, clip(s))
+	return 0, envelope.Invalid(field, "%s must be a numeric Gamma id (\"1066851\"), a conditionId (0x + 64 hex), an outcome token id (decimal) or a slug (lowercase words and hyphens, as in polymarket.com/event/<slug>); got %q. search_markets finds markets by text", field, clip(s))
 }
 
 // ClassifyEventID tells a numeric event id from a slug.
@@ -103,28 +107,61 @@ func ClassifyEventID(field, s string) (IDKind, error) {
 	return 0, envelope.Invalid(field, "%s must be a numeric event id or an event slug (lowercase words and hyphens); got %q", field, clip(s))
 }
 
-// CheckAddress refuses anything but a 0x + 40 hex wallet address.
+// CheckAddress refuses anything but a 0x + 40 hex wallet address, saying what
+// the value looks like instead and where a wallet comes from.
 func CheckAddress(field, s string) error {
-	if !isAddress(s) {
-		return envelope.Invalid(field, "%s must be a wallet address: 0x followed by 40 hex digits (the proxy wallet shown on the user's Polymarket profile); got %q", field, clip(s))
+	if isAddress(s) {
+		return nil
 	}
-	return nil
+	hint := "the proxy wallet shown on the user's Polymarket profile, or a holder's wallet from get_top_holders"
+	if isConditionID(s) {
+		hint = "that is a market's conditionId, not a wallet; get_top_holders(condition_id) lists the wallets holding it"
+	}
+	return envelope.Invalid(field, "%s must be a wallet address: 0x followed by 40 hex digits (%s); got %q", field, hint, clip(s))
 }
 
-// CheckConditionID refuses anything but 0x + 64 hex.
+// CheckConditionID refuses anything but 0x + 64 hex, pointing a token id, a
+// Gamma id or a slug to get_market, which returns the condition_id.
 func CheckConditionID(field, s string) error {
-	if !isConditionID(s) {
-		return envelope.Invalid(field, "%s must be a market's conditionId: 0x followed by 64 hex digits (get_market returns it); got %q", field, clip(s))
+	if isConditionID(s) {
+		return nil
 	}
-	return nil
+	hint := "get_market returns it as condition_id"
+	switch {
+	case isTokenID(s) && !isNumericID(s):
+		hint = "that is an outcome token id; get_market with identifier=" + clip(s) + " returns the market's condition_id"
+	case isNumericID(s) || isSlug(s):
+		hint = "that looks like a Gamma id or slug; get_market with identifier=" + clip(s) + " returns its condition_id"
+	case isAddress(s):
+		hint = "that is a wallet address; get_user_positions takes wallets"
+	}
+	return envelope.Invalid(field, "%s must be a market's conditionId: 0x followed by 64 hex digits (%s); got %q", field, hint, clip(s))
 }
 
-// CheckTokenID refuses anything but a decimal CLOB token id.
+// CheckTokenID refuses anything but a decimal CLOB token id, pointing a
+// conditionId, Gamma id or slug to get_market's outcomes[].token_id.
 func CheckTokenID(field, s string) error {
-	if !isTokenID(s) {
-		return envelope.Invalid(field, "%s must be a CLOB token id: the decimal string in a market's outcomes[].token_id (get_market); got %q", field, clip(s))
+	if isTokenID(s) {
+		return nil
 	}
-	return nil
+	hint := "get_market lists them as outcomes[].token_id"
+	if isConditionID(s) || isSlug(s) {
+		hint = "that is a market's conditionId or slug; get_market with identifier=" + clip(s) + " lists its outcomes[].token_id"
+	}
+	return envelope.Invalid(field, "%s must be a CLOB outcome token id: a decimal string (%s); got %q", field, hint, clip(s))
+}
+
+// CheckDate refuses a date Gamma would not read: RFC 3339 date-time
+// ("2026-05-01T00:00:00Z") or full-date ("2026-05-01"); Gamma accepts both
+// (a public historical-data cookbook, 2026-08-11). Refused before sending.
+func CheckDate(field, s string) error {
+	if _, err := time.Parse(time.RFC3339, s); err == nil {
+		return nil
+	}
+	if _, err := time.Parse("2006-01-02", s); err == nil {
+		return nil
+	}
+	return envelope.Invalid(field, "%s must be an RFC 3339 date-time such as 2026-05-01T00:00:00Z (or a date, 2026-05-01); got %q", field, clip(s))
 }
 
 func clip(s string) string {

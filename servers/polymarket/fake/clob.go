@@ -133,55 +133,89 @@ func (s *Server) prices(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, out)
 }
 
-// intervals: 1m is a month ("a duration ending now", ref: polymarket.md §1.3).
+// intervals: 1m is a month ("a duration ending now", ref: polymarket.md
+// §1.3); max and all cover 31 days (a public historical-data cookbook,
+// 2026-08-11: "max_span = 31.0d" on 40 markets).
 var intervals = map[string]time.Duration{"1h": time.Hour, "6h": 6 * time.Hour, "1d": 24 * time.Hour,
-	"1w": 7 * 24 * time.Hour, "1m": 30 * 24 * time.Hour, "max": 90 * 24 * time.Hour, "all": 90 * 24 * time.Hour}
+	"1w": 7 * 24 * time.Hour, "1m": 30 * 24 * time.Hour, "max": 31 * 24 * time.Hour, "all": 31 * 24 * time.Hour}
 
-// history: GET /prices-history?market=<token>; interval and startTs/endTs are
-// mutually exclusive; resolved markets answer an empty history below a 12 h
-// fidelity (ref: polymarket.md §1.3, §4.4). Error bodies assumed.
+// minFidelity per interval: 1m needs 10, 1w 5, the rest 1; an absent fidelity
+// counts as 1 (cookbook, 2026-08-11; polyoxide spec-deviations, 2026-10-02).
+var minFidelity = map[string]int{"1m": 10, "1w": 5}
+
+// history: GET /prices-history?market=<token>, measured live (cookbook
+// 2026-08-11, polyoxide spec-deviations 2026-10-02):
+//   - interval windows end now; startTs/endTs set the window when given, even
+//     with an interval (they are not exclusive), but the interval's fidelity
+//     minimum still applies: 400 "invalid filters: minimum 'fidelity' for
+//     '1m' range is 10";
+//   - a startTs–endTs span over 15 days (1,296,000 s) is 400 "invalid filters:
+//     'startTs' and 'endTs' interval is too long"; endTs alone is 400;
+//   - points exist only while the market traded (start to closedTime), so a
+//     resolved market's interval history is {"history":[]};
+//   - every answer ends with one extra point stamped now.
+//
+// Point spacing and the ~500-point thinning of long windows are assumed.
 func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	tok := q.Get("market")
 	if tok == "" {
-		writeJSON(w, 400, map[string]string{"error": "market is required"})
+		writeJSON(w, 400, map[string]string{"error": "market is required"}) // assumed
 		return
 	}
-	if q.Get("interval") != "" && (q.Get("startTs") != "" || q.Get("endTs") != "") {
-		writeJSON(w, 400, map[string]string{"error": "interval and startTs/endTs are mutually exclusive"})
-		return
-	}
+	iv := q.Get("interval")
 	fid := 1 // docs: default 1 minute
 	if v := q.Get("fidelity"); v != "" {
 		fid, _ = strconv.Atoi(v)
 		fid = max(fid, 1)
 	}
-	m := s.byToken[tok]
-	if m == nil || m.closed && fid < 720 {
-		writeJSON(w, 200, map[string]any{"history": []any{}})
+	if mf := minFidelity[iv]; fid < mf {
+		writeJSON(w, 400, map[string]string{"error": fmt.Sprintf("invalid filters: minimum 'fidelity' for '%s' range is %d", iv, mf)})
 		return
 	}
 	now := s.o.Now().Unix()
 	start, end := now-86400, now
-	if iv := q.Get("interval"); iv != "" {
+	if iv != "" {
 		d, ok := intervals[iv]
 		if !ok {
-			writeJSON(w, 400, map[string]string{"error": fmt.Sprintf("invalid interval %q", iv)})
+			writeJSON(w, 400, map[string]string{"error": fmt.Sprintf("invalid filters: invalid interval %q", iv)}) // assumed
 			return
 		}
 		start = now - int64(d/time.Second)
-	} else if v := q.Get("startTs"); v != "" {
+	}
+	if v := q.Get("startTs"); v != "" {
 		start, _ = strconv.ParseInt(v, 10, 64)
 		if v := q.Get("endTs"); v != "" {
 			end, _ = strconv.ParseInt(v, 10, 64)
 		}
+		if end-start > 15*24*3600 {
+			writeJSON(w, 400, map[string]string{"error": "invalid filters: 'startTs' and 'endTs' interval is too long"})
+			return
+		}
+	} else if q.Get("endTs") != "" {
+		writeJSON(w, 400, map[string]string{"error": "invalid filters: startTs is required with endTs"}) // text assumed
+		return
 	}
+	m := s.byToken[tok]
+	if m == nil {
+		writeJSON(w, 200, map[string]any{"history": []any{}})
+		return
+	}
+	// the market traded from its start to its close (or now)
+	lo, hi := m.end.Add(-30*24*time.Hour).Unix(), now
+	if m.closed {
+		hi = m.end.Unix()
+	}
+	start, end = max(start, lo), min(end, hi)
 	step := max(int64(fid)*60, (end-start)/500) // assumed: at most ~500 points
 	pts := []map[string]any{}
 	p := tokenPrice(m, tok)
 	for t, k := start, 0; t <= end && step > 0; t, k = t+step, k+1 {
 		v := p + float64(k%7-3)/100
 		pts = append(pts, map[string]any{"t": t, "p": round(min(max(v, 0.001), 0.999))})
+	}
+	if len(pts) > 0 {
+		pts = append(pts, map[string]any{"t": now, "p": round(p)}) // the appended "now" point
 	}
 	writeJSON(w, 200, map[string]any{"history": pts})
 }

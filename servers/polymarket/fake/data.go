@@ -38,7 +38,7 @@ type market struct {
 	tokens                                  [2]string
 	price                                   float64 // outcome 0's price
 	volume, liquidity, volume24h, change    float64
-	end                                     time.Time
+	end                                     time.Time // endDate; closedTime too when closed
 	closed                                  bool
 	event                                   int
 	raw                                     map[string]any
@@ -84,6 +84,11 @@ func genMarkets(now time.Time) []*market {
 			closed:    i >= NumOpen,
 			event:     i / PerEvent,
 		}
+		if m.closed {
+			// resolved 20+ days ago: its history lies before closedTime,
+			// outside every interval window ending now
+			m.end = now.Add(-time.Duration(20+i-NumOpen) * 24 * time.Hour).UTC().Truncate(time.Second)
+		}
 		if m.price > 0.98 {
 			m.price = 0.98
 		}
@@ -105,12 +110,12 @@ func jsonString(v any) string {
 func marketJSON(m *market) map[string]any {
 	p0 := m.price
 	p1 := 1 - p0
-	return map[string]any{
+	r := map[string]any{
 		"id": m.id, "question": m.question, "conditionId": m.condition, "slug": m.slug,
 		"description": "This market resolves to \"Yes\" if fake outcome happens before the end date. " +
 			"Otherwise it resolves to \"No\". The resolution source is the fake oracle.",
-		"category": m.category, "startDate": m.end.Add(-30 * 24 * time.Hour).Format(time.RFC3339),
-		"endDate": m.end.Format(time.RFC3339), "endDateIso": m.end.Format("2006-01-02"),
+		"startDate": m.end.Add(-30 * 24 * time.Hour).Format(time.RFC3339),
+		"endDate":   m.end.Format(time.RFC3339), "endDateIso": m.end.Format("2006-01-02"),
 		"outcomes":      `["Yes", "No"]`,
 		"outcomePrices": jsonString([]string{f2(p0), f2(round(p1))}),
 		"clobTokenIds":  jsonString([]string{m.tokens[0], m.tokens[1]}),
@@ -120,7 +125,17 @@ func marketJSON(m *market) map[string]any {
 		"negRisk": false, "spread": 0.01, "lastTradePrice": p0, "bestBid": round(p0 - 0.01), "bestAsk": p0,
 		"oneDayPriceChange": m.change, "umaResolutionStatuses": "[]", "feesEnabled": false,
 		"image": "https://example.invalid/img.png", "icon": "https://example.invalid/icon.png",
+		// a market names its event (/markets/slug/{slug} | .events[] {id, slug, title}:
+		// public shell samples querying Gamma, e.g. howard-xie-dev/discussion)
+		"events": []map[string]any{{"id": strconv.Itoa(900000 + m.event), "slug": fmt.Sprintf("fake-event-%d", m.event),
+			"title": fmt.Sprintf("Fake event %d (%s)", m.event, m.category)}},
 	}
+	if m.closed {
+		// closedTime is space-separated with a short offset, not RFC 3339
+		// (a public historical-data cookbook; polyoxide spec-deviations)
+		r["closedTime"] = m.end.Format("2006-01-02 15:04:05") + "+00"
+	}
+	return r
 }
 
 func round(v float64) float64 {

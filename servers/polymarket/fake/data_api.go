@@ -8,7 +8,10 @@ import (
 	"strings"
 )
 
-var reAddress = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
+var (
+	reAddress   = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
+	reCondition = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
+)
 
 // dataPage reads the Data API's limit (0..max) and offset (0..maxOffset);
 // out of range answers 400 (ref: polymarket.md §1.4; body assumed).
@@ -120,14 +123,25 @@ func (s *Server) activity(w http.ResponseWriter, r *http.Request) {
 // holders: GET /holders?market=<conditionIds csv> → one group per outcome
 // token (ref: polymarket.md §1.4); limit 0..20.
 func (s *Server) holders(w http.ResponseWriter, r *http.Request) {
+	// market is checked for shape (0x + 64 hex) and any failure reads as
+	// absent; limit is clamped to 500, not refused; limit 0 and a market
+	// nobody holds (or one unknown to the index) answer 200 with a bare
+	// null (polyoxide docs/specs/data/holders.md, verified live 2026-08-03
+	// and 2026-08-27).
 	conds := csvSet(r.URL.Query()["market"])
+	for c := range conds {
+		if !reCondition.MatchString(c) {
+			conds = nil
+			break
+		}
+	}
 	if conds == nil {
-		writeJSON(w, 400, map[string]string{"error": "market is required"}) // assumed
+		writeJSON(w, 400, map[string]string{"error": "required query param 'market' not provided"})
 		return
 	}
-	limit, _, ok := dataPage(w, r, 20, 20, 0)
-	if !ok {
-		return
+	limit := 20
+	if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && n >= 0 {
+		limit = min(n, 500)
 	}
 	out := []map[string]any{}
 	for _, m := range s.markets {
@@ -144,6 +158,10 @@ func (s *Server) holders(w http.ResponseWriter, r *http.Request) {
 			}
 			out = append(out, map[string]any{"token": tok, "holders": hs})
 		}
+	}
+	if len(out) == 0 || limit == 0 {
+		writeJSON(w, 200, nil) // a bare null, not []
+		return
 	}
 	writeJSON(w, 200, out)
 }

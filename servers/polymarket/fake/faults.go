@@ -22,6 +22,10 @@ const (
 	FaultMalformed = "malformed" // 200 with truncated, unparseable JSON (assumed)
 	FaultReset     = "reset"     // the connection is reset before any answer (§4.5, rs-clob-client-v2 #77)
 	FaultGhost     = "ghost"     // /book and /books answer a 0.01/0.99 book that disagrees with /price (§4.1)
+	// FaultBusy200 is the Data API's rate-limit answer sent with status 200:
+	// {"error":"Too Many Requests"} (seen by public clients of the Data API;
+	// the body is that of its 429s).
+	FaultBusy200 = "busy200"
 )
 
 // Fault is an injected failure.
@@ -102,6 +106,8 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, route string
 		_, _ = io.WriteString(w, `[{"id":"2000000","question":"Will`)
 	case FaultReset:
 		fakeupstream.Reset(w)
+	case FaultBusy200:
+		writeJSON(w, 200, map[string]string{"error": "Too Many Requests"})
 	default:
 		writeJSON(w, 500, map[string]string{"error": "unknown fault kind " + f.Kind})
 	}

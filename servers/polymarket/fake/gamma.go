@@ -11,9 +11,12 @@ import (
 	"time"
 )
 
-// page reads limit and offset: limit is silently clamped to 100 and offset
-// past 10,000 answers 422 (ref: polymarket.md §1.2, nautilus_trader #4086).
-func page(w http.ResponseWriter, q url.Values, def int) (limit, offset int, ok bool) {
+// page reads limit and offset: limit is silently clamped to 100 and an offset
+// past 2,000 answers 422 "offset too large, use /markets/keyset for deeper
+// pagination" on /markets and /events (polyoxide spec-deviations "Gamma:
+// offset caps", 2026-10-02; a public historical-data cookbook: 2000 → 200,
+// 3000 → 422); /comments stops at 200 (maxOffset).
+func page(w http.ResponseWriter, q url.Values, def, maxOffset int) (limit, offset int, ok bool) {
 	limit, offset = def, 0 // assumed: default page size 20
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -26,8 +29,12 @@ func page(w http.ResponseWriter, q url.Values, def int) (limit, offset int, ok b
 	limit = min(limit, 100)
 	if v := q.Get("offset"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 || n > 10000 {
-			writeJSON(w, 422, map[string]string{"type": "validation error", "error": "offset must be between 0 and 10000"}) // ref §1.2 (422); text assumed
+		if err != nil || n < 0 {
+			writeJSON(w, 422, map[string]string{"type": "validation error", "error": "offset must be a non-negative integer"}) // text assumed
+			return 0, 0, false
+		}
+		if n > maxOffset {
+			writeJSON(w, 422, map[string]string{"type": "validation error", "error": "offset too large, use /markets/keyset for deeper pagination"})
 			return 0, 0, false
 		}
 		offset = n
@@ -35,17 +42,19 @@ func page(w http.ResponseWriter, q url.Values, def int) (limit, offset int, ok b
 	return limit, offset, true
 }
 
-// filterMarkets applies the Gamma filters the tools send. closedDefault is
-// used when closed is absent: the keyset routes default to open markets
-// (ref: polymarket.md §1.2, polyoxide docs), the legacy list does not filter.
-func (s *Server) filterMarkets(q url.Values, closedDefault string) []*market {
+// filterMarkets applies the Gamma filters the tools send. An absent closed
+// means closed=false on /markets and /markets/keyset alike: a resolved
+// market's slug on the list answers [] until closed=true is sent (a public
+// historical-data cookbook, 2026-08-11; polyoxide docs on the keyset filter).
+func (s *Server) filterMarkets(q url.Values) []*market {
 	closed := q.Get("closed")
 	if closed == "" {
-		closed = closedDefault
+		closed = "false"
 	}
 	ids := csvSet(q["id"])
 	slugs := csvSet(q["slug"])
 	conds := csvSet(q["condition_ids"])
+	toks := csvSet(q["clob_token_ids"])
 	var minEnd, maxEnd time.Time
 	if v := q.Get("end_date_min"); v != "" {
 		minEnd, _ = time.Parse(time.RFC3339, v)
@@ -59,6 +68,7 @@ func (s *Server) filterMarkets(q url.Values, closedDefault string) []*market {
 		case closed != "" && strconv.FormatBool(m.closed) != closed,
 			q.Get("active") == "false", // every fake market is active
 			ids != nil && !ids[m.id], slugs != nil && !slugs[m.slug], conds != nil && !conds[m.condition],
+			toks != nil && !toks[m.tokens[0]] && !toks[m.tokens[1]],
 			!minEnd.IsZero() && m.end.Before(minEnd), !maxEnd.IsZero() && m.end.After(maxEnd):
 			continue
 		}
@@ -108,27 +118,63 @@ func sortMarkets(ms []*market, order string, asc bool) {
 	})
 }
 
-func raws(ms []*market) []map[string]any {
+// raws renders markets; their tags only with include_tag=true. Gamma leaves
+// null keys out, and current market rows carry no category (public live-probe
+// records of Gamma, e.g. dilettante-trading/polyoxide; the exact rule is
+// marked assumed in the README): a market's categories are its tags, which
+// come with include_tag=true, while events always carry theirs.
+func raws(ms []*market, q url.Values) []map[string]any {
 	out := make([]map[string]any, len(ms))
 	for i, m := range ms {
-		out[i] = m.raw
+		out[i] = m.withTags(q.Get("include_tag") == "true")
 	}
 	return out
+}
+
+func (m *market) withTags(on bool) map[string]any {
+	if !on {
+		return m.raw
+	}
+	r := make(map[string]any, len(m.raw)+1)
+	for k, v := range m.raw {
+		r[k] = v
+	}
+	r["tags"] = []map[string]any{{"id": strconv.Itoa(100 + categoryIndex(m.category)), "label": m.category, "slug": strings.ToLower(m.category)}}
+	return r
+}
+
+func categoryIndex(c string) int {
+	for i, x := range categories {
+		if x == c {
+			return i
+		}
+	}
+	return 0
+}
+
+// sunsetHeaders are what Gamma sends on the legacy /markets (and /events)
+// routes, still served Aug–Oct 2026 (a public historical-data cookbook's
+// `curl -sD -`, 2026-08-11).
+func sunsetHeaders(w http.ResponseWriter) {
+	w.Header().Set("Deprecation", "true")
+	w.Header().Set("Sunset", "Fri, 01 May 2026 00:00:00 GMT")
+	w.Header().Set("Warning", `299 - "use /markets/keyset"`)
 }
 
 // listMarkets: GET /markets answers a bare JSON array (ref: polymarket.md §1.2).
 func (s *Server) listMarkets(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	limit, offset, ok := page(w, q, 20)
+	sunsetHeaders(w)
+	limit, offset, ok := page(w, q, 20, 2000)
 	if !ok {
 		return
 	}
-	ms := s.filterMarkets(q, "")
-	if q.Get("condition_ids") != "" && csvSet(q["condition_ids"])[s.fixture["conditionId"].(string)] && q.Get("closed") != "true" {
+	ms := s.filterMarkets(q)
+	if s.fixtureMatches(q) {
 		writeJSON(w, 200, []map[string]any{s.fixture})
 		return
 	}
-	writeJSON(w, 200, raws(window(ms, offset, limit)))
+	writeJSON(w, 200, raws(window(ms, offset, limit), q))
 }
 
 func window[T any](l []T, offset, limit int) []T {
@@ -155,16 +201,34 @@ func decodeCursor(c string) (int, bool) {
 	return n, err == nil && n >= 0
 }
 
+// fixtureMatches: the live fixture row (open) named by condition_ids or clob_token_ids.
+func (s *Server) fixtureMatches(q url.Values) bool {
+	if q.Get("closed") == "true" {
+		return false
+	}
+	toks, _ := s.fixture["clobTokenIds"].(string)
+	c := csvSet(q["condition_ids"])
+	t := csvSet(q["clob_token_ids"])
+	return c != nil && c[s.fixture["conditionId"].(string)] || t != nil && len(t) == 1 && func() bool {
+		for k := range t {
+			return len(k) > 20 && strings.Contains(toks, k)
+		}
+		return false
+	}()
+}
+
 // keysetMarkets: GET /markets/keyset takes after_cursor and answers
-// {"markets":[…],"next_cursor":"…"}, next_cursor absent on the last page;
-// offset is rejected (ref: polymarket.md §1.2).
+// {"markets":[…],"next_cursor":"…"}, next_cursor absent on the last page
+// (a public historical-data cookbook, 2026-08-11: `after_cursor` in — a
+// `cursor` or `next_cursor` parameter is silently ignored —, the live body
+// also carries "$schema"); offset is rejected (ref: polymarket.md §1.2).
 func (s *Server) keysetMarkets(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	if q.Has("offset") {
 		writeJSON(w, 422, map[string]string{"type": "validation error", "error": "offset is not supported on keyset routes; use after_cursor"}) // text assumed
 		return
 	}
-	limit, _, ok := page(w, q, 20)
+	limit, _, ok := page(w, q, 20, 0)
 	if !ok {
 		return
 	}
@@ -173,8 +237,12 @@ func (s *Server) keysetMarkets(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 400, map[string]string{"error": "invalid cursor"}) // assumed
 		return
 	}
-	ms := s.filterMarkets(q, "false")
-	out := map[string]any{"markets": raws(window(ms, pos, limit))}
+	if s.fixtureMatches(q) {
+		writeJSON(w, 200, map[string]any{"markets": []map[string]any{s.fixture}})
+		return
+	}
+	ms := s.filterMarkets(q)
+	out := map[string]any{"markets": raws(window(ms, pos, limit), q)}
 	if pos+limit < len(ms) {
 		out["next_cursor"] = encodeCursor(pos + limit)
 	}
@@ -231,16 +299,16 @@ func (s *Server) eventJSON(i int, keepClosed bool) map[string]any {
 		"markets": nested, "tags": []map[string]any{{"id": strconv.Itoa(100 + i%3), "label": cat, "slug": strings.ToLower(cat)}}}
 }
 
-func (s *Server) filterEvents(q url.Values, closedDefault string) []map[string]any {
+func (s *Server) filterEvents(q url.Values) []map[string]any {
 	closed := q.Get("closed")
 	if closed == "" {
-		closed = closedDefault
+		closed = "false" // as on /markets
 	}
 	tag := q.Get("tag_slug")
 	var out []map[string]any
 	for i := 0; i < NumMarkets/PerEvent; i++ {
 		e := s.eventJSON(i, true)
-		if closed != "" && strconv.FormatBool(e["closed"].(bool)) != closed {
+		if strconv.FormatBool(e["closed"].(bool)) != closed {
 			continue
 		}
 		if tag != "" && e["tags"].([]map[string]any)[0]["slug"] != tag {
@@ -264,11 +332,12 @@ func (s *Server) filterEvents(q url.Values, closedDefault string) []map[string]a
 // listEvents: GET /events answers a bare array of events with nested markets.
 func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	limit, offset, ok := page(w, q, 20)
+	sunsetHeaders(w)
+	limit, offset, ok := page(w, q, 20, 2000)
 	if !ok {
 		return
 	}
-	writeJSON(w, 200, window(s.filterEvents(q, ""), offset, limit))
+	writeJSON(w, 200, window(s.filterEvents(q), offset, limit))
 }
 
 // keysetEvents: GET /events/keyset → {"events":[…],"next_cursor":…}.
@@ -278,7 +347,7 @@ func (s *Server) keysetEvents(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 422, map[string]string{"type": "validation error", "error": "offset is not supported on keyset routes; use after_cursor"}) // text assumed
 		return
 	}
-	limit, _, ok := page(w, q, 20)
+	limit, _, ok := page(w, q, 20, 0)
 	if !ok {
 		return
 	}
@@ -287,7 +356,7 @@ func (s *Server) keysetEvents(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 400, map[string]string{"error": "invalid cursor"}) // assumed
 		return
 	}
-	es := s.filterEvents(q, "false")
+	es := s.filterEvents(q)
 	out := map[string]any{"events": window(es, pos, limit)}
 	if pos+limit < len(es) {
 		out["next_cursor"] = encodeCursor(pos + limit)
@@ -341,22 +410,35 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		"pagination": map[string]any{"hasMore": pg*per < len(hits), "totalResults": len(hits)}})
 }
 
-// comments: GET /comments needs parent_entity_type (Event|Series|market, exact
-// case) and an integer parent_entity_id (ref: polymarket.md §1.2); the 400 body is assumed.
+// comments: GET /comments needs parent_entity_type and an integer
+// parent_entity_id (both required: 422 "required query parameter is
+// missing"); the type is one of Event, Series, PerpsAsset, exact case, and
+// "market" in any casing is 422 {"type":"validation error","error":"expected
+// value to be one of \"Event, Series, PerpsAsset\""} (polyoxide
+// docs/specs/gamma/OBSERVED.md, probed 2026-08-19; spec-deviations,
+// 2026-10-02). Offsets past 200 are 422 too (the same spec-deviations).
 func (s *Server) comments(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	typ := q.Get("parent_entity_type")
 	id, err := strconv.Atoi(q.Get("parent_entity_id"))
-	if typ != "Event" && typ != "Series" && typ != "market" || err != nil {
-		writeJSON(w, 400, map[string]string{"error": "parent_entity_type and parent_entity_id are required"}) // assumed
+	if typ == "" || q.Get("parent_entity_id") == "" {
+		writeJSON(w, 422, map[string]string{"type": "validation error", "error": "required query parameter is missing"})
 		return
 	}
-	limit, offset, ok := page(w, q, 20)
+	if typ != "Event" && typ != "Series" && typ != "PerpsAsset" {
+		writeJSON(w, 422, map[string]string{"type": "validation error", "error": `expected value to be one of "Event, Series, PerpsAsset"`})
+		return
+	}
+	if err != nil {
+		writeJSON(w, 422, map[string]string{"type": "validation error", "error": "parent_entity_id must be an integer"}) // text assumed
+		return
+	}
+	limit, offset, ok := page(w, q, 20, 200)
 	if !ok {
 		return
 	}
 	var all []map[string]any
-	known := typ == "Event" && id >= 900000 && id < 900000+NumMarkets/PerEvent || typ == "market" && s.byID[strconv.Itoa(id)] != nil
+	known := typ == "Event" && id >= 900000 && id < 900000+NumMarkets/PerEvent
 	if known {
 		for k := 0; k < 3; k++ {
 			all = append(all, map[string]any{"id": strconv.Itoa(id*10 + k), "body": fmt.Sprintf("Fake comment %d on %s %d", k, typ, id),

@@ -2,9 +2,12 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
+	"strings"
+	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
@@ -253,7 +256,7 @@ func (s *Service) getPrices() toolkit.Tool {
 
 // HistoryIn selects a price history.
 type HistoryIn struct {
-	TokenID   string `json:"token_id" mcp:"pattern=^[0-9]{1,80}$"`
+	TokenID   string `json:"token_id" mcp:"maxLength=100" jsonschema:"outcomes[].token_id of get_market"`
 	Interval  string `json:"interval,omitempty" mcp:"enum=1h|6h|1d|1w|1m|max" jsonschema:"ending now; 1m = month"`
 	StartTS   int64  `json:"start_ts,omitempty" mcp:"min=1"`
 	EndTS     int64  `json:"end_ts,omitempty" mcp:"min=1"`
@@ -268,37 +271,91 @@ type HistoryOut struct {
 	Last   float64     `json:"last,omitempty"`
 	Min    float64     `json:"min,omitempty"`
 	Max    float64     `json:"max,omitempty"`
-	Note   string      `json:"note,omitempty"`
+	// Window is the [start, end] unix seconds read, when not "now minus interval".
+	Window []int64 `json:"window,omitempty"`
+	Note   string  `json:"note,omitempty"`
 	client.Source
 }
 
+// intervalSeconds: an interval's window (1m is a month: docs "a duration
+// ending at the current time"; max and all cover 31 days, a public
+// historical-data cookbook, 2026-08-11).
+var intervalSeconds = map[string]int64{"1h": 3600, "6h": 6 * 3600, "1d": 86400, "1w": 7 * 86400, "1m": 30 * 86400, "max": 31 * 86400}
+
+// historyPointCap bounds the points read upstream for one answer: a long
+// window at a fine fidelity gets a coarser one (15 days at 1 minute is 21,600
+// points: the cookbook's measurement).
+const historyPointCap = 20000
+
 func (s *Service) getPriceHistory() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_price_history", Title: "Get price history", Toolset: setTrading, Hints: toolkit.RemoteRead,
-		Description: "Price history of one outcome token: interval (default 1d) or start_ts/end_ts; fidelity in minutes. [unix_s, price] points thinned to max_points, with first/last/min/max. Resolved markets are empty below fidelity 720 (note says so)."},
+		Description: "Price history of one outcome token: interval (default 1d, ending now) or start_ts/end_ts (any length: read in 15-day windows, up to 180 days); fidelity in minutes (raised to Polymarket's minimum: 1w 5, 1m 10). A resolved market's history is read before it closed. [unix_s, price] points thinned to max_points, first/last/min/max; note says what was adjusted."},
 		limited(s, publicCall, func(ctx context.Context, in HistoryIn) (HistoryOut, error) {
 			if err := client.CheckTokenID("token_id", in.TokenID); err != nil {
 				return HistoryOut{}, err
 			}
-			if in.Interval != "" && (in.StartTS > 0 || in.EndTS > 0) {
-				return HistoryOut{}, envelope.Invalid("interval", "give interval or start_ts/end_ts, not both (Polymarket refuses the pair)")
-			}
 			if in.EndTS > 0 && in.StartTS == 0 {
-				return HistoryOut{}, envelope.Invalid("start_ts", "end_ts needs start_ts")
+				return HistoryOut{}, envelope.Invalid("start_ts", "end_ts needs start_ts (Polymarket refuses endTs alone); or give interval alone for a window ending now")
 			}
 			if in.EndTS > 0 && in.EndTS <= in.StartTS {
 				return HistoryOut{}, envelope.Invalid("end_ts", "end_ts must be after start_ts")
 			}
-			h := client.HistoryQuery{Token: in.TokenID, Interval: in.Interval, Start: in.StartTS, End: in.EndTS, Fidelity: in.Fidelity}
-			if h.Interval == "" && h.Start == 0 {
-				h.Interval = "1d"
+			var notes []string
+			fid := in.Fidelity
+			if floor := client.MinFidelity(in.Interval); fid < floor {
+				if fid > 0 {
+					notes = append(notes, fmt.Sprintf("fidelity raised to %d, Polymarket's minimum for interval %s", floor, in.Interval))
+				}
+				fid = floor
 			}
-			pts, src, err := s.c.History(ctx, h)
-			if err != nil {
-				return HistoryOut{}, err
+			var pts []client.Point
+			var src client.Source
+			out := HistoryOut{Points: [][]float64{}}
+			if in.StartTS > 0 {
+				end := in.EndTS
+				if end == 0 {
+					end = time.Now().Unix()
+				}
+				sp, n, err := s.span(ctx, in.TokenID, in.StartTS, end, fid)
+				if err != nil {
+					return HistoryOut{}, err
+				}
+				pts, src, notes = sp.Points, sp.Src, append(notes, n...)
+				out.Window = []int64{in.StartTS, end}
+			} else {
+				iv := in.Interval
+				if iv == "" {
+					iv = "1d"
+				}
+				send := fid
+				if in.Fidelity == 0 && fid == 1 {
+					send = 0 // Polymarket's default, not sent
+				}
+				var err error
+				pts, src, err = s.c.History(ctx, client.HistoryQuery{Token: in.TokenID, Interval: iv, Fidelity: send})
+				if err != nil {
+					return HistoryOut{}, err
+				}
+				if len(pts) == 0 {
+					// interval windows end now: a resolved market has no
+					// points in them, but its history is reachable with
+					// windows before closedTime (cookbook §2.3)
+					rp, rsrc, rnotes, rwin, err := s.beforeClose(ctx, in.TokenID, iv, fid)
+					if err != nil {
+						return HistoryOut{}, err
+					}
+					if rwin != nil {
+						pts, src, out.Window = rp, src.Merge(rsrc), rwin
+					}
+					notes = append(notes, rnotes...)
+				}
 			}
-			out := HistoryOut{Points: [][]float64{}, Source: src}
+			out.Source = src
 			if len(pts) == 0 {
-				out.Note = "no price history in this window: resolved or closed markets return none below fidelity=720 (12 h); retry with fidelity 720 or more, or check the token with get_market"
+				if len(notes) == 0 {
+					notes = append(notes, "no price history in this window; get_market shows whether the market trades (markets before 2023 have no CLOB history)")
+				}
+				out.Note = strings.Join(notes, "; ")
 				return out, nil
 			}
 			maxPts := in.MaxPoints
@@ -319,8 +376,64 @@ func (s *Service) getPriceHistory() toolkit.Tool {
 				out.Points = append(out.Points, []float64{float64(p.T), float64(p.P)})
 			}
 			if len(pts) > maxPts {
-				out.Note = fmt.Sprintf("%d points thinned to %d", len(pts), len(out.Points))
+				notes = append(notes, fmt.Sprintf("%d points thinned to %d", len(pts), len(out.Points)))
 			}
+			out.Note = strings.Join(notes, "; ")
 			return out, nil
 		}))
+}
+
+// span reads [start, end] in windows of at most 15 days (Polymarket's
+// longest), at a fidelity coarse enough to stay within historyPointCap, and
+// says what it did.
+func (s *Service) span(ctx context.Context, token string, start, end int64, fid int) (client.Span, []string, error) {
+	var notes []string
+	if mins := (end - start) / 60; mins/int64(fid) > historyPointCap {
+		fid = int(mins/historyPointCap) + 1
+		notes = append(notes, fmt.Sprintf("fidelity raised to %d minutes to keep within %d points", fid, historyPointCap))
+	}
+	sp, err := s.c.HistorySpan(ctx, token, start, end, fid)
+	if err != nil {
+		return client.Span{}, nil, err
+	}
+	if sp.Windows > 1 {
+		notes = append(notes, fmt.Sprintf("read as %d windows of up to 15 days (Polymarket's longest) and joined", sp.Windows))
+	}
+	if sp.Truncated {
+		notes = append(notes, fmt.Sprintf("only the last %d days of the window were read (%d windows); ask again with an earlier end_ts for the rest",
+			client.MaxHistoryChunks*15, client.MaxHistoryChunks))
+	}
+	return sp, notes, nil
+}
+
+// beforeClose serves a resolved market's interval from the window before it
+// closed: the market of the token (Gamma keyset, clob_token_ids), its
+// closedTime (else endDate), then [closed - interval, closed].
+func (s *Service) beforeClose(ctx context.Context, token, iv string, fid int) ([]client.Point, client.Source, []string, []int64, error) {
+	m, src, err := s.c.Market(ctx, token)
+	if err != nil {
+		var e *envelope.Error
+		if errors.As(err, &e) && e.Code == envelope.NotFound {
+			return nil, src, []string{"no price history, and no Gamma market lists this token; check the id with get_market"}, nil, nil
+		}
+		return nil, src, nil, nil, err
+	}
+	if !m.Closed {
+		return nil, src, []string{"no price history in this window (the market is open: it may not have traded yet)"}, nil, nil
+	}
+	at, ok := client.ParseGammaTime(m.ClosedTime)
+	if !ok {
+		at, ok = client.ParseGammaTime(m.EndDate)
+	}
+	if !ok {
+		return nil, src, []string{"the market is closed and Gamma gives no closedTime; pass start_ts/end_ts before it closed"}, nil, nil
+	}
+	end := at.Unix()
+	start := end - intervalSeconds[iv]
+	sp, notes, err := s.span(ctx, token, start, end, fid)
+	if err != nil {
+		return nil, src, nil, nil, err
+	}
+	notes = append([]string{fmt.Sprintf("the market closed at %s and interval windows end now, so this is the %s before it closed", at.UTC().Format(time.RFC3339), iv)}, notes...)
+	return sp.Points, src.Merge(sp.Src), notes, []int64{start, end}, nil
 }

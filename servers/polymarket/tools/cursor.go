@@ -14,6 +14,7 @@ type cursor struct {
 	Tool   string `json:"t"`
 	Keyset string `json:"k,omitempty"`
 	Offset int    `json:"o,omitempty"`
+	Phase  int    `json:"p,omitempty"` // state=all: 0 lists the open markets, 1 the closed ones
 }
 
 func (c cursor) encode() string {
@@ -31,7 +32,7 @@ func decodeCursor(tool, s string) (cursor, error) {
 	if err == nil {
 		err = json.Unmarshal(b, &c)
 	}
-	if err != nil || c.Tool != tool || c.Offset < 0 {
+	if err != nil || c.Tool != tool || c.Offset < 0 || c.Phase < 0 || c.Phase > 1 {
 		return cursor{}, envelope.Invalid("cursor", "cursor is not a next_cursor that %s returned; pass it back unchanged, or leave it out for the first page", tool)
 	}
 	return c, nil

@@ -49,7 +49,7 @@ func (s *Service) getBTCPrice() toolkit.Tool {
 // ScanIn is what the composite finders share.
 type ScanIn struct {
 	Limit        int     `json:"limit,omitempty" mcp:"min=1;max=50;default=10"`
-	Category     string  `json:"category,omitempty" mcp:"maxLength=60"`
+	Category     string  `json:"category,omitempty" mcp:"maxLength=60" jsonschema:"a tag label or slug (Politics, crypto); none matching lists the scanned ones"`
 	MinVolume    float64 `json:"min_volume,omitempty" mcp:"min=0"`
 	MinLiquidity float64 `json:"min_liquidity,omitempty" mcp:"min=0"`
 	ScanLimit    int     `json:"scan_limit,omitempty" mcp:"min=100;max=1000;default=300"`
@@ -58,7 +58,7 @@ type ScanIn struct {
 // ClosingIn adds the horizon.
 type ClosingIn struct {
 	Limit        int     `json:"limit,omitempty" mcp:"min=1;max=50;default=10"`
-	Category     string  `json:"category,omitempty" mcp:"maxLength=60"`
+	Category     string  `json:"category,omitempty" mcp:"maxLength=60" jsonschema:"a tag label or slug (Politics, crypto); none matching lists the scanned ones"`
 	MinVolume    float64 `json:"min_volume,omitempty" mcp:"min=0"`
 	MinLiquidity float64 `json:"min_liquidity,omitempty" mcp:"min=0"`
 	ScanLimit    int     `json:"scan_limit,omitempty" mcp:"min=100;max=1000;default=300"`
@@ -68,7 +68,7 @@ type ClosingIn struct {
 // LongshotIn adds the price band.
 type LongshotIn struct {
 	Limit        int     `json:"limit,omitempty" mcp:"min=1;max=50;default=10"`
-	Category     string  `json:"category,omitempty" mcp:"maxLength=60"`
+	Category     string  `json:"category,omitempty" mcp:"maxLength=60" jsonschema:"a tag label or slug (Politics, crypto); none matching lists the scanned ones"`
 	MinVolume    float64 `json:"min_volume,omitempty" mcp:"min=0"`
 	MinLiquidity float64 `json:"min_liquidity,omitempty" mcp:"min=0"`
 	ScanLimit    int     `json:"scan_limit,omitempty" mcp:"min=100;max=1000;default=300"`
@@ -82,6 +82,9 @@ type FoundOut struct {
 	Scanned int      `json:"scanned"`
 	Matched int      `json:"matched"`
 	Note    string   `json:"note,omitempty"`
+	// Categories: when no scanned market carries the category asked for,
+	// the tags the scanned markets do carry, most used first.
+	Categories []string `json:"categories,omitempty"`
 	client.Source
 }
 
@@ -101,32 +104,40 @@ func scanOf(limit int, cat string, minVol, minLiq float64, budget int) scan {
 	return scan{limit: limit, budget: min(max(budget, client.MaxPage), 1000), category: strings.ToLower(strings.TrimSpace(cat)), minVol: minVol, minLiq: minLiq}
 }
 
-// run reads up to budget open markets, 100 per request (Gamma's cap, ref:
-// polymarket.md §1.2; the original asked for 500 at once), keeps those passing
-// keep and the category/volume/liquidity filters (numbers, never strings), and
-// sorts them with less.
+// run reads up to budget open markets from GET /markets/keyset, 100 per
+// request (Gamma's cap, ref: polymarket.md §1.2; the original asked for 500 at
+// once), with include_tag=true: Gamma leaves null keys out, so markets carry
+// no category, and tags come only when asked for (a market's tags are its
+// categories). It keeps those passing keep and the category/volume/liquidity
+// filters (numbers, never strings), and sorts them with less.
 func (s *Service) run(ctx context.Context, sc scan, q url.Values, keep func(client.Market) bool, less func(a, b client.Market) bool) (FoundOut, error) {
-	stateQuery(q, "open")
+	for k, v := range statePhases("open")[0] {
+		q[k] = v
+	}
+	q.Set("include_tag", "true")
 	var all []client.Market
 	var src client.Source
 	scanned := 0
-	for offset := 0; offset < sc.budget; offset += client.MaxPage {
-		q.Set("limit", strconv.Itoa(min(client.MaxPage, sc.budget-offset)))
-		q.Set("offset", strconv.Itoa(offset))
-		ms, psrc, err := s.c.Markets(ctx, q)
+	for after := ""; scanned < sc.budget; {
+		q.Set("limit", strconv.Itoa(min(client.MaxPage, sc.budget-scanned)))
+		if after != "" {
+			q.Set("after_cursor", after)
+		}
+		p, psrc, err := s.c.MarketsKeyset(ctx, q)
 		if err != nil {
 			if scanned > 0 {
 				break // keep what was read; the note says so
 			}
 			return FoundOut{}, err
 		}
-		src = psrc.Merge(src)
-		if offset == 0 {
+		if scanned == 0 {
 			src = psrc
+		} else {
+			src = psrc.Merge(src)
 		}
-		scanned += len(ms)
-		all = append(all, ms...)
-		if len(ms) < client.MaxPage {
+		scanned += len(p.Markets)
+		all = append(all, p.Markets...)
+		if after = p.NextCursor; after == "" || len(p.Markets) == 0 {
 			break
 		}
 	}
@@ -142,6 +153,9 @@ func (s *Service) run(ctx context.Context, sc scan, q url.Values, keep func(clie
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return less(hits[i], hits[j]) })
 	out := FoundOut{Scanned: scanned, Matched: len(hits), Source: src}
+	if sc.category != "" && len(hits) == 0 {
+		out.Categories = tagsSeen(all, 20)
+	}
 	if len(hits) > sc.limit {
 		hits = hits[:sc.limit]
 	}
@@ -153,6 +167,32 @@ func (s *Service) run(ctx context.Context, sc scan, q url.Values, keep func(clie
 		out.Note = fmt.Sprintf("scanned the first %d open markets (scan_limit); raise scan_limit (max 1000) to look further", scanned)
 	}
 	return out, nil
+}
+
+// tagsSeen lists the tag labels of ms, most used first (ties by name), at most n.
+func tagsSeen(ms []client.Market, n int) []string {
+	count := map[string]int{}
+	for _, m := range ms {
+		for _, t := range m.Tags {
+			if t.Label != "" {
+				count[t.Label]++
+			}
+		}
+		if m.Category != "" {
+			count[m.Category]++
+		}
+	}
+	out := make([]string, 0, len(count))
+	for l := range count {
+		out = append(out, l)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if count[out[i]] != count[out[j]] {
+			return count[out[i]] > count[out[j]]
+		}
+		return out[i] < out[j]
+	})
+	return out[:min(len(out), n)]
 }
 
 func hasTag(m client.Market, c string) bool {

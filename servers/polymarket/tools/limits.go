@@ -11,6 +11,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
 )
 
 // Per-user limits of the original (ref: polymarket.md §2.1: non-admins get 30
@@ -43,29 +44,33 @@ const (
 	userCall
 )
 
-// limited admits a call for the bearer user (serve.UserID: "local" on stdio)
-// before the handler runs; a denied call sends nothing upstream.
+// limited counts a call against the bearer user's window (serve.UserID:
+// "local" on stdio) only when it reaches Polymarket: the first cache miss of
+// the call asks the limiter, so answers served from the cache cost nothing
+// (the limit protects the upstream). A denied call sends nothing upstream.
 func limited[In, Out any](s *Service, k class, h toolkit.Handler[In, Out]) toolkit.Handler[In, Out] {
 	l, what, per := s.public, "public read", s.publicN
 	if k == userCall {
 		l, what, per = s.user, "user-data", s.userN
 	}
-	return func(ctx context.Context, in In) (Out, error) {
-		var zero Out
+	allow := func(ctx context.Context) error {
 		d, err := l.Allow(ctx, serve.UserID(ctx))
 		if err != nil {
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) && !s.shared {
-				return zero, err
+				return err
 			}
-			return zero, envelope.New(envelope.UpstreamUnavailable,
+			return envelope.New(envelope.UpstreamUnavailable,
 				"the shared rate-limit store (Redis, MCPFLEET_REDIS_URL) did not answer, so nothing was sent to Polymarket; try again shortly").
 				WithRetryable(true).WithCause(err)
 		}
 		if !d.Allowed {
-			return zero, envelope.New(envelope.RateLimited,
-				"limit of %d %s calls per minute per user reached; retry in %ds", per, what, int(d.RetryAfter.Seconds()+0.999)).
+			return envelope.New(envelope.RateLimited,
+				"limit of %d %s calls per minute per user reached (answers from the cache do not count); retry in %ds", per, what, int(d.RetryAfter.Seconds()+0.999)).
 				WithRetryAfter(d.RetryAfter).WithRetryable(true)
 		}
-		return h(ctx, in)
+		return nil
+	}
+	return func(ctx context.Context, in In) (Out, error) {
+		return h(client.WithAdmission(ctx, client.NewAdmission(allow)), in)
 	}
 }

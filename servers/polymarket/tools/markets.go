@@ -19,25 +19,54 @@ var orderFields = map[string]string{"volume": "volumeNum", "volume_24h": "volume
 var eventOrderFields = map[string]string{"volume": "volume", "volume_24h": "volume24hr", "liquidity": "liquidity",
 	"end_date": "endDate", "start_date": "startDate"}
 
-// stateQuery always sends closed (and active for open) because Gamma's
-// default order lists 2020 markets (ref: polymarket.md §1.2, berlinbra PR #17).
-func stateQuery(q url.Values, st string) {
+// statePhases is what each state asks Gamma's keyset routes, in order: they
+// list open markets only unless closed=true is sent (absent closed means
+// false: a public historical-data cookbook, 2026-08-11; polyoxide docs), so
+// state=all walks the open ones, then the closed ones. Open also sends
+// active=true, because Gamma's default order lists 2020 markets (ref:
+// polymarket.md §1.2, berlinbra PR #17).
+func statePhases(st string) []url.Values {
+	open := url.Values{"closed": {"false"}, "active": {"true"}}
+	closed := url.Values{"closed": {"true"}}
 	switch st {
 	case "closed":
-		q.Set("closed", "true")
+		return []url.Values{closed}
 	case "all":
-	default:
-		q.Set("closed", "false")
-		q.Set("active", "true")
+		return []url.Values{{"closed": {"false"}}, closed}
 	}
+	return []url.Values{open}
+}
+
+// phaseOf applies the cursor's phase of state to q; a phase the state does
+// not have is a cursor from other filters.
+func phaseOf(tool string, c cursor, state string, q url.Values) (last bool, err error) {
+	ph := statePhases(state)
+	if c.Phase >= len(ph) {
+		return false, envelope.Invalid("cursor", "cursor is not a next_cursor that %s returned with these filters; pass the same state, or leave cursor out for the first page", tool)
+	}
+	for k, v := range ph[c.Phase] {
+		q[k] = v
+	}
+	return c.Phase == len(ph)-1, nil
+}
+
+// nextPhase is the cursor after a page: Gamma's next_cursor while there is
+// one, then (state=all) the first page of the closed markets.
+func nextPhase(tool string, c cursor, last bool, upstreamNext string, got int) (next, note string) {
+	switch {
+	case upstreamNext != "" && got > 0:
+		return cursor{Tool: tool, Keyset: upstreamNext, Phase: c.Phase}.encode(), ""
+	case !last:
+		return cursor{Tool: tool, Phase: c.Phase + 1}.encode(), "the open ones end here; next_cursor continues with the closed ones"
+	}
+	return "", ""
 }
 
 // ListMarketsIn filters and pages markets.
 type ListMarketsIn struct {
 	Limit     int    `json:"limit,omitempty" mcp:"min=1;max=100;default=20"`
 	Cursor    string `json:"cursor,omitempty"`
-	Paging    string `json:"paging,omitempty" mcp:"enum=keyset|offset;default=keyset"`
-	State     string `json:"state,omitempty" mcp:"enum=open|closed|all;default=open"`
+	State     string `json:"state,omitempty" mcp:"enum=open|closed|all;default=open" jsonschema:"all: open ones first, then closed"`
 	Order     string `json:"order,omitempty" mcp:"enum=volume|volume_24h|liquidity|end_date;default=volume_24h"`
 	Ascending bool   `json:"ascending,omitempty"`
 	EndMin    string `json:"end_date_min,omitempty" mcp:"format=date-time"`
@@ -59,27 +88,24 @@ func (s *Service) listMarkets() toolkit.Tool {
 		Description: "Browse Polymarket markets by filter and order (default open, by 24h volume); search_markets finds by text. Rows: id, slug, question, state, end, volumes, liquidity, outcome prices; token_ids and condition_id come from get_market or detail=full. next_cursor pages (same filters)."},
 		limited(s, publicCall, func(ctx context.Context, in ListMarketsIn) (MarketsOut, error) {
 			q := url.Values{}
-			stateQuery(q, in.State)
 			setOrder(q, orderFields, in.Order, in.Ascending)
-			if in.EndMin != "" {
-				q.Set("end_date_min", in.EndMin)
-			}
-			if in.EndMax != "" {
-				q.Set("end_date_max", in.EndMax)
+			for _, d := range []struct{ field, v string }{{"end_date_min", in.EndMin}, {"end_date_max", in.EndMax}} {
+				if d.v == "" {
+					continue
+				}
+				if err := client.CheckDate(d.field, d.v); err != nil {
+					return MarketsOut{}, err
+				}
+				q.Set(d.field, d.v)
 			}
 			if in.TagID > 0 {
 				q.Set("tag_id", strconv.Itoa(in.TagID))
 			}
-			ms, next, note, src, err := s.pageMarkets(ctx, "list_markets", in.Paging, in.Cursor, pageSize(in.Limit, 20), q)
+			ms, next, note, src, err := s.pageMarkets(ctx, "list_markets", in.State, in.Cursor, pageSize(in.Limit, 20), q)
 			if err != nil {
 				return MarketsOut{}, err
 			}
-			out := shapeMarkets(ms, listView(in.Detail))
-			if in.State == "all" && in.Paging != "offset" && note == "" {
-				// ref: polymarket.md §1.2: the keyset closed filter defaults to false upstream
-				note = "Gamma's keyset route lists only open markets unless closed is sent; use paging=offset to list open and closed together"
-			}
-			return MarketsOut{Markets: out, NextCursor: next, Note: note, Source: src}, nil
+			return MarketsOut{Markets: shapeMarkets(ms, listView(in.Detail)), NextCursor: next, Note: note, Source: src}, nil
 		}))
 }
 
@@ -98,22 +124,19 @@ func setOrder(q url.Values, fields map[string]string, order string, asc bool) {
 	q.Set("ascending", strconv.FormatBool(asc))
 }
 
-// pageMarkets reads one page in either style and returns the next cursor.
-func (s *Service) pageMarkets(ctx context.Context, tool, style, cur string, limit int, q url.Values) ([]client.Market, string, string, client.Source, error) {
+// pageMarkets reads one page of GET /markets/keyset (the legacy /markets is
+// past its sunset: it answers with deprecation, sunset Fri, 01 May 2026 and
+// warning 299 "use /markets/keyset", and 422 past offset 2,000).
+func (s *Service) pageMarkets(ctx context.Context, tool, state, cur string, limit int, q url.Values) ([]client.Market, string, string, client.Source, error) {
 	c, err := decodeCursor(tool, cur)
 	if err != nil {
 		return nil, "", "", client.Source{}, err
 	}
-	q.Set("limit", strconv.Itoa(limit))
-	if style == "offset" {
-		q.Set("offset", strconv.Itoa(c.Offset))
-		ms, src, err := s.c.Markets(ctx, q)
-		if err != nil {
-			return nil, "", "", src, err
-		}
-		next, note := nextOffset(tool, c.Offset, limit, len(ms))
-		return ms, next, note, src, nil
+	last, err := phaseOf(tool, c, state, q)
+	if err != nil {
+		return nil, "", "", client.Source{}, err
 	}
+	q.Set("limit", strconv.Itoa(limit))
 	if c.Keyset != "" {
 		q.Set("after_cursor", c.Keyset)
 	}
@@ -121,23 +144,8 @@ func (s *Service) pageMarkets(ctx context.Context, tool, style, cur string, limi
 	if err != nil {
 		return nil, "", "", src, err
 	}
-	next := ""
-	if p.NextCursor != "" && len(p.Markets) > 0 {
-		next = cursor{Tool: tool, Keyset: p.NextCursor}.encode()
-	}
-	return p.Markets, next, "", src, nil
-}
-
-// nextOffset: a full page means there may be more; Gamma answers 422 past
-// offset 10,000 (ref: polymarket.md §1.2), said instead of failing blindly.
-func nextOffset(tool string, offset, limit, got int) (string, string) {
-	if got < limit {
-		return "", ""
-	}
-	if offset+limit > client.MaxOffset {
-		return "", "Gamma refuses offsets past 10000, so offset paging ends here; use paging=keyset or narrow the filters"
-	}
-	return cursor{Tool: tool, Offset: offset + limit}.encode(), ""
+	next, note := nextPhase(tool, c, last, p.NextCursor, len(p.Markets))
+	return p.Markets, next, note, src, nil
 }
 
 // GetMarketIn names a market.
@@ -188,8 +196,7 @@ func (s *Service) getMarket() toolkit.Tool {
 type ListEventsIn struct {
 	Limit     int    `json:"limit,omitempty" mcp:"min=1;max=100;default=10"`
 	Cursor    string `json:"cursor,omitempty"`
-	Paging    string `json:"paging,omitempty" mcp:"enum=keyset|offset;default=keyset"`
-	State     string `json:"state,omitempty" mcp:"enum=open|closed|all;default=open"`
+	State     string `json:"state,omitempty" mcp:"enum=open|closed|all;default=open" jsonschema:"all: open ones first, then closed"`
 	Order     string `json:"order,omitempty" mcp:"enum=volume|volume_24h|liquidity|end_date;default=volume_24h"`
 	Ascending bool   `json:"ascending,omitempty"`
 	TagSlug   string `json:"tag_slug,omitempty" mcp:"pattern=^[a-z0-9-]{1,60}$"`
@@ -214,13 +221,11 @@ func (s *Service) listEvents() toolkit.Tool {
 			}
 			limit := pageSize(in.Limit, 10)
 			q := url.Values{"limit": {strconv.Itoa(limit)}}
-			switch in.State {
-			case "closed":
-				q.Set("closed", "true")
-			case "all":
-			default:
-				q.Set("closed", "false")
+			last, err := phaseOf("list_events", c, in.State, q)
+			if err != nil {
+				return EventsOut{}, err
 			}
+			q.Del("active")
 			setOrder(q, eventOrderFields, in.Order, in.Ascending)
 			if in.TagSlug != "" {
 				q.Set("tag_slug", in.TagSlug)
@@ -229,29 +234,15 @@ func (s *Service) listEvents() toolkit.Tool {
 			if keep == 0 && !strings.Contains(string(toolkitArgs(ctx)), "markets_per_event") {
 				keep = 3
 			}
-			var es []client.Event
-			var next, note string
-			var src client.Source
-			if in.Paging == "offset" {
-				q.Set("offset", strconv.Itoa(c.Offset))
-				es, src, err = s.c.Events(ctx, q)
-				if err == nil {
-					next, note = nextOffset("list_events", c.Offset, limit, len(es))
-				}
-			} else {
-				if c.Keyset != "" {
-					q.Set("after_cursor", c.Keyset)
-				}
-				var p client.EventPage
-				p, src, err = s.c.EventsKeyset(ctx, q)
-				es = p.Events
-				if p.NextCursor != "" && len(es) > 0 {
-					next = cursor{Tool: "list_events", Keyset: p.NextCursor}.encode()
-				}
+			if c.Keyset != "" {
+				q.Set("after_cursor", c.Keyset)
 			}
+			p, src, err := s.c.EventsKeyset(ctx, q)
 			if err != nil {
 				return EventsOut{}, err
 			}
+			es := p.Events
+			next, note := nextPhase("list_events", c, last, p.NextCursor, len(es))
 			out := make([]Event, len(es))
 			for i, e := range es {
 				out[i] = shapeEvent(e, keep, view{}, false)

@@ -23,13 +23,17 @@ type SearchOut struct {
 	Markets    []Market `json:"markets" mcp:"type=object"`
 	Total      int      `json:"total,omitempty"`
 	NextCursor string   `json:"next_cursor,omitempty"`
-	Fallback   string   `json:"fallback,omitempty"`
+	// NoMatch says the search found nothing; events and markets are then
+	// empty, and Suggestions (never mixed into the results) are the open
+	// markets with the most 24h volume.
+	NoMatch     string   `json:"no_match,omitempty"`
+	Suggestions []Market `json:"suggestions,omitempty" mcp:"type=object"`
 	client.Source
 }
 
 func (s *Service) searchMarkets() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "search_markets", Title: "Search markets", Toolset: setMarkets, Hints: toolkit.RemoteRead,
-		Description: "Text search of Polymarket events and markets (\"fed rate\"): matching events and their busiest markets (list rows as list_markets). If search fails or finds nothing, markets are the top open ones by 24h volume and fallback says so."},
+		Description: "Text search of Polymarket events and markets (\"fed rate\"): matching events and their busiest markets (list rows as list_markets). No match: empty results, no_match says so, suggestions holds the busiest open markets."},
 		limited(s, publicCall, func(ctx context.Context, in SearchIn) (SearchOut, error) {
 			c, err := decodeCursor("search_markets", in.Cursor)
 			if err != nil {
@@ -53,8 +57,11 @@ func (s *Service) searchMarkets() toolkit.Tool {
 				q.Set("keep_closed_markets", "0")
 			}
 			res, src, err := s.c.Search(ctx, q)
-			out := SearchOut{Events: []Event{}, Markets: []Market{}}
-			if err == nil && len(res.Events) > 0 {
+			if err != nil {
+				return SearchOut{}, err
+			}
+			out := SearchOut{Events: []Event{}, Markets: []Market{}, Source: src}
+			if len(res.Events) > 0 {
 				// Events carry markets_total, not their markets: those are
 				// the flat list, the limit busiest, once (an event like "Fed
 				// decision" has dozens; listing all of them twice was 70% of
@@ -72,25 +79,25 @@ func (s *Service) searchMarkets() toolkit.Tool {
 						out.NextCursor = cursor{Tool: "search_markets", Offset: pg + 1}.encode()
 					}
 				}
-				out.Source = src
 				return out, nil
 			}
-			// the original's fallback: the open markets by 24h volume, said in the result
-			why := "search found nothing for " + strconv.Quote(in.Query)
-			if err != nil {
-				why = "search failed (" + errText(err) + ")"
+			out.NoMatch = "no match for " + strconv.Quote(in.Query) + " (state " + or(in.State, "open") + "); try other words or state=all"
+			// suggestions: the open markets with the most 24h volume, best
+			// effort (a failure leaves them out, the no_match stands)
+			sq := statePhases("open")[0]
+			sq.Set("order", "volume24hr")
+			sq.Set("ascending", "false")
+			sq.Set("limit", strconv.Itoa(min(limit, 5)))
+			if p, _, err := s.c.MarketsKeyset(ctx, sq); err == nil && len(p.Markets) > 0 {
+				out.Suggestions = shapeMarkets(p.Markets, listView("compact"))
 			}
-			ms, fsrc, ferr := s.c.Markets(ctx, url.Values{"closed": {"false"}, "active": {"true"}, "order": {"volume24hr"},
-				"ascending": {"false"}, "limit": {strconv.Itoa(limit)}})
-			if ferr != nil {
-				if err != nil {
-					return SearchOut{}, err
-				}
-				return SearchOut{}, ferr
-			}
-			out.Markets = shapeMarkets(ms, listView("compact"))
-			out.Fallback = why + "; showing the open markets with the most 24h volume instead"
-			out.Source = fsrc
 			return out, nil
 		}))
+}
+
+func or(v, d string) string {
+	if v == "" {
+		return d
+	}
+	return v
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"net/url"
 	"strconv"
@@ -17,8 +18,8 @@ const dataMaxOffset = 10000
 
 // PositionsIn selects a wallet's positions.
 type PositionsIn struct {
-	User       string `json:"user" mcp:"pattern=^0x[0-9a-fA-F]{40}$"`
-	Market     string `json:"condition_id,omitempty" mcp:"pattern=^0x[0-9a-fA-F]{64}$"`
+	User       string `json:"user" mcp:"maxLength=100" jsonschema:"proxy wallet, 0x + 40 hex"`
+	Market     string `json:"condition_id,omitempty" mcp:"maxLength=100" jsonschema:"0x + 64 hex (get_market)"`
 	SortBy     string `json:"sort_by,omitempty" mcp:"enum=CURRENT|INITIAL|TOKENS|CASHPNL|PERCENTPNL|TITLE|RESOLVING|PRICE|AVGPRICE;default=CURRENT"`
 	Redeemable bool   `json:"redeemable_only,omitempty"`
 	Limit      int    `json:"limit,omitempty" mcp:"min=1;max=500;default=25"`
@@ -32,27 +33,45 @@ func cents(f float64) float64 { return math.Round(f*100) / 100 }
 // PositionOut is one position: what an agent weighs it by, and token_id and
 // slug to follow up (get_prices, get_market gives the condition id).
 type PositionOut struct {
-	Title      string  `json:"title"`
-	Outcome    string  `json:"outcome"`
-	Slug       string  `json:"slug,omitempty"`
-	TokenID    string  `json:"token_id"`
-	Size       float64 `json:"size"`
-	AvgPrice   float64 `json:"avg_price"`
-	CurPrice   float64 `json:"cur_price"`
-	CashPnl    float64 `json:"cash_pnl"` // value (size × cur_price) and % PnL follow from these; not repeated per row
-	Redeemable bool    `json:"redeemable,omitempty"`
+	Title    string  `json:"title"`
+	Outcome  string  `json:"outcome"`
+	Slug     string  `json:"slug,omitempty"`
+	TokenID  string  `json:"token_id"`
+	Size     float64 `json:"size"`
+	AvgPrice float64 `json:"avg_price"`
+	CurPrice float64 `json:"cur_price"`
+	// CurrentValue (size × cur_price), InitialValue (size × avg_price) and
+	// the P&L are the Data API's own figures, in USDC and percent.
+	CurrentValue float64 `json:"current_value"`
+	InitialValue float64 `json:"initial_value"`
+	CashPnl      float64 `json:"cash_pnl"`
+	PercentPnl   float64 `json:"percent_pnl"`
+	Redeemable   bool    `json:"redeemable,omitempty"`
 }
 
-// PositionsOut is a page of positions.
+// PositionTotals sums the page (USDC; percent_pnl is cash_pnl over initial_value).
+type PositionTotals struct {
+	Positions    int     `json:"positions"`
+	CurrentValue float64 `json:"current_value"`
+	InitialValue float64 `json:"initial_value"`
+	CashPnl      float64 `json:"cash_pnl"`
+	PercentPnl   float64 `json:"percent_pnl"`
+}
+
+// PositionsOut is a page of positions with its totals.
 type PositionsOut struct {
-	Positions  []PositionOut `json:"positions" mcp:"type=object" jsonschema:"title, outcome, slug, token_id, size, avg_price, cur_price, cash_pnl"`
-	NextCursor string        `json:"next_cursor,omitempty"`
+	Positions []PositionOut `json:"positions" mcp:"type=object" jsonschema:"title, outcome, slug, token_id, size, avg_price, cur_price, current_value, initial_value, cash_pnl, percent_pnl"`
+	// Totals are of this page; More says whether more pages exist (then
+	// the wallet's totals need them too: follow next_cursor).
+	Totals     PositionTotals `json:"totals"`
+	More       bool           `json:"more"`
+	NextCursor string         `json:"next_cursor,omitempty"`
 	client.Source
 }
 
 func (s *Service) getUserPositions() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_user_positions", Title: "Get user positions", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Positions of a Polymarket wallet (proxy wallet address): market, outcome, size, avg/current price, cash PnL. 10 calls/min per user. next_cursor pages."},
+		Description: "Positions of a Polymarket wallet (proxy wallet address): market, outcome, size, avg/current price, current value, cash and % P&L; totals of the page (value, cost, P&L) and more (whether next_cursor has more). 10 calls/min per user."},
 		limited(s, userCall, func(ctx context.Context, in PositionsIn) (PositionsOut, error) {
 			if err := client.CheckAddress("user", in.User); err != nil {
 				return PositionsOut{}, err
@@ -85,13 +104,39 @@ func (s *Service) getUserPositions() toolkit.Tool {
 				return PositionsOut{}, err
 			}
 			out := PositionsOut{Positions: make([]PositionOut, len(rows)), Source: src}
+			var tot PositionTotals
 			for i, p := range rows {
-				out.Positions[i] = PositionOut{Title: p.Title, Outcome: p.Outcome, Slug: p.Slug, TokenID: p.Asset,
+				po := PositionOut{Title: p.Title, Outcome: p.Outcome, Slug: p.Slug, TokenID: p.Asset,
 					Size: float64(p.Size), AvgPrice: float64(p.AvgPrice), CurPrice: float64(p.CurPrice),
-					CashPnl:    cents(float64(p.CashPnl)),
-					Redeemable: p.Redeemable}
+					CurrentValue: float64(p.CurrentValue), InitialValue: float64(p.InitialValue),
+					CashPnl: float64(p.CashPnl), PercentPnl: float64(p.PercentPnl), Redeemable: p.Redeemable}
+				// rows without the Data API's figures get them from size and prices
+				if po.CurrentValue == 0 && po.Size*po.CurPrice != 0 {
+					po.CurrentValue = po.Size * po.CurPrice
+				}
+				if po.InitialValue == 0 && po.Size*po.AvgPrice != 0 {
+					po.InitialValue = po.Size * po.AvgPrice
+				}
+				if po.CashPnl == 0 && po.CurrentValue != po.InitialValue {
+					po.CashPnl = po.CurrentValue - po.InitialValue
+				}
+				if po.PercentPnl == 0 && po.InitialValue != 0 {
+					po.PercentPnl = po.CashPnl / po.InitialValue * 100
+				}
+				tot.CurrentValue += po.CurrentValue
+				tot.InitialValue += po.InitialValue
+				tot.CashPnl += po.CashPnl
+				po.CurrentValue, po.InitialValue, po.CashPnl, po.PercentPnl = cents(po.CurrentValue), cents(po.InitialValue), cents(po.CashPnl), cents(po.PercentPnl)
+				out.Positions[i] = po
 			}
+			tot.Positions = len(rows)
+			if tot.InitialValue != 0 {
+				tot.PercentPnl = cents(tot.CashPnl / tot.InitialValue * 100)
+			}
+			tot.CurrentValue, tot.InitialValue, tot.CashPnl = cents(tot.CurrentValue), cents(tot.InitialValue), cents(tot.CashPnl)
+			out.Totals = tot
 			out.NextCursor = nextDataOffset("get_user_positions", c.Offset, limit, len(rows), dataMaxOffset)
+			out.More = out.NextCursor != ""
 			return out, nil
 		}))
 }
@@ -105,7 +150,7 @@ func nextDataOffset(tool string, offset, limit, got, maxOffset int) string {
 
 // ActivityIn selects a wallet's activity.
 type ActivityIn struct {
-	User   string   `json:"user" mcp:"pattern=^0x[0-9a-fA-F]{40}$"`
+	User   string   `json:"user" mcp:"maxLength=100" jsonschema:"proxy wallet, 0x + 40 hex"`
 	Types  []string `json:"types,omitempty" mcp:"enum=TRADE|SPLIT|MERGE|REDEEM|REWARD|CONVERSION"`
 	Side   string   `json:"side,omitempty" mcp:"enum=BUY|SELL"`
 	Start  int64    `json:"start,omitempty" mcp:"min=1"`
@@ -129,16 +174,27 @@ type ActivityOut struct {
 	Slug string `json:"slug,omitempty"`
 }
 
-// ActivitiesOut is a page of activity.
+// ActivityTotals sums the page's USDC by what moved it.
+type ActivityTotals struct {
+	Rows       int     `json:"rows"`
+	BoughtUSDC float64 `json:"bought_usdc"` // TRADE rows with side BUY
+	SoldUSDC   float64 `json:"sold_usdc"`   // TRADE rows with side SELL
+	// RedeemedUSDC: REDEEM rows (resolved positions paid out).
+	RedeemedUSDC float64 `json:"redeemed_usdc"`
+}
+
+// ActivitiesOut is a page of activity with its totals.
 type ActivitiesOut struct {
-	Activity   []ActivityOut `json:"activity" mcp:"type=object" jsonschema:"time is unix seconds"`
-	NextCursor string        `json:"next_cursor,omitempty"`
+	Activity   []ActivityOut  `json:"activity" mcp:"type=object" jsonschema:"time is unix seconds"`
+	Totals     ActivityTotals `json:"totals"`
+	More       bool           `json:"more"`
+	NextCursor string         `json:"next_cursor,omitempty"`
 	client.Source
 }
 
 func (s *Service) getUserActivity() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_user_activity", Title: "Get user activity", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Activity of a Polymarket wallet, newest first (types: default all): time, type, side, market, size, USDC, price. 10 calls/min per user. next_cursor pages."},
+		Description: "Activity of a Polymarket wallet, newest first (types: default all): time, type, side, market, size, USDC, price; page totals (bought, sold, redeemed USDC) and more. 10 calls/min per user."},
 		limited(s, userCall, func(ctx context.Context, in ActivityIn) (ActivitiesOut, error) {
 			if err := client.CheckAddress("user", in.User); err != nil {
 				return ActivitiesOut{}, err
@@ -173,19 +229,32 @@ func (s *Service) getUserActivity() toolkit.Tool {
 				return ActivitiesOut{}, err
 			}
 			out := ActivitiesOut{Activity: make([]ActivityOut, len(rows)), Source: src}
+			var tot ActivityTotals
 			for i, a := range rows {
 				out.Activity[i] = ActivityOut{Time: int64(a.Timestamp), Type: a.Type, Side: a.Side, Title: a.Title,
 					Outcome: a.Outcome, Size: float64(a.Size), USDC: cents(float64(a.UsdcSize)), Price: float64(a.Price), Slug: a.Slug}
+				switch usdc := float64(a.UsdcSize); {
+				case a.Type == "TRADE" && a.Side == "BUY":
+					tot.BoughtUSDC += usdc
+				case a.Type == "TRADE" && a.Side == "SELL":
+					tot.SoldUSDC += usdc
+				case a.Type == "REDEEM":
+					tot.RedeemedUSDC += usdc
+				}
 			}
+			tot.Rows = len(rows)
+			tot.BoughtUSDC, tot.SoldUSDC, tot.RedeemedUSDC = cents(tot.BoughtUSDC), cents(tot.SoldUSDC), cents(tot.RedeemedUSDC)
+			out.Totals = tot
 			out.NextCursor = nextDataOffset("get_user_activity", c.Offset, limit, len(rows), dataMaxOffset)
+			out.More = out.NextCursor != ""
 			return out, nil
 		}))
 }
 
 // HoldersIn names a market.
 type HoldersIn struct {
-	ConditionID string `json:"condition_id" mcp:"pattern=^0x[0-9a-fA-F]{64}$"`
-	Limit       int    `json:"limit,omitempty" mcp:"min=1;max=20;default=10"`
+	ConditionID string `json:"condition_id" mcp:"maxLength=100" jsonschema:"0x + 64 hex, from get_market"`
+	Limit       int    `json:"limit,omitempty" mcp:"min=1;max=100;default=10"`
 }
 
 // HolderRow is one holder: a row of its outcome's table (cols once, then
@@ -194,6 +263,7 @@ type HolderRow struct {
 	Wallet   string  `json:"wallet"`
 	Name     string  `json:"name"`
 	Shares   float64 `json:"shares"`
+	Pct      float64 `json:"pct_of_listed"` // share of the listed holders' shares, percent
 	Verified bool    `json:"verified"`
 }
 
@@ -202,18 +272,22 @@ type HolderRow struct {
 type HolderGroupOut struct {
 	Outcome int64   `json:"outcome" jsonschema:"index into get_market's outcomes"`
 	Rows    [][]any `json:"rows" jsonschema:"largest first, in cols order"`
+	// Holders and Shares total the listed holders of this outcome.
+	Holders int     `json:"holders"`
+	Shares  float64 `json:"total_shares"`
 }
 
 // HoldersOut lists the groups.
 type HoldersOut struct {
-	Cols     []string         `json:"cols" jsonschema:"wallet,name,shares,verified"`
+	Cols     []string         `json:"cols" jsonschema:"wallet,name,shares,pct_of_listed,verified"`
 	Outcomes []HolderGroupOut `json:"outcomes" mcp:"type=object"`
+	Note     string           `json:"note,omitempty"`
 	client.Source
 }
 
 func (s *Service) getTopHolders() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_top_holders", Title: "Get top holders", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Largest holders of a market (its condition_id, not a token id), per outcome (index as in get_market), as a table (see cols)."},
+		Description: "Largest holders of a market (its condition_id from get_market, not a token id), per outcome (index as in get_market), as a table (see cols) with each outcome's total shares."},
 		limited(s, publicCall, func(ctx context.Context, in HoldersIn) (HoldersOut, error) {
 			if err := client.CheckConditionID("condition_id", in.ConditionID); err != nil {
 				return HoldersOut{}, err
@@ -230,6 +304,9 @@ func (s *Service) getTopHolders() toolkit.Tool {
 			for _, g := range gs {
 				var og HolderGroupOut
 				list := make([]HolderRow, len(g.Holders))
+				for _, h := range g.Holders {
+					og.Shares += float64(h.Amount)
+				}
 				for i, h := range g.Holders {
 					og.Outcome = int64(h.OutcomeIndex)
 					name := h.Name
@@ -237,9 +314,16 @@ func (s *Service) getTopHolders() toolkit.Tool {
 						name = h.Pseudonym
 					}
 					list[i] = HolderRow{Wallet: h.ProxyWallet, Name: name, Shares: float64(h.Amount), Verified: h.Verified}
+					if og.Shares > 0 {
+						list[i].Pct = cents(float64(h.Amount) / og.Shares * 100)
+					}
 				}
+				og.Holders, og.Shares = len(list), cents(og.Shares)
 				_, og.Rows = toolkit.Tabulate(list)
 				out.Outcomes = append(out.Outcomes, og)
+			}
+			if len(out.Outcomes) == 0 {
+				out.Note = "nobody holds this market's outcomes (Polymarket answered null)"
 			}
 			return out, nil
 		}))
@@ -266,20 +350,27 @@ type CommentOut struct {
 
 // CommentsOut is a page of comments.
 type CommentsOut struct {
-	Comments   []CommentOut `json:"comments" mcp:"type=object"`
-	NextCursor string       `json:"next_cursor,omitempty"`
+	Comments []CommentOut `json:"comments" mcp:"type=object"`
+	// ResolvedTo says which entity the comments belong to when it is not
+	// the one asked for (a market's comments are its event's).
+	ResolvedTo string `json:"resolved_to,omitempty"`
+	NextCursor string `json:"next_cursor,omitempty"`
 	client.Source
 }
 
-// entityTypes maps to Gamma's exact-case parent_entity_type (ref: polymarket.md §1.2).
-var entityTypes = map[string]string{"market": "market", "event": "Event", "series": "Series"}
+// entityTypes maps to Gamma's exact-case parent_entity_type. Gamma accepts
+// only Event, Series and PerpsAsset: "market" in any casing is 422 `expected
+// value to be one of "Event, Series, PerpsAsset"` (polyoxide
+// docs/specs/gamma/OBSERVED.md, probed 2026-08-19; its spec-deviations,
+// 2026-10-02), so a market's comments are read from its event.
+var entityTypes = map[string]string{"market": "Event", "event": "Event", "series": "Series"}
 
 // commentsMaxOffset: comment paging stops at offset 200 (ref: polymarket.md §1.2, ts-sdk changeset).
 const commentsMaxOffset = 200
 
 func (s *Service) listComments() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "list_comments", Title: "List comments", Toolset: setMarkets, Hints: toolkit.RemoteRead,
-		Description: "Comments on a market, event or series (numeric Gamma id), newest first: body (≤500 chars), author (wallet if unnamed), time, reactions. Paging ends at 200 upstream."},
+		Description: "Comments on an event or series (numeric Gamma id), newest first: body (≤500 chars), author (wallet if unnamed), time, reactions. Gamma keeps a market's comments on its event: entity_type=market reads those and resolved_to says so. Paging ends at 200 upstream."},
 		limited(s, publicCall, func(ctx context.Context, in CommentsIn) (CommentsOut, error) {
 			typ, ok := entityTypes[in.EntityType]
 			if !ok || in.EntityID <= 0 {
@@ -293,13 +384,26 @@ func (s *Service) listComments() toolkit.Tool {
 			if limit <= 0 {
 				limit = 20
 			}
-			q := url.Values{"parent_entity_type": {typ}, "parent_entity_id": {strconv.FormatInt(in.EntityID, 10)},
+			id, resolved := strconv.FormatInt(in.EntityID, 10), ""
+			if in.EntityType == "market" {
+				m, _, err := s.c.Market(ctx, id)
+				if err != nil {
+					return CommentsOut{}, err
+				}
+				if len(m.Events) == 0 || m.Events[0].ID == "" {
+					return CommentsOut{}, envelope.New(envelope.NotFound,
+						"market %s belongs to no event, and Gamma keeps comments per event or series only; list_comments with entity_type=event takes an event id (get_market detail=full shows event_slug, get_event its id)", id)
+				}
+				id = string(m.Events[0].ID)
+				resolved = fmt.Sprintf("event %s (%s): Gamma keeps comments per event, so these are the comments on market %d's event", id, m.Events[0].Slug, in.EntityID)
+			}
+			q := url.Values{"parent_entity_type": {typ}, "parent_entity_id": {id},
 				"limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(c.Offset)}, "order": {"createdAt"}, "ascending": {"false"}}
 			rows, src, err := s.c.Comments(ctx, q)
 			if err != nil {
 				return CommentsOut{}, err
 			}
-			out := CommentsOut{Comments: make([]CommentOut, len(rows)), Source: src}
+			out := CommentsOut{Comments: make([]CommentOut, len(rows)), ResolvedTo: resolved, Source: src}
 			for i, r := range rows {
 				co := CommentOut{ID: string(r.ID), Body: clipText(r.Body, 500), CreatedAt: r.CreatedAt,
 					Reactions: float64(r.ReactionCount), ReplyTo: string(r.ParentCommentID)}
