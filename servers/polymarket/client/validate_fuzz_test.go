@@ -33,3 +33,23 @@ func FuzzShapesMatchPatterns(f *testing.F) {
 		}
 	})
 }
+
+// Gamma's timestamps and the tools' dates are outside input: parsing never
+// panics, and a date CheckDate admits is one Gamma's formats read.
+func FuzzGammaTimeAndDates(f *testing.F) {
+	for _, s := range []string{"2026-06-04 00:34:19+00", "2025-09-22T21:37:46.914643Z", "2026-05-28 05:29:05.547+00",
+		"2026-05-01", "yesterday", "", "2026-13-01T00:00:00Z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		_, _ = ParseGammaTime(s)
+		if CheckDate("d", s) == nil {
+			if _, ok := ParseGammaTime(s); !ok {
+				t.Fatalf("CheckDate admits %q, ParseGammaTime cannot read it", s)
+			}
+		}
+		for _, check := range []func(string, string) error{CheckAddress, CheckConditionID, CheckTokenID} {
+			_ = check("f", s)
+		}
+	})
+}
