@@ -85,6 +85,10 @@ func TestRealAPIRules(t *testing.T) {
 		if num(out["matched"]) == 0 {
 			t.Fatalf("%+v", out)
 		}
+		m := mapOf(obj(t, s, "get_market", map[string]any{"identifier": id, "detail": "full"})["market"])
+		if str(m["category"]) == "" {
+			t.Fatalf("get_market detail=full has no category: %+v", m)
+		}
 		out = obj(t, s, "find_trending_markets", map[string]any{"category": "astrology"})
 		if num(out["matched"]) != 0 || !strings.Contains(fmt.Sprint(out["categories"]), "Politics") {
 			t.Fatalf("%+v", out["categories"])

@@ -62,9 +62,9 @@ func (c *Client) Market(ctx context.Context, ident string) (Market, Source, erro
 	var src Source
 	switch kind {
 	case KindID:
-		b, src, err = c.get(ctx, c.gamma, "get market", "/markets/"+url.PathEscape(ident), nil)
+		b, src, err = c.get(ctx, c.gamma, "get market", "/markets/"+url.PathEscape(ident), withTags())
 	case KindSlug:
-		b, src, err = c.get(ctx, c.gamma, "get market", "/markets/slug/"+url.PathEscape(ident), nil)
+		b, src, err = c.get(ctx, c.gamma, "get market", "/markets/slug/"+url.PathEscape(ident), withTags())
 	case KindCondition:
 		var m Market
 		m, src, err = c.marketWhere(ctx, "condition_ids", ident)
@@ -155,13 +155,19 @@ func (c *Client) Comments(ctx context.Context, q url.Values) ([]Comment, Source,
 	return l, src, err
 }
 
+// withTags asks Gamma for a market's tags: it leaves null keys out and
+// current markets carry no category, so the tags are where a market's
+// categories are (include_tag on /markets/{id}, /markets/slug/{slug} and the
+// lists: ref: polymarket.md §1.2, rs-clob-client request types).
+func withTags() url.Values { return url.Values{"include_tag": {"true"}} }
+
 // marketWhere finds the one market a keyset filter names: the filter lists
 // open markets unless closed=true is sent, so closed is asked second. An
 // empty Market (no ID) means none.
 func (c *Client) marketWhere(ctx context.Context, filter, value string) (Market, Source, error) {
 	var src Source
 	for _, closed := range []string{"false", "true"} {
-		p, psrc, err := c.MarketsKeyset(ctx, url.Values{filter: {value}, "closed": {closed}, "limit": {"1"}})
+		p, psrc, err := c.MarketsKeyset(ctx, url.Values{filter: {value}, "closed": {closed}, "limit": {"1"}, "include_tag": {"true"}})
 		src = psrc
 		if err != nil {
 			return Market{}, src, err

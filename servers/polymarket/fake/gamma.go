@@ -260,7 +260,7 @@ func (s *Server) getMarket(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, m := range s.markets {
 			if m.slug == slug {
-				writeJSON(w, 200, m.raw)
+				writeJSON(w, 200, m.withTags(r.URL.Query().Get("include_tag") == "true"))
 				return
 			}
 		}
@@ -268,7 +268,7 @@ func (s *Server) getMarket(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, s.fixture)
 		return
 	} else if m := s.byID[rest]; m != nil {
-		writeJSON(w, 200, m.raw)
+		writeJSON(w, 200, m.withTags(r.URL.Query().Get("include_tag") == "true"))
 		return
 	}
 	writeJSON(w, 404, map[string]string{"type": "not found", "error": "market not found"}) // assumed
