@@ -42,6 +42,10 @@ func TestRealAPIRules(t *testing.T) {
 		if len(pts) == 0 || !strings.Contains(str(out["note"]), "2 windows") {
 			t.Fatalf("%+v", out["note"])
 		}
+		res := s.conn.Call(t, "get_price_history", map[string]any{"token_id": tok[0], "start_ts": now * 1000})
+		if b := servetest.ErrorBody(t, res); b.Code != "invalid_argument" || !strings.Contains(b.Message, "milliseconds") {
+			t.Fatalf("%+v", b)
+		}
 		for i := 1; i < len(pts); i++ {
 			if num(list(pts[i])[0]) <= num(list(pts[i-1])[0]) {
 				t.Fatalf("points out of order or repeated at %d", i)

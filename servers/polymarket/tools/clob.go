@@ -300,6 +300,9 @@ func (s *Service) getPriceHistory() toolkit.Tool {
 			if in.EndTS > 0 && in.EndTS <= in.StartTS {
 				return HistoryOut{}, envelope.Invalid("end_ts", "end_ts must be after start_ts")
 			}
+			if now := time.Now().Unix(); in.StartTS >= now || in.EndTS > now+86400 {
+				return HistoryOut{}, envelope.Invalid("start_ts", "start_ts and end_ts are unix seconds in the past (milliseconds are 1000 times too large); now is %d", now)
+			}
 			var notes []string
 			fid := in.Fidelity
 			if floor := client.MinFidelity(in.Interval); fid < floor {
