@@ -84,3 +84,18 @@ func TestSunsetHeadersLoggedOncePerRoutePerDay(t *testing.T) {
 		t.Fatalf("next day: %d warnings", n)
 	}
 }
+
+// A resolved market found by token on the keyset route: its closedTime (not
+// RFC 3339, and weeks before endDate) is what history windows end at.
+func TestContractKeysetClosedMarket(t *testing.T) {
+	tok := "25714007960293389110960044475283546872601238755063051359394740854408462452120"
+	c := replay(t, exchange{method: "GET", path: "/markets/keyset", query: url.Values{"clob_token_ids": {tok}}, status: 200, file: "observed_keyset_closed.json"})
+	m, _, err := c.Market(context.Background(), tok)
+	if err != nil || m.ID != "2169995" || !m.Closed {
+		t.Fatalf("%+v %v", m, err)
+	}
+	at, ok := ParseGammaTime(m.ClosedTime)
+	if !ok || !at.Equal(time.Date(2026, 6, 4, 0, 34, 19, 0, time.UTC)) {
+		t.Fatalf("closedTime %q → %v", m.ClosedTime, at)
+	}
+}
