@@ -152,9 +152,9 @@ func categoryIndex(c string) int {
 	return 0
 }
 
-// sunsetHeaders are what Gamma sends on the legacy /markets (and /events)
-// routes, still served Aug–Oct 2026 (a public historical-data cookbook's
-// `curl -sD -`, 2026-08-11).
+// sunsetHeaders are what Gamma sends on the legacy /markets route, still
+// served Aug–Oct 2026 (a public historical-data cookbook's `curl -sD -`,
+// 2026-08-11); that /events sends them too is assumed.
 func sunsetHeaders(w http.ResponseWriter) {
 	w.Header().Set("Deprecation", "true")
 	w.Header().Set("Sunset", "Fri, 01 May 2026 00:00:00 GMT")
