@@ -190,6 +190,31 @@ func TestGenerateChartImage(t *testing.T) {
 	}
 }
 
+// TestGenerateReportsTimeAndQuota: the image result says when it was made
+// and, with the plan known and the limiter counting, how much of the plan's
+// daily maximum is left after it; with the plan unknown nothing is claimed.
+func TestGenerateReportsTimeAndQuota(t *testing.T) {
+	e := start(t, setup{key: "pro-key", plan: "PRO", limiter: true, fakeOpts: fake.Options{Keys: map[string]string{"pro-key": "PRO"}}})
+	cfg := map[string]any{"symbol": "BINANCE:BTCUSDT"}
+	before := time.Now().UTC().Add(-time.Second)
+	for i, storage := range []bool{false, false, true} {
+		out := servetest.Decode[tools.ImageOut](t, e.call(t, "generate_chart_image", map[string]any{"config": cfg, "storage": storage}))
+		at, err := time.Parse(time.RFC3339, out.GeneratedAt)
+		if err != nil || at.Before(before) || at.After(time.Now().Add(time.Second)) {
+			t.Errorf("call %d: generatedAt = %q", i, out.GeneratedAt)
+		}
+		if out.DailyLimit != 500 || out.DailyRemaining == nil || *out.DailyRemaining != 500-(i+1) {
+			t.Errorf("call %d: dailyLimit %d, dailyRemaining %v; want 500 and %d", i, out.DailyLimit, out.DailyRemaining, 500-(i+1))
+		}
+	}
+	u := start(t, setup{plan: "-"})
+	res := u.call(t, "generate_chart_image", map[string]any{"config": cfg})
+	if out := servetest.Decode[tools.ImageOut](t, res); out.GeneratedAt == "" || out.DailyRemaining != nil ||
+		strings.Contains(servetest.ResultJSON(res), "dailyRemaining") {
+		t.Errorf("unknown plan: %s", servetest.ResultJSON(res))
+	}
+}
+
 func TestGenerateValidatesBeforeSpendingQuota(t *testing.T) {
 	e := start(t, setup{plan: "BASIC", key: "basic-key"})
 	res := e.call(t, "generate_chart_image", map[string]any{"config": map[string]any{"symbol": "NASDAQ:AAPL", "width": 1920, "height": 1080,

@@ -199,11 +199,34 @@ func (c *Client) limit(ctx context.Context) error {
 	if err != nil {
 		return c.limiterError(ctx, err)
 	}
+	if q, ok := ctx.Value(quotaKey{}).(*Quota); ok && d.Allowed {
+		q.Known, q.DailyLimit, q.DailyRemaining = true, d.Limit, d.Remaining
+	}
 	if !d.Allowed {
 		return envelope.New(envelope.RateLimited, "the %s plan's daily maximum of %d requests is used up (%s=%s); try again in %s",
 			c.plan.Name, c.plan.DailyMax, EnvPlan, c.plan.Name, d.RetryAfter.Round(time.Minute)).WithRetryAfter(d.RetryAfter)
 	}
 	return nil
+}
+
+// Quota is what is left of the plan's daily maximum after a call, as this
+// server counts it (across replicas when the limiter is shared through Redis).
+// chart-img documents no quota headers, so this count is the only source:
+// Known is false when the plan is unknown (CHART_IMG_PLAN not set) and
+// nothing is counted.
+type Quota struct {
+	Known          bool
+	DailyLimit     int
+	DailyRemaining int
+}
+
+type quotaKey struct{}
+
+// WithQuota returns a context whose calls record the quota left into the
+// returned Quota (the last attempt's figure wins).
+func WithQuota(ctx context.Context) (context.Context, *Quota) {
+	q := &Quota{}
+	return context.WithValue(ctx, quotaKey{}, q), q
 }
 
 // limiterError maps a limiter failure: the caller's own deadline or

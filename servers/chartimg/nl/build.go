@@ -7,11 +7,13 @@ package nl
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/docsparse"
@@ -50,11 +52,14 @@ type Builder struct {
 	exchanges map[string]bool // exchange ids, for EXCHANGE:SYMBOL written in any case
 	typoKeys  [][]string      // by length: symbol and indicator words a misspelling may be corrected to
 	inds      map[string]*indInfo
+	// Now is the clock a span such as "last 7 days" is measured back from
+	// (time.Now; tests fix it).
+	Now func() time.Time
 }
 
 // New builds the dictionary from the docs (names, inputs, value sets).
 func New(d *docsparse.Docs) *Builder {
-	b := &Builder{docs: d, dict: buildDict(d.IndicatorNames()), intervals: d.Parameters.Intervals, ranges: d.Parameters.Ranges}
+	b := &Builder{docs: d, dict: buildDict(d.IndicatorNames()), intervals: d.Parameters.Intervals, ranges: d.Parameters.Ranges, Now: time.Now}
 	if len(b.intervals) == 0 {
 		b.intervals = chart.Intervals
 	}
@@ -177,6 +182,10 @@ type numArg struct {
 type hit struct {
 	value  string
 	phrase string
+	// a range span the enum does not name: spanN spanUnit back from now,
+	// sent as {from,to}
+	spanN    float64
+	spanUnit string
 }
 
 type state struct {
@@ -285,7 +294,7 @@ func (s *state) extract(text string) string {
 				continue
 			}
 			sym := strings.ToUpper(text[m[0]:m[1]])
-			s.symbols = append(s.symbols, hit{sym, text[m[0]:m[1]]})
+			s.symbols = append(s.symbols, hit{value: sym, phrase: text[m[0]:m[1]]})
 			text = blank(text, m[:2])
 		}
 	}
@@ -293,7 +302,7 @@ func (s *state) extract(text string) string {
 		for _, m := range findAll(text, 8, pairAt, buf[:0]) {
 			a, q := strings.ToLower(text[m[2]:m[3]]), strings.ToLower(text[m[4]:m[5]])
 			if full, ok := s.pair(a, q); ok {
-				s.symbols = append(s.symbols, hit{full, text[m[0]:m[1]]})
+				s.symbols = append(s.symbols, hit{value: full, phrase: text[m[0]:m[1]]})
 				text = blank(text, m[:2])
 			}
 		}
@@ -462,12 +471,26 @@ func (s *state) finish(req Request) {
 	case req.Prefs.Range != "":
 		c.Range = req.Prefs.Range
 		s.addReason("range: " + req.Prefs.Range + " from preferences")
+	case len(s.rangeHits) > 0 && s.rangeHits[0].spanUnit != "":
+		h := s.rangeHits[0]
+		to := s.b.Now().UTC().Truncate(time.Second)
+		from := spanFrom(to, h.spanN, h.spanUnit)
+		c.Range = map[string]any{"from": from.Format(time.RFC3339), "to": to.Format(time.RFC3339)}
+		s.reasonQuoted("range: ", h.phrase, "{from: "+from.Format(time.RFC3339)+", to: "+to.Format(time.RFC3339)+
+			"} (no range code names this span, so it is sent exactly)")
+		s.extra("range", s.rangeHits)
 	case len(s.rangeHits) > 0:
 		c.Range = s.rangeHits[0].value
 		s.reasonQuoted("range: ", s.rangeHits[0].phrase, s.rangeHits[0].value)
 		s.extra("range", s.rangeHits)
 	}
 	rng, _ := c.Range.(string)
+	spanDays := 0.0
+	if obj, ok := c.Range.(map[string]any); ok {
+		f, _ := time.Parse(time.RFC3339, obj["from"].(string))
+		t, _ := time.Parse(time.RFC3339, obj["to"].(string))
+		spanDays = t.Sub(f).Hours() / 24
+	}
 	switch {
 	case req.Prefs.Interval != "":
 		c.Interval = req.Prefs.Interval
@@ -482,6 +505,9 @@ func (s *state) finish(req Request) {
 	case rng != "":
 		c.Interval = defaultInterval[rng]
 		s.addReason("interval: not stated; " + c.Interval + " suits a " + rng + " range")
+	case spanDays > 0:
+		c.Interval = spanInterval(spanDays)
+		s.addReason("interval: not stated; " + c.Interval + " suits a " + strconv.FormatFloat(math.Round(spanDays*10)/10, 'f', -1, 64) + "-day range")
 	default:
 		c.Interval = "1D"
 		s.addReason("interval: not stated; 1D (the API default)")
@@ -489,6 +515,11 @@ func (s *state) finish(req Request) {
 	if rng != "" {
 		if bars, ok := chart.Bars(rng, c.Interval); ok && bars > chart.MaxBars {
 			s.warn("%s bars over %s is about %d bars; the API draws about %d, so the oldest part will be cut (use a longer interval)", c.Interval, rng, bars, chart.MaxBars)
+		}
+	}
+	if m, ok := chart.IntervalMinutes(c.Interval); ok && spanDays > 0 {
+		if bars := int(spanDays * 1440 / float64(m)); bars > chart.MaxBars {
+			s.warn("%s bars over %s is about %d bars; the API draws about %d, so the oldest part will be cut (use a longer interval)", c.Interval, s.rangeHits[0].phrase, bars, chart.MaxBars)
 		}
 	}
 

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/docsparse"
 )
@@ -24,6 +25,16 @@ func study(name string, input map[string]any) string {
 		parts[i] = fmt.Sprintf("%s=%v", k, input[k])
 	}
 	return name + "{" + strings.Join(parts, ",") + "}"
+}
+
+// testNow is the clock of every test builder: a span such as "last 7 days"
+// goes out as {from: testNow - 7 days, to: testNow}.
+var testNow = time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC)
+
+func testBuilder() *Builder {
+	b := New(docsparse.Snapshot())
+	b.Now = func() time.Time { return testNow }
+	return b
 }
 
 type want struct {
@@ -83,12 +94,12 @@ var cases = []struct {
 	{"BTC last 24 hours", want{symbol: "BINANCE:BTCUSDT", rng: "1D", interval: "15m"}},
 	{"BTC past 1 day", want{symbol: "BINANCE:BTCUSDT", rng: "1D", interval: "15m"}},
 	{"BTC this week", want{symbol: "BINANCE:BTCUSDT", rng: "WTD", interval: "30m"}},
-	{"BTC last week", want{symbol: "BINANCE:BTCUSDT", rng: "5D", interval: "1h"}},
+	{"BTC last week", want{symbol: "BINANCE:BTCUSDT", rng: "since 2026-03-08T12:00:00Z", interval: "1h"}},
 	{"BTC over the past 5 days", want{symbol: "BINANCE:BTCUSDT", rng: "5D", interval: "1h"}},
 	{"BTC past month", want{symbol: "BINANCE:BTCUSDT", rng: "1M", interval: "4h"}},
-	{"BTC last 30 days", want{symbol: "BINANCE:BTCUSDT", rng: "1M", interval: "4h"}},
+	{"BTC last 30 days", want{symbol: "BINANCE:BTCUSDT", rng: "since 2026-02-13T12:00:00Z", interval: "4h"}},
 	{"AAPL last quarter", want{symbol: "NASDAQ:AAPL", rng: "3M", interval: "1D"}},
-	{"AAPL past 90 days", want{symbol: "NASDAQ:AAPL", rng: "3M", interval: "1D"}},
+	{"AAPL past 90 days", want{symbol: "NASDAQ:AAPL", rng: "since 2025-12-15T12:00:00Z", interval: "1D"}},
 	{"AAPL over the last three months", want{symbol: "NASDAQ:AAPL", rng: "3M", interval: "1D"}},
 	{"AAPL 6 months", want{symbol: "NASDAQ:AAPL", rng: "6M", interval: "1D"}},
 	{"AAPL past six months", want{symbol: "NASDAQ:AAPL", rng: "6M", interval: "1D"}},
@@ -102,11 +113,11 @@ var cases = []struct {
 	{"bitcoin month-to-date", want{symbol: "BINANCE:BTCUSDT", rng: "MTD", interval: "1h"}},
 	{"bitcoin week to date", want{symbol: "BINANCE:BTCUSDT", rng: "WTD", interval: "30m"}},
 	{"bitcoin day to date", want{symbol: "BINANCE:BTCUSDT", rng: "DTD", interval: "5m"}},
-	{"bitcoin last 2 weeks", want{symbol: "BINANCE:BTCUSDT", rng: "1M", interval: "4h", warn: "smallest range that covers it"}},
-	{"bitcoin past 10 days", want{symbol: "BINANCE:BTCUSDT", rng: "1M", interval: "4h", warn: "smallest range"}},
-	{"bitcoin last 2 years", want{symbol: "BINANCE:BTCUSDT", rng: "5Y", interval: "1W", warn: "smallest range"}},
-	{"bitcoin over the past 10 years", want{symbol: "BINANCE:BTCUSDT", rng: "ALL", interval: "1M", warn: "smallest range"}},
-	{"bitcoin past 4 months", want{symbol: "BINANCE:BTCUSDT", rng: "6M", interval: "1D", warn: "smallest range"}},
+	{"bitcoin last 2 weeks", want{symbol: "BINANCE:BTCUSDT", rng: "since 2026-03-01T12:00:00Z", interval: "4h"}},
+	{"bitcoin past 10 days", want{symbol: "BINANCE:BTCUSDT", rng: "since 2026-03-05T12:00:00Z", interval: "4h"}},
+	{"bitcoin last 2 years", want{symbol: "BINANCE:BTCUSDT", rng: "since 2024-03-15T12:00:00Z", interval: "1W"}},
+	{"bitcoin over the past 10 years", want{symbol: "BINANCE:BTCUSDT", rng: "since 2016-03-15T12:00:00Z", interval: "1M"}},
+	{"bitcoin past 4 months", want{symbol: "BINANCE:BTCUSDT", rng: "since 2025-11-15T12:00:00Z", interval: "1D"}},
 
 	// intervals
 	{"BTC 15 minute chart", want{symbol: "BINANCE:BTCUSDT", interval: "15m"}},
@@ -123,7 +134,7 @@ var cases = []struct {
 	{"BTC 10 minute chart", want{symbol: "BINANCE:BTCUSDT", interval: "15m", warn: "not a supported interval"}},
 	{"BTC 60 minute bars", want{symbol: "BINANCE:BTCUSDT", interval: "1h"}},
 	{"BTC 1D", want{symbol: "BINANCE:BTCUSDT", interval: "1D"}},
-	{"ETH 2 hour candles past week", want{symbol: "BINANCE:ETHUSDT", interval: "2h", rng: "5D"}},
+	{"ETH 2 hour candles past week", want{symbol: "BINANCE:ETHUSDT", interval: "2h", rng: "since 2026-03-08T12:00:00Z"}},
 
 	// indicators
 	{"BTC with RSI", want{symbol: "BINANCE:BTCUSDT", studies: []string{RSI}}},
@@ -138,6 +149,27 @@ var cases = []struct {
 	{"AAPL bollinger bands", want{symbol: "NASDAQ:AAPL", studies: []string{BB}}},
 	{"AAPL Bollinger Bands 20 2", want{symbol: "NASDAQ:AAPL", studies: []string{BB + "{in_0=20,in_1=2}"}}},
 	{"AAPL bollinger bands with 2.5 standard deviations", want{symbol: "NASDAQ:AAPL", studies: []string{BB + "{in_1=2.5}"}}},
+	// a number binds to the study and the parameter word next to it; "standard
+	// deviations" after a study's numbers is its multiplier, not a second study
+	{"Bitcoin with Bollinger Bands with length 20 and 2.5 standard deviations", want{symbol: "BINANCE:BTCUSDT", studies: []string{BB + "{in_0=20,in_1=2.5}"}}},
+	{"AAPL Bollinger Bands with a length of 30 and 3 standard deviations", want{symbol: "NASDAQ:AAPL", studies: []string{BB + "{in_0=30,in_1=3}"}}},
+	{"ETH bollinger with standard deviation 2 and period 50", want{symbol: "BINANCE:ETHUSDT", studies: []string{BB + "{in_0=50,in_1=2}"}}},
+	{"SOL BB 20 std 2.5", want{symbol: "BINANCE:SOLUSDT", studies: []string{BB + "{in_0=20,in_1=2.5}"}}},
+	{"BTC with RSI but with length 7", want{symbol: "BINANCE:BTCUSDT", studies: []string{RSI + "{length=7}"}}},
+	{"RSI on BTC daily with length 9", want{symbol: "BINANCE:BTCUSDT", interval: "1D", studies: []string{RSI + "{length=9}"}}},
+	{"ETH with EMA period 21", want{symbol: "BINANCE:ETHUSDT", studies: []string{EMA + "{length=21}"}}},
+	{"MACD for ETH, fast 8 slow 21 signal 5", want{symbol: "BINANCE:ETHUSDT", studies: []string{MACD + "{in_0=8,in_1=21,in_2=5}"}}},
+	{"AAPL MACD 12 fast 26 slow 9 signal and RSI period 10", want{symbol: "NASDAQ:AAPL", studies: []string{MACD + "{in_0=12,in_1=26,in_2=9}", RSI + "{length=10}"}}},
+	{"SPY keltner channels with length 30 and multiplier 2", want{symbol: "AMEX:SPY", studies: []string{"Keltner Channels{in_1=30,in_2=2}"}}},
+	{"BTC RSI and standard deviation 20", want{symbol: "BINANCE:BTCUSDT", studies: []string{RSI, "Standard Deviation{periods=20}"}}},
+	// the docs type Super Trend's factor as Integer: 1.5 is rounded, and says so
+	{"SOL supertrend with period 7 and multiplier 1.5", want{symbol: "BINANCE:SOLUSDT", studies: []string{"Super Trend{in_0=7,in_1=2}"}, warn: "1.5 was rounded to 2"}},
+	// spans the range enum does not name go out exactly as {from,to}, to now
+	{"BTC last 7 days", want{symbol: "BINANCE:BTCUSDT", rng: "since 2026-03-08T12:00:00Z", interval: "1h"}},
+	{"ETH over the past 3 weeks", want{symbol: "BINANCE:ETHUSDT", rng: "since 2026-02-22T12:00:00Z", interval: "4h"}},
+	{"AAPL last 18 months", want{symbol: "NASDAQ:AAPL", rng: "since 2024-09-15T12:00:00Z", interval: "1W"}},
+	{"AAPL this quarter", want{symbol: "NASDAQ:AAPL", rng: "since 2026-01-01T00:00:00Z", interval: "1D"}},
+	{"BTC past 36 hours on the 15m", want{symbol: "BINANCE:BTCUSDT", rng: "since 2026-03-14T00:00:00Z", interval: "15m"}},
 	{"AAPL BB length 30 multiplier 3", want{symbol: "NASDAQ:AAPL", studies: []string{BB + "{in_0=30,in_1=3}"}}},
 	{"AAPL 50-day MA", want{symbol: "NASDAQ:AAPL", studies: []string{MA + "{length=50}"}}},
 	{"AAPL fifty-day moving average", want{symbol: "NASDAQ:AAPL", studies: []string{MA + "{length=50}"}}},
@@ -193,9 +225,9 @@ var cases = []struct {
 	{"Tesla daily candles with the 20 and 50 EMA over the past 6 months, light theme",
 		want{symbol: "NASDAQ:TSLA", rng: "6M", interval: "1D", theme: "light", studies: []string{EMA + "{length=20}", EMA + "{length=50}"}}},
 	{"ETH 4h heikin ashi with bollinger bands (20, 2.5) and RSI 21 past 30 days",
-		want{symbol: "BINANCE:ETHUSDT", rng: "1M", interval: "4h", style: "heikinAshi", studies: []string{BB + "{in_0=20,in_1=2.5}", RSI + "{length=21}"}}},
+		want{symbol: "BINANCE:ETHUSDT", rng: "since 2026-02-13T12:00:00Z", interval: "4h", style: "heikinAshi", studies: []string{BB + "{in_0=20,in_1=2.5}", RSI + "{length=21}"}}},
 	{"EUR/USD 1 hour chart with Ichimoku Cloud last week dark",
-		want{symbol: "FX:EURUSD", rng: "5D", interval: "1h", theme: "dark", studies: []string{"Ichimoku Cloud"}}},
+		want{symbol: "FX:EURUSD", rng: "since 2026-03-08T12:00:00Z", interval: "1h", theme: "dark", studies: []string{"Ichimoku Cloud"}}},
 	{"nvidia weekly line chart 5 years with volume",
 		want{symbol: "NASDAQ:NVDA", rng: "5Y", interval: "1W", style: "line", studies: []string{"Volume"}}},
 	{"SOL 15 min with VWAP today",
@@ -207,19 +239,19 @@ var cases = []struct {
 	// free phrasings
 	{"Can you plot Ethereum on a 1-hour timeframe with a 200 EMA?", want{symbol: "BINANCE:ETHUSDT", interval: "1h", studies: []string{EMA + "{length=200}"}}},
 	{"I want to see Apple's stock over the past 2 months with RSI(14) and volume",
-		want{symbol: "NASDAQ:AAPL", rng: "3M", interval: "1D", studies: []string{RSI + "{length=14}", "Volume"}, warn: "smallest range"}},
+		want{symbol: "NASDAQ:AAPL", rng: "since 2026-01-15T12:00:00Z", interval: "1D", studies: []string{RSI + "{length=14}", "Volume"}}},
 	{"give me a dark themed 4H chart of SOL/USDT with bollinger bands and macd",
 		want{symbol: "BINANCE:SOLUSDT", interval: "4h", theme: "dark", studies: []string{BB, MACD}}},
 	{"Microsoft, weekly candles, 3 years, 50 and 100 week moving averages",
-		want{symbol: "NASDAQ:MSFT", interval: "1W", rng: "5Y", studies: []string{MA + "{length=50}", MA + "{length=100}"}, warn: "smallest range"}},
+		want{symbol: "NASDAQ:MSFT", interval: "1W", rng: "since 2023-03-15T12:00:00Z", studies: []string{MA + "{length=50}", MA + "{length=100}"}}},
 	{"plot the S&P500 with a 200 day SMA over the last year in light mode",
 		want{symbol: "SP:SPX", rng: "1Y", theme: "light", studies: []string{MA + "{length=200}"}}},
 	{"bitcoin 1d chart with rsi 14, macd 12/26/9, and 20/50 ema",
 		want{symbol: "BINANCE:BTCUSDT", interval: "1D", studies: []string{RSI + "{length=14}", MACD + "{in_0=12,in_1=26,in_2=9}", EMA + "{length=20}", EMA + "{length=50}"}}},
 	{"Show the price of gold for the past 3 months on a daily basis", want{symbol: "OANDA:XAUUSD", rng: "3M", interval: "1D"}},
 	{"BTC chart, 1h, past 48 hours, with stochastic rsi and atr 14",
-		want{symbol: "BINANCE:BTCUSDT", interval: "1h", rng: "5D", studies: []string{"Stochastic RSI", "Average True Range{in_0=14}"}, warn: "smallest range"}},
-	{"Show me ETHUSDT for the last 7 days with the Ichimoku cloud in dark", want{symbol: "BINANCE:ETHUSDT", rng: "5D", theme: "dark", studies: []string{"Ichimoku Cloud"}}},
+		want{symbol: "BINANCE:BTCUSDT", interval: "1h", rng: "since 2026-03-13T12:00:00Z", studies: []string{"Stochastic RSI", "Average True Range{in_0=14}"}}},
+	{"Show me ETHUSDT for the last 7 days with the Ichimoku cloud in dark", want{symbol: "BINANCE:ETHUSDT", rng: "since 2026-03-08T12:00:00Z", theme: "dark", studies: []string{"Ichimoku Cloud"}}},
 	{"Doge 30m chart with RSI seven", want{symbol: "BINANCE:DOGEUSDT", interval: "30m", studies: []string{RSI + "{length=7}"}}},
 	{"tsla with twenty one period ema and fifty sma", want{symbol: "NASDAQ:TSLA", studies: []string{EMA + "{length=21}", MA + "{length=50}"}}},
 	{"Chart NASDAQ:AAPL with Bollinger Bands (length 20, std 2) and MACD, 6 month, line",
@@ -230,7 +262,7 @@ var cases = []struct {
 	{"MSFT 5y weekly", want{symbol: "NASDAQ:MSFT", interval: "1W", rng: "5Y"}},
 	{"SPY intraday 5 min with vwap", want{symbol: "AMEX:SPY", interval: "5m", rng: "1D", studies: []string{"VWAP"}}},
 	{"a 4 hour chart of bitcoin with the 21 ema and rsi, past two weeks, 1600x900, dark",
-		want{symbol: "BINANCE:BTCUSDT", interval: "4h", rng: "1M", size: "1600x900", theme: "dark", studies: []string{EMA + "{length=21}", RSI}, warn: "smallest range"}},
+		want{symbol: "BINANCE:BTCUSDT", interval: "4h", rng: "since 2026-03-01T12:00:00Z", size: "1600x900", theme: "dark", studies: []string{EMA + "{length=21}", RSI}}},
 	{"Show BTC with Williams %R and the Awesome Oscillator over 3 months", want{symbol: "BINANCE:BTCUSDT", rng: "3M", studies: []string{"Williams %R", "Awesome Oscillator"}}},
 	{"coinbase stock with on-balance volume", want{symbol: "NASDAQ:COIN", studies: []string{"On Balance Volume"}}},
 	{"Chart of silver since January", want{symbol: "OANDA:XAGUSD", rng: "YTD"}},
@@ -248,7 +280,7 @@ var cases = []struct {
 	{"BTC with MA 50, MA 100 and MA 200", want{symbol: "BINANCE:BTCUSDT", studies: []string{MA + "{length=50}", MA + "{length=100}", MA + "{length=200}"}}},
 	{"Keltner channel 20 2 on gold", want{symbol: "OANDA:XAUUSD", studies: []string{"Keltner Channels{in_1=20,in_2=2}"}}},
 	{"Ichimoku (9, 26, 52) on the daily for bitcoin", want{symbol: "BINANCE:BTCUSDT", interval: "1D", studies: []string{"Ichimoku Cloud{in_0=9,in_1=26,in_2=52}"}}},
-	{"show me the nasdaq over the past decade", want{symbol: "NASDAQ:IXIC", rng: "ALL", warn: "smallest range"}},
+	{"show me the nasdaq over the past decade", want{symbol: "NASDAQ:IXIC", rng: "since 2016-03-15T12:00:00Z"}},
 	{"Apple with 20-period Bollinger Bands at 2 standard deviations", want{symbol: "NASDAQ:AAPL", studies: []string{BB + "{in_0=20,in_1=2}"}}},
 	{"MACD histogram for tesla", want{symbol: "NASDAQ:TSLA", style: "candle", studies: []string{MACD}}},
 	{"a year of Netflix in a line chart", want{symbol: "NASDAQ:NFLX", rng: "1Y", style: "line"}},
@@ -261,14 +293,14 @@ var cases = []struct {
 	{"$TSLA 1 year chart with volume and OBV in HD", want{symbol: "NASDAQ:TSLA", rng: "1Y", size: "1280x720", studies: []string{"Volume", "On Balance Volume"}}},
 	{"ETHBTC weekly", want{symbol: "BINANCE:ETHBTC", interval: "1W"}},
 	{"Create a chart for BTCUSDT with RSI(14), MACD(12,26,9), 4h timeframe, last 7 days, dark theme, 1200x800",
-		want{symbol: "BINANCE:BTCUSDT", interval: "4h", rng: "5D", theme: "dark", size: "1200x800", studies: []string{RSI + "{length=14}", MACD + "{in_0=12,in_1=26,in_2=9}"}}},
+		want{symbol: "BINANCE:BTCUSDT", interval: "4h", rng: "since 2026-03-08T12:00:00Z", theme: "dark", size: "1200x800", studies: []string{RSI + "{length=14}", MACD + "{in_0=12,in_1=26,in_2=9}"}}},
 	{"Generate a candlestick chart of AAPL with 20-day and 50-day EMAs for the past 3 months",
 		want{symbol: "NASDAQ:AAPL", rng: "3M", style: "candle", studies: []string{EMA + "{length=20}", EMA + "{length=50}"}}},
 	{"Bitcoin price chart with volume, 1 day interval, 1 year range", want{symbol: "BINANCE:BTCUSDT", interval: "1D", rng: "1Y", studies: []string{"Volume"}}},
 	{"show NVDA with SMA 20, SMA 50, SMA 200 on daily timeframe for 1 year",
 		want{symbol: "NASDAQ:NVDA", interval: "1D", rng: "1Y", studies: []string{MA + "{length=20}", MA + "{length=50}", MA + "{length=200}"}}},
 	{"Chart the EUR/USD pair on the 1 hour with a 50 period moving average", want{symbol: "FX:EURUSD", interval: "1h", studies: []string{MA + "{length=50}"}}},
-	{"BTC/USD 15min last 2 days, VWAP and volume, dark", want{symbol: "COINBASE:BTCUSD", interval: "15m", rng: "5D", theme: "dark", studies: []string{"VWAP", "Volume"}, warn: "smallest range"}},
+	{"BTC/USD 15min last 2 days, VWAP and volume, dark", want{symbol: "COINBASE:BTCUSD", interval: "15m", rng: "since 2026-03-13T12:00:00Z", theme: "dark", studies: []string{"VWAP", "Volume"}}},
 	{"Solana weekly chart since the beginning of the year with MACD", want{symbol: "BINANCE:SOLUSDT", interval: "1W", rng: "YTD", studies: []string{MACD}}},
 	{"Apple, Tesla and Microsoft", want{symbol: "NASDAQ:AAPL", warn: "one symbol per chart"}},
 	{"TSLA chart with the 9 EMA, 21 EMA and the daily VWAP", want{symbol: "NASDAQ:TSLA", interval: "1D", studies: []string{EMA + "{length=9}", EMA + "{length=21}", "VWAP"}}},
@@ -295,7 +327,7 @@ var cases = []struct {
 	{"bitcoin bollinger 2.5", want{symbol: "BINANCE:BTCUSDT", studies: []string{BB + "{in_1=2.5}"}}},
 	{"EMA crossover 9/21 on ETH", want{symbol: "BINANCE:ETHUSDT", studies: []string{EMA + "{length=9}", EMA + "{length=21}"}}},
 	{"BTC 24 hours", want{symbol: "BINANCE:BTCUSDT", rng: "1D", interval: "15m"}},
-	{"BTC 48 hours 15m", want{symbol: "BINANCE:BTCUSDT", rng: "5D", interval: "15m", warn: "smallest range"}},
+	{"BTC 48 hours 15m", want{symbol: "BINANCE:BTCUSDT", rng: "since 2026-03-13T12:00:00Z", interval: "15m"}},
 	{"Tesla year chart", want{symbol: "NASDAQ:TSLA", rng: "1Y"}},
 	{"Apple for the quarter", want{symbol: "NASDAQ:AAPL", rng: "3M"}},
 	{"stochastic with %K 14 and %D 3 on BTC", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Stochastic{in_0=14,in_1=3}"}}},
@@ -322,9 +354,9 @@ var cases = []struct {
 		studies: []string{EMA + "{length=9}", EMA + "{length=21}", EMA + "{length=50}", RSI, "Volume"}}},
 	{"Bank Nifty 15m with supertrend (10,3) and VWAP, intraday", want{symbol: "NSE:BANKNIFTY", interval: "15m", rng: "1D", studies: []string{"Super Trend{in_0=10,in_1=3}", "VWAP"}}},
 	{"plot ETH in percentage scale with extended hours", want{symbol: "BINANCE:ETHUSDT"}},
-	{"Can I get a light-mode chart of USD/JPY with a 100-period SMA over the past 6 weeks?", want{symbol: "FX:USDJPY", theme: "light", rng: "3M", studies: []string{MA + "{length=100}"}, warn: "smallest range"}},
+	{"Can I get a light-mode chart of USD/JPY with a 100-period SMA over the past 6 weeks?", want{symbol: "FX:USDJPY", theme: "light", rng: "since 2026-02-01T12:00:00Z", studies: []string{MA + "{length=100}"}}},
 	{"Hello there! Could you please generate something beautiful for my presentation: Ethereum against the dollar, hourly candles, including exponential averages twenty and fifty, previous fortnight, thanks",
-		want{symbol: "BINANCE:ETHUSDT", interval: "1h", rng: "1M", studies: []string{EMA + "{length=20}", EMA + "{length=50}"}, warn: "smallest range"}},
+		want{symbol: "BINANCE:ETHUSDT", interval: "1h", rng: "since 2026-03-01T12:00:00Z", studies: []string{EMA + "{length=20}", EMA + "{length=50}"}}},
 }
 
 func check(t *testing.T, b *Builder, text string, w want) {
@@ -338,6 +370,12 @@ func check(t *testing.T, b *Builder, text string, w want) {
 		}
 	}
 	rng, _ := c.Range.(string)
+	if obj, ok := c.Range.(map[string]any); ok {
+		rng = "since " + fmt.Sprint(obj["from"])
+		if obj["to"] != testNow.Format(time.RFC3339) {
+			errs = append(errs, fmt.Sprintf("range.to = %v, want now (%s)", obj["to"], testNow.Format(time.RFC3339)))
+		}
+	}
 	eq("symbol", c.Symbol, w.symbol)
 	eq("interval", c.Interval, w.interval)
 	eq("range", rng, w.rng)
@@ -371,7 +409,7 @@ func check(t *testing.T, b *Builder, text string, w want) {
 }
 
 func TestConstructTable(t *testing.T) {
-	b := New(docsparse.Snapshot())
+	b := testBuilder()
 	if len(cases) < 80 {
 		t.Fatalf("only %d cases", len(cases))
 	}
@@ -382,7 +420,7 @@ func TestConstructTable(t *testing.T) {
 }
 
 func TestDefaults(t *testing.T) {
-	b := New(docsparse.Snapshot())
+	b := testBuilder()
 	r := b.Build(Request{Text: "bitcoin"})
 	c := r.Config
 	if c.Interval != "1D" || c.Range != nil || c.Theme != "light" || c.Style != "candle" || c.Width != 800 || c.Height != 600 {
@@ -394,7 +432,7 @@ func TestDefaults(t *testing.T) {
 }
 
 func TestPreferencesOverrideText(t *testing.T) {
-	b := New(docsparse.Snapshot())
+	b := testBuilder()
 	r := b.Build(Request{Text: "BTC 4h dark last week 1920x1080",
 		Prefs: Preferences{Theme: "light", Interval: "1D", Range: "3M", Resolution: "1024x768"}})
 	c := r.Config
@@ -404,7 +442,7 @@ func TestPreferencesOverrideText(t *testing.T) {
 }
 
 func TestSymbolAndExchangeArguments(t *testing.T) {
-	b := New(docsparse.Snapshot())
+	b := testBuilder()
 	for _, tc := range []struct{ text, symbol, exchange, want, warn string }{
 		{"chart with RSI", "NASDAQ:AMD", "", "NASDAQ:AMD", ""},
 		{"bitcoin", "ETH", "", "BINANCE:ETHUSDT", ""},
@@ -424,7 +462,7 @@ func TestSymbolAndExchangeArguments(t *testing.T) {
 }
 
 func TestLabelledLevels(t *testing.T) {
-	b := New(docsparse.Snapshot())
+	b := testBuilder()
 	r := b.Build(Request{Text: "chart of ETH with a stop loss at 2800 and a target at 3500"})
 	d := r.Config.Drawings
 	if len(d) != 2 || d[0].Input["price"] != 2800.0 || d[0].Input["text"] != "Stop loss" || d[1].Input["text"] != "Target" || len(r.Warnings) != 0 {
@@ -433,7 +471,7 @@ func TestLabelledLevels(t *testing.T) {
 }
 
 func TestDrawingsFromText(t *testing.T) {
-	b := New(docsparse.Snapshot())
+	b := testBuilder()
 	r := b.Build(Request{Text: "BTC with support at 60k and resistance at 72,500"})
 	if len(r.Config.Drawings) != 2 || r.Config.Drawings[0].Input["price"] != 60000.0 || r.Config.Drawings[1].Input["price"] != 72500.0 {
 		t.Errorf("drawings = %+v", r.Config.Drawings)
@@ -441,7 +479,7 @@ func TestDrawingsFromText(t *testing.T) {
 }
 
 func TestBarsWarning(t *testing.T) {
-	b := New(docsparse.Snapshot())
+	b := testBuilder()
 	r := b.Build(Request{Text: "BTC 1 minute candles over the past year"})
 	if r.Config.Interval != "1m" || r.Config.Range != "1Y" || !strings.Contains(strings.Join(r.Warnings, ";"), "bars") {
 		t.Errorf("got %+v %q", r.Config, r.Warnings)
@@ -449,7 +487,7 @@ func TestBarsWarning(t *testing.T) {
 }
 
 func BenchmarkConstructChartConfig(b *testing.B) {
-	bl := New(docsparse.Snapshot())
+	bl := testBuilder()
 	req := Request{Text: "Show me Tesla daily candles with the 20 and 50 EMA, RSI 14 and Bollinger Bands (20, 2.5) over the past 6 months in dark mode at 1280x720"}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -462,7 +500,7 @@ func FuzzConstruct(f *testing.F) {
 		f.Add(tc.text, "", "")
 	}
 	f.Add("RSI:14 NASDAQ:AAPL 9/21 ema 1920x1080 (((", "btc", "KRAKEN")
-	b := New(docsparse.Snapshot())
+	b := testBuilder()
 	f.Fuzz(func(t *testing.T, text, symbol, exchange string) {
 		r := b.Build(Request{Text: text, Symbol: symbol, Exchange: exchange})
 		c := r.Config
@@ -477,7 +515,7 @@ func FuzzConstruct(f *testing.F) {
 
 // A chatty request full of unknown long words exercises the typo fallback.
 func BenchmarkConstructChatty(b *testing.B) {
-	bl := New(docsparse.Snapshot())
+	bl := testBuilder()
 	req := Request{Text: "Hello there! Could you please generate something beautiful and informative for my presentation tomorrow: " +
 		"Ethereum against the dollar, hourly candles, including exponential averages twenty and fifty, previous fortnight, thanks so much"}
 	b.ReportAllocs()
@@ -487,7 +525,7 @@ func BenchmarkConstructChatty(b *testing.B) {
 }
 
 func TestScaleSessionFormat(t *testing.T) {
-	b := New(docsparse.Snapshot())
+	b := testBuilder()
 	for _, tc := range []struct{ text, scale, session, format string }{
 		{"plot ETH in percentage scale with extended hours", "percent", "extended", ""},
 		{"AAPL log scale pre-market as jpeg", "logarithmic", "extended", "jpeg"},
@@ -503,7 +541,7 @@ func TestScaleSessionFormat(t *testing.T) {
 // BenchmarkBuildRepresentative is the parse of issue 20's representative
 // construct_chart_config call (the text .ci/bench-overhead sends).
 func BenchmarkBuildRepresentative(b *testing.B) {
-	bl := New(docsparse.Snapshot())
+	bl := testBuilder()
 	req := Request{Text: "Tesla daily candles with the 20 and 50 EMA and RSI 14 over the past 6 months, dark"}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -516,7 +554,7 @@ func BenchmarkBuildRepresentative(b *testing.B) {
 // cheap; now only what the result holds (its strings, studies and their
 // input maps) and a little more.
 func TestBuildAllocs(t *testing.T) {
-	bl := New(docsparse.Snapshot())
+	bl := testBuilder()
 	req := Request{Text: "Tesla daily candles with the 20 and 50 EMA and RSI 14 over the past 6 months, dark"}
 	const limit = 22
 	if n := testing.AllocsPerRun(200, func() { bl.Build(req) }); n > limit {

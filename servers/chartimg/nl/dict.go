@@ -332,7 +332,7 @@ func buildDict(indicatorNames []string) dict {
 			d.add(p, entry{kind: kRole, value: r[1]})
 		}
 	}
-	for _, f := range []string{"crossover", "cross", "ribbon", "with", "of", "using", "set", "to", "the", "a", "an", "=", ":", "setting", "settings", "param", "parameter", "input", "value", "values", "default", "its", "it's", "set at", "at a"} {
+	for _, f := range []string{"crossover", "cross", "ribbon", "with", "of", "using", "set", "to", "the", "a", "an", "=", ":", "setting", "settings", "param", "parameter", "input", "value", "values", "default", "its", "it's", "set at", "at a", "but", "having", "is", "equal", "equals", "use"} {
 		d.add(f, entry{kind: kFiller})
 	}
 	for _, a := range []string{"and", ",", "/", "&", "plus", "+", "as well as", "along with", "together with", "also", "|", ";"} {

@@ -103,7 +103,7 @@ func (s *state) rest() {
 		switch it.kind {
 		case kSymbol:
 			s.symObjs = append(s.symObjs, it.sym)
-			s.symbols = append(s.symbols, hit{it.sym.full, it.tok.orig})
+			s.symbols = append(s.symbols, hit{value: it.sym.full, phrase: it.tok.orig})
 		case kExchange:
 			s.exchanges = append(s.exchanges, it.value)
 		case kTheme:

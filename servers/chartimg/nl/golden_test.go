@@ -8,8 +8,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/mcpfleet/mcpfleet/servers/chartimg/docsparse"
 )
 
 // goldenFile holds, for every request of the corpus below, the whole result
@@ -81,7 +79,7 @@ func goldenRequests() []Request {
 }
 
 func TestGoldenOutputs(t *testing.T) {
-	b := New(docsparse.Snapshot())
+	b := testBuilder()
 	if os.Getenv("UPDATE_NL_GOLDEN") == "1" {
 		var buf bytes.Buffer
 		for _, r := range goldenRequests() {
@@ -136,7 +134,7 @@ func TestGoldenOutputs(t *testing.T) {
 // first use, so concurrent calls must give exactly what one call at a time
 // gives (run with -race).
 func TestBuildConcurrent(t *testing.T) {
-	b := New(docsparse.Snapshot())
+	b := testBuilder()
 	reqs := goldenRequests()
 	want := make([][]byte, len(reqs))
 	for i, r := range reqs {

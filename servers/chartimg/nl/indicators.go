@@ -27,9 +27,49 @@ func (s *state) paramUnit(it *item) bool {
 	return false
 }
 
+// settingWords turns a "standard deviation" that sets the multiplier of the
+// study before it into that parameter word: in "Bollinger Bands with length 20
+// and 2.5 standard deviations" it is the bands' width, not a second study.
+// It does so only when a number stands right before or after it and the
+// words back to that study are all settings (numbers, parameter words, "and",
+// fillers), and that study has a multiplier input.
+func (s *state) settingWords() {
+	for i := range s.items {
+		it := &s.items[i]
+		if it.kind != kIndicator || it.value != "Standard Deviation" {
+			continue
+		}
+		next := i + 1
+		for s.at(next).kind == kFiller {
+			next++
+		}
+		if s.at(i-1).kind != kNum && s.at(next).kind != kNum {
+			continue
+		}
+		j := i - 1
+		for j >= 0 {
+			k := s.at(j).kind
+			if k != kNum && k != kRole && k != kAnd && k != kFiller && k != kAt && k != kParen {
+				break
+			}
+			j--
+		}
+		owner := s.at(j)
+		if owner.kind != kIndicator || owner.value == "Standard Deviation" {
+			continue
+		}
+		x, ok := s.b.inds[owner.value]
+		if !ok || x.roleInput("mult", make([]bool, len(x.ind.Inputs))) < 0 {
+			continue
+		}
+		it.kind, it.value = kRole, "mult"
+	}
+}
+
 // indicators attaches numbers to each indicator: those right before it first
 // (so "RSI and 50 EMA" gives 50 to the EMA), then those after it.
 func (s *state) indicators() {
+	s.settingWords()
 	// the numbers before each indicator: pre[k] gives item pre[k].item
 	// preArgs[from:to]; all on the stack for the usual few indicators
 	var preBuf [8]preNums
@@ -116,7 +156,7 @@ func (s *state) indicators() {
 			continue
 		}
 		var afterBuf, numsBuf [8]numArg
-		after := s.post(i, afterBuf[:0])
+		after := s.labelled(i, s.post(i, afterBuf[:0]))
 		// "2 EMAs (12 and 26)", "three moving averages 10, 20, 50": a small number before a
 		// plural name is a count when the lengths follow
 		if len(before) == 1 && before[0].v <= 10 && len(after) > 0 && plural(it.tok.orig) {
@@ -177,8 +217,8 @@ func (s *state) post(i int, nums []numArg) []numArg {
 			}
 			return nums
 		case kRole:
-			if n := len(nums); n > 0 && nums[n-1].role == "" && s.at(j-1).kind == kNum && role == "" && it.value != "length" {
-				nums[n-1].role = it.value // "2.5 std"
+			if n := len(nums); n > 0 && nums[n-1].role == "" && s.at(j-1).kind == kNum && role == "" && s.namesNumberBefore(j) {
+				nums[n-1].role = it.value // "2.5 std", "12 fast 26 slow 9 signal"
 			} else {
 				role = it.value
 			}
@@ -235,6 +275,74 @@ func (s *state) post(i int, nums []numArg) []numArg {
 		return nums
 	}
 	return nums
+}
+
+// namesNumberBefore reports whether the parameter word at j names the number
+// before it ("2.5 standard deviations", "20 period") rather than the one after
+// it ("length 20"): it does when no number follows it, or when the number
+// that follows is itself named by the word after it ("12 fast 26 slow").
+func (s *state) namesNumberBefore(j int) bool {
+	k := j + 1
+	for s.at(k).kind == kFiller {
+		k++
+	}
+	if n := s.at(k); n.kind != kNum || n.used {
+		return true
+	}
+	k++
+	for s.at(k).kind == kFiller {
+		k++
+	}
+	return s.at(k).kind == kRole
+}
+
+// labelled adds to an indicator's numbers the ones named by a parameter word
+// further on, before the next indicator: "RSI on BTC daily with length 7",
+// "MACD for ETH, fast 8 slow 21 signal 5". A parameter word binds to the
+// nearest study before it; a number with no such word is left to the range,
+// interval and level rules.
+func (s *state) labelled(i int, nums []numArg) []numArg {
+	for j := i + 1; j < len(s.items); j++ {
+		it := s.at(j)
+		if it.kind == kIndicator || it.kind == kCross {
+			break
+		}
+		if it.used {
+			continue
+		}
+		k := j + 1
+		for s.at(k).kind == kFiller {
+			k++
+		}
+		n := s.at(k)
+		var num, role *item
+		numAt := 0
+		switch {
+		case it.kind == kRole && n.kind == kNum && !n.used: // "length 7"
+			num, role, numAt = n, it, k
+		case it.kind == kNum && n.kind == kRole && !n.used && n.value != "length" && !s.startsSetting(k): // "2.5 std"
+			num, role, numAt = it, n, j
+		default:
+			continue
+		}
+		if after := s.at(numAt + 1); after.kind == kUnit && after.value != "day" || after.kind == kIntervalCue {
+			continue // "period of 3 months" is a range, not a length
+		}
+		nums = append(nums, numArg{v: num.tok.num, isInt: num.tok.isInt, role: role.value})
+		num.used, role.used = true, true
+		j = max(j, k)
+	}
+	return nums
+}
+
+// startsSetting reports whether the parameter word at k is followed by its
+// own number ("2.5 std" vs "20 std 2.5": there 20 is not the multiplier).
+func (s *state) startsSetting(k int) bool {
+	m := k + 1
+	for s.at(m).kind == kFiller {
+		m++
+	}
+	return s.at(m).kind == kNum && !s.at(m).used
 }
 
 func (s *state) cross(it *item, nums []numArg) {

@@ -52,7 +52,7 @@ func (s *state) word(i int, it *item) {
 		for _, q := range []string{"usdt", "usdc", "usd", "eur", "btc", "eth", "jpy", "gbp", "chf", "cad", "aud"} {
 			if strings.HasSuffix(w, q) && len(w) > len(q)+1 {
 				if full, ok := s.pair(w[:len(w)-len(q)], q); ok {
-					s.symbols = append(s.symbols, hit{full, it.tok.orig})
+					s.symbols = append(s.symbols, hit{value: full, phrase: it.tok.orig})
 					return
 				}
 			}
@@ -66,7 +66,7 @@ func (s *state) word(i int, it *item) {
 	}
 	if w == "all" && (it.tok.orig == "ALL" && !s.shouting || s.at(i-1).kind == kRangeCue) {
 		// the API's range code written as such ("1W — ALL", "range: all")
-		s.rangeHits = append(s.rangeHits, hit{"ALL", it.tok.orig})
+		s.rangeHits = append(s.rangeHits, hit{value: "ALL", phrase: it.tok.orig})
 		return
 	}
 	// tickers run to 5 letters on stock exchanges, 6 for some coins (RENDER, PENDLE)

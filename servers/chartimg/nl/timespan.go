@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 )
@@ -23,20 +24,20 @@ func (s *state) time() {
 		switch it.kind {
 		case kRangeWord:
 			it.used = true
-			s.rangeHits = append(s.rangeHits, hit{it.value, it.tok.orig})
+			s.rangeHits = append(s.rangeHits, hit{value: it.value, phrase: it.tok.orig})
 		case kIntervalWord:
 			it.used = true
-			s.ivHits = append(s.ivHits, hit{it.value, it.tok.orig})
+			s.ivHits = append(s.ivHits, hit{value: it.value, phrase: it.tok.orig})
 		case kThis:
 			if u := s.at(i + 1); u.kind == kUnit {
 				it.used, u.used = true, true
 				r := map[string]string{"day": "DTD", "week": "WTD", "month": "MTD", "year": "YTD"}[u.value]
 				if r == "" {
-					s.rangeHits = append(s.rangeHits, hit{"3M", "this quarter"})
-					s.warn("the API has no quarter-to-date range; \"this quarter\" became 3M")
+					// no quarter-to-date code: sent as {from: the quarter's first day, to: now}
+					s.rangeHits = append(s.rangeHits, hit{phrase: "this quarter", spanN: 1, spanUnit: "quarterToDate"})
 					continue
 				}
-				s.rangeHits = append(s.rangeHits, hit{r, "this " + u.value})
+				s.rangeHits = append(s.rangeHits, hit{value: r, phrase: "this " + u.value})
 			}
 		case kNum:
 			u := s.at(i + 1)
@@ -157,7 +158,7 @@ func (s *state) span(i int, n float64, unit, said string, compact bool) {
 		// "4h", "1D", "1W", "1M" written tightly are how intervals are named; a second
 		// one naming a longer API range is the range ("1D 1M", "4h 3M")
 		if r := rangeCode(n, unit); r != "" && len(s.ivHits) > 0 && s.ivHits[0].minutes() < n*unitDays[unit]*1440 {
-			s.rangeHits = append(s.rangeHits, hit{r, said})
+			s.rangeHits = append(s.rangeHits, hit{value: r, phrase: said})
 			return
 		}
 		s.addInterval(n, unit, said)
@@ -187,12 +188,21 @@ func (s *state) addInterval(n float64, unit, said string) {
 	if bestD > 0.5 {
 		s.warn("%q is not a supported interval; the nearest, %s, is used (supported: %s)", said, best, strings.Join(s.b.intervals, ", "))
 	}
-	s.ivHits = append(s.ivHits, hit{best, said})
+	s.ivHits = append(s.ivHits, hit{value: best, phrase: said})
 }
 
-// exact spans map straight onto API ranges; anything else takes the smallest range that covers it.
+// addRange maps a span onto the API's range enum only where the enum names
+// that very span ("5 days" is 5D, "6 months" 6M, "2 quarters" 6M); any other
+// span ("last 7 days", "2 weeks", "2 years") goes out exactly, as the object
+// {"from","to"} the v2 API takes beside the enum (doc.chart-img.com, advanced
+// chart v2 parameters: range "1D…YTD or {from, to} ISO 8601"). Widening it to
+// a covering enum value would chart days nobody asked for; cutting it to 5D
+// would lose two days of a crypto week.
 func (s *state) addRange(n float64, unit, said string) {
-	days := n * unitDays[unit]
+	if n <= 0 {
+		s.warn("%q is not a usable range", said)
+		return
+	}
 	exact := ""
 	switch unit {
 	case "hour":
@@ -203,29 +213,8 @@ func (s *state) addRange(n float64, unit, said string) {
 		switch n {
 		case 1:
 			exact = "1D"
-		case 5, 7:
+		case 5:
 			exact = "5D"
-		case 30, 31:
-			exact = "1M"
-		case 90, 91, 92:
-			exact = "3M"
-		case 180, 182, 183:
-			exact = "6M"
-		case 365, 366:
-			exact = "1Y"
-		}
-	case "week":
-		switch n {
-		case 1:
-			exact = "5D"
-		case 4:
-			exact = "1M"
-		case 13:
-			exact = "3M"
-		case 26:
-			exact = "6M"
-		case 52:
-			exact = "1Y"
 		}
 	case "month":
 		switch n {
@@ -258,31 +247,67 @@ func (s *state) addRange(n float64, unit, said string) {
 		}
 	}
 	if exact != "" {
-		s.rangeHits = append(s.rangeHits, hit{exact, said})
+		s.rangeHits = append(s.rangeHits, hit{value: exact, phrase: said})
 		return
 	}
-	cover := "ALL"
+	if n*unitDays[unit] < 1.0/24 { // "range: 1m" is a minute: too short for any bar
+		s.warn("a %q range is shorter than any chart; 1D, the shortest range, is used", said)
+		s.rangeHits = append(s.rangeHits, hit{value: "1D", phrase: said})
+		return
+	}
+	if n*unitDays[unit] > 100*365 {
+		s.warn("%q is longer than any chart history; ALL is used", said)
+		s.rangeHits = append(s.rangeHits, hit{value: "ALL", phrase: said})
+		return
+	}
+	s.rangeHits = append(s.rangeHits, hit{phrase: said, spanN: n, spanUnit: unit})
+}
+
+// spanFrom is the start of a span of n units ending at to: calendar units
+// step by the calendar ("2 months" before 31 March is 31 January), the rest
+// by their length.
+func spanFrom(to time.Time, n float64, unit string) time.Time {
+	if unit == "quarterToDate" {
+		return time.Date(to.Year(), (to.Month()-1)/3*3+1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	if n == math.Trunc(n) {
+		k := int(n)
+		switch unit {
+		case "day":
+			return to.AddDate(0, 0, -k)
+		case "week":
+			return to.AddDate(0, 0, -7*k)
+		case "fortnight":
+			return to.AddDate(0, 0, -14*k)
+		case "month":
+			return to.AddDate(0, -k, 0)
+		case "quarter":
+			return to.AddDate(0, -3*k, 0)
+		case "year":
+			return to.AddDate(-k, 0, 0)
+		case "decade":
+			return to.AddDate(-10*k, 0, 0)
+		}
+	}
+	return to.Add(-time.Duration(n * unitDays[unit] * float64(24*time.Hour)))
+}
+
+// spanInterval is the interval for a {from,to} span: the one the smallest
+// enum range covering it would get, so the bar count stays readable.
+func spanInterval(days float64) string {
 	switch {
-	case days <= 0:
-		s.warn("%q is not a usable range", said)
-		return
 	case days <= 1:
-		cover = "1D"
+		return defaultInterval["1D"]
 	case days <= 7:
-		cover = "5D"
+		return defaultInterval["5D"]
 	case days <= 31:
-		cover = "1M"
-	case days <= 92:
-		cover = "3M"
-	case days <= 183:
-		cover = "6M"
+		return defaultInterval["1M"]
 	case days <= 366:
-		cover = "1Y"
+		return defaultInterval["1Y"]
 	case days <= 5*366:
-		cover = "5Y"
+		return defaultInterval["5Y"]
 	}
-	s.warn("the API has no %q range; %s, the smallest range that covers it, is used (or pass range {from,to})", said, cover)
-	s.rangeHits = append(s.rangeHits, hit{cover, said})
+	return defaultInterval["ALL"]
 }
 
 // defaultInterval keeps a range under the API's ~1,000 bars with readable candles.

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/client"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/nl"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/validate"
 )
@@ -56,8 +57,8 @@ type ValidateIn struct {
 
 func (s *Service) validateTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "validate_chart_config", Title: "Validate chart config", Toolset: "charts",
-		Description: `Check a chart-img v2 config before spending quota: formats, every value against the docs (study names, input keys and bounds…), the plan's resolution and studies+drawings limits.
-Returns valid, errors and warnings by JSON path, suggestions, the plan check; warnings do not make it invalid. Next: generate_chart_image.`,
+		Description: `Check a chart-img v2 config before spending quota: formats, every value against the docs (study names, input keys, bounds), the plan's size and studies+drawings limits.
+Returns valid, errors and warnings by JSON path, suggestions, plan check (figures); warnings keep it valid. Next: generate_chart_image.`,
 		Hints: toolkit.LocalRead},
 		func(ctx context.Context, in ValidateIn) (validate.Result, error) {
 			plan, err := s.plan(in.PlanLevel)
@@ -101,11 +102,15 @@ type ImageOut struct {
 	Height      int    `json:"height"`
 	Bytes       int    `json:"bytes,omitempty"`
 	Plan        string `json:"plan"`
-	GeneratedAt string `json:"-"`
-	Storage     bool   `json:"-"` // the request's echo
-	URL         string `json:"url,omitempty"`
-	Expire      string `json:"expire,omitempty"`
-	ETag        string `json:"-"`
+	GeneratedAt string `json:"generatedAt"`
+	// the plan's daily maximum and what is left of it after this call, as
+	// this server counts it; absent when the plan is unknown
+	DailyLimit     int    `json:"dailyLimit,omitempty"`
+	DailyRemaining *int   `json:"dailyRemaining,omitempty"`
+	Storage        bool   `json:"-"` // the request's echo
+	URL            string `json:"url,omitempty"`
+	Expire         string `json:"expire,omitempty"`
+	ETag           string `json:"-"`
 
 	image []byte
 }
@@ -124,7 +129,7 @@ func (o ImageOut) ExtraContent() []mcp.Content {
 
 func (s *Service) generateTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "generate_chart_image", Title: "Render chart", Toolset: "charts",
-		Description: `Render a chart-img v2 config as image content plus metadata; with storage, chart-img keeps it publicly: URL and expiry instead.
+		Description: `Render a chart-img v2 config as image content plus metadata; with storage, a public URL and expiry instead.
 Validated first (invalid → invalid_argument, no quota spent); each call spends plan quota; 429 and 5xx are retried; plan limits → permission_denied.
 Related: construct_chart_config.`,
 		Hints: toolkit.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true}},
@@ -167,6 +172,7 @@ Related: construct_chart_config.`,
 				out.Format = "png"
 			}
 			out.MimeType = "image/" + out.Format
+			ctx, quota := client.WithQuota(ctx)
 			if in.Storage {
 				st, err := s.c.Store(ctx, cfg)
 				if err != nil {
@@ -174,6 +180,7 @@ Related: construct_chart_config.`,
 				}
 				out.URL, out.Expire, out.ETag = st.URL, st.Expire, st.ETag
 				out.Width, out.Height = intOr(cfg["width"], chart.DefaultWidth), intOr(cfg["height"], chart.DefaultHeight)
+				out.quota(quota)
 				return out, nil
 			}
 			img, err := s.c.Chart(ctx, cfg)
@@ -182,8 +189,17 @@ Related: construct_chart_config.`,
 			}
 			out.image, out.Bytes, out.MimeType, out.Width, out.Height = img.Bytes, len(img.Bytes), img.MIME, img.Width, img.Height
 			out.Format = strings.TrimPrefix(img.MIME, "image/")
+			out.quota(quota)
 			return out, nil
 		})
+}
+
+// quota copies the daily count into the result when the plan is known.
+func (o *ImageOut) quota(q *client.Quota) {
+	if q.Known {
+		left := q.DailyRemaining
+		o.DailyLimit, o.DailyRemaining = q.DailyLimit, &left
+	}
 }
 
 func intOr(v any, d int) int {

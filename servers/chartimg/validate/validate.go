@@ -24,21 +24,38 @@ type Issue struct {
 	Severity string `json:"severity" mcp:"enum=error|warning"`
 }
 
-// Check is one plan-limit check.
-type Check struct {
-	Pass    bool   `json:"pass"`
-	Message string `json:"message"`
+// ResolutionCheck is the size against the plan: the figures a program reads,
+// and a sentence for the model. Max* are the plan's (the largest plan's when
+// the plan is unknown); MinimumPlan is the smallest plan that allows the size.
+type ResolutionCheck struct {
+	Pass        bool   `json:"pass"`
+	Message     string `json:"message"`
+	Width       int    `json:"width"`
+	Height      int    `json:"height"`
+	MaxWidth    int    `json:"maxWidth"`
+	MaxHeight   int    `json:"maxHeight"`
+	MinimumPlan string `json:"minimumPlan"`
+}
+
+// ParametersCheck is studies[] + drawings[] (Used) against the plan's combined
+// limit (Allowed; the largest plan's when the plan is unknown).
+type ParametersCheck struct {
+	Pass        bool   `json:"pass"`
+	Message     string `json:"message"`
+	Used        int    `json:"used"`
+	Allowed     int    `json:"allowed"`
+	MinimumPlan string `json:"minimumPlan"`
 }
 
 // RateLimitCheck compares the config with the plan.
 type RateLimitCheck struct {
-	Plan              string `json:"plan" jsonschema:"the plan checked, or unknown (CHART_IMG_PLAN not set): limits are warnings then"`
-	WithinLimits      bool   `json:"withinLimits"`
-	Resolution        Check  `json:"resolution"`
-	Parameters        Check  `json:"parameters" jsonschema:"studies[] + drawings[] against the plan's combined limit"`
-	RequestsPerSecond int    `json:"requestsPerSecond"`
-	DailyMax          int    `json:"dailyMax"`
-	StorageDays       int    `json:"storageDays"`
+	Plan              string          `json:"plan" jsonschema:"the plan checked, or unknown (CHART_IMG_PLAN not set): limits are warnings then"`
+	WithinLimits      bool            `json:"withinLimits"`
+	Resolution        ResolutionCheck `json:"resolution"`
+	Parameters        ParametersCheck `json:"parameters" jsonschema:"studies[] + drawings[] against the plan's combined limit"`
+	RequestsPerSecond int             `json:"requestsPerSecond"`
+	DailyMax          int             `json:"dailyMax"`
+	StorageDays       int             `json:"storageDays"`
 }
 
 // Result is validate_chart_config's answer.
@@ -72,6 +89,15 @@ func (r *run) warn(field, f string, a ...any) {
 }
 func (r *run) suggest(f string, a ...any) {
 	r.res.Suggestions = append(r.res.Suggestions, fmt.Sprintf(f, a...))
+}
+
+// exchangeFor is EXCHANGE:SYMBOL for a bare ticker or name as
+// construct_chart_config would chart it, or "".
+func (v *Validator) exchangeFor(ticker string) string {
+	if v.nl == nil {
+		return ""
+	}
+	return v.nl.Build(nl.Request{Symbol: ticker}).Config.Symbol
 }
 
 // Plan resolves a plan name against the docs' limits (falling back to the built-in table).
@@ -175,8 +201,15 @@ func (r *run) symbol(cfg map[string]any) {
 	case chart.ValidSymbol(strings.ToUpper(s)):
 		r.err("symbol", "symbol %q must be upper case: %s", s, strings.ToUpper(s))
 	case !strings.Contains(s, ":"):
-		r.err("symbol", "symbol %q lacks the exchange; use EXCHANGE:SYMBOL, e.g. NASDAQ:%s or BINANCE:%s", s, strings.ToUpper(s), strings.ToUpper(s))
-		r.suggest("get_exchanges lists exchange ids and get_symbols finds a symbol on one")
+		// the exchange the NL builder reads for this ticker (BTCUSDT is a
+		// Binance pair, AAPL a Nasdaq stock); none when it knows no exchange
+		if full := r.v.exchangeFor(s); full != "" {
+			r.err("symbol", "symbol %q lacks the exchange; use EXCHANGE:SYMBOL, e.g. %s", s, full)
+			r.suggest("use symbol %s, or get_symbols to find it on another exchange", full)
+		} else {
+			r.err("symbol", "symbol %q lacks the exchange; use EXCHANGE:SYMBOL (no known exchange lists %s)", s, strings.ToUpper(s))
+			r.suggest("get_exchanges lists exchange ids and get_symbols finds a symbol on one")
+		}
 	default:
 		r.err("symbol", "symbol %q is not EXCHANGE:SYMBOL (or a formula of them such as (NASDAQ:MARA+NASDAQ:RIOT)/2)", s)
 	}
@@ -602,8 +635,9 @@ func (r *run) limits(w, h, n int) {
 	p := r.plan
 	c := &r.res.RateLimitCheck
 	c.Plan, c.RequestsPerSecond, c.DailyMax, c.StorageDays = p.Name, p.PerSecond, p.DailyMax, p.StorageDays
-	c.Resolution = Check{Pass: w <= p.MaxWidth && h <= p.MaxHeight,
-		Message: fmt.Sprintf("%dx%d within %s's %dx%d", w, h, p.Name, p.MaxWidth, p.MaxHeight)}
+	c.Resolution = ResolutionCheck{Pass: w <= p.MaxWidth && h <= p.MaxHeight,
+		Message: fmt.Sprintf("%dx%d within %s's %dx%d", w, h, p.Name, p.MaxWidth, p.MaxHeight),
+		Width:   w, Height: h, MaxWidth: p.MaxWidth, MaxHeight: p.MaxHeight, MinimumPlan: minimumPlan(w, h, 0)}
 	if !c.Resolution.Pass {
 		c.Resolution.Message = fmt.Sprintf("%dx%d exceeds %s's %dx%d (the API answers 403 Exceed Max Usage Resolution Limit (%dx%d); if your key has a larger plan, set %s)",
 			w, h, p.Name, p.MaxWidth, p.MaxHeight, p.MaxWidth, p.MaxHeight, planEnv)
@@ -614,7 +648,8 @@ func (r *run) limits(w, h, n int) {
 			r.suggest("no plan allows %dx%d; the largest is 2048x1920", w, h)
 		}
 	}
-	c.Parameters = Check{Pass: n <= p.MaxParameters, Message: fmt.Sprintf("%d studies+drawings within %s's %d", n, p.Name, p.MaxParameters)}
+	c.Parameters = ParametersCheck{Pass: n <= p.MaxParameters, Message: fmt.Sprintf("%d studies+drawings within %s's %d", n, p.Name, p.MaxParameters),
+		Used: n, Allowed: p.MaxParameters, MinimumPlan: minimumPlan(0, 0, n)}
 	if !c.Parameters.Pass {
 		c.Parameters.Message = fmt.Sprintf("%d studies+drawings exceed %s's combined limit of %d (the API answers 403 Exceed Max Usage Parameter Limit (%d); if your key has a larger plan, set %s)",
 			n, p.Name, p.MaxParameters, p.MaxParameters, planEnv)
@@ -626,6 +661,14 @@ func (r *run) limits(w, h, n int) {
 	c.WithinLimits = c.Resolution.Pass && c.Parameters.Pass
 }
 
+// minimumPlan is the smallest plan allowing w x h and n studies+drawings, or "".
+func minimumPlan(w, h, n int) string {
+	if p, ok := chart.SmallestPlanFor(w, h, n); ok {
+		return p.Name
+	}
+	return ""
+}
+
 // unknownPlanLimits checks against the largest plan (nothing can exceed it)
 // and, below that, only warns which plans allow the config: chart-img does
 // not tell a key's plan, so refusing on a guess would block paid keys.
@@ -633,8 +676,9 @@ func (r *run) unknownPlanLimits(w, h, n int) {
 	top := chart.Plans[len(chart.Plans)-1]
 	c := &r.res.RateLimitCheck
 	c.Plan = Unknown
-	c.Resolution = Check{Pass: w <= top.MaxWidth && h <= top.MaxHeight}
-	c.Parameters = Check{Pass: n <= top.MaxParameters}
+	c.Resolution = ResolutionCheck{Pass: w <= top.MaxWidth && h <= top.MaxHeight,
+		Width: w, Height: h, MaxWidth: top.MaxWidth, MaxHeight: top.MaxHeight, MinimumPlan: minimumPlan(w, h, 0)}
+	c.Parameters = ParametersCheck{Pass: n <= top.MaxParameters, Used: n, Allowed: top.MaxParameters, MinimumPlan: minimumPlan(0, 0, n)}
 	if !c.Resolution.Pass {
 		c.Resolution.Message = fmt.Sprintf("%dx%d exceeds every plan (the largest is %dx%d)", w, h, top.MaxWidth, top.MaxHeight)
 		r.err("width", "%s", c.Resolution.Message)

@@ -108,6 +108,62 @@ func TestRateLimitCheck(t *testing.T) {
 	}
 }
 
+// TestBareSymbolSuggestion: a ticker without its exchange is answered with
+// the exchange it trades on, not a list that includes impossible ones (a
+// Binance pair on NASDAQ).
+func TestBareSymbolSuggestion(t *testing.T) {
+	v := newValidator()
+	plan, _ := v.Plan("BASIC")
+	for _, tc := range []struct{ symbol, want, not string }{
+		{"BTCUSDT", "BINANCE:BTCUSDT", "NASDAQ"},
+		{"ETHUSDT", "BINANCE:ETHUSDT", "NASDAQ"},
+		{"AAPL", "NASDAQ:AAPL", "BINANCE"},
+		{"EURUSD", "FX:EURUSD", "NASDAQ"},
+		{"ZQXW", "get_symbols", "NASDAQ:ZQXW"},
+	} {
+		res := v.Validate(map[string]any{"symbol": tc.symbol}, plan)
+		text := ""
+		for _, e := range res.Errors {
+			text += e.Message + ";"
+		}
+		text += strings.Join(res.Suggestions, ";")
+		if res.Valid || !strings.Contains(text, tc.want) || strings.Contains(text, tc.not) {
+			t.Errorf("%s: %s (want %s, not %s)", tc.symbol, text, tc.want, tc.not)
+		}
+	}
+}
+
+// TestRateLimitCheckFigures: the check carries the numbers a program reads
+// (used/allowed studies+drawings, asked/allowed size, the smallest plan that
+// fits), for a known plan and for an unknown one, not only a sentence.
+func TestRateLimitCheckFigures(t *testing.T) {
+	v := newValidator()
+	studies := []any{}
+	for range 6 {
+		studies = append(studies, map[string]any{"name": "Volume"})
+	}
+	cfg := map[string]any{"symbol": "FX:EURUSD", "width": 1920.0, "height": 1080.0, "studies": studies}
+	basic, _ := v.Plan("BASIC")
+	for _, tc := range []struct {
+		plan                     chart.Plan
+		name                     string
+		maxW, maxH, allowed      int
+		resPlan, paramsPlan      string
+		withinLimits, resolution bool
+	}{
+		{basic, "BASIC", 800, 600, 3, "PRO", "MEGA", false, false},
+		{chart.Plan{}, Unknown, 2048, 1920, 50, "PRO", "MEGA", true, true},
+	} {
+		c := v.Validate(cfg, tc.plan).RateLimitCheck
+		r, p := c.Resolution, c.Parameters
+		if c.Plan != tc.name || c.WithinLimits != tc.withinLimits || r.Pass != tc.resolution ||
+			r.Width != 1920 || r.Height != 1080 || r.MaxWidth != tc.maxW || r.MaxHeight != tc.maxH || r.MinimumPlan != tc.resPlan ||
+			p.Used != 6 || p.Allowed != tc.allowed || p.MinimumPlan != tc.paramsPlan {
+			t.Errorf("%s: rateLimitCheck = %+v", tc.name, c)
+		}
+	}
+}
+
 // Every config the NL builder makes validates on the plan it says it needs.
 func TestBuilderOutputValidates(t *testing.T) {
 	d := docsparse.Snapshot()
