@@ -46,6 +46,9 @@ type Registry struct {
 	filter  toolFilter
 	tools   []toolkit.Tool
 	skipped []string
+	aliases map[string]Alias // unlisted names of served tools (alias.go)
+	// resourceCheck refuses malformed resource URIs (resourcecheck.go)
+	resourceCheck func(uri string) error
 }
 
 // AddTools registers tools that pass the filters: read-only mode drops every tool

@@ -68,6 +68,7 @@ func httpHandler(b *Built) (http.Handler, func()) {
 	// token passed, and then at most MaxBodyBytes within BodyTimeout.
 	var h http.Handler = mcpHandler
 	h = unknownToolGate(newToolNames(b.Registry), h)
+	h = resourceGate(b.Registry, h)
 	h = rpcGate(lim, sess, h)
 	h = bodyLimit(lim, h)
 	h = bearerAuth(b.Options.AuthTokens, h)

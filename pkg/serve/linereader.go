@@ -28,6 +28,9 @@ type lineReader struct {
 	skipping bool // dropping the rest of an over-long line
 	err      error
 	drain    *drain // when set: told what mcp-go reads, and holds back EOF (see drain)
+	// refuse, when set, answers a line mcp-go should not see (an error
+	// line) or returns nil (resourcecheck.go)
+	refuse func(line []byte) []byte
 }
 
 func newLineReader(r io.Reader, max int, reject func([]byte)) *lineReader {
@@ -214,6 +217,12 @@ func (lr *lineReader) accept(line []byte) bool {
 		if mayHaveBadID(line) && peekBadID(line) {
 			lr.reject(rpcErrorLine(nil, -32600, "invalid request: id must be a string or a number"))
 			return false
+		}
+		if lr.refuse != nil {
+			if out := lr.refuse(line); out != nil {
+				lr.reject(out)
+				return false
+			}
 		}
 	}
 	return true

@@ -99,6 +99,9 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 			_, _ = out.Write(line)
 		})
 		in.drain = d
+		if b.Registry.resourceCheck != nil {
+			in.refuse = b.Registry.resourceRefusal
+		}
 		err = stdio.Listen(ctx, in, out)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {

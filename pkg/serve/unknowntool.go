@@ -29,6 +29,9 @@ func newToolNames(r *Registry) toolNames {
 		t.names = append(t.names, tl.Name())
 		t.set[tl.Name()] = true
 	}
+	for name := range r.aliases { // callable, though not listed
+		t.set[name] = true
+	}
 	return t
 }
 
