@@ -225,14 +225,16 @@ var starIndex = func() map[string]StarID {
 }()
 
 // StarByName finds a star by its name in any supported language
-// (紫微, 紫微, emperor; case-insensitive for English).
+// (紫微, 紫微, emperor; case-insensitive for English) or in pinyin (Ziwei).
 func StarByName(name string) (StarID, bool) {
 	name = strings.TrimSpace(name)
 	if id, ok := starIndex[name]; ok {
 		return id, true
 	}
-	id, ok := starIndex[strings.ToLower(name)]
-	return id, ok
+	if id, ok := starIndex[strings.ToLower(name)]; ok {
+		return id, true
+	}
+	return starByPinyin(name)
 }
 
 // StemByName parses a stem in any language (甲 / jia).
@@ -265,7 +267,8 @@ func BranchByName(name string) (Branch, bool) {
 }
 
 // RoleByName parses a palace role in any language; "命宫", "命", "soul",
-// "兄弟宫", "兄弟", "siblings" … are accepted (the 宫 suffix is optional).
+// "兄弟宫", "兄弟", "siblings" … are accepted (the 宫 suffix is optional), and
+// pinyin: Ming, Minggong, Xiongdi, Fuqi, Guanlu ….
 func RoleByName(name string) (PalaceRole, bool) {
 	name = strings.ToLower(strings.TrimSpace(name))
 	trimmed := strings.TrimSuffix(strings.TrimSuffix(name, "宫"), "宮")
@@ -282,5 +285,5 @@ func RoleByName(name string) (PalaceRole, bool) {
 	case "事业", "事業":
 		return Career, true
 	}
-	return 0, false
+	return roleByPinyin(name)
 }

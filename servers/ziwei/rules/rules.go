@@ -629,6 +629,14 @@ func (c *compiler) parseRef(s, path string) (palaceRef, error) {
 	return ref, nil
 }
 
+func isOriginName(s string) bool {
+	switch strings.ToLower(s) {
+	case "来因宫", "來因宮", "origin", "original":
+		return true
+	}
+	return false
+}
+
 // ParsePalaceRef reads a palace reference (see the package doc).
 func ParsePalaceRef(s string) (palaceRef, error) {
 	raw := strings.TrimSpace(s)
@@ -655,14 +663,14 @@ func ParsePalaceRef(s string) (palaceRef, error) {
 			break
 		}
 	}
-	switch strings.ToLower(rest) {
-	case "身宫", "身宮", "body":
+	switch {
+	case astro.IsBodyPalaceName(rest):
 		if ref.level != Natal {
 			return ref, errors.New("身宫 exists only in the natal chart")
 		}
 		ref.kind = refBody
 		return ref, nil
-	case "来因宫", "來因宮", "origin", "original":
+	case isOriginName(rest):
 		if ref.level != Natal {
 			return ref, errors.New("来因宫 exists only in the natal chart")
 		}

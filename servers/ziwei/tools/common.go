@@ -241,11 +241,8 @@ func parsePalaceFor(field, s string, ofRole func(astro.PalaceRole) int, body int
 	if t == "" {
 		return 0, envelope.Invalid(field, "%s is required: a palace role (命宫, 财帛, wealth…) or a branch (子…亥)", field)
 	}
-	switch strings.ToLower(t) {
-	case "身宫", "身宮", "body":
-		if body >= 0 {
-			return body, nil
-		}
+	if astro.IsBodyPalaceName(t) && body >= 0 {
+		return body, nil
 	}
 	if r, ok := astro.RoleByName(t); ok {
 		return ofRole(r), nil
@@ -253,7 +250,7 @@ func parsePalaceFor(field, s string, ofRole func(astro.PalaceRole) int, body int
 	if b, ok := astro.BranchByName(t); ok {
 		return b.BoardIndex(), nil
 	}
-	return 0, envelope.Invalid(field, "unknown palace %q: use a role (命宫 兄弟 夫妻 子女 财帛 疾厄 迁移 仆役 官禄 田宅 福德 父母, or soul, siblings… in English) or a branch (子 丑 … 亥)", clip(s))
+	return 0, envelope.Invalid(field, "unknown palace %q: use a role (命宫 兄弟 夫妻 子女 财帛 疾厄 迁移 仆役 官禄 田宅 福德 父母; pinyin Ming, Xiongdi, Fuqi…; English soul, siblings…) or a branch (子 丑 … 亥)", clip(s))
 }
 
 // periodRoleName names a role at a period level: 大限财帛, 流年命宫, decadal wealth.

@@ -62,6 +62,7 @@ func (t *Tools) All() []toolkit.Tool {
 // Register adds the tools, the resources and the prompt.
 func (t *Tools) Register(ctx context.Context, r *serve.Registry) error {
 	r.AddTools(t.All()...)
+	r.AddAliases(seedAliases()...)
 	addResources(r)
 	t.addPrompts(r)
 	return nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -35,36 +34,15 @@ func (cc *chartCtx) boardText() string {
 	return board.Render(cc.chart, cc.lang, lines)
 }
 
-func resourceArg(req mcp.ReadResourceRequest, name string) string {
-	switch v := req.Params.Arguments[name].(type) {
-	case []string:
-		if len(v) > 0 {
-			return v[0]
-		}
-	case string:
-		return v
-	}
-	return ""
-}
-
 func addResources(r *serve.Registry) {
+	r.Server.GetHooks().AddBeforeReadResource(encodeIRI)
+	r.CheckResourceURIs(checkResourceURI)
 	r.Server.AddResourceTemplate(
 		mcp.NewResourceTemplate("ziwei://chart/{chart_id}{?language}", "Chart board",
 			mcp.WithTemplateDescription("The whole natal chart as the 4×4 text board people read (palaces around the edge, basics in the centre). chart_id from initialize_chart; language zh-CN (default), zh-TW or en-US."),
 			mcp.WithTemplateMIMEType("text/plain")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-			id := resourceArg(req, "chart_id")
-			lang := resourceArg(req, "language")
-			if id == "" { // some clients do not pass template arguments: read them from the URI
-				u, err := url.Parse(req.Params.URI)
-				if err == nil {
-					id = strings.TrimPrefix(u.Path, "/")
-					if id == "" {
-						id = u.Opaque
-					}
-					lang = u.Query().Get("language")
-				}
-			}
+			id, lang := chartURI(req.Params.URI)
 			cc, err := ChartIn{ChartID: id, Language: lang}.load()
 			if err != nil {
 				return nil, err
@@ -94,19 +72,13 @@ func addResources(r *serve.Registry) {
 
 	r.Server.AddResourceTemplate(
 		mcp.NewResourceTemplate("ziwei://stars/{name}", "One star",
-			mcp.WithTemplateDescription("Reference data for one star by name in any language (紫微, 紫微, emperor): as get_star_attributes, in zh-CN, zh-TW and en-US."),
+			mcp.WithTemplateDescription("Reference data for one star by name in any language (紫微, 紫微, emperor, Ziwei), raw or percent-encoded: as get_star_attributes, in zh-CN, zh-TW and en-US."),
 			mcp.WithTemplateMIMEType("application/json")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-			name := resourceArg(req, "name")
-			if name == "" {
-				name = req.Params.URI[strings.LastIndex(req.Params.URI, "/")+1:]
-			}
-			if un, err := url.PathUnescape(name); err == nil {
-				name = un
-			}
+			name := starURI(req.Params.URI)
 			id, ok := astro.StarByName(name)
 			if !ok {
-				return nil, fmt.Errorf("unknown star %q: read ziwei://stars for the 70 names", clip(name))
+				return nil, fmt.Errorf("unknown star %q: read ziwei://stars for the 70 names (Chinese, English or pinyin)", clip(name))
 			}
 			out := map[string]StarAttrOut{}
 			for _, l := range astro.Langs() {

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+)
+
+// TestSeedToolIDsAreHiddenAliases: the seed's own requests (its tool IDs
+// and names, its argument names, pinyin palace names) reach our tools, and
+// tools/list does not grow.
+func TestSeedToolIDsAreHiddenAliases(t *testing.T) {
+	c := conn(t)
+	listed := c.Tools(t)
+	for _, tl := range listed {
+		if strings.ContainsAny(tl.Name, "-ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+			t.Errorf("tools/list lists the alias %s", tl.Name)
+		}
+	}
+	if len(listed) != 24 {
+		t.Errorf("tools/list has %d tools, want 24", len(listed))
+	}
+	id := structured(t, c, "MCP-SYS-01", birth1990)["chart_id"].(string)
+	if id2 := structured(t, c, "Initialize_Chart", birth1990)["chart_id"]; id2 != id {
+		t.Errorf("Initialize_Chart chart_id %v, MCP-SYS-01 %s", id2, id)
+	}
+	want := structured(t, c, "get_palace_info", map[string]any{"chart_id": id, "palace": "命宫"})
+	for _, name := range []string{"Get_Palace_Info", "MCP-F02", "get_palace_info"} {
+		arg := "palaceName"
+		if name == "get_palace_info" {
+			arg = "palace"
+		}
+		if got := structured(t, c, name, map[string]any{"chart_id": id, arg: "Ming"}); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s Ming = %v\nwant %v", name, got, want)
+		}
+	}
+	all := structured(t, c, "Get_Palace_Info", map[string]any{"chart_id": id, "palaceName": "All"})
+	if ps, _ := all["palaces"].([]any); len(ps) != 12 {
+		t.Errorf("Get_Palace_Info All: %v", all)
+	}
+	for _, tc := range []struct {
+		alias, tool string
+		seed, ours  map[string]any
+	}{
+		{"Get_SanFang_SiZheng", "get_sanfang_sizheng", map[string]any{"referencePalaceIdentifier": "Guanlu"}, map[string]any{"palace": "官禄"}},
+		{"MCP-R03", "get_chongzhao_palace", map[string]any{"referencePalaceIdentifier": "Fuqi"}, map[string]any{"palace": "夫妻"}},
+		{"MCP-F03", "get_stars_in_palace", map[string]any{"palaceIdentifier": "Xiongdi"}, map[string]any{"palace": "兄弟"}},
+		{"Get_Star_Attributes", "get_star_attributes", map[string]any{"starName": "Tianfu"}, map[string]any{"starName": "天府"}},
+		{"MCP-T01", "get_decade_info", map[string]any{"userAge": 33}, map[string]any{"age": 33}},
+		{"Get_Decade_SiHua", "get_decade_sihua", map[string]any{"decadeMingGongTianGan": "甲"}, map[string]any{"stem": "甲"}},
+		{"MCP-T05", "get_annual_sihua", map[string]any{"annualTianGan": "yi"}, map[string]any{"stem": "乙"}},
+		{"Get_Palace_Stem_SiHua", "get_palace_stem_sihua", map[string]any{"chartLevel": "Natal", "referencePalace": "Caibo"}, map[string]any{"chartLevel": "Natal", "palace": "财帛"}},
+	} {
+		seed, ours := with(tc.seed, "chart_id", id), with(tc.ours, "chart_id", id)
+		if got, w := structured(t, c, tc.alias, seed), structured(t, c, tc.tool, ours); fmt.Sprint(got) != fmt.Sprint(w) {
+			t.Errorf("%s %v = %v\nwant %v", tc.alias, tc.seed, got, w)
+		}
+	}
+	// a seed request without the chart_id it never had is told it is needed
+	b := servetest.ErrorBody(t, c.Call(t, "Get_Palace_Info", map[string]any{"palaceName": "Ming"}))
+	if b.Code != "invalid_argument" || !strings.Contains(b.Message, "chart_id") {
+		t.Errorf("no chart_id: %+v", b)
+	}
+}
+
+// TestPinyinPalaceAndStarNames: pinyin is read wherever a Chinese palace or
+// star name is: tool arguments, the rule language, the star resource.
+func TestPinyinPalaceAndStarNames(t *testing.T) {
+	c := conn(t)
+	id := structured(t, c, "initialize_chart", birth1990)["chart_id"].(string)
+	for _, tc := range []struct{ pinyin, chinese string }{
+		{"Ming", "命宫"}, {"minggong", "命宫"}, {"Ming Gong", "命宫"}, {"Xiongdi", "兄弟"}, {"Fuqi", "夫妻"},
+		{"Zinv", "子女"}, {"zinü", "子女"}, {"Caibo", "财帛"}, {"Jie", "疾厄"}, {"Qianyi", "迁移"}, {"Jiaoyou", "仆役"},
+		{"Puyi", "仆役"}, {"Guanlu", "官禄"}, {"Shiye", "官禄"}, {"Tianzhai", "田宅"}, {"Fude", "福德"}, {"Fumu", "父母"},
+		{"Shengong", "身宫"},
+	} {
+		got := structured(t, c, "get_palace_info", map[string]any{"chart_id": id, "palace": tc.pinyin})
+		want := structured(t, c, "get_palace_info", map[string]any{"chart_id": id, "palace": tc.chinese})
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("palace %s = %v, want %s's %v", tc.pinyin, got, tc.chinese, want)
+		}
+	}
+	for _, tc := range []struct{ pinyin, chinese string }{
+		{"Ziwei", "紫微"}, {"Tianfu", "天府"}, {"tiānfǔ", "天府"}, {"Tai Yang", "太阳"}, {"tanlang", "贪狼"}, {"QiSha", "七杀"},
+		{"Wenchang", "文昌"}, {"Lucun", "禄存"}, {"Qingyang", "擎羊"}, {"Hongluan", "红鸾"},
+	} {
+		got := structured(t, c, "get_star_attributes", map[string]any{"starName": tc.pinyin, "chart_id": id})
+		want := structured(t, c, "get_star_attributes", map[string]any{"starName": tc.chinese, "chart_id": id})
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("star %s = %v, want %v", tc.pinyin, got, want)
+		}
+	}
+	// the rule language: stars and palaces in pinyin
+	res := c.Call(t, "store_star_combination_meaning", map[string]any{"name": "pinyin rule", "meaning": "m", "chart_id": id,
+		"rule": map[string]any{"any": []any{
+			map[string]any{"stars": []any{"Ziwei"}, "in": "Ming", "scope": "sanfang"},
+			map[string]any{"stars": []any{"Tianfu"}, "in": "Guanlu"},
+		}}})
+	if res.IsError {
+		t.Errorf("store with pinyin: %s", servetest.Text(res))
+	}
+	if one := readResource(t, c, "ziwei://stars/Ziwei"); !strings.Contains(one, "紫微") {
+		t.Errorf("ziwei://stars/Ziwei: %s", one)
+	}
+}
+
+func readResource(t *testing.T, c *servetest.Conn, uri string) string {
+	t.Helper()
+	var req mcp.ReadResourceRequest
+	req.Params.URI = uri
+	res, err := c.Client.ReadResource(context.Background(), req)
+	if err != nil {
+		t.Fatalf("%s: %v", uri, err)
+	}
+	return res.Contents[0].(mcp.TextResourceContents).Text
+}
+
+// TestStarResourceRawAndEncoded: the star template answers the raw name its
+// own description shows and the percent-encoded one alike.
+func TestStarResourceRawAndEncoded(t *testing.T) {
+	c := conn(t)
+	want := readResource(t, c, "ziwei://stars/%E7%B4%AB%E5%BE%AE")
+	for _, uri := range []string{"ziwei://stars/紫微", "ziwei://stars/紫微", "ziwei://stars/emperor", "ziwei://stars/%e7%b4%ab%e5%be%ae"} {
+		if got := readResource(t, c, uri); got != want {
+			t.Errorf("%s = %s\nwant %s", uri, got, want)
+		}
+	}
+	id := structured(t, c, "initialize_chart", birth1990)["chart_id"].(string)
+	if b := readResource(t, c, "ziwei://chart/"+id+"?language=zh-TW"); !strings.Contains(b, "命宮") {
+		t.Errorf("zh-TW board:\n%s", b)
+	}
+}
+
+// TestBadResourceURIIsInvalidParams: a malformed chart_id (or an unknown
+// star or language) in a resource URI is -32602 over stdio and HTTP, with a
+// message naming the fix; a good URI still reads.
+func TestBadResourceURIIsInvalidParams(t *testing.T) {
+	reads := []struct {
+		uri  string
+		code int
+		want string
+	}{
+		{"ziwei://chart/zw1000000000000", mcp.INVALID_PARAMS, "initialize_chart"},
+		{"ziwei://chart/not-an-id", mcp.INVALID_PARAMS, "chart_id"},
+		{"ziwei://chart/zw1b9c900r000sv?language=fr-FR", mcp.INVALID_PARAMS, "zh-CN"},
+		{"ziwei://stars/北极星", mcp.INVALID_PARAMS, "ziwei://stars"},
+		{"ziwei://stars/紫微", 0, "紫微"},
+		{"ziwei://chart/zw1b9c900r000sv", 0, "zw1b9c900r000sv"},
+	}
+	const init = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	read := func(i int, uri string) string {
+		b, _ := json.Marshal(uri)
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":%s}}`, i+1, b)
+	}
+	check := func(transport string, i int, body []byte) {
+		t.Helper()
+		var m struct {
+			Error *struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal(body, &m); err != nil {
+			t.Fatalf("%s %s: %v: %s", transport, reads[i].uri, err, body)
+		}
+		tc := reads[i]
+		switch {
+		case tc.code == 0 && (m.Error != nil || !strings.Contains(string(m.Result), tc.want)):
+			t.Errorf("%s %s: %s", transport, tc.uri, body)
+		case tc.code != 0 && (m.Error == nil || m.Error.Code != tc.code || !strings.Contains(m.Error.Message, tc.want)):
+			t.Errorf("%s %s: %s; want code %d naming %q", transport, tc.uri, body, tc.code, tc.want)
+		}
+	}
+
+	// stdio
+	in := init + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
+	for i, r := range reads {
+		in += read(i, r.uri) + "\n"
+	}
+	var out, stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- serve.Run(context.Background(), newApp(), []string{"--rules-file", t.TempDir() + "/r.json"}, strings.NewReader(in), &out, &stderr)
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("stdio server did not exit")
+	}
+	byID := map[int][]byte{}
+	for _, line := range bytes.Split(bytes.TrimSpace(out.Bytes()), []byte("\n")) {
+		var m struct {
+			ID int `json:"id"`
+		}
+		_ = json.Unmarshal(line, &m)
+		byID[m.ID] = line
+	}
+	for i := range reads {
+		check("stdio", i, byID[i+1])
+	}
+
+	// HTTP
+	o, err := serve.ParseOptions(newApp(), []string{"--transport", "http", "--rules-file", t.TempDir() + "/r.json"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, _ := serve.NewLogger(io.Discard, "error")
+	built, err := serve.Build(context.Background(), newApp(), o, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := serve.HTTPHandler(built)
+	session := ""
+	post := func(body string) []byte {
+		req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if s := rec.Header().Get("Mcp-Session-Id"); s != "" {
+			session = s
+		}
+		b := rec.Body.Bytes()
+		if i := bytes.Index(b, []byte("data: ")); i >= 0 { // an SSE answer: its one event
+			b = bytes.TrimSpace(b[i+6:])
+		}
+		return b
+	}
+	post(init)
+	for i, r := range reads {
+		check("http", i, post(read(i, r.uri)))
+	}
+}
