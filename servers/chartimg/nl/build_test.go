@@ -162,6 +162,11 @@ var cases = []struct {
 	{"AAPL MACD 12 fast 26 slow 9 signal and RSI period 10", want{symbol: "NASDAQ:AAPL", studies: []string{MACD + "{in_0=12,in_1=26,in_2=9}", RSI + "{length=10}"}}},
 	{"SPY keltner channels with length 30 and multiplier 2", want{symbol: "AMEX:SPY", studies: []string{"Keltner Channels{in_1=30,in_2=2}"}}},
 	{"BTC RSI and standard deviation 20", want{symbol: "BINANCE:BTCUSDT", studies: []string{RSI, "Standard Deviation{periods=20}"}}},
+	// a study's building block named before a parameter word is no second study
+	{"BTC Supertrend with ATR period 10 and multiplier 3", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Super Trend{in_0=10,in_1=3}"}}},
+	{"SOL supertrend factor 2, atr period 7", want{symbol: "BINANCE:SOLUSDT", studies: []string{"Super Trend{in_0=7,in_1=2}"}}},
+	{"ETH keltner channels with EMA length 20 and ATR multiplier 2", want{symbol: "BINANCE:ETHUSDT", studies: []string{"Keltner Channels{in_1=20,in_2=2}"}}},
+	{"BTC supertrend and ATR period 14", want{symbol: "BINANCE:BTCUSDT", studies: []string{"Super Trend", "Average True Range{in_0=14}"}}},
 	// the docs type Super Trend's factor as Integer: 1.5 is rounded, and says so
 	{"SOL supertrend with period 7 and multiplier 1.5", want{symbol: "BINANCE:SOLUSDT", studies: []string{"Super Trend{in_0=7,in_1=2}"}, warn: "1.5 was rounded to 2"}},
 	// spans the range enum does not name go out exactly as {from,to}, to now

@@ -36,6 +36,14 @@ func (s *state) paramUnit(it *item) bool {
 func (s *state) settingWords() {
 	for i := range s.items {
 		it := &s.items[i]
+		if it.kind == kIndicator && s.at(i+1).kind == kRole {
+			// "Supertrend with ATR period 10": the ATR names which of the
+			// Super Trend's inputs the period is, it is no second study
+			if owner := s.settingsOwner(i); owner != nil && builtOn[owner.value][it.value] && s.inSettings(i) {
+				it.kind = kFiller
+				continue
+			}
+		}
 		if it.kind != kIndicator || it.value != "Standard Deviation" {
 			continue
 		}
@@ -46,16 +54,8 @@ func (s *state) settingWords() {
 		if s.at(i-1).kind != kNum && s.at(next).kind != kNum {
 			continue
 		}
-		j := i - 1
-		for j >= 0 {
-			k := s.at(j).kind
-			if k != kNum && k != kRole && k != kAnd && k != kFiller && k != kAt && k != kParen {
-				break
-			}
-			j--
-		}
-		owner := s.at(j)
-		if owner.kind != kIndicator || owner.value == "Standard Deviation" {
+		owner := s.settingsOwner(i)
+		if owner == nil || owner.value == "Standard Deviation" {
 			continue
 		}
 		x, ok := s.b.inds[owner.value]
@@ -64,6 +64,54 @@ func (s *state) settingWords() {
 		}
 		it.kind, it.value = kRole, "mult"
 	}
+}
+
+// settingsOwner is the study whose settings item i stands among: the
+// nearest indicator before it with only numbers, parameter words, "and",
+// fillers and brackets between; or nil.
+func (s *state) settingsOwner(i int) *item {
+	j := i - 1
+	for j >= 0 {
+		k := s.at(j).kind
+		if k != kNum && k != kRole && k != kAnd && k != kFiller && k != kAt && k != kParen {
+			break
+		}
+		j--
+	}
+	if owner := s.at(j); owner.kind == kIndicator {
+		return owner
+	}
+	return nil
+}
+
+// inSettings reports whether item i follows its study's settings rather
+// than starting a list of studies: settings started ("factor 3, ATR period
+// 10") or nothing but fillers between ("with ATR period 10"); "Supertrend
+// and ATR period 14" names two studies.
+func (s *state) inSettings(i int) bool {
+	sawAnd := false
+	for j := i - 1; j >= 0; j-- {
+		switch s.at(j).kind {
+		case kNum, kRole:
+			return true
+		case kAnd:
+			sawAnd = true
+		case kIndicator:
+			return !sawAnd
+		}
+	}
+	return !sawAnd
+}
+
+// builtOn are the studies a study is computed from, whose names people put
+// before its parameter words: Super Trend's "ATR period", Keltner Channels'
+// "EMA length" and "ATR multiplier", Bollinger Bands' "SMA length", MACD's
+// "EMA fast length" (TradingView's built-in definitions of these studies).
+var builtOn = map[string]map[string]bool{
+	"Super Trend":      {"Average True Range": true},
+	"Keltner Channels": {"Average True Range": true, "Moving Average Exponential": true, "Moving Average": true},
+	"Bollinger Bands":  {"Moving Average": true, "Standard Deviation": true},
+	"MACD":             {"Moving Average Exponential": true, "Moving Average": true},
 }
 
 // indicators attaches numbers to each indicator: those right before it first
