@@ -174,6 +174,8 @@ var cases = []struct {
 	{"ETH over the past 3 weeks", want{symbol: "BINANCE:ETHUSDT", rng: "since 2026-02-22T12:00:00Z", interval: "4h"}},
 	{"AAPL last 18 months", want{symbol: "NASDAQ:AAPL", rng: "since 2024-09-15T12:00:00Z", interval: "1W"}},
 	{"AAPL this quarter", want{symbol: "NASDAQ:AAPL", rng: "since 2026-01-01T00:00:00Z", interval: "1D"}},
+	{"AAPL last 5 trading days", want{symbol: "NASDAQ:AAPL", rng: "5D", interval: "1h"}},
+	{"SPY past 10 business days", want{symbol: "AMEX:SPY", rng: "since 2026-03-01T12:00:00Z", interval: "4h", warn: "14 calendar days"}},
 	{"BTC past 36 hours on the 15m", want{symbol: "BINANCE:BTCUSDT", rng: "since 2026-03-14T00:00:00Z", interval: "15m"}},
 	{"AAPL BB length 30 multiplier 3", want{symbol: "NASDAQ:AAPL", studies: []string{BB + "{in_0=30,in_1=3}"}}},
 	{"AAPL 50-day MA", want{symbol: "NASDAQ:AAPL", studies: []string{MA + "{length=50}"}}},

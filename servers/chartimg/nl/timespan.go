@@ -203,6 +203,13 @@ func (s *state) addRange(n float64, unit, said string) {
 		s.warn("%q is not a usable range", said)
 		return
 	}
+	if unit == "day" && tradingDays(said) && n != 1 && n != 5 {
+		// a span of sessions: {from,to} takes dates, so N trading days go
+		// out as the calendar days that hold them (weekends added, holidays not)
+		cal := math.Ceil(n * 7 / 5)
+		s.warn("%q is sent as the last %g calendar days ({from,to} takes dates; holidays are not counted)", said, cal)
+		n = cal
+	}
 	exact := ""
 	switch unit {
 	case "hour":
@@ -261,6 +268,13 @@ func (s *state) addRange(n float64, unit, said string) {
 		return
 	}
 	s.rangeHits = append(s.rangeHits, hit{phrase: said, spanN: n, spanUnit: unit})
+}
+
+// tradingDays reports whether a day span counts sessions ("10 trading
+// days", "3 business days", "2 sessions"): 5D is five of them.
+func tradingDays(said string) bool {
+	l := strings.ToLower(said)
+	return strings.Contains(l, "trading") || strings.Contains(l, "business") || strings.Contains(l, "session")
 }
 
 // spanFrom is the start of a span of n units ending at to: calendar units
