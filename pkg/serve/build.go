@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/redact"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
 
 // NewLogger is the zerolog logger every server uses: JSON lines to w (stderr in
@@ -85,6 +86,9 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 		// warn it logged nothing yet built its attributes on every call.
 	)
 	s.Use(callLogger(log, o.gate))
+	// A cancelled call's response is left out (MCP: no response to a
+	// cancelled request); the transport's writer drops it.
+	s.GetHooks().AddAfterCallTool(toolkit.CallEnded)
 	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o)}
 	if o.RedisURL != "" {
 		rdb, err := connectRedis(ctx, o.RedisURL, log)

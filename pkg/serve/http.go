@@ -19,6 +19,8 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/net/netutil"
 	"golang.org/x/sync/semaphore"
+
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
 
 // MaxBodyBytes is the default largest request body (go-sdk's default); see Limits.
@@ -66,7 +68,7 @@ func httpHandler(b *Built) (http.Handler, func()) {
 	})
 	// Order matters: nothing of the body is read before the Origin and the
 	// token passed, and then at most MaxBodyBytes within BodyTimeout.
-	var h http.Handler = mcpHandler
+	var h http.Handler = scopeResponses(toolkit.NewDelivery(), mcpHandler)
 	h = unknownToolGate(newToolNames(b.Registry), h)
 	h = resourceGate(b.Registry, h)
 	h = rpcGate(lim, sess, h)

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpfleet/mcpfleet/pkg/redact"
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
 
 // Main runs app with os.Args and exits. It never writes to stdout except the
@@ -93,7 +94,10 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		stdio.SetErrorLogger(log.New(redact.Writer{W: stderr}, "", 0))
 		d := newDrain()
 		o.gate.followTransport(d.busy)
-		out := drainWriter{w: unknownToolWriter{w: stdout, tools: newToolNames(b.Registry)}, d: d}
+		scope := toolkit.NewDelivery().NewScope(ctx)
+		stdio.SetContextFunc(func(ctx context.Context) context.Context { return toolkit.WithScope(ctx, scope) })
+		// Inside the drain's writer: a dropped answer still counts as given.
+		out := drainWriter{w: scopeWriter{w: unknownToolWriter{w: stdout, tools: newToolNames(b.Registry)}, s: scope}, d: d}
 		in := newLineReader(stdin, o.Limits.orDefaults().MaxLineBytes, func(line []byte) {
 			b.Log.Warn().Msg("refused a stdio request line: " + refusal(line))
 			_, _ = out.Write(line)

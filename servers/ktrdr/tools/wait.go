@@ -5,7 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 	"golang.org/x/sync/singleflight"
 
@@ -132,13 +131,12 @@ func seconds(d time.Duration) float64 { return float64(d.Milliseconds()) / 1000 
 
 // progressNotifier sends notifications/progress for the request's progress
 // token, only when the percentage grows (MCP requires progress to increase).
+// toolkit.Progress returns once the notification is written, so the last one
+// precedes the result.
 func progressNotifier(ctx context.Context) func(client.Operation) {
-	meta := toolkit.Request(ctx).Params.Meta
-	srv := server.ServerFromContext(ctx)
-	if meta == nil || meta.ProgressToken == nil || srv == nil {
+	if meta := toolkit.Request(ctx).Params.Meta; meta == nil || meta.ProgressToken == nil {
 		return func(client.Operation) {}
 	}
-	token := meta.ProgressToken
 	last := -1.0
 	return func(op client.Operation) {
 		pct := op.Progress.Percentage.Float()
@@ -153,9 +151,6 @@ func progressNotifier(ctx context.Context) func(client.Operation) {
 		if msg == "" {
 			msg = op.Status
 		}
-		params := map[string]any{"progressToken": token, "progress": pct, "total": 100, "message": msg}
-		if err := srv.SendNotificationToClient(ctx, "notifications/progress", params); err != nil {
-			zerolog.Ctx(ctx).Debug().Err(err).Msg("progress notification not sent")
-		}
+		toolkit.Progress(ctx, pct, 100, msg)
 	}
 }
