@@ -62,7 +62,7 @@ func TestBackendErrorShapes(t *testing.T) {
 			code: envelope.NotFound, contains: []string{"Strategy file not found", "get_strategies"}},
 		{name: "unknown model", tool: "predict", args: map[string]any{"model_name": "nope", "symbol": "AAPL"},
 			code: envelope.NotFound, contains: []string{"Model 'nope' not found", "list_trained_models"}},
-		{name: "model file missing", faults: fake.Faults{ModelFileMissing: true}, tool: "predict", args: map[string]any{"model_name": "neuro_mean_reversion", "symbol": "AAPL"},
+		{name: "model file missing", faults: fake.Faults{ModelFileMissing: true}, tool: "predict", args: map[string]any{"model_name": "neuro_mean_reversion", "symbol": "AAPL", "timeframe": "1h"},
 			code: envelope.Conflict, contains: []string{"could not load it"}, detail: map[string]any{"model_loaded": false}},
 		{name: "performance of unknown training", tool: "get_model_performance", args: map[string]any{"operation_id": "op_nope"}, code: envelope.NotFound},
 		{name: "results of unknown", tool: "get_operation_results", args: map[string]any{"operation_id": "op_nope"}, code: envelope.NotFound},

@@ -206,7 +206,7 @@ func TestEveryTool(t *testing.T) {
 				t.Fatalf("%v %+v", cols, s)
 			}
 		}},
-		{"predict", map[string]any{"model_name": "neuro_mean_reversion", "symbol": "AAPL"}, func(t *testing.T, res *mcp.CallToolResult) {
+		{"predict", map[string]any{"model_name": "neuro_mean_reversion", "symbol": "AAPL", "timeframe": "1h"}, func(t *testing.T, res *mcp.CallToolResult) {
 			p := servetest.Decode[client.Prediction](t, res)
 			if p.Signal != "hold" || !p.Placeholder || len(p.FuzzyOutputs) != 3 {
 				t.Fatalf("%+v", p)

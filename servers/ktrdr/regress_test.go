@@ -72,7 +72,7 @@ func TestIssue10DataLoadDefaults(t *testing.T) {
 // restart forgot it) and reports the backend's stub answer as a placeholder.
 func TestIssue10PredictLoadsOnDemand(t *testing.T) {
 	e := start(t, setup{})
-	args := map[string]any{"model_name": "neuro_mean_reversion", "symbol": "AAPL", "test_date": "2024-06-28"}
+	args := map[string]any{"model_name": "neuro_mean_reversion", "symbol": "AAPL", "timeframe": "1h", "test_date": "2024-06-28"}
 	loadPath := fake.APIPrefix + "/models/neuro_mean_reversion/load"
 	for i := 0; i < 2; i++ {
 		p := servetest.Decode[client.Prediction](t, e.call(t, "predict", args))

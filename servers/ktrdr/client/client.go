@@ -203,12 +203,23 @@ func (c *Client) CancelOperation(ctx context.Context, id, reason string) (Cancel
 		if errors.As(err, &e) && e.Code == envelope.Conflict {
 			if st := cancelStatus(e.Message); st != "" {
 				e.WithDetail("status", st)
-				e.Message = fmt.Sprintf("operation %s is already %s and cannot be cancelled; get_operation_results shows its outcome", id, st)
+				e.Message = fmt.Sprintf("operation %s is already %s and cannot be cancelled; %s", id, st, finishedHint(st))
 			}
 		}
 		return Cancellation{}, withHint(err, "check the id with list_operations", envelope.NotFound)
 	}
 	return ParseCancel(body, id)
+}
+
+// finishedHint names what shows a finished operation: the backend has
+// results only for completed and failed ones (GET /operations/{id}/results
+// answers 400 for a cancelled one), while the status keeps a cancelled one's
+// progress and cancellation reason.
+func finishedHint(status string) string {
+	if status == "cancelled" {
+		return "get_operation_status shows where it stopped (it has no results); start it again to redo the work"
+	}
+	return "get_operation_results shows its outcome"
 }
 
 // OperationResults returns a finished operation's result summary.

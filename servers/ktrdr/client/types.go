@@ -245,6 +245,8 @@ type PredictRequest struct {
 type Prediction struct {
 	ModelName      string             `json:"-"` // the request's echo
 	Symbol         string             `json:"-"`
+	ModelID        string             `json:"model_id,omitempty"`
+	Timeframe      string             `json:"timeframe,omitempty"`
 	TestDate       string             `json:"test_date,omitempty"`
 	Signal         string             `json:"signal"`
 	Confidence     float64            `json:"confidence"`

@@ -45,12 +45,13 @@ type opDetailRow struct {
 type opList struct {
 	Cols        []string `json:"cols" jsonschema:"operation_id,status,symbol,progress (%); detail adds operation_type,created_at,current_step,duration_seconds"`
 	Rows        [][]any  `json:"rows" mcp:"type=array"`
-	TotalCount  int      `json:"total_count" jsonschema:"all matching the filters"`
-	ActiveCount int      `json:"active_count"`
+	TotalCount    int      `json:"total_count" jsonschema:"all matching the filters"`
+	ActiveCount   int      `json:"active_count"`
+	ReturnedCount int      `json:"returned_count"`
 }
 
 func briefOps(l client.OperationList, detail bool) opList {
-	out := opList{TotalCount: l.TotalCount, ActiveCount: l.ActiveCount}
+	out := opList{TotalCount: l.TotalCount, ActiveCount: l.ActiveCount, ReturnedCount: l.ReturnedCount}
 	brief := func(o client.OperationSummary) opRow {
 		return opRow{o.OperationID, o.Status, o.Symbol, float64(o.ProgressPercentage)}
 	}

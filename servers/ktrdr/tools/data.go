@@ -17,9 +17,9 @@ type loadIn struct {
 
 func triggerDataLoading(c *client.Client, sc *summaryCache) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "trigger_data_loading", Title: "Trigger data loading", Toolset: setData, Hints: toolkit.RemoteWrite,
-		Description: `Start a background load that fills the backend's OHLCV cache for one symbol and timeframe (from IB except mode local). Each call starts a new load.
+		Description: `Start a background load filling the backend's OHLCV cache for one symbol and timeframe (from IB except mode local). Each call starts a new load.
 Returns operation_id for wait_for_operation.
-Errors: invalid_argument (details.fields; local on HEAD), upstream_error (no operation id).
+Errors: invalid_argument (details.fields; local on HEAD), upstream_error.
 Related: get_data_summary, get_market_data.`},
 		func(ctx context.Context, in loadIn) (client.LoadStarted, error) {
 			if in.Timeframe == "" {

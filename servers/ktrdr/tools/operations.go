@@ -19,7 +19,7 @@ type listOperationsIn struct {
 func listOperations(c *client.Client) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "list_operations", Title: "List operations", Toolset: setOperations, Hints: toolkit.RemoteRead,
 		Description: `List KTRDR operations newest first: id (type is its prefix), status, symbol, progress; filters combine; detail adds type, step, times.
-Use to find operation ids or see what is running. No matches is an empty list.
+Use to find operation ids or see what is running.
 Related: get_operation_status, wait_for_operation.`},
 		func(ctx context.Context, in listOperationsIn) (opList, error) {
 			if in.Limit == 0 {
@@ -57,7 +57,7 @@ func cancelOperation(c *client.Client) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "cancel_operation", Title: "Cancel operation", Toolset: setOperations,
 		Hints: toolkit.Hints{Destructive: true, Idempotent: true, OpenWorld: true},
 		Description: `Cancel a pending or running operation (stops a data load or training; partial work is discarded). Returns status "cancelled" and what was stopped.
-Errors: conflict (already finished; details.status says how), not_found.
+Errors: conflict (already finished; details.status), not_found.
 Related: list_operations (active_only), get_operation_status.`},
 		func(ctx context.Context, in cancelIn) (client.Cancellation, error) {
 			return c.CancelOperation(ctx, in.OperationID, in.Reason)

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -49,8 +50,15 @@ func (p *poller) poll(ctx context.Context, id string) (client.Operation, error) 
 
 type waitIn struct {
 	OperationID    string `json:"operation_id" mcp:"minLength=1;maxLength=200;pattern=^[A-Za-z0-9_.:-]+$"`
-	TimeoutSeconds int    `json:"timeout_seconds,omitempty" mcp:"min=1;max=600;default=120"`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" mcp:"min=1;max=600;default=45"`
 }
+
+// defaultWait stays under common client request timeouts: the official
+// TypeScript SDK gives a request 60 s (DEFAULT_REQUEST_TIMEOUT_MSEC in
+// @modelcontextprotocol/sdk shared/protocol.ts) and fails it client-side with
+// -32001 "Request timed out" however well the server is doing. A longer job
+// is waited on by calling again.
+const defaultWait = 45 * time.Second
 
 type waitOut struct {
 	Operation     client.Operation `json:"operation"`
@@ -58,19 +66,25 @@ type waitOut struct {
 	TimedOut      bool             `json:"timed_out" jsonschema:"still running: call again"`
 	Polls         int              `json:"polls"`
 	WaitedSeconds float64          `json:"waited_seconds"`
+	Next          string           `json:"next,omitempty"`
 }
 
 func waitForOperation(p *poller) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "wait_for_operation", Title: "Wait for operation", Toolset: setOperations, Hints: toolkit.RemoteRead,
-		Description: `Wait until an operation finishes or timeout_seconds passes (progress notifications given a progressToken; cancelling the request stops only the wait). Use instead of polling get_operation_status.
-Returns the full status; a failed operation is a result (status failed), not a tool error.
+		Description: `Wait until an operation finishes or timeout_seconds passes (sends progress given a progressToken; cancelling stops only the wait); use instead of polling get_operation_status.
+Returns the full status. A failed operation is a result, not a tool error.
 Errors: not_found.
 Related: get_operation_results, cancel_operation.`},
 		func(ctx context.Context, in waitIn) (waitOut, error) {
-			if in.TimeoutSeconds == 0 {
-				in.TimeoutSeconds = 120
+			limit := defaultWait
+			if in.TimeoutSeconds > 0 {
+				limit = time.Duration(in.TimeoutSeconds) * time.Second
 			}
-			return p.wait(ctx, in.OperationID, time.Duration(in.TimeoutSeconds)*time.Second)
+			out, err := p.wait(ctx, in.OperationID, limit)
+			if err == nil && out.TimedOut {
+				out.Next = stillRunning(out.Operation)
+			}
+			return out, err
 		})
 }
 
@@ -125,6 +139,15 @@ func (p *poller) wait(ctx context.Context, id string, limit time.Duration) (wait
 		}
 		interval = min(p.max, interval*3/2)
 	}
+}
+
+// stillRunning tells the model how far the operation got and to wait again.
+func stillRunning(op client.Operation) string {
+	step := ""
+	if op.Progress.CurrentStep != "" {
+		step = " (" + op.Progress.CurrentStep + ")"
+	}
+	return fmt.Sprintf("still %s at %g%%%s; call wait_for_operation again with operation_id %s to keep waiting", op.Status, op.Progress.Percentage.Float(), step, op.OperationID)
 }
 
 func seconds(d time.Duration) float64 { return float64(d.Milliseconds()) / 1000 }
