@@ -43,8 +43,8 @@ type opDetailRow struct {
 }
 
 type opList struct {
-	Cols        []string `json:"cols" jsonschema:"operation_id,status,symbol,progress (%); detail adds operation_type,created_at,current_step,duration_seconds"`
-	Rows        [][]any  `json:"rows" mcp:"type=array"`
+	Cols          []string `json:"cols" jsonschema:"operation_id,status,symbol,progress (%); detail adds operation_type,created_at,current_step,duration_seconds"`
+	Rows          [][]any  `json:"rows" mcp:"type=array"`
 	TotalCount    int      `json:"total_count" jsonschema:"all matching the filters"`
 	ActiveCount   int      `json:"active_count"`
 	ReturnedCount int      `json:"returned_count"`
