@@ -86,6 +86,15 @@ func (s *Server) tpSeries(c *call) reply {
 	if et.Sub(st) > time.Duration(s.cfg.TPSeriesMaxDays)*24*time.Hour {
 		return s.notOkStatus(504, EmsgServerTimeout) // openalgo: long ranges time out
 	}
+	// Intraday history goes back about a year: Shoonya-Dev/ShoonyaApi-py
+	// issue #58 (two years asked, the last one returned) and #215 (January
+	// 2026: nothing before 17 March 2025).
+	if oldest := now.AddDate(-1, 0, 0); st.Before(oldest) {
+		st = oldest
+	}
+	if !et.After(st) {
+		return s.notOk(EmsgNoData)
+	}
 	step, _ := strconv.Atoi(intrv)
 	openMin, closeMin := sessionHours(in)
 	var out []map[string]any

@@ -24,6 +24,43 @@ type Instrument struct {
 	Lower    float64 // lc; 0 = unknown
 	LTP      float64 // lp; 0 = no trade yet
 	Option   bool    // instname OPT*: wider protection slabs
+	LotSize  int     // ls; 0 or 1 = any quantity
+	Exch     string
+}
+
+// CheckLot refuses a quantity that is not a whole number of lots, naming the
+// lot size and the nearest valid quantities: the broker accepts such an order
+// and the exchange check then rejects it (OrderBook status REJECTED, rejreason
+// "Quantity should be multiple of lot size", the text Noren's own web clients
+// show for ls). MCX is left to the broker: Noren's clients skip the check
+// there, where quantities may be counted in lots.
+func CheckLot(field string, qty int, in Instrument) error {
+	ls := in.LotSize
+	if ls <= 1 || qty%ls == 0 || strings.EqualFold(in.Exch, "MCX") {
+		return nil
+	}
+	below, above := qty/ls*ls, (qty/ls+1)*ls
+	valid := []int{above}
+	hint := fmt.Sprintf("%d (%d lots)", above, above/ls)
+	if below > 0 {
+		valid = []int{below, above}
+		hint = fmt.Sprintf("%d (%d lots) or %d (%d lots)", below, below/ls, above, above/ls)
+	}
+	return envelope.Invalid(field, "%s %d is not a multiple of %s's lot size %d, so the exchange would reject it; use %s", field, qty, in.TSym, ls, hint).
+		WithDetail("lot_size", ls).WithDetail("valid_quantities", valid)
+}
+
+// Wire rounds p as it goes on the wire (pp decimals), so a reported price is
+// the one the broker received (no 814.9000000000001).
+func Wire(p float64, decimals int) float64 {
+	if decimals <= 0 {
+		decimals = 2
+	}
+	v, err := strconv.ParseFloat(strconv.FormatFloat(p, 'f', decimals, 64), 64)
+	if err != nil {
+		return p
+	}
+	return v
 }
 
 // TickDecimals is how many decimals a tick size has (0.05 → 2, 0.0025 → 4).

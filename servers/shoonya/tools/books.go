@@ -2,8 +2,11 @@ package tools
 
 import (
 	"context"
+	"math"
 	"strings"
+	"sync"
 
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/orders"
@@ -232,6 +235,19 @@ type HoldingRow struct {
 	Quantity         float64 `json:"quantity"`
 	SellableQuantity float64 `json:"sellable_quantity"`
 	AveragePrice     float64 `json:"average_price"`
+	LastPrice        float64 `json:"last_price"`
+	Value            float64 `json:"value"`
+	PnL              float64 `json:"pnl"`
+	PnLPct           float64 `json:"pnl_percent"`
+}
+
+// HoldingTotals sum the holdings valued at their last price.
+type HoldingTotals struct {
+	Invested float64 `json:"invested"`
+	Value    float64 `json:"value"`
+	PnL      float64 `json:"pnl"`
+	PnLPct   float64 `json:"pnl_percent"`
+	Unpriced int     `json:"unpriced,omitempty"` // holdings with no quote, left out of the totals
 }
 
 // HoldingMore is the rest of a holding (detail).
@@ -244,9 +260,10 @@ type HoldingMore struct {
 
 // HoldingsOut is get_holdings' result.
 type HoldingsOut struct {
-	Cols []string      `json:"cols" jsonschema:"exchange,trading_symbol,quantity,sellable_quantity,average_price"`
-	Rows [][]any       `json:"rows" mcp:"type=array"`
-	More []HoldingMore `json:"more,omitempty" mcp:"type=object"`
+	Cols   []string      `json:"cols" jsonschema:"exchange,trading_symbol,quantity,sellable_quantity,average_price,last_price,value,pnl,pnl_percent"`
+	Rows   [][]any       `json:"rows" mcp:"type=array"`
+	Totals HoldingTotals `json:"totals"`
+	More   []HoldingMore `json:"more,omitempty" mcp:"type=object"`
 }
 
 // List decodes the rows back into holdings (for Go callers and tests).
@@ -258,7 +275,7 @@ func (o HoldingsOut) List() []HoldingRow {
 func holdingsTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_holdings", Title: "Holdings", Toolset: "books",
-		Description: "Demat holdings as a table (see cols; quantity: valuation); detail adds more[i]: T1, collateral, used. Intraday/F&O: get_positions.",
+		Description: "Demat holdings valued at last price (a quote each), with totals; detail adds more[i]: T1, collateral, used. Intraday/F&O: get_positions.",
 		Hints:       toolkit.RemoteRead,
 	}, func(ctx context.Context, in DetailIn) (HoldingsOut, error) {
 		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Holding, error) { return d.client().Holdings(ctx, a, "C") })
@@ -266,6 +283,7 @@ func holdingsTool(d *Deps) toolkit.Tool {
 			return HoldingsOut{}, err
 		}
 		rows := make([]HoldingRow, len(list))
+		tokens := make([]string, len(list))
 		var out HoldingsOut
 		for i, h := range list {
 			v := HoldingRow{
@@ -284,8 +302,12 @@ func holdingsTool(d *Deps) toolkit.Tool {
 			if in.Detail {
 				out.More = append(out.More, HoldingMore{Token: token, T1Quantity: float64(h.BTSTQty), CollateralQty: float64(h.ColQty), UsedQuantity: float64(h.UsedQty)})
 			}
-			rows[i] = v
+			rows[i], tokens[i] = v, token
 		}
+		if err := d.valueHoldings(ctx, rows, tokens); err != nil {
+			return HoldingsOut{}, err
+		}
+		out.Totals = holdingTotals(rows)
 		out.Cols, out.Rows = toolkit.Tabulate(rows)
 		return out, nil
 	})
@@ -333,3 +355,75 @@ func limitsTool(d *Deps) toolkit.Tool {
 		}, nil
 	})
 }
+
+// valueHoldings prices each holding at its last traded price (GetQuotes,
+// reference §4.11 lp; the Holdings answer carries no price but upldprc),
+// a few quotes at a time. A holding whose quote fails keeps last_price 0 and
+// is counted unpriced; a lost session fails the call.
+func (d *Deps) valueHoldings(ctx context.Context, rows []HoldingRow, tokens []string) error {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, d.ChainConcurrency))
+	var mu sync.Mutex
+	var authErr error
+	for i := range rows {
+		if tokens[i] == "" || rows[i].Exchange == "" {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			q, err := do(ctx, d, func(a *noren.Auth) (noren.Quote, error) {
+				return d.client().GetQuotes(ctx, a, rows[i].Exchange, tokens[i])
+			})
+			if err != nil {
+				if envelope.From(err).Code == envelope.Unauthenticated {
+					mu.Lock()
+					authErr = err
+					mu.Unlock()
+				}
+				return
+			}
+			r := &rows[i]
+			r.LastPrice = float64(q.LP)
+			if r.LastPrice <= 0 {
+				return
+			}
+			r.Value = round2(r.Quantity * r.LastPrice)
+			cost := r.Quantity * r.AveragePrice
+			r.PnL = round2(r.Value - cost)
+			if cost > 0 {
+				r.PnLPct = round2(100 * (r.Value - cost) / cost)
+			}
+		}()
+	}
+	wg.Wait()
+	if authErr != nil {
+		return authErr
+	}
+	if err := ctx.Err(); err != nil {
+		return envelope.From(err)
+	}
+	return nil
+}
+
+func holdingTotals(rows []HoldingRow) HoldingTotals {
+	var t HoldingTotals
+	for _, r := range rows {
+		if r.LastPrice <= 0 {
+			t.Unpriced++
+			continue
+		}
+		t.Invested += r.Quantity * r.AveragePrice
+		t.Value += r.Value
+	}
+	t.Invested, t.Value = round2(t.Invested), round2(t.Value)
+	t.PnL = round2(t.Value - t.Invested)
+	if t.Invested > 0 {
+		t.PnLPct = round2(100 * t.PnL / t.Invested)
+	}
+	return t
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }

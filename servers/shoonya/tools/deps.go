@@ -57,13 +57,17 @@ func user(ctx context.Context) string { return serve.UserID(ctx) }
 
 // All returns every tool in a stable order.
 func All(d *Deps) []toolkit.Tool {
-	return []toolkit.Tool{
+	all := []toolkit.Tool{
 		connectTool(d),
 		placeOrderTool(d), modifyOrderTool(d), cancelOrderTool(d),
 		orderBookTool(d), tradeBookTool(d), positionsTool(d), holdingsTool(d), limitsTool(d),
 		searchScripTool(d), quotesTool(d), optionChainTool(d), timePriceSeriesTool(d),
 		subscribeTool(d), unsubscribeTool(d),
 	}
+	for i, t := range all {
+		all[i] = caseInsensitiveExchanges(t)
+	}
+	return all
 }
 
 // do runs fn with the caller's session and one automatic re-login.

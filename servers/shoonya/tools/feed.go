@@ -68,19 +68,48 @@ func subscribeTool(d *Deps) toolkit.Tool {
 	})
 }
 
+// UnsubscribeIn names what to stop: instruments, or all.
+type UnsubscribeIn struct {
+	Instruments []string `json:"instruments,omitempty" jsonschema:"e.g. NSE|22" mcp:"pattern=^[A-Z]{2,4}\\|[0-9A-Za-z]{1,20}$;maxItems=500"`
+	Depth       bool     `json:"depth,omitempty"`
+	All         bool     `json:"all,omitempty"`
+}
+
 func unsubscribeTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "unsubscribe_market_feeds", Title: "Unsubscribe feeds", Toolset: "feed",
-		Description: "Stop streaming instruments from subscribe_market_feeds (depth=true for depth subscriptions); their snapshots leave the resource. Idempotent.",
+		Description: "Stop streaming instruments (depth=true: depth subscriptions), or all=true; their snapshots leave the resource. Idempotent.",
 		Hints:       toolkit.Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
-	}, func(ctx context.Context, in FeedIn) (FeedOut, error) {
-		keys := normKeys(in.Instruments)
+	}, func(ctx context.Context, in UnsubscribeIn) (FeedOut, error) {
+		if !in.All && len(in.Instruments) == 0 {
+			return FeedOut{}, envelope.Invalid("instruments", "name the instruments to stop (e.g. NSE|22), or pass all=true")
+		}
 		c, ok := d.Hub.Existing(user(ctx))
 		if !ok {
 			return FeedOut{AllURI: feed.AllURI, ResourceURIs: []string{}, Touchline: []string{}, Depth: []string{}}, nil
 		}
-		if err := c.Unsubscribe(ctx, keys, in.Depth); err != nil {
-			return FeedOut{}, envelope.New(envelope.UpstreamUnavailable, "the broker websocket broke while unsubscribing; the instruments are removed locally and will not be resubscribed").WithCause(err)
+		batches := []struct {
+			keys  []string
+			depth bool
+		}{{normKeys(in.Instruments), in.Depth}}
+		if in.All {
+			touch, depth := c.Subscribed()
+			batches = batches[:0]
+			batches = append(batches, struct {
+				keys  []string
+				depth bool
+			}{touch, false}, struct {
+				keys  []string
+				depth bool
+			}{depth, true})
+		}
+		for _, b := range batches {
+			if len(b.keys) == 0 {
+				continue
+			}
+			if err := c.Unsubscribe(ctx, b.keys, b.depth); err != nil {
+				return FeedOut{}, envelope.New(envelope.UpstreamUnavailable, "the broker websocket broke while unsubscribing; the instruments are removed locally and will not be resubscribed").WithCause(err)
+			}
 		}
 		return feedOut(c, nil), nil
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -203,7 +204,7 @@ func quotesTool(d *Deps) toolkit.Tool {
 // ChainIn is get_option_chain's input.
 type ChainIn struct {
 	Exchange      string  `json:"exchange" mcp:"enum=NFO|BFO|CDS|BCD|MCX|NCX"`
-	TradingSymbol string  `json:"trading_symbol" jsonschema:"any option/future of the underlying+expiry" mcp:"minLength=1;maxLength=64"`
+	TradingSymbol string  `json:"trading_symbol" jsonschema:"option/future, or NIFTY (nearest expiry)" mcp:"minLength=1;maxLength=64"`
 	StrikePrice   float64 `json:"strike_price" jsonschema:"centre strike" mcp:"min=0"`
 	Count         int     `json:"strike_count,omitempty" jsonschema:"each side" mcp:"min=1;max=25;default=5"`
 }
@@ -232,6 +233,7 @@ type ChainRow struct {
 // ChainOut is get_option_chain's result.
 type ChainOut struct {
 	Exchange string     `json:"-"` // the request's echo
+	Contract string     `json:"contract,omitempty"`
 	Rows     []ChainRow `json:"rows"`
 	Legs     int        `json:"legs_quoted"`
 }
@@ -248,11 +250,28 @@ func optionChainTool(d *Deps) toolkit.Tool {
 			cnt = 5
 		}
 		exch := strings.ToUpper(in.Exchange)
+		tsym := strings.ToUpper(strings.TrimSpace(in.TradingSymbol))
+		contract := ""
 		legs, err := do(ctx, d, func(a *noren.Auth) ([]noren.Scrip, error) {
-			return d.client().GetOptionChain(ctx, a, exch, in.TradingSymbol, in.StrikePrice, cnt)
+			legs, err := d.client().GetOptionChain(ctx, a, exch, tsym, in.StrikePrice, cnt)
+			if err != nil || len(legs) > 0 || !isUnderlyingName(tsym) {
+				return legs, err
+			}
+			// GetOptionChain takes a contract's trading symbol; an
+			// underlying's name (NIFTY) answers "no data". Resolve it to the
+			// nearest-expiry contract SearchScrip lists for it.
+			c, err := d.nearestContract(ctx, a, exch, tsym)
+			if err != nil || c == "" {
+				return nil, err
+			}
+			contract = c
+			return d.client().GetOptionChain(ctx, a, exch, c, in.StrikePrice, cnt)
 		})
 		if err != nil {
 			return ChainOut{}, err
+		}
+		if len(legs) == 0 {
+			return ChainOut{}, envelope.New(envelope.NotFound, "no option chain for %s on %s: get_option_chain takes an option or future's trading symbol (e.g. NIFTY28NOV24F or NIFTY28NOV24C24000) or an underlying name such as NIFTY; find them with search_scrip (exchange %s)", tsym, exch, exch)
 		}
 		quotes := make([]Leg, len(legs))
 		var wg sync.WaitGroup
@@ -310,7 +329,7 @@ func optionChainTool(d *Deps) toolkit.Tool {
 				r.Put = &leg
 			}
 		}
-		out := ChainOut{Exchange: exch, Rows: make([]ChainRow, 0, len(rows)), Legs: len(legs)}
+		out := ChainOut{Exchange: exch, Contract: contract, Rows: make([]ChainRow, 0, len(rows)), Legs: len(legs)}
 		for _, r := range rows {
 			out.Rows = append(out.Rows, *r)
 		}
@@ -362,7 +381,7 @@ func parseWhen(field, s string, def time.Time) (time.Time, error) {
 func timePriceSeriesTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_time_price_series", Title: "Candles", Toolset: "market",
-		Description: "Historical OHLCV candles, oldest first: intraday (about the last 30 days) or daily (interval day). " +
+		Description: "Historical OHLCV candles, oldest first: intraday (≤30 days a call, last year) or daily (interval day). " +
 			"[] when no data.",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in SeriesIn) (SeriesOut, error) {
@@ -377,6 +396,11 @@ func timePriceSeriesTool(d *Deps) toolkit.Tool {
 		}
 		if !to.After(from) {
 			return SeriesOut{}, envelope.Invalid("to", "to must be after from")
+		}
+		if iv != "day" {
+			if err := intradayWindow(from, to, d.now()); err != nil {
+				return SeriesOut{}, err
+			}
 		}
 		exch := strings.ToUpper(in.Exchange)
 		raw, err := do(ctx, d, func(a *noren.Auth) ([]noren.Candle, error) {
@@ -409,6 +433,34 @@ func timePriceSeriesTool(d *Deps) toolkit.Tool {
 	})
 }
 
+// Intraday (TPSeries) limits, checked before anything is sent because a
+// retry cannot help:
+//   - span: a range longer than intradaySpan is not answered but times out
+//     ("Server Timeout", openalgo's notes on broker/shoonya; users fetch in
+//     30-day chunks). assumed: 30 days, the limit this server has always
+//     documented.
+//   - depth: the broker keeps intraday candles for about a year
+//     (Shoonya-Dev/ShoonyaApi-py issue #58: a call for two years returned
+//     only the last one; issue #215, January 2026: nothing before
+//     17 March 2025); older ranges come back empty.
+const (
+	intradaySpan  = 30 * 24 * time.Hour
+	intradayDepth = 365 * 24 * time.Hour
+)
+
+func intradayWindow(from, to, now time.Time) error {
+	if oldest := now.Add(-intradayDepth); from.Before(oldest) {
+		return envelope.Invalid("from", "intraday candles go back about a year (to %s); from %s is older. Use interval day for older candles",
+			oldest.In(IST).Format("2006-01-02"), from.In(IST).Format("2006-01-02")).WithDetail("window_days", 365)
+	}
+	if to.Sub(from) > intradaySpan {
+		return envelope.Invalid("from", "intraday candles come at most 30 days per call and %s to %s is %.0f days; ask from %s (or split the range into 30-day calls), or use interval day",
+			from.In(IST).Format("2006-01-02"), to.In(IST).Format("2006-01-02"), to.Sub(from).Hours()/24, to.Add(-intradaySpan).In(IST).Format("2006-01-02T15:04")).
+			WithDetail("window_days", 30)
+	}
+	return nil
+}
+
 func candleTime(c noren.Candle) string {
 	if t, ok := parseNorenTime(string(c.SSBoE)); ok && c.SSBoE != "" {
 		return t.Format(time.RFC3339)
@@ -423,4 +475,44 @@ func scripView(s noren.Scrip) Instrument {
 	}
 	return Instrument{TradingSymbol: s.TSym, Token: s.Token, LotSize: float64(s.LotSize),
 		TickSize: float64(s.TickSize), Instrument: s.InstName, OptionType: optt}
+}
+
+// isUnderlyingName reports whether tsym is a bare name (NIFTY, BANKNIFTY,
+// CRUDEOIL) rather than a contract, whose symbol carries its expiry digits.
+func isUnderlyingName(tsym string) bool {
+	return tsym != "" && !strings.ContainsAny(tsym, "0123456789")
+}
+
+// contractExpiry reads the expiry a Noren derivative symbol carries after
+// its underlying's name: NIFTY28NOV24F, NIFTY28NOV24C24000 (DDMMMYY;
+// reference §4.10 symbol samples).
+var contractExpiry = regexp.MustCompile(`^([A-Z&-]+?)(\d{2}[A-Z]{3}\d{2})[CPF]`)
+
+// nearestContract returns the contract of name with the nearest expiry not
+// yet past, among what SearchScrip lists on exch ("" if none).
+func (d *Deps) nearestContract(ctx context.Context, a *noren.Auth, exch, name string) (string, error) {
+	found, err := d.client().SearchScrip(ctx, a, exch, name)
+	if noren.IsNoData(err) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	now := d.now().In(IST)
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, IST)
+	best, bestExp := "", time.Time{}
+	for _, s := range found {
+		m := contractExpiry.FindStringSubmatch(strings.ToUpper(s.TSym))
+		if m == nil || m[1] != name {
+			continue
+		}
+		exp, err := time.ParseInLocation("02Jan06", m[2][:2]+m[2][2:3]+strings.ToLower(m[2][3:5])+m[2][5:], IST)
+		if err != nil || exp.Before(today) {
+			continue
+		}
+		if best == "" || exp.Before(bestExp) {
+			best, bestExp = s.TSym, exp
+		}
+	}
+	return best, nil
 }

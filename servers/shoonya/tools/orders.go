@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 
@@ -143,7 +144,11 @@ func (d *Deps) instrument(ctx context.Context, a *noren.Auth, exch, tsym string)
 			return orders.Instrument{}, lookupErr(tsym, err)
 		}
 		in := orders.Instrument{TSym: tsym, Tick: float64(q.TickSize), Decimals: int(q.PP), Upper: float64(q.Upper),
-			Lower: float64(q.Lower), LTP: float64(q.LP), Option: strings.HasPrefix(strings.ToUpper(q.InstName), "OPT")}
+			Lower: float64(q.Lower), LTP: float64(q.LP), Option: strings.HasPrefix(strings.ToUpper(q.InstName), "OPT"),
+			LotSize: int(s.LotSize), Exch: exch}
+		if in.LotSize <= 0 {
+			in.LotSize = int(q.LotSize)
+		}
 		if in.Tick <= 0 {
 			in.Tick = float64(s.TickSize)
 		}
@@ -170,6 +175,9 @@ func lookupErr(tsym string, err error) error {
 // broker/shoonya/mapping/transform_data.py). It returns how it converted ("" if not).
 func prepare(o *noren.OrderRequest, in PlaceIn, inst orders.Instrument) (string, error) {
 	o.Decimals = inst.Decimals
+	if err := orders.CheckLot("quantity", o.Qty, inst); err != nil {
+		return "", err
+	}
 	if o.Trigger > 0 {
 		if err := orders.CheckPrice("trigger_price", o.Trigger, inst); err != nil {
 			return "", err
@@ -295,7 +303,7 @@ func placeOrderTool(d *Deps) toolkit.Tool {
 		out := PlaceOut{OrderID: res.OrderNo, IdempotencyKey: key, Outcome: "placed",
 			Next: "check get_order_book for the status (accepted by the OMS is not yet executed)"}
 		if !res.Deduplicated {
-			out.OrderType, out.Price, out.Converted = orders.OrderTypeName(o.PriceType), o.Price, converted
+			out.OrderType, out.Price, out.Converted = orders.OrderTypeName(o.PriceType), orders.Wire(o.Price, o.Decimals), converted
 		}
 		switch {
 		case res.Deduplicated:
@@ -310,13 +318,14 @@ func placeOrderTool(d *Deps) toolkit.Tool {
 	return withConfirmation(d, t)
 }
 
-// ModifyIn is modify_order's input.
+// ModifyIn is modify_order's input. Only order_id is required: what is left
+// out is taken from the open order in the broker's order book.
 type ModifyIn struct {
 	OrderID       string  `json:"order_id" jsonschema:"from place_order or get_order_book" mcp:"pattern=^[0-9A-Za-z]{1,32}$"`
-	Exchange      string  `json:"exchange" mcp:"enum=NSE|BSE|NFO|BFO|CDS|BCD|MCX|NCX"`
-	TradingSymbol string  `json:"trading_symbol" mcp:"minLength=1;maxLength=64"`
-	Quantity      int     `json:"quantity" jsonschema:"new TOTAL (filled + pending)" mcp:"min=1;max=1000000"`
-	OrderType     string  `json:"order_type" mcp:"enum=LIMIT|SL"`
+	Exchange      string  `json:"exchange,omitempty" mcp:"enum=NSE|BSE|NFO|BFO|CDS|BCD|MCX|NCX"`
+	TradingSymbol string  `json:"trading_symbol,omitempty" mcp:"maxLength=64"`
+	Quantity      int     `json:"quantity,omitempty" jsonschema:"new TOTAL (filled + pending)" mcp:"min=1;max=1000000"`
+	OrderType     string  `json:"order_type,omitempty" mcp:"enum=LIMIT|SL"`
 	Price         float64 `json:"price,omitempty" mcp:"min=0;max=10000000"`
 	TriggerPrice  float64 `json:"trigger_price,omitempty" mcp:"min=0;max=10000000"`
 }
@@ -328,26 +337,88 @@ type OrderAck struct {
 	Next    string `json:"next"`
 }
 
+// ModifyAck is modify_order's result: the values sent, as the broker got them.
+type ModifyAck struct {
+	OrderAck
+	Sent string `json:"sent"`
+}
+
+// openStatuses are the order-book statuses an order can still be modified in.
+var openStatuses = map[string]bool{"OPEN": true, "PENDING": true, "TRIGGER_PENDING": true}
+
+// completeModify fills what the caller left out from the open order ob, so
+// {"order_id", "price": 705} changes only the price.
+func completeModify(in ModifyIn, ob noren.Order) (ModifyIn, error) {
+	if st := orders.Status(ob.Status); !openStatuses[st] {
+		return in, envelope.New(envelope.Conflict, "order %s is %s; only open orders can be modified (get_order_book shows it; place_order places a new one)", in.OrderID, st).
+			WithDetail("status", st)
+	}
+	if in.Exchange != "" && !strings.EqualFold(in.Exchange, ob.Exch) || in.TradingSymbol != "" && !strings.EqualFold(strings.TrimSpace(in.TradingSymbol), ob.TSym) {
+		return in, envelope.Invalid("trading_symbol", "order %s is for %s %s, not %s %s; leave exchange and trading_symbol out", in.OrderID, ob.Exch, ob.TSym, in.Exchange, in.TradingSymbol)
+	}
+	in.Exchange, in.TradingSymbol = ob.Exch, ob.TSym
+	if in.Quantity == 0 {
+		in.Quantity = int(ob.Qty)
+	}
+	if in.OrderType == "" {
+		switch ob.PriceType {
+		case "LMT", "MKT":
+			in.OrderType = "LIMIT" // a market order gets a price only as a LIMIT
+		case "SL-LMT", "SL-MKT":
+			in.OrderType = "SL"
+		default:
+			return in, envelope.Invalid("order_type", "order %s has price type %q; pass order_type LIMIT or SL", in.OrderID, ob.PriceType)
+		}
+	}
+	if in.Price == 0 && (ob.PriceType == "LMT" || ob.PriceType == "SL-LMT") {
+		in.Price = float64(ob.Price)
+	}
+	if in.TriggerPrice == 0 && in.OrderType == "SL" && orders.IsStop(ob.PriceType) {
+		in.TriggerPrice = float64(ob.Trigger)
+	}
+	if in.Price == 0 {
+		return in, envelope.Invalid("price", "order %s is a %s order with no limit price; pass price for the %s order", in.OrderID, orders.OrderTypeName(ob.PriceType), in.OrderType)
+	}
+	return in, nil
+}
+
 func modifyOrderTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "modify_order", Title: "Modify order", Toolset: "orders",
-		Description: "Change an open order's quantity, type (no market orders via API), price or trigger; prices are checked against ticks and circuits; pre-trade limits apply. Sent once; on outcome_unknown check get_order_book before repeating. " +
-			"Errors: not_found (no such open order).",
+		Description: "Change an open order: pass only what changes (the rest comes from the order book). Ticks, circuits, lot size, limits checked. Sent once; on outcome_unknown check get_order_book before repeating. " +
+			"Errors: not_found, conflict (not open).",
 		Hints: toolkit.RemoteDestructive,
-	}, func(ctx context.Context, in ModifyIn) (OrderAck, error) {
-		o, err := mapOrder(PlaceIn{Exchange: in.Exchange, TradingSymbol: in.TradingSymbol, Side: "BUY", Quantity: in.Quantity,
-			OrderType: in.OrderType, Price: in.Price, TriggerPrice: in.TriggerPrice})
-		if err != nil {
-			return OrderAck{}, err
+	}, func(ctx context.Context, in ModifyIn) (ModifyAck, error) {
+		if in.Quantity == 0 && in.OrderType == "" && in.Price == 0 && in.TriggerPrice == 0 {
+			return ModifyAck{}, envelope.Invalid("price", "nothing to change: pass quantity, order_type, price or trigger_price")
 		}
-		if o.PriceType == "MKT" || o.PriceType == "SL-MKT" {
-			// reference §5.1: Shoonya rejects API MKT/SL-MKT orders (openalgo transform_data.py).
-			return OrderAck{}, envelope.Invalid("order_type", "Shoonya rejects MARKET and SL-M orders from the API; modify to LIMIT or SL with a price (see place_order's protective-price rule)")
-		}
-		if err := d.Limits.CheckStatic(o.Exch, "", o.Qty, max(o.Price, o.Trigger)); err != nil {
-			return OrderAck{}, err
-		}
+		var sent noren.ModifyRequest
 		no, err := do(ctx, d, func(a *noren.Auth) (string, error) {
+			book, err := d.client().OrderBook(ctx, a)
+			if err != nil {
+				return "", err
+			}
+			var ob *noren.Order
+			for i := range book {
+				if book[i].OrderNo == in.OrderID {
+					ob = &book[i]
+				}
+			}
+			if ob == nil {
+				return "", envelope.New(envelope.NotFound, "no order %s in today's order book; get_order_book lists the orders", in.OrderID)
+			}
+			full, err := completeModify(in, *ob)
+			if err != nil {
+				return "", err
+			}
+			o, err := mapOrder(PlaceIn{Exchange: full.Exchange, TradingSymbol: full.TradingSymbol, Side: "BUY", Quantity: full.Quantity,
+				OrderType: full.OrderType, Price: full.Price, TriggerPrice: full.TriggerPrice})
+			if err != nil {
+				return "", err
+			}
+			if err := d.Limits.CheckStatic(o.Exch, "", o.Qty, max(o.Price, o.Trigger)); err != nil {
+				return "", err
+			}
 			inst, err := d.instrument(ctx, a, o.Exch, o.TSym)
 			if err != nil {
 				return "", err
@@ -359,13 +430,19 @@ func modifyOrderTool(d *Deps) toolkit.Tool {
 			if err := d.Pacer.Take(ctx, user(ctx)); err != nil {
 				return "", err
 			}
-			return d.client().ModifyOrder(ctx, a, noren.ModifyRequest{OrderNo: in.OrderID, Exch: m.Exch, TSym: m.TSym, Qty: m.Qty,
-				PriceType: m.PriceType, Price: m.Price, Trigger: m.Trigger, Decimals: m.Decimals})
+			sent = noren.ModifyRequest{OrderNo: in.OrderID, Exch: m.Exch, TSym: m.TSym, Qty: m.Qty,
+				PriceType: m.PriceType, Price: m.Price, Trigger: m.Trigger, Decimals: m.Decimals}
+			return d.client().ModifyOrder(ctx, a, sent)
 		})
 		if err != nil {
-			return OrderAck{}, err
+			return ModifyAck{}, err
 		}
-		return OrderAck{OrderID: firstNonEmpty(no, in.OrderID), Status: "modify_requested", Next: "check get_order_book for the result"}, nil
+		out := ModifyAck{OrderAck: OrderAck{OrderID: firstNonEmpty(no, in.OrderID), Status: "modify_requested", Next: "check get_order_book for the result"}}
+		out.Sent = fmt.Sprintf("%s %s %d @ %s", orders.OrderTypeName(sent.PriceType), sent.TSym, sent.Qty, noren.FormatPrice(sent.Price, sent.Decimals))
+		if orders.IsStop(sent.PriceType) {
+			out.Sent += " trigger " + noren.FormatPrice(sent.Trigger, sent.Decimals)
+		}
+		return out, nil
 	})
 }
 

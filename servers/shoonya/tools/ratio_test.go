@@ -79,20 +79,23 @@ func TestListResultRatio(t *testing.T) {
 		tool, route string
 		args        map[string]any
 		ceiling     float64 // 0: maxListRatio
+		quotes      int     // GetQuotes answers behind the result too
 	}{
 		// The three books are tables (cols once, rows of values): an order
 		// keeps id, exchange (modify_order takes it), symbol, side,
 		// quantities, prices, status and reject reason; as objects it was 35%.
-		{"get_order_book", "OrderBook", nil, 0},
-		{"get_trade_book", "TradeBook", nil, 0},
-		{"get_positions", "PositionBook", nil, 0},
+		{"get_order_book", "OrderBook", nil, 0, 0},
+		{"get_trade_book", "TradeBook", nil, 0, 0},
+		{"get_positions", "PositionBook", nil, 0, 0},
 		// Two holdings: exchange, symbol, quantity, sellable and average
 		// price are the decision; 36% as objects (Noren's rows are short).
-		{"get_holdings", "Holdings", nil, 0},
+		// Each is valued from its own quote (last price, value, P&L), so
+		// the two GetQuotes answers are upstream bytes of the result too.
+		{"get_holdings", "Holdings", nil, 0, 2},
 		// Noren's search rows are already minimal (exch, tsym, token, pp, ti,
 		// ls, …); the result drops the exchange echo and is a table (cols
 		// once, rows of values): 71% as objects.
-		{"search_scrip", "SearchScrip", map[string]any{"exchange": "NFO", "search_text": "NIFTY"}, 0},
+		{"search_scrip", "SearchScrip", map[string]any{"exchange": "NFO", "search_text": "NIFTY"}, 0, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool, func(t *testing.T) {
@@ -100,7 +103,7 @@ func TestListResultRatio(t *testing.T) {
 			if res.IsError {
 				t.Fatalf("%+v", res.Content)
 			}
-			raw := proxy.size(tc.route)
+			raw := proxy.size(tc.route) + tc.quotes*proxy.size("GetQuotes")
 			text := len(res.Content[0].(mcp.TextContent).Text)
 			sc, _ := json.Marshal(res.StructuredContent)
 			ratio := float64(max(text, len(sc))) / float64(raw)
