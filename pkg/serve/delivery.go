@@ -12,10 +12,13 @@ import (
 // cancelled request is left out (see pkg/toolkit/progress.go). mcp-go writes
 // each message with one Write call, on stdio and on an SSE stream alike.
 
-// scopeWriter is stdio's stdout seen by a scope.
+// scopeWriter is stdio's stdout seen by a scope. With peerRead (see
+// waitPeerRead) a progress notification counts as delivered once the client
+// has read it, so the result reaches the client in a later read.
 type scopeWriter struct {
-	w io.Writer
-	s *toolkit.Scope
+	w        io.Writer
+	s        *toolkit.Scope
+	peerRead func()
 }
 
 func (w scopeWriter) Write(p []byte) (int, error) {
@@ -23,6 +26,9 @@ func (w scopeWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	n, err := w.w.Write(p)
+	if w.peerRead != nil && err == nil && toolkit.IsProgress(p) {
+		w.peerRead()
+	}
 	w.s.Wrote(p)
 	return n, err
 }

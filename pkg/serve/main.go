@@ -97,7 +97,7 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		scope := toolkit.NewDelivery().NewScope(ctx)
 		stdio.SetContextFunc(func(ctx context.Context) context.Context { return toolkit.WithScope(ctx, scope) })
 		// Inside the drain's writer: a dropped answer still counts as given.
-		out := drainWriter{w: scopeWriter{w: unknownToolWriter{w: stdout, tools: newToolNames(b.Registry)}, s: scope}, d: d}
+		out := drainWriter{w: scopeWriter{w: unknownToolWriter{w: stdout, tools: newToolNames(b.Registry)}, s: scope, peerRead: waitPeerRead(stdout)}, d: d}
 		in := newLineReader(stdin, o.Limits.orDefaults().MaxLineBytes, func(line []byte) {
 			b.Log.Warn().Msg("refused a stdio request line: " + refusal(line))
 			_, _ = out.Write(line)

@@ -125,6 +125,10 @@ func decode(p []byte) (rpcMessage, bool) {
 	return m, true
 }
 
+// IsProgress reports whether p (a message as a transport writes it) is a
+// progress notification.
+func IsProgress(p []byte) bool { return bytes.Contains(p, progressMethod) }
+
 // Wrote is told each message the scope's writer wrote (or failed to write: a
 // dead client must not hold a tool).
 func (s *Scope) Wrote(p []byte) {
