@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -109,5 +111,47 @@ func TestLostAnswerUnreadableBook(t *testing.T) {
 	}
 	if !errors.Is(err, noren.ErrOutcomeUnknown) {
 		t.Fatal("cause lost")
+	}
+}
+
+func TestCheckLot(t *testing.T) {
+	nifty := Instrument{TSym: "NIFTY25NOVF", LotSize: 75, Exch: "NFO"}
+	cases := []struct {
+		qty   int
+		in    Instrument
+		valid []int // nil: accepted
+	}{
+		{75, nifty, nil},
+		{150, nifty, nil},
+		{10, nifty, []int{75}},
+		{100, nifty, []int{75, 150}},
+		{7, Instrument{TSym: "RELIANCE-EQ", LotSize: 1, Exch: "NSE"}, nil},
+		{7, Instrument{TSym: "X", Exch: "NSE"}, nil},                      // lot size unknown
+		{1, Instrument{TSym: "CRUDEOIL", LotSize: 100, Exch: "MCX"}, nil}, // left to the broker
+	}
+	for _, c := range cases {
+		err := CheckLot("quantity", c.qty, c.in)
+		if c.valid == nil {
+			if err != nil {
+				t.Errorf("%d of %s: %v", c.qty, c.in.TSym, err)
+			}
+			continue
+		}
+		var e *envelope.Error
+		if !errors.As(err, &e) || e.Code != envelope.InvalidArgument || e.Details["lot_size"] != c.in.LotSize || !slices.Equal(e.Details["valid_quantities"].([]int), c.valid) {
+			t.Errorf("%d of %s: %v", c.qty, c.in.TSym, err)
+		}
+	}
+}
+
+func TestWire(t *testing.T) {
+	for _, c := range []struct {
+		p    float64
+		dec  int
+		want string
+	}{{26132 * 0.05, 2, "1306.6"}, {0.1 + 0.2, 2, "0.3"}, {83.0025, 4, "83.0025"}, {800, 0, "800"}} {
+		if got := strconv.FormatFloat(Wire(c.p, c.dec), 'f', -1, 64); got != c.want {
+			t.Errorf("Wire(%v, %d) = %s, want %s", c.p, c.dec, got, c.want)
+		}
 	}
 }
