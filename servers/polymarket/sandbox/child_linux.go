@@ -23,9 +23,11 @@ func MaybeChild() bool {
 	// new program inherits exactly this thread's Landlock domain and
 	// seccomp filter. Other Go runtime threads die at exec.
 	runtime.LockOSThread()
-	res := os.NewFile(3, "result")
+	res := os.NewFile(resultFD, "result")
+	// The spec arrives on bwrap's command line after the helper's own
+	// arguments; bwrap passes it through.
 	var s spec
-	if err := json.Unmarshal([]byte(os.Args[2]), &s); err != nil {
+	if err := json.Unmarshal([]byte(os.Args[len(os.Args)-1]), &s); err != nil {
 		fail(res, LayerHelper, err)
 	}
 	// enter returns only when a layer is missing: with every layer in place
@@ -86,6 +88,14 @@ func enter(s spec, res *os.File) error {
 			return layerErr(LayerUser, "supplementary group %d kept", g)
 		}
 	}
+	// The helper binary's descriptor goes at exec (and with it the only
+	// reference to a host file).
+	if _, err := unix.FcntlInt(helperFD, unix.F_SETFD, unix.FD_CLOEXEC); err != nil {
+		return layerErr(LayerHelper, "close-on-exec of the helper: %v", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return layerErr(LayerCoreDump, "%v", err)
+	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return layerErr(LayerNoNewPrivs, "%v", err)
 	}
@@ -110,13 +120,24 @@ func enter(s spec, res *os.File) error {
 	// set, this Go runtime (whose address space may already exceed it)
 	// must not allocate again, so only raw syscalls follow.
 	prog := &syscall.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
-	okLine := []byte(fmt.Sprintf("ok namespaces=%s uid=%d no_new_privs=1 landlock_abi=%d seccomp=allow-list rlimits=as,cpu,nproc,fsize,nofile,core\n",
-		strings.Join(namespaceKinds, ","), nobody, abi))
+	okLine := []byte(fmt.Sprintf("ok namespaces=%s root=minimal,read-only hostname=%s uid=%d no_new_privs=1 landlock_abi=%d seccomp=allow-list exec=interpreter-only dumpable=0 rlimits=as,cpu,nproc,fsize,nofile,core\n",
+		strings.Join(namespaceKinds, ","), sandboxHostname, nobody, abi))
 	argv := []string{s.Python, "-I", "-S", "-B", "-c", s.Prelude}
 	if s.KernelOnly {
 		argv = append(argv, "kernel-only")
 	}
-	path, err := syscall.BytePtrFromString(s.Python)
+	// The interpreter, opened O_PATH at execFD: the filter below allows
+	// execveat of that descriptor only, so nothing else is ever executed
+	// (not the ELF loader with another program as its argument either).
+	pfd, err := unix.Open(s.Python, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return layerErr(LayerPython, "open %s: %v", s.Python, err)
+	}
+	if err := unix.Dup3(pfd, execFD, unix.O_CLOEXEC); err != nil {
+		return layerErr(LayerPython, "dup: %v", err)
+	}
+	_ = unix.Close(pfd)
+	empty, err := syscall.BytePtrFromString("")
 	if err != nil {
 		return layerErr(LayerPython, "%v", err)
 	}
@@ -137,9 +158,9 @@ func enter(s spec, res *os.File) error {
 	if _, _, e := syscall.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(prog))); e != 0 {
 		return layerErr(LayerSeccomp, "seccomp(SET_MODE_FILTER): %v", e)
 	}
-	_, _ = unix.Write(3, okLine) // the result pipe (res); Fd() would touch the runtime
-	_, _, e := syscall.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(path)),
-		uintptr(unsafe.Pointer(&argvp[0])), uintptr(unsafe.Pointer(&envp[0])))
+	_, _ = unix.Write(resultFD, okLine) // the result pipe (res); Fd() would touch the runtime
+	_, _, e := syscall.RawSyscall6(unix.SYS_EXECVEAT, execFD, uintptr(unsafe.Pointer(empty)),
+		uintptr(unsafe.Pointer(&argvp[0])), uintptr(unsafe.Pointer(&envp[0])), unix.AT_EMPTY_PATH, 0)
 	return layerErr(LayerPython, "exec: %v", e)
 }
 

@@ -21,8 +21,11 @@ const (
 	// nobody: the uid and gid the code runs as inside its user namespace.
 	nobody = 65534
 	// maxOpenFiles is RLIMIT_NOFILE: stdio, the result pipe and a few files
-	// the interpreter opens at start-up.
+	// the interpreter opens at start-up. It must stay below execFD.
 	maxOpenFiles = 32
+	// maxReportBytes caps the result pipe (the helper's layer line and the
+	// prelude's report); more stops the run, as for stdout.
+	maxReportBytes = 64 << 10
 )
 
 // Config sets up a Sandbox. The zero value is the production configuration.
@@ -30,6 +33,10 @@ type Config struct {
 	// Python is the interpreter; default /usr/bin/python3 (Debian's: pyenv
 	// shims need $HOME and a writable root, which the sandbox has not).
 	Python string
+	// Bwrap is bubblewrap, which builds the namespaces and the root
+	// (default /usr/bin/bwrap; missing, every run answers
+	// "sandbox unavailable: bwrap").
+	Bwrap string
 	// Timeout is the wall-clock limit of one run (default 30 s); the CPU
 	// rlimit is set to the same number of seconds.
 	Timeout time.Duration
@@ -56,6 +63,9 @@ type Config struct {
 func (c Config) withDefaults() Config {
 	if c.Python == "" {
 		c.Python = DefaultPython
+	}
+	if c.Bwrap == "" {
+		c.Bwrap = DefaultBwrap
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout

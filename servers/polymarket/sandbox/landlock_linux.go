@@ -13,10 +13,16 @@ import (
 // out of the domain (ABI ≥ 6). It uses the per-thread syscalls, not
 // go-landlock's all-threads helper: that one enumerates /proc/<pid>/task
 // (psx) and cannot work under cgo/-race, and only this thread execs.
+// minLandlockABI is the oldest Landlock the design relies on: ABI 6 scopes
+// signals to the domain (with ABI < 6 only seccomp stops kill(2) of the
+// server, which runs as the same host uid when it is not root).
+// ref: https://docs.kernel.org/userspace-api/landlock.html (ABI versions).
+const minLandlockABI = 6
+
 func restrictLandlock(s spec) (int, error) {
 	abi, err := ll.LandlockGetABIVersion()
-	if err != nil || abi < 1 {
-		return 0, fmt.Errorf("landlock is not available (abi %d): %v", abi, err)
+	if err != nil || abi < minLandlockABI {
+		return abi, fmt.Errorf("landlock ABI %d (%v): the sandbox needs ABI %d or later (Linux 6.12): TCP rules (ABI 4), device ioctl rules (ABI 5) and signal and abstract-socket scoping (ABI 6)", abi, err, minLandlockABI)
 	}
 	fs := uint64(ll.AccessFSExecute | ll.AccessFSWriteFile | ll.AccessFSReadFile | ll.AccessFSReadDir |
 		ll.AccessFSRemoveDir | ll.AccessFSRemoveFile | ll.AccessFSMakeChar | ll.AccessFSMakeDir |

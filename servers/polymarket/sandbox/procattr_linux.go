@@ -5,31 +5,16 @@ import (
 	"syscall"
 )
 
+// procAttr starts bwrap in a process group of its own (the wall clock and
+// the output caps kill the group) that dies with the server. A server
+// running as root starts bwrap as nobody: bwrap run by root keeps every
+// capability inside the sandbox, and nobody is the host identity the code
+// should have anyway. Any other user runs bwrap as itself (bwrap then
+// maps nobody inside to that uid, with no capability).
 func procAttr() *syscall.SysProcAttr {
-	hostUID, hostGID := os.Getuid(), os.Getgid()
-	a := &syscall.SysProcAttr{
-		Cloneflags: syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET | syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS,
-		// As root, nobody inside is the host's nobody; otherwise it is the
-		// server's own uid (the only one an unprivileged process may map).
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: nobody, HostID: pick(hostUID == 0, nobody, hostUID), Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: nobody, HostID: pick(hostUID == 0, nobody, hostGID), Size: 1}},
-		Credential:  &syscall.Credential{Uid: nobody, Gid: nobody},
-		Setpgid:     true,
-		Pdeathsig:   syscall.SIGKILL,
-	}
-	if hostUID == 0 {
-		// Drop root's supplementary groups (setgroups needs "allow").
-		a.GidMappingsEnableSetgroups = true
-		a.Credential.Groups = []uint32{}
-	} else {
-		a.Credential.NoSetGroups = true
+	a := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if os.Getuid() == 0 {
+		a.Credential = &syscall.Credential{Uid: nobody, Gid: nobody, Groups: []uint32{}}
 	}
 	return a
-}
-
-func pick(c bool, a, b int) int {
-	if c {
-		return a
-	}
-	return b
 }

@@ -5,8 +5,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -37,8 +35,10 @@ type Sandbox struct {
 	probed    chan struct{}
 	probeOnce sync.Once
 	ctx       context.Context // the server's: the probe's runs end with it
-	// scrub maps host paths that could surface in a message to neutral text.
+	// scrub maps library paths that surface in messages to "<lib>".
 	scrub *strings.Replacer
+	// links are the root's symlinks (see rootLinks).
+	links map[string]string
 }
 
 // Probe is what the start-up capability check found.
@@ -116,6 +116,18 @@ func (s *Sandbox) prepare(ctx context.Context) Probe {
 	if st, err := os.Stat(py); err != nil || st.Mode()&0o111 == 0 || !st.Mode().IsRegular() {
 		return Probe{Unavailable: LayerPython}
 	}
+	if st, err := os.Stat(s.cfg.Bwrap); err != nil || st.Mode()&0o111 == 0 || !st.Mode().IsRegular() {
+		s.log.Error().Str("bwrap", s.cfg.Bwrap).Msg("python sandbox: bubblewrap is not installed (apt-get install bubblewrap)")
+		return Probe{Unavailable: LayerBwrap, Python: py}
+	}
+	// A crash must not start the host's core_pattern handler with the
+	// sandbox's memory: the interpreter is an execute-only copy, which
+	// makes the process not dumpable, and not-dumpable processes dump
+	// only if fs.suid_dumpable allows it.
+	if b, err := os.ReadFile("/proc/sys/fs/suid_dumpable"); err != nil || strings.TrimSpace(string(b)) != "0" {
+		s.log.Error().Str("suid_dumpable", strings.TrimSpace(string(b))).Msg("python sandbox: fs.suid_dumpable must be 0 (sysctl fs.suid_dumpable=0) so that a crashing run dumps no core")
+		return Probe{Unavailable: LayerCoreDump, Python: py}
+	}
 	base := filepath.Base(py) // python3.11
 	root := filepath.Dir(filepath.Dir(py))
 	s.spec = spec{
@@ -127,15 +139,28 @@ func (s *Sandbox) prepare(ctx context.Context) Probe {
 		Prelude:    prelude,
 		HostNS:     map[string]uint64{},
 	}
-	for _, d := range []string{filepath.Join(root, "lib", base), filepath.Join(root, "lib", multiarch()), "/lib/" + multiarch(), "/lib64", "/usr/lib64"} {
+	// The root holds two trees: the stdlib and the multiarch library
+	// directory (libc, libm, libz, libexpat, the loader and what the
+	// stdlib's extension modules link).
+	for _, d := range []string{filepath.Join(root, "lib", base), filepath.Join(root, "lib", multiarch())} {
 		if real, err := filepath.EvalSymlinks(d); err == nil && !contains(s.spec.ReadDirs, real) {
 			s.spec.ReadDirs = append(s.spec.ReadDirs, real)
 		}
 	}
 	s.spec.ExecFiles = []string{py}
+	var linkPaths []string
 	if loader := elfInterpreter(py); loader != "" {
-		s.spec.ExecFiles = append(s.spec.ExecFiles, loader)
+		linkPaths = append(linkPaths, loader)
+		if real, err := filepath.EvalSymlinks(loader); err == nil {
+			s.spec.ExecFiles = append(s.spec.ExecFiles, real)
+		}
 	}
+	if self, err := os.Executable(); err == nil {
+		if loader := elfInterpreter(self); loader != "" { // a cgo or -race build of the helper
+			linkPaths = append(linkPaths, loader)
+		}
+	}
+	s.links = rootLinks(linkPaths...)
 	for _, kind := range namespaceKinds {
 		var st unix.Stat_t
 		if err := unix.Stat("/proc/self/ns/"+kind, &st); err != nil {
@@ -143,17 +168,10 @@ func (s *Sandbox) prepare(ctx context.Context) Probe {
 		}
 		s.spec.HostNS[kind] = st.Ino
 	}
-	// Where the server is deployed is nobody's business: its binary's
-	// directory and working directory never appear in a message.
-	var pairs []string
-	wd, _ := os.Getwd()
-	for _, p := range []string{s.selfDir(), wd} {
-		if len(p) > 1 && !strings.HasPrefix(s.cfg.Python, p+"/") {
-			pairs = append(pairs, p, "<server>")
-		}
-	}
 	// Library paths show up in some exception messages ("cannot import name
-	// x from json (/usr/lib/python3.11/json/__init__.py)").
+	// x from json (/usr/lib/python3.11/json/__init__.py)"). They are the
+	// sandbox's own paths (nothing of the host's is inside), shortened.
+	var pairs []string
 	for _, d := range s.spec.ReadDirs {
 		pairs = append(pairs, d, "<lib>")
 	}
@@ -164,8 +182,8 @@ func (s *Sandbox) prepare(ctx context.Context) Probe {
 	r, layers, err := s.exec(pctx, []byte(`{"code":"print(1)","input_data":{}}`))
 	switch {
 	case err != nil:
-		s.log.Error().Err(err).Msg("python sandbox probe could not start the helper")
-		return Probe{Unavailable: LayerNamespaces, Python: py}
+		s.log.Error().Err(err).Msg("python sandbox probe could not start bwrap")
+		return Probe{Unavailable: LayerBwrap, Python: py}
 	case r.Unavailable != "":
 		return Probe{Unavailable: r.Unavailable, Python: py}
 	case !r.Success || r.Output != "1\n":
@@ -173,13 +191,6 @@ func (s *Sandbox) prepare(ctx context.Context) Probe {
 		return Probe{Unavailable: LayerPython, Python: py}
 	}
 	return Probe{Layers: layers, Python: py}
-}
-
-func (s *Sandbox) selfDir() string {
-	if exe, err := os.Executable(); err == nil {
-		return filepath.Dir(exe)
-	}
-	return ""
 }
 
 func contains(list []string, v string) bool {
@@ -267,19 +278,32 @@ func (s *Sandbox) RunAcquired(ctx context.Context, code string, input json.RawMe
 	return res, nil
 }
 
-// exec starts the helper, feeds it req and collects what happened.
+// exec starts bwrap (which starts the helper), feeds it req and collects
+// what happened.
 func (s *Sandbox) exec(ctx context.Context, req []byte) (Result, string, error) {
 	specJSON, err := json.Marshal(s.spec)
 	if err != nil {
 		return Result{}, "", err
 	}
+	// The helper is this binary, the interpreter is copied by bwrap: both
+	// reach the sandbox as descriptors, never as host paths.
+	self, err := os.Open("/proc/self/exe")
+	if err != nil {
+		return Result{}, "", err
+	}
+	defer self.Close()
+	py, err := os.Open(s.spec.Python)
+	if err != nil {
+		return Result{}, "", err
+	}
+	defer py.Close()
 	resR, resW, err := os.Pipe()
 	if err != nil {
 		return Result{}, "", err
 	}
 	defer resR.Close()
-	// The pipes' copy goroutines may overflow as soon as the helper starts:
-	// the kill they trigger reads the pid set once it exists.
+	// The pipes' copy goroutines may overflow as soon as bwrap starts: the
+	// kill they trigger reads the pid set once it exists.
 	var pgid atomic.Int64
 	killGroup := func() {
 		if p := pgid.Load(); p > 0 {
@@ -288,15 +312,16 @@ func (s *Sandbox) exec(ctx context.Context, req []byte) (Result, string, error) 
 	}
 	out := &capped{max: s.cfg.MaxOutput, onOverflow: killGroup}
 	errOut := &capped{max: s.cfg.MaxStderr, onOverflow: killGroup}
+	report := &capped{max: maxReportBytes, onOverflow: killGroup}
 	cmd := &exec.Cmd{
-		Path:        "/proc/self/exe",
-		Args:        []string{"python-sandbox", childArg, string(specJSON)},
+		Path:        s.cfg.Bwrap,
+		Args:        append(append([]string{"bwrap"}, bwrapArgs(s.spec, s.links)...), string(specJSON)),
 		Env:         []string{},
 		Dir:         "/",
 		Stdin:       bytes.NewReader(req),
 		Stdout:      out,
 		Stderr:      errOut,
-		ExtraFiles:  []*os.File{resW},
+		ExtraFiles:  []*os.File{resW, self, py}, // resultFD, helperFD, pythonFD
 		SysProcAttr: procAttr(),
 		WaitDelay:   time.Second,
 	}
@@ -311,10 +336,9 @@ func (s *Sandbox) exec(ctx context.Context, req []byte) (Result, string, error) 
 		killGroup() // overflowed before the pid was known
 	}
 
-	var resBuf bytes.Buffer
 	resDone := make(chan struct{})
-	go func() { // the result pipe: at most 64 KiB kept, the rest drained
-		_, _ = io.Copy(&limitedWriter{w: &resBuf, n: 64 << 10}, resR)
+	go func() { // the result pipe, capped and killed like stdout
+		_, _ = io.Copy(report, resR)
 		close(resDone)
 	}()
 
@@ -328,16 +352,17 @@ func (s *Sandbox) exec(ctx context.Context, req []byte) (Result, string, error) 
 	})
 	stop := context.AfterFunc(ctx, killGroup)
 	waitErr := cmd.Wait()
-	// Reaped: its pid may be reused, so nothing may signal the group any
-	// more. No process of the run can outlive it: seccomp and RLIMIT_NPROC
-	// forbid any other process in the group.
+	// bwrap is reaped: its pid may be reused, so nothing may signal the
+	// group any more. Everything inside dies with it: bwrap's PID 1 has
+	// PR_SET_PDEATHSIG, and when a PID namespace's init dies the kernel
+	// kills the rest. The result pipe closes when the last of them is gone.
 	pgid.Store(0)
 	timer.Stop()
 	stop()
 	elapsed := time.Since(start)
 	select {
 	case <-resDone:
-	case <-time.After(time.Second):
+	case <-time.After(2 * time.Second):
 		resR.Close()
 		<-resDone
 	}
@@ -345,49 +370,23 @@ func (s *Sandbox) exec(ctx context.Context, req []byte) (Result, string, error) 
 	wasTimeout := timedOut
 	mu.Unlock()
 
-	layerLine, pyResult, _ := strings.Cut(resBuf.String(), "\n")
 	res := Result{Duration: elapsed, Output: s.scrubText(out.text("output")), Stderr: s.scrubText(errOut.text("stderr"))}
-	if rest, ok := strings.CutPrefix(layerLine, "unavailable "); ok {
-		layer := strings.TrimSpace(rest)
-		s.log.Error().Str("layer", layer).Str("helper", strings.TrimSpace(errOut.String())).Msg("python sandbox: a layer is missing; nothing ran")
-		return Result{Duration: elapsed, Error: "sandbox unavailable: " + layer, Unavailable: layer}, "", nil
+	v := s.verdict(report.String(), waitErr, verdictFacts{
+		stdoutOver: out.overflowed(), stderrOver: errOut.overflowed(), reportOver: report.overflowed(),
+		timedOut: wasTimeout, cancelled: ctx.Err() != nil,
+	})
+	if v.unavailable != "" {
+		s.log.Error().Str("layer", v.unavailable).Str("helper", strings.TrimSpace(errOut.String())).AnErr("wait", waitErr).Msg("python sandbox: a layer is missing; nothing ran")
+		return Result{Duration: elapsed, Error: "sandbox unavailable: " + v.unavailable, Unavailable: v.unavailable}, "", nil
 	}
-	layers, ok := strings.CutPrefix(layerLine, "ok ")
-	if !ok {
-		s.log.Error().Str("helper", strings.TrimSpace(errOut.String())).AnErr("wait", waitErr).Msg("python sandbox: the helper did not report its layers")
-		return Result{Duration: elapsed, Error: "sandbox unavailable: " + LayerHelper, Unavailable: LayerHelper}, "", nil
+	if v.unexpected {
+		s.log.Warn().AnErr("wait", waitErr).Msg("python sandbox: the interpreter ended without a report")
 	}
-	// The prelude writes its verdict last, on its own line.
-	verdict := pyResult
-	if i := strings.LastIndexByte(pyResult, '\n'); i >= 0 {
-		verdict = pyResult[i+1:]
+	res.Success, res.Error = v.success, s.scrubText(v.err)
+	if v.hideStderr {
+		res.Stderr = ""
 	}
-	var v struct {
-		Error *string `json:"error"`
-	}
-	parsed := json.Unmarshal([]byte(verdict), &v) == nil
-	switch {
-	case out.overflowed():
-		res.Error = fmt.Sprintf("output truncated: the code printed more than %d KiB and was stopped; print a summary instead", s.cfg.MaxOutput>>10)
-	case errOut.overflowed():
-		res.Error = fmt.Sprintf("output truncated: the code wrote more than %d KiB to stderr and was stopped", s.cfg.MaxStderr>>10)
-	case wasTimeout:
-		res.Error = fmt.Sprintf("timeout: the code ran longer than %s and was stopped", s.cfg.Timeout)
-	case ctx.Err() != nil:
-		res.Error = "cancelled: the request ended before the code finished"
-	case cpuKilled(waitErr):
-		res.Error = fmt.Sprintf("timeout: the code used its %d s of CPU time and was stopped", s.spec.CPUSeconds)
-	case parsed && v.Error == nil && waitErr == nil:
-		res.Success = true
-	case parsed && v.Error != nil:
-		res.Error = s.scrubText(*v.Error)
-	case strings.Contains(errOut.String(), "MemoryError"):
-		res.Error = "MemoryError: memory limit reached"
-	default:
-		s.log.Warn().AnErr("wait", waitErr).Msg("python sandbox: the interpreter ended without a verdict")
-		res.Error = "the Python process ended unexpectedly (" + exitText(waitErr) + ")"
-	}
-	return res, layers, nil
+	return res, v.layers, nil
 }
 
 func (s *Sandbox) scrubText(t string) string {
@@ -397,26 +396,3 @@ func (s *Sandbox) scrubText(t string) string {
 	return s.scrub.Replace(t)
 }
 
-func cpuKilled(err error) bool {
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return ws.Signal() == syscall.SIGXCPU || ws.Signal() == syscall.SIGKILL
-		}
-	}
-	return false
-}
-
-func exitText(err error) string {
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return "signal " + ws.Signal().String()
-		}
-		return fmt.Sprintf("exit status %d", ee.ExitCode())
-	}
-	if err == nil {
-		return "no result"
-	}
-	return "wait failed"
-}

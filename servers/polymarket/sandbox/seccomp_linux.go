@@ -28,9 +28,8 @@ var allowedSyscalls = []string{
 	"futex", "set_robust_list", "set_tid_address", "rseq", "arch_prctl", "getrandom",
 	"sched_getaffinity", "sched_yield", "poll", "ppoll", "select", "pselect6",
 	"exit", "exit_group",
-	// The helper execs python under this filter; Landlock lets it execute
-	// nothing but the interpreter.
-	"execve",
+	// execve is not here: the helper starts python with execveat of execFD
+	// (allowed below by argument), and nothing may exec after that.
 }
 
 // Linux uapi values the conditions below compare against.
@@ -40,6 +39,7 @@ const (
 	tiocgwinsz  = 0x5413
 	fioclex     = 0x5451
 	fionclex    = 0x5450
+	fionbio     = 0x5421 // os.set_blocking
 )
 
 func seccompPolicy() (seccomp.Policy, error) {
@@ -66,6 +66,13 @@ func seccompPolicy() (seccomp.Policy, error) {
 		{Name: "ioctl", Conditions: eq(1, tiocgwinsz)},
 		{Name: "ioctl", Conditions: eq(1, fioclex)},
 		{Name: "ioctl", Conditions: eq(1, fionclex)},
+		{Name: "ioctl", Conditions: eq(1, fionbio)},
+		// The interpreter, once: the helper's descriptor execFD, which is
+		// close-on-exec and out of RLIMIT_NOFILE's reach afterwards.
+		{Name: "execveat", Conditions: seccomp.ArgumentConditions{
+			{Argument: 0, Operation: seccomp.Equal, Value: execFD},
+			{Argument: 4, Operation: seccomp.Equal, Value: unix.AT_EMPTY_PATH},
+		}},
 	}
 	// fcntl without F_SETOWN/F_SETSIG (SIGIO to another process) or leases.
 	for _, c := range []uint64{unix.F_DUPFD, unix.F_GETFD, unix.F_SETFD, unix.F_GETFL, unix.F_SETFL, unix.F_DUPFD_CLOEXEC} {

@@ -4,9 +4,11 @@ package sandbox
 const childArg = "__mcpfleet_python_sandbox__"
 
 // spec is what the server tells the helper (argv[2], JSON). It holds no
-// secret and nothing the user chose.
+// secret and nothing the user chose. Paths are those inside the sandbox's
+// root, which bwrap builds with the same paths as the host's for the few
+// trees it holds.
 type spec struct {
-	Python     string            `json:"python"`      // resolved interpreter path
+	Python     string            `json:"python"`      // the interpreter (an execute-only copy)
 	ReadDirs   []string          `json:"read_dirs"`   // read-only trees (stdlib, libraries)
 	ExecFiles  []string          `json:"exec_files"`  // the interpreter and its ELF loader
 	Memory     uint64            `json:"memory"`      // RLIMIT_AS
@@ -20,14 +22,34 @@ type spec struct {
 // Layer names, as reported in "sandbox unavailable: <layer>".
 const (
 	LayerPython     = "python"
+	LayerBwrap      = "bwrap"
 	LayerNamespaces = "namespaces"
 	LayerUser       = "uid"
 	LayerNoNewPrivs = "no_new_privs"
 	LayerLandlock   = "landlock"
 	LayerSeccomp    = "seccomp"
 	LayerRlimits    = "rlimits"
+	LayerCoreDump   = "core_dump"
 	LayerHelper     = "helper"
 )
 
 // namespaceKinds are the namespaces every run gets fresh.
-var namespaceKinds = []string{"user", "net", "mnt", "ipc", "uts"}
+var namespaceKinds = []string{"user", "pid", "net", "mnt", "ipc", "uts"}
+
+// Fixed descriptors of the helper (set up by the server and bwrap).
+const (
+	// resultFD carries the helper's layer line, then the prelude's report.
+	resultFD = 3
+	// helperFD is the server's own binary, which bwrap execs as the helper
+	// through /proc/self/fd (the sandbox's root holds no copy of it).
+	helperFD = 4
+	// pythonFD is the interpreter, which bwrap copies into the root.
+	pythonFD = 5
+	// execFD is the interpreter opened O_PATH by the helper: the only
+	// execveat seccomp allows names it, and RLIMIT_NOFILE (32) keeps the
+	// code from ever holding a descriptor with that number after exec.
+	execFD = 100
+)
+
+// sandboxHostname is the UTS name inside (the host's is not copied).
+const sandboxHostname = "sandbox"
