@@ -62,7 +62,7 @@ func newHost(t *testing.T) *host {
 // check is what every probe must satisfy, on top of its own expectation.
 func (h *host) check(t *testing.T, name string, out pytool.Out) {
 	t.Helper()
-	all := out.Output + out.Error + out.Stderr
+	all := out.Output + errOf(out) + out.Stderr
 	servetest.NoSecrets(t, []string{all}, canary, fileSecret)
 	for _, bad := range []string{"ESCAPED", "uid=0(", "root:x:0:0", "/tmp/go-build", "polymarket/sandbox"} {
 		if strings.Contains(all, bad) {
@@ -144,7 +144,7 @@ print("ESC" + "APED fork_exec", pid)
 		{"subclasses fork_exec", forkExec, "PermissionError"},
 		{"BuiltinImporter posix open", getImporter + "p = bi.load_module('posix')\nfd = p.open('/etc/passwd', 0)\nprint(p.read(fd, 100))", "blocked by the sandbox: open"},
 		{"posix open secret", getImporter + fmt.Sprintf("p = bi.load_module('posix')\nprint(p.read(p.open(%q, 0), 100))", h.secret), "blocked by the sandbox: open"},
-		{"write in open dir", fmt.Sprintf(getOS + "fd = os_.open(%q, os_.O_CREAT | os_.O_WRONLY)\nos_.write(fd, b'x')", h.openDir+"/pwned"), "blocked by the sandbox: open"},
+		{"write in open dir", fmt.Sprintf(getOS+"fd = os_.open(%q, os_.O_CREAT | os_.O_WRONLY)\nos_.write(fd, b'x')", h.openDir+"/pwned"), "blocked by the sandbox: open"},
 		{"write /dev/shm", getOS + "os_.open('/dev/shm/pwned', 0o101)", "blocked by the sandbox: open"},
 		{"socket connect loopback", getImporter + fmt.Sprintf("s = bi.load_module('_socket').socket()\ns.connect(('127.0.0.1', %d))\nprint('ESC' + 'APED connect')", h.port), "blocked by the sandbox"},
 		{"socket bind", getImporter + "s = bi.load_module('_socket').socket()\ns.bind(('127.0.0.1', 0))\nprint('ESC' + 'APED bind')", "blocked by the sandbox"},
@@ -204,8 +204,8 @@ func TestEscapes(t *testing.T) {
 			out := run(t, c, p.code, nil)
 			h.check(t, p.name, out)
 			if p.wantErr != "" {
-				if out.Success || !containsAny(out.Error, strings.Split(p.wantErr, "|")) {
-					t.Errorf("want success:false with %q, got success=%v error=%q output=%.200q stderr=%.300q", p.wantErr, out.Success, out.Error, out.Output, out.Stderr)
+				if out.Success || !containsAny(errOf(out), strings.Split(p.wantErr, "|")) {
+					t.Errorf("want success:false with %q, got success=%v error=%q output=%.200q stderr=%.300q", p.wantErr, out.Success, errOf(out), out.Output, out.Stderr)
 				}
 			}
 			noChildLeft(t)
@@ -225,12 +225,12 @@ func TestEscapes(t *testing.T) {
 // in the way. Each must fail.
 func kernelProbes(h *host) []probe {
 	return []probe{
-		{"read /etc/passwd", "print(open('/etc/passwd').read())", "FileNotFoundError"}, // not in the root at all
+		{"read /etc/passwd", "print(open('/etc/passwd').read())", "FileNotFoundError"},             // not in the root at all
 		{"read secret file", fmt.Sprintf("print(open(%q).read())", h.secret), "FileNotFoundError"}, // not in the root at all
 		{"read /proc/1/environ", "print(open('/proc/1/environ').read())", "PermissionError"},
 		{"read /proc/self/mem", "open('/proc/self/mem', 'rb')", "PermissionError"},
 		{"write open dir", fmt.Sprintf("open(%q, 'w').write('x')", h.openDir+"/pwned"), "FileNotFoundError"}, // not in the root at all
-		{"write /dev/shm", "open('/dev/shm/pwned', 'w')", "FileNotFoundError"}, // not in the root at all
+		{"write /dev/shm", "open('/dev/shm/pwned', 'w')", "FileNotFoundError"},                               // not in the root at all
 		{"connect loopback", fmt.Sprintf("import socket\ns = socket.socket()\ns.connect(('127.0.0.1', %d))\nprint('ESC' + 'APED')", h.port), "PermissionError"},
 		{"bind", "import socket\ns = socket.socket()\ns.bind(('127.0.0.1', 0))\nprint('ESC' + 'APED')", "PermissionError"},
 		{"udp", "import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)", "PermissionError"},
@@ -269,8 +269,8 @@ func TestKernelLayersAlone(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			out := run(t, c, p.code, nil)
 			h.check(t, p.name, out)
-			if out.Success || !strings.Contains(out.Error, p.wantErr) {
-				t.Errorf("want success:false with %q, got success=%v error=%q output=%.200q", p.wantErr, out.Success, out.Error, out.Output)
+			if out.Success || !strings.Contains(errOf(out), p.wantErr) {
+				t.Errorf("want success:false with %q, got success=%v error=%q output=%.200q", p.wantErr, out.Success, errOf(out), out.Output)
 			}
 			noChildLeft(t)
 		})

@@ -111,3 +111,11 @@ func heapInUse() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.HeapInuse
 }
+
+// errOf is the error of a run, "" when it is null (success).
+func errOf(o pytool.Out) string {
+	s, _ := o.Error.(string)
+	return s
+}
+
+func failedOut(msg string) pytool.Out { return pytool.Out{Error: msg} }

@@ -4,6 +4,7 @@
 package pytool
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -55,18 +57,23 @@ type In struct {
 	InputData map[string]any `json:"input_data,omitempty" jsonschema:"JSON object; each key (a Python identifier) becomes a global"`
 }
 
-// Out is the seed's output plus stderr.
+// Out is the seed's output plus stderr. Error is null on success, as the
+// seed's own example response shows ("error": null; the seed's
+// python-functions/README.md, "Test Request").
 type Out struct {
 	Success         bool   `json:"success" jsonschema:"false if the code raised, timed out, hit a limit or the sandbox is unavailable"`
 	Output          string `json:"output" jsonschema:"stdout (64 KiB max)"`
-	Error           string `json:"error" jsonschema:"exception 'Type: message', timeout, memory limit, output truncated, sandbox unavailable; empty on success"`
+	Error           any    `json:"error" jsonschema:"exception 'Type: message', timeout, memory limit, output truncated, sandbox unavailable; null on success" mcp:"type=string|null"`
 	ExecutionTimeMs int64  `json:"execution_time_ms"`
 	Stderr          string `json:"stderr,omitempty" jsonschema:"stderr and the traceback of the code (16 KiB max)"`
 }
 
+// failed is a run that did not succeed, with its error text.
+func failed(msg string) Out { return Out{Error: msg} }
+
 const description = `Run Python 3 in an isolated sandbox to analyse data you fetched (pass it as input_data); no state between runs.
-Imports: json math datetime statistics itertools functools collections re string random. No files, network, processes, eval/exec/open. Limits: 30 s, 512 MiB, 64 KiB output, 10 runs/hour/user.
-A Python error is success:false + error + stderr: fix and rerun. Errors: rate_limited (limit or busy, retry_after_s), invalid_argument.`
+Imports: json math datetime statistics itertools functools collections re string random. No files, network, processes, eval/exec/open. Limits: 30 s, 512 MiB, 64 KiB output, input_data 1 MiB and 100 levels deep, 10 runs/hour/user, one at a time.
+A Python error is success:false + error + stderr: fix and rerun. Errors: rate_limited (limit, busy or a run of yours in progress; retry_after_s), invalid_argument.`
 
 // Tool is the tool over a running sandbox.
 type Tool struct {
@@ -74,6 +81,12 @@ type Tool struct {
 	limiter ratelimit.Limiter
 	perHour int
 	log     zerolog.Logger
+	// running holds the users with a run in progress and when it began:
+	// one run at a time per user, so that several tokens of one user
+	// cannot hold every slot.
+	mu      sync.Mutex
+	running map[string]time.Time
+	timeout time.Duration
 }
 
 // New probes the sandbox (logging which layers are active) and returns the
@@ -103,6 +116,8 @@ func New(ctx context.Context, cfg Config, log zerolog.Logger) (*Tool, error) {
 		limiter: ratelimit.NewSlidingWindow(n, time.Hour, opts...),
 		perHour: n,
 		log:     log,
+		running: map[string]time.Time{},
+		timeout: cmp.Or(cfg.Sandbox.Timeout, sandbox.DefaultTimeout),
 	}
 	return t, nil
 }
@@ -145,6 +160,10 @@ func (t *Tool) handle(ctx context.Context, in In) (Out, error) {
 		raw = b
 	}
 	input, err := sandbox.Validate(sandbox.Request{Code: in.Code, InputData: raw})
+	var refused *sandbox.RefusedError
+	if errors.As(err, &refused) {
+		return failed(refused.Message), nil
+	}
 	if err != nil {
 		var ie *sandbox.InvalidError
 		if errors.As(err, &ie) {
@@ -154,8 +173,15 @@ func (t *Tool) handle(ctx context.Context, in In) (Out, error) {
 	}
 	if layer := t.sb.Unavailable(); layer != "" {
 		// Fail closed before counting: nothing would run.
-		return Out{Error: "sandbox unavailable: " + layer}, nil
+		return failed("sandbox unavailable: " + layer), nil
 	}
+	user := serve.UserID(ctx)
+	done, wait := t.begin(user)
+	if done == nil {
+		return Out{}, envelope.New(envelope.RateLimited,
+			"a Python run of yours is still in progress (one run at a time per user); retry when it has ended").WithRetryAfter(wait)
+	}
+	defer done()
 	release, err := t.sb.Acquire(ctx)
 	if errors.Is(err, sandbox.ErrBusy) {
 		wait := t.sb.QueueWait()
@@ -167,7 +193,7 @@ func (t *Tool) handle(ctx context.Context, in In) (Out, error) {
 	}
 	defer release()
 	// Counted only once a slot is held: a busy refusal costs no run.
-	d, err := t.limiter.Allow(ctx, serve.UserID(ctx))
+	d, err := t.limiter.Allow(ctx, user)
 	if err != nil {
 		return Out{}, envelope.New(envelope.UpstreamUnavailable, "the shared rate-limit store (Redis) did not answer; retry shortly").
 			WithRetryAfter(5 * time.Second).WithCause(err)
@@ -180,11 +206,30 @@ func (t *Tool) handle(ctx context.Context, in In) (Out, error) {
 	if err != nil {
 		return Out{}, err
 	}
-	return Out{
+	out := Out{
 		Success:         res.Success,
 		Output:          res.Output,
-		Error:           res.Error,
 		ExecutionTimeMs: res.Duration.Milliseconds(),
 		Stderr:          res.Stderr,
-	}, nil
+	}
+	if !res.Success {
+		out.Error = res.Error
+	}
+	return out, nil
+}
+
+// begin marks user as running and returns the function that ends it, or
+// nil and how long the run in progress may still take.
+func (t *Tool) begin(user string) (done func(), wait time.Duration) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if since, busy := t.running[user]; busy {
+		return nil, max(time.Second, t.timeout-time.Since(since)).Round(time.Second)
+	}
+	t.running[user] = time.Now()
+	return func() {
+		t.mu.Lock()
+		delete(t.running, user)
+		t.mu.Unlock()
+	}, 0
 }

@@ -51,7 +51,7 @@ func TestOrdinaryCode(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := run(t, c, tc.code, tc.input)
-			if !out.Success || out.Output != tc.want || out.Error != "" {
+			if !out.Success || out.Output != tc.want || errOf(out) != "" {
 				t.Fatalf("got %+v, want output %q", out, tc.want)
 			}
 		})
@@ -67,22 +67,22 @@ func TestUserErrors(t *testing.T) {
 		t.Fatalf("a Python error must not be a tool error: %s", servetest.Text(res))
 	}
 	out := servetest.Decode[pytool.Out](t, res)
-	if out.Success || out.Error != "KeyError: 'missing'" || out.Output != "partial\n" {
+	if out.Success || errOf(out) != "KeyError: 'missing'" || out.Output != "partial\n" {
 		t.Fatalf("got %+v", out)
 	}
 	if !strings.Contains(out.Stderr, "line 3, in <module>") || strings.Contains(out.Stderr, "/usr/lib") {
 		t.Fatalf("traceback: %q", out.Stderr)
 	}
 	out = run(t, c, "def f(:\n  pass", nil)
-	if out.Success || !strings.HasPrefix(out.Error, "SyntaxError") {
+	if out.Success || !strings.HasPrefix(errOf(out), "SyntaxError") {
 		t.Fatalf("syntax error: %+v", out)
 	}
 	out = run(t, c, "from json import nope", nil)
-	if out.Success || !strings.Contains(out.Error, "cannot import name 'nope'") || strings.Contains(out.Error+out.Stderr, "/usr/lib") {
+	if out.Success || !strings.Contains(errOf(out), "cannot import name 'nope'") || strings.Contains(errOf(out)+out.Stderr, "/usr/lib") {
 		t.Fatalf("a library path in an error: %+v", out)
 	}
 	out = run(t, c, "import numpy", nil)
-	if out.Success || !strings.Contains(out.Error, "allowed modules: collections, datetime") {
+	if out.Success || !strings.Contains(errOf(out), "allowed modules: collections, datetime") {
 		t.Fatalf("import error: %+v", out)
 	}
 }
@@ -180,14 +180,14 @@ func TestBusy(t *testing.T) {
 	c := connect(t, cfg)
 	done := make(chan pytool.Out)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(serve.WithUser(context.Background(), "looper"), 20*time.Second)
 		defer cancel()
 		// On a loaded machine a probe below may hold the slot first: try again
 		// until the loop itself runs.
 		for {
 			res, err := c.CallCtx(ctx, pytool.Name, map[string]any{"code": "while True: pass"})
 			if err != nil {
-				done <- pytool.Out{Error: err.Error()}
+				done <- failedOut(err.Error())
 				return
 			}
 			if res.IsError && ctx.Err() == nil {
@@ -195,7 +195,7 @@ func TestBusy(t *testing.T) {
 				continue
 			}
 			if res.IsError {
-				done <- pytool.Out{Error: servetest.Text(res)}
+				done <- failedOut(servetest.Text(res))
 				return
 			}
 			done <- servetest.Decode[pytool.Out](t, res)
@@ -204,7 +204,10 @@ func TestBusy(t *testing.T) {
 	}()
 	var body envelope.Body
 	for i := 0; i < 400; i++ { // until the loop holds the slot
-		res := c.Call(t, pytool.Name, map[string]any{"code": "print(1)"})
+		res, err := c.CallCtx(serve.WithUser(context.Background(), "prober"), pytool.Name, map[string]any{"code": "print(1)"})
+		if err != nil {
+			t.Fatal(err)
+		}
 		if res.IsError {
 			body = servetest.ErrorBody(t, res)
 			break
@@ -214,7 +217,7 @@ func TestBusy(t *testing.T) {
 	if body.Code != envelope.RateLimited || !strings.Contains(body.Message, "busy") {
 		t.Fatalf("want busy, got %+v", body)
 	}
-	if out := <-done; out.Success || !strings.HasPrefix(out.Error, "timeout") {
+	if out := <-done; out.Success || !strings.HasPrefix(errOf(out), "timeout") {
 		t.Fatalf("the loop: %+v", out)
 	}
 }
@@ -229,7 +232,7 @@ func TestCanary(t *testing.T) {
 		"print(globals().keys())",
 	} {
 		out := run(t, c, code, nil)
-		hay = append(hay, out.Output, out.Error, out.Stderr)
+		hay = append(hay, out.Output, errOf(out), out.Stderr)
 	}
 	hay = append(hay, c.Logs())
 	servetest.NoSecrets(t, hay, canary)
@@ -237,7 +240,7 @@ func TestCanary(t *testing.T) {
 	kc.Sandbox.KernelOnly = true
 	k := connect(t, kc)
 	out := run(t, k, "import os\nprint(dict(os.environ), open('/proc/self/environ').read() if False else '')", nil)
-	servetest.NoSecrets(t, []string{out.Output, out.Error}, canary)
+	servetest.NoSecrets(t, []string{out.Output, errOf(out)}, canary)
 	if !out.Success || out.Output != "{} \n" {
 		t.Fatalf("environment of the code: %+v", out)
 	}
@@ -268,7 +271,7 @@ func TestUnavailableThroughMCP(t *testing.T) {
 	cfg.Sandbox.Python = "/nonexistent/python3"
 	c := connect(t, cfg)
 	out := run(t, c, "print('ran')", nil)
-	if out.Success || out.Error != "sandbox unavailable: python" || out.Output != "" {
+	if out.Success || errOf(out) != "sandbox unavailable: python" || out.Output != "" {
 		t.Fatalf("got %+v", out)
 	}
 	if !strings.Contains(c.Logs(), `"unavailable":"python"`) {

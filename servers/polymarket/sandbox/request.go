@@ -20,6 +20,18 @@ type InvalidError struct {
 
 func (e *InvalidError) Error() string { return e.Field + ": " + e.Message }
 
+// RefusedError is a request refused before it runs whose answer is a
+// failed run (success:false with Message), not a bad argument: input_data
+// nested deeper than the interpreter can take in.
+type RefusedError struct{ Message string }
+
+func (e *RefusedError) Error() string { return e.Message }
+
+// MaxInputDepth is how deeply input_data may nest (objects and arrays). The
+// interpreter decodes it with its recursion limit of 1000 frames shared with
+// the code that then walks it; real API data nests a dozen levels.
+const MaxInputDepth = 100
+
 func invalid(field, format string, args ...any) error {
 	return &InvalidError{Field: field, Message: fmt.Sprintf(format, args...)}
 }
@@ -54,6 +66,9 @@ func Validate(r Request) (json.RawMessage, error) {
 		if err := checkIdentifier(k); err != nil {
 			return nil, err
 		}
+	}
+	if d := jsonDepth(raw); d > MaxInputDepth {
+		return nil, &RefusedError{Message: fmt.Sprintf("input_data is nested %d levels deep; the limit is %d: flatten it (e.g. pass the inner list itself) and rerun", d, MaxInputDepth)}
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, raw); err != nil {
@@ -96,4 +111,26 @@ func checkIdentifier(k string) error {
 		return invalid("input_data", "input_data key %q is reserved (dunder names are not allowed)", show)
 	}
 	return nil
+}
+
+// jsonDepth is the deepest nesting of objects and arrays in valid JSON,
+// read with encoding/json's own tokenizer.
+func jsonDepth(raw []byte) int {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	depth, deepest := 0, 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return deepest
+		}
+		if d, ok := t.(json.Delim); ok {
+			switch d {
+			case '{', '[':
+				depth++
+				deepest = max(deepest, depth)
+			default:
+				depth--
+			}
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -213,9 +214,14 @@ func multiarch() string {
 
 // Run executes one request. It returns an error only for an invalid request
 // (*InvalidError), ErrBusy, or a cancelled ctx; everything that happened to
-// the code itself is in the Result.
+// the code itself is in the Result, and so is a request refused as too
+// deeply nested (*RefusedError from Validate).
 func (s *Sandbox) Run(ctx context.Context, r Request) (Result, error) {
 	input, err := Validate(r)
+	var refused *RefusedError
+	if errors.As(err, &refused) {
+		return Result{Error: refused.Message}, nil
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -395,4 +401,3 @@ func (s *Sandbox) scrubText(t string) string {
 	}
 	return s.scrub.Replace(t)
 }
-
