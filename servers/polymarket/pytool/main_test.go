@@ -1,7 +1,9 @@
 package pytool_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -60,7 +62,10 @@ func run(t testing.TB, c *servetest.Conn, code string, input map[string]any) pyt
 }
 
 // noChildLeft fails when a process started by this test process is still
-// alive (a sandbox helper or interpreter); redis-server is the test's own.
+// alive: a child (redis-server is the test's own), or any process of one of
+// its sandboxes, wherever it was reparented (bwrap's PID 1 carries the
+// sandbox's process tag; the interpreter cannot outlive it, being in its
+// PID namespace).
 func noChildLeft(t *testing.T) {
 	t.Helper()
 	deadline := time.Now().Add(3 * time.Second)
@@ -79,9 +84,14 @@ func noChildLeft(t *testing.T) {
 
 func children() []string {
 	self := strconv.Itoa(os.Getpid())
+	tag := []byte(`"tag":"` + sandbox.ProcessTag() + `"`)
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	var out []string
 	for _, d := range dirs {
+		if cmd, err := os.ReadFile(d + "/cmdline"); err == nil && bytes.Contains(cmd, tag) {
+			out = append(out, filepath.Base(d)+":sandbox")
+			continue
+		}
 		b, err := os.ReadFile(d + "/stat")
 		if err != nil {
 			continue
@@ -119,3 +129,6 @@ func errOf(o pytool.Out) string {
 }
 
 func failedOut(msg string) pytool.Out { return pytool.Out{Error: msg} }
+
+// jsonUnmarshalDeep decodes JSON nested deeper than a test would write by hand.
+func jsonUnmarshalDeep(s string, v any) error { return json.Unmarshal([]byte(s), v) }

@@ -47,6 +47,16 @@ func TestOrdinaryCode(t *testing.T) {
 		{"itertools functools re string math", "import itertools, functools, re, string, math\nprint(list(itertools.accumulate([1,2,3])), functools.reduce(lambda a, b: a*b, [1,2,3,4]), re.findall(r'\\d+', 'a1b22'), string.ascii_lowercase[:3], math.isqrt(17))", nil, "[1, 3, 6] 24 ['1', '22'] abc 4\n"},
 		{"sorted with key and lambda", "rows = [('a', 3), ('b', 1)]\nprint(sorted(rows, key=lambda r: r[1]))", nil, "[('b', 1), ('a', 3)]\n"},
 		{"getcwd-free unicode output", "print('prix €', 'ok')", nil, "prix € ok\n"},
+		{"json indent and sort_keys", "import json\nprint(json.dumps({'b': [1, {'y': 2, 'x': 1}], 'a': None}, indent=2, sort_keys=True))", nil, "{\n  \"a\": null,\n  \"b\": [\n    1,\n    {\n      \"x\": 1,\n      \"y\": 2\n    }\n  ]\n}\n"},
+		{"json ensure_ascii and default", "import json, datetime\nprint(json.dumps({'p': 'é', 'd': datetime.date(2026, 1, 2)}, ensure_ascii=False, default=str))", nil, "{\"p\": \"é\", \"d\": \"2026-01-02\"}\n"},
+		{"json loads bytes with a BOM", "import json\nprint(json.loads(b'\\xef\\xbb\\xbf[1]'), json.loads('[2]'.encode('utf-16')))", nil, "[1] [2]\n"},
+		{"statistics at large", "import statistics as s\nd = [1, 2, 2, 3, 9]\nprint(s.mode(d), s.pstdev(d) > 0, s.quantiles(d, n=4), round(s.correlation([1, 2, 3], [2, 4, 7]), 4), s.fmean(d), s.harmonic_mean([1, 2]))", nil, "2 True [1.5, 2.0, 6.0] 0.9934 3.4 1.3333333333333333\n"},
+		{"fractions and decimal", "from statistics import mean\nfrom fractions import Fraction\nimport decimal\nprint(mean([Fraction(1, 3), Fraction(2, 3)]), decimal.Decimal('0.1') + decimal.Decimal('0.2'))", nil, "1/2 0.3\n"},
+		{"datetime timezone and isoformat", "from datetime import datetime, timezone, timedelta\nd = datetime.fromisoformat('2026-11-27T10:00:00+00:00')\nprint((d.astimezone(timezone(timedelta(hours=2)))).isoformat(), d.timestamp())", nil, "2026-11-27T12:00:00+02:00 1795773600.0\n"},
+		{"collections at large", "from collections import defaultdict, OrderedDict, deque, ChainMap\nimport collections.abc\nd = defaultdict(list); d['a'].append(1)\nq = deque([1, 2], maxlen=2); q.append(3)\nprint(dict(d), list(q), OrderedDict(b=1), ChainMap({'x': 1})['x'], isinstance({}, collections.abc.Mapping))", nil, "{'a': [1]} [2, 3] OrderedDict([('b', 1)]) 1 True\n"},
+		{"random at large", "import random\nr = random.Random(7)\nprint(len(r.sample(range(100), 5)), 0 <= r.random() < 1, r.choice('ab') in 'ab', len(random.choices([1, 2], k=3)))\nrandom.shuffle([1, 2])", nil, "5 True True 3\n"},
+		{"re, string, itertools, functools, math at large", "import re, string, itertools, functools, math\nprint(re.sub(r'(\\w+)@', r'<\\1>', 'a@b'), string.Template('$x').substitute(x=1), list(itertools.pairwise([1, 2, 3])), functools.lru_cache()(abs)(-2), math.comb(5, 2), math.fsum([0.1] * 10))", nil, "<a>b 1 [(1, 2), (2, 3)] 2 10 1.0\n"},
+		{"enum and dataclass-free classes", "import enum\nclass Side(enum.Enum):\n    BUY = 'buy'\nprint(Side('buy').name, list(enum.Enum('S', 'A B').__members__))", nil, "BUY ['A', 'B']\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

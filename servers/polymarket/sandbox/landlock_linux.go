@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"strings"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
@@ -19,10 +20,30 @@ import (
 // ref: https://docs.kernel.org/userspace-api/landlock.html (ABI versions).
 const minLandlockABI = 6
 
+// checkLandlockABI refuses a kernel whose Landlock lacks what the design
+// relies on, naming what is missing.
+func checkLandlockABI(abi int) error {
+	if abi >= minLandlockABI {
+		return nil
+	}
+	var missing []string
+	if abi < 4 {
+		missing = append(missing, "TCP bind/connect rules (ABI 4)")
+	}
+	if abi < 5 {
+		missing = append(missing, "device ioctl rules (ABI 5)")
+	}
+	missing = append(missing, "signal and abstract unix socket scoping (ABI 6)")
+	return fmt.Errorf("landlock ABI %d lacks %s: the sandbox needs ABI %d or later (Linux 6.12)", abi, strings.Join(missing, ", "), minLandlockABI)
+}
+
 func restrictLandlock(s spec) (int, error) {
 	abi, err := ll.LandlockGetABIVersion()
-	if err != nil || abi < minLandlockABI {
-		return abi, fmt.Errorf("landlock ABI %d (%v): the sandbox needs ABI %d or later (Linux 6.12): TCP rules (ABI 4), device ioctl rules (ABI 5) and signal and abstract-socket scoping (ABI 6)", abi, err, minLandlockABI)
+	if err != nil {
+		return 0, fmt.Errorf("landlock is not available: %v", err)
+	}
+	if err := checkLandlockABI(abi); err != nil {
+		return abi, err
 	}
 	fs := uint64(ll.AccessFSExecute | ll.AccessFSWriteFile | ll.AccessFSReadFile | ll.AccessFSReadDir |
 		ll.AccessFSRemoveDir | ll.AccessFSRemoveFile | ll.AccessFSMakeChar | ll.AccessFSMakeDir |

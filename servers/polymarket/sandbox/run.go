@@ -3,7 +3,9 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -139,6 +141,7 @@ func (s *Sandbox) prepare(ctx context.Context) Probe {
 		Break:      s.cfg.breakLayer,
 		Prelude:    prelude,
 		HostNS:     map[string]uint64{},
+		Tag:        processTag,
 	}
 	// The root holds two trees: the stdlib and the multiarch library
 	// directory (libc, libm, libz, libexpat, the loader and what the
@@ -401,3 +404,15 @@ func (s *Sandbox) scrubText(t string) string {
 	}
 	return s.scrub.Replace(t)
 }
+
+// processTag is random per server process; see ProcessTag.
+var processTag = func() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}()
+
+// ProcessTag marks the sandboxes this process started: the command line of
+// each run's bwrap contains "tag":"<ProcessTag>". An operator (or a test)
+// finds leftovers of this server with it; it tells the code nothing.
+func ProcessTag() string { return processTag }

@@ -125,6 +125,8 @@ func TestValidate(t *testing.T) {
 		{"dunder", "x", `{"__builtins__": {}}`, "reserved"},
 		{"empty key", "x", `{"": 1}`, "not usable"},
 		{"too big", "x", `{"a": "` + strings.Repeat("a", MaxInputDataBytes) + `"}`, "1 MiB"},
+		{"deep but allowed", "x", `{"a": ` + strings.Repeat("[", 99) + strings.Repeat("]", 99) + `}`, ""},
+		{"too deep", "x", `{"a": ` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`, "input_data is nested 101 levels deep; the limit is 100"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -145,7 +147,8 @@ func FuzzValidate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, code, input string) {
 		out, err := Validate(Request{Code: code, InputData: json.RawMessage(input)})
 		if err != nil {
-			if _, ok := err.(*InvalidError); !ok {
+			_, refused := err.(*RefusedError)
+			if _, ok := err.(*InvalidError); !ok && !refused {
 				t.Fatalf("error of type %T", err)
 			}
 			return

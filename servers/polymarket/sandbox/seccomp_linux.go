@@ -61,6 +61,8 @@ func seccompPolicy() (seccomp.Policy, error) {
 		{Name: "clone", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.BitsSet, Value: cloneThread}}},
 		// Limits of this process only: other sandboxes run as the same host uid.
 		{Name: "prlimit64", Conditions: eq(0, 0)},
+		// prctl only to read the dumpable flag (which must read 0).
+		{Name: "prctl", Conditions: eq(0, unix.PR_GET_DUMPABLE)},
 		// isatty and close-on-exec; no TIOCSTI or any other device ioctl.
 		{Name: "ioctl", Conditions: eq(1, tcgets)},
 		{Name: "ioctl", Conditions: eq(1, tiocgwinsz)},

@@ -17,6 +17,9 @@ type spec struct {
 	Break      string            `json:"break,omitempty"`
 	HostNS     map[string]uint64 `json:"host_ns"` // the server's namespace inodes, to prove new ones
 	Prelude    string            `json:"prelude"`
+	// Tag is ProcessTag: it marks this server's sandboxes in the host's
+	// process table (bwrap's command line), so leftovers can be found.
+	Tag string `json:"tag"`
 }
 
 // Layer names, as reported in "sandbox unavailable: <layer>".

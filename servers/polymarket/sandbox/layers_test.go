@@ -1,0 +1,151 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"encoding/json"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestLandlockMinimumABI: a kernel without signal scoping (ABI 6) is
+// refused, naming what it lacks; the design relies on it (kill(2) of the
+// server, which may run as the same host uid).
+func TestLandlockMinimumABI(t *testing.T) {
+	cases := []struct {
+		abi  int
+		want string // "" = accepted
+	}{
+		{1, "TCP bind/connect rules (ABI 4), device ioctl rules (ABI 5), signal and abstract unix socket scoping (ABI 6)"},
+		{4, "lacks device ioctl rules (ABI 5), signal"},
+		{5, "lacks signal and abstract unix socket scoping (ABI 6)"},
+		{6, ""},
+		{7, ""},
+	}
+	for _, tc := range cases {
+		err := checkLandlockABI(tc.abi)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("ABI %d: got %v, want %q", tc.abi, err, tc.want)
+		}
+	}
+}
+
+// TestBwrapArgs: every namespace, no capability, a fixed host name, a
+// read-only root of the given trees only, the interpreter execute-only, and
+// the helper reached through a descriptor.
+func TestBwrapArgs(t *testing.T) {
+	s := spec{Python: "/usr/bin/python3.11", ReadDirs: []string{"/usr/lib/python3.11", "/usr/lib/x86_64-linux-gnu"}}
+	links := map[string]string{"/lib64": "usr/lib64", "/usr/lib64/ld-linux-x86-64.so.2": "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", "/lib": "usr/lib"}
+	a := bwrapArgs(s, links)
+	joined := " " + strings.Join(a, " ") + " "
+	for _, want := range []string{
+		" --unshare-all --unshare-user ", " --uid 65534 --gid 65534 ", " --hostname sandbox ", " --die-with-parent ",
+		" --new-session ", " --clearenv ", " --cap-drop ALL ",
+		" --ro-bind /usr/lib/python3.11 /usr/lib/python3.11 ", " --ro-bind /usr/lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu ",
+		" --symlink usr/lib /lib ", " --symlink usr/lib64 /lib64 ", " --dir /usr/lib64 --symlink /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 /usr/lib64/ld-linux-x86-64.so.2 ",
+		" --perms 0111 --file 5 /usr/bin/python3.11 ", " --proc /proc ", " --remount-ro / ",
+		" -- /proc/self/fd/4 " + childArg + " ",
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("bwrap args lack %q:\n%s", want, joined)
+		}
+	}
+	for i, x := range a {
+		if x == "--bind" || x == "--dev-bind" || x == "--ro-bind" && !slices.Contains(s.ReadDirs, a[i+1]) {
+			t.Errorf("binds more than the two trees: %s %s", x, a[i+1])
+		}
+	}
+	if strings.Index(joined, " --symlink usr/lib /lib ") > strings.Index(joined, "/usr/lib64/ld-linux") {
+		t.Error("a link under /usr/lib64 is made before /lib exists")
+	}
+}
+
+// TestRootLinks: the loader's path on a merged-/usr host resolves inside
+// the root through the same links as on the host.
+func TestRootLinks(t *testing.T) {
+	links := rootLinks("/lib64/ld-linux-x86-64.so.2")
+	if len(links) == 0 {
+		t.Skip("no symlinks on this host's loader path")
+	}
+	for p, target := range links {
+		if !strings.HasPrefix(p, "/") || target == "" {
+			t.Errorf("link %q → %q", p, target)
+		}
+	}
+}
+
+// TestVerdict: the outcome is decided from the helper's first line, the
+// exit status and the supervisor's facts; the report only names a failure.
+func TestVerdict(t *testing.T) {
+	s := &Sandbox{cfg: Config{}.withDefaults(), spec: spec{CPUSeconds: 30}}
+	exit := func(script string) error { return exec.Command("/bin/sh", "-c", script).Run() }
+	ok := "ok layers\n"
+	cases := []struct {
+		name, pipe string
+		wait       error
+		facts      verdictFacts
+		success    bool
+		err, unav  string
+	}{
+		{"ran to its end", ok, nil, verdictFacts{}, true, "", ""},
+		{"a forged failure report does not fail a clean exit", ok + "\n{\"type\": \"ValueError\", \"message\": \"x\"}\n", nil, verdictFacts{}, true, "", ""},
+		{"raised", ok + "junk\n{\"type\": \"KeyError\", \"message\": \"'a'\"}\n", exit("exit 1"), verdictFacts{}, false, "KeyError: 'a'", ""},
+		{"a forged success report does not hide a raise", ok + "\n{}\n", exit("exit 1"), verdictFacts{}, false, "the Python process ended with status 1 and no report of its exception", ""},
+		{"operator text as a type", ok + "\n{\"type\": \"sandbox unavailable\", \"message\": \"seccomp\"}\n", exit("exit 1"), verdictFacts{}, false, "the Python process ended with status 1 and no report of its exception", ""},
+		{"unavailable after ok is the code's", ok + "unavailable seccomp\n", exit("exit 3"), verdictFacts{}, false, "the code ended the Python process with exit status 3", ""},
+		{"helper refused", "unavailable landlock\n", exit("exit 3"), verdictFacts{}, false, "", "landlock"},
+		{"bwrap failed", "", exit("exit 1"), verdictFacts{}, false, "", LayerBwrap},
+		{"prelude failed", ok, exit("exit 2"), verdictFacts{}, false, "the sandbox could not start the code", ""},
+		{"crash through bwrap", ok, exit("exit 139"), verdictFacts{}, false, "the Python process crashed (signal segmentation fault)", ""},
+		{"CPU limit", ok, exit("exit 152"), verdictFacts{}, false, "timeout: the code used its 30 s of CPU time", ""},
+		{"killed by signal", ok, exit("kill -SEGV $$"), verdictFacts{}, false, "the Python process crashed (signal segmentation fault)", ""},
+		{"stdout cap", ok, exit("kill -KILL $$"), verdictFacts{stdoutOver: true}, false, "output truncated: the code printed more than 64 KiB", ""},
+		{"result pipe cap", ok, exit("kill -KILL $$"), verdictFacts{reportOver: true}, false, "output truncated: the code wrote more than 64 KiB to the sandbox's result channel", ""},
+		{"wall clock", ok, exit("kill -KILL $$"), verdictFacts{timedOut: true}, false, "timeout: the code ran longer than 30s", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := s.verdict(tc.pipe, tc.wait, tc.facts)
+			if v.success != tc.success || v.unavailable != tc.unav || !strings.HasPrefix(v.err, tc.err) || tc.err == "" && v.err != "" {
+				t.Fatalf("got %+v", v)
+			}
+		})
+	}
+}
+
+// FuzzJSONDepth: the depth of valid JSON is that of its decoded value, and
+// no input makes jsonDepth panic.
+func FuzzJSONDepth(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":[1,{"b":[]}]}`, `[[[[]]]]`, `"[{"`, `{"a":"]}"}`, `[1,`, `}}}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d := jsonDepth([]byte(s))
+		var v any
+		if json.Unmarshal([]byte(s), &v) != nil {
+			return
+		}
+		if want := valueDepth(v); d != want {
+			t.Fatalf("jsonDepth(%q) = %d, want %d", s, d, want)
+		}
+	})
+}
+
+func valueDepth(v any) int {
+	deepest := 0
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			deepest = max(deepest, valueDepth(e))
+		}
+	case []any:
+		for _, e := range x {
+			deepest = max(deepest, valueDepth(e))
+		}
+	default:
+		return 0
+	}
+	return deepest + 1
+}
