@@ -32,7 +32,7 @@ const Name = "execute-python-code"
 // EnvRunsPerHour changes the per-user limit (default 10, the seed's).
 const EnvRunsPerHour = "POLYMARKET_PYTHON_RUNS_PER_HOUR"
 
-// DefaultRunsPerHour is the seed's limit. ref: polymarket.md §3.6.
+// DefaultRunsPerHour is the seed's limit (its python-functions/README.md, "Rate Limiting").
 const DefaultRunsPerHour = 10
 
 // RedisPrefix starts the Redis keys of the shared per-user limit.

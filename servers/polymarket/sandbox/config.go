@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Limits of one run. ref: polymarket.md §2.1 (the seed: 30 s, 512 MB) and §3.6.
+// Limits of one run: the seed's 30 s and 512 MB (its python-functions/README.md).
 const (
 	MaxCodeBytes      = 64 << 10
 	MaxInputDataBytes = 1 << 20
