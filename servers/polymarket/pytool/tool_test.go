@@ -62,7 +62,7 @@ func TestOrdinaryCode(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out := run(t, c, tc.code, tc.input)
 			if !out.Success || out.Output != tc.want || errOf(out) != "" {
-				t.Fatalf("got %+v, want output %q", out, tc.want)
+				t.Fatalf("got %+v, want output %q\n%s", out, tc.want, c.Logs())
 			}
 		})
 	}

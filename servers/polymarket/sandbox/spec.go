@@ -8,7 +8,8 @@ const childArg = "__mcpfleet_python_sandbox__"
 // root, which bwrap builds with the same paths as the host's for the few
 // trees it holds.
 type spec struct {
-	Python     string            `json:"python"`      // the interpreter (an execute-only copy)
+	Python     string            `json:"python"`      // the interpreter
+	Loader     string            `json:"loader"`      // its ELF loader (PT_INTERP): an execute-only copy
 	ReadDirs   []string          `json:"read_dirs"`   // read-only trees (stdlib, libraries)
 	ExecFiles  []string          `json:"exec_files"`  // the interpreter and its ELF loader
 	Memory     uint64            `json:"memory"`      // RLIMIT_AS
@@ -46,8 +47,9 @@ const (
 	// helperFD is the server's own binary, which bwrap execs as the helper
 	// through /proc/self/fd (the sandbox's root holds no copy of it).
 	helperFD = 4
-	// pythonFD is the interpreter, which bwrap copies into the root.
-	pythonFD = 5
+	// loaderFD is the interpreter's ELF loader, which bwrap copies into the
+	// root as an execute-only file.
+	loaderFD = 5
 	// execFD is the interpreter opened O_PATH by the helper: the only
 	// execveat seccomp allows names it, and RLIMIT_NOFILE (32) keeps the
 	// code from ever holding a descriptor with that number after exec.
