@@ -126,9 +126,8 @@ func (s *Sandbox) prepare(ctx context.Context) Probe {
 		return Probe{Unavailable: LayerBwrap, Python: py}
 	}
 	// A crash must not start the host's core_pattern handler with the
-	// sandbox's memory: the interpreter is an execute-only copy, which
-	// makes the process not dumpable, and not-dumpable processes dump
-	// only if fs.suid_dumpable allows it.
+	// sandbox's memory: the process is not dumpable (see the loader below),
+	// and not-dumpable processes dump only if fs.suid_dumpable allows it.
 	if b, err := os.ReadFile("/proc/sys/fs/suid_dumpable"); err != nil || strings.TrimSpace(string(b)) != "0" {
 		s.log.Error().Str("suid_dumpable", strings.TrimSpace(string(b))).Msg("python sandbox: fs.suid_dumpable must be 0 (sysctl fs.suid_dumpable=0) so that a crashing run dumps no core")
 		return Probe{Unavailable: LayerCoreDump, Python: py}
