@@ -81,8 +81,9 @@ print("none")`, wantOut: "none\n"},
 		{name: "report forged on the result pipe, then a raise", code: getOS + "os_.write(3, b'\\n{}\\n{\"type\": \"X\"}\\n')\nraise ValueError('real')", wantErr: "ValueError: real"},
 		{name: "operator text forged on the result pipe", code: getOS + "os_.write(3, b'\\nunavailable seccomp\\n{\"error\": \"sandbox unavailable: seccomp\"}\\n{\"type\": \"sandbox unavailable\", \"message\": \"seccomp\"}\\n')\nos_._exit(1)", wantErr: "status 1 and no report"},
 		{name: "exit status of the code's own choosing", code: getOS + "os_._exit(7)", wantErr: "exit status 7"},
+		{name: "success forged: a report of nothing and exit 0", code: getOS + "os_.write(3, b'\\n{}\\n')\nos_._exit(0)\nraise ValueError('never reached')", wantErr: "the code ended the Python process itself (exit status 0) before it finished"},
 		{name: "result pipe flood", code: getOS + "while True:\n    os_.write(3, b'A' * 65536)", wantErr: "output truncated"},
-		{name: "interpreter crash", code: getOS + "sys_.setrecursionlimit(10**7)\nx = []\nfor i in range(10**6):\n    x = [x]\nprint(repr(x)[:10])", wantErr: "crashed (signal"},
+		{name: "interpreter crash", code: getOS + "sys_.setrecursionlimit(10**7)\nx = []\nfor i in range(10**5):\n    x = [x]\nprint(repr(x)[:10])", wantErr: "crashed (signal"},
 
 		// Nothing of the host is visible.
 		{name: "pid namespace", kernelOnly: true, code: "import os\nprint(os.getpid(), os.getppid())", wantOut: "2 1\n"},
@@ -267,5 +268,20 @@ func TestOneRunPerUser(t *testing.T) {
 	res, err = c.CallCtx(serve.WithUser(context.Background(), "alice"), pytool.Name, map[string]any{"code": "print(3)"})
 	if err != nil || res.IsError {
 		t.Fatalf("alice after her run: %v %s", err, servetest.Text(res))
+	}
+}
+
+// TestScrubberConfirmsNothing: a guessed server path printed by the code
+// comes back as printed (the scrubber used to answer "<server>" for the
+// server's real directories, confirming the guess).
+func TestScrubberConfirmsNothing(t *testing.T) {
+	c := connect(t, testConfig())
+	self, _ := os.Executable()
+	wd, _ := os.Getwd()
+	for _, p := range []string{filepath.Dir(self), wd} {
+		out := run(t, c, fmt.Sprintf("print(%q)", p), nil)
+		if !out.Success || out.Output != p+"\n" {
+			t.Errorf("printed %q, got %q", p, out.Output)
+		}
 	}
 }

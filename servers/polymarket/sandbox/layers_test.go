@@ -72,12 +72,13 @@ func TestVerdict(t *testing.T) {
 		success    bool
 		err, unav  string
 	}{
-		{"ran to its end", ok, nil, verdictFacts{}, true, "", ""},
-		{"a forged failure report does not fail a clean exit", ok + "\n{\"type\": \"ValueError\", \"message\": \"x\"}\n", nil, verdictFacts{}, true, "", ""},
+		{"ran to its end", ok, exit("exit 42"), verdictFacts{}, true, "", ""},
+		{"a forged failure report does not fail a run that ended", ok + "\n{\"type\": \"ValueError\", \"message\": \"x\"}\n", exit("exit 42"), verdictFacts{}, true, "", ""},
+		{"the code's own exit 0 is not a success", ok + "\n{}\n", nil, verdictFacts{}, false, "the code ended the Python process itself (exit status 0) before it finished", ""},
 		{"raised", ok + "junk\n{\"type\": \"KeyError\", \"message\": \"'a'\"}\n", exit("exit 1"), verdictFacts{}, false, "KeyError: 'a'", ""},
 		{"a forged success report does not hide a raise", ok + "\n{}\n", exit("exit 1"), verdictFacts{}, false, "the Python process ended with status 1 and no report of its exception", ""},
 		{"operator text as a type", ok + "\n{\"type\": \"sandbox unavailable\", \"message\": \"seccomp\"}\n", exit("exit 1"), verdictFacts{}, false, "the Python process ended with status 1 and no report of its exception", ""},
-		{"unavailable after ok is the code's", ok + "unavailable seccomp\n", exit("exit 3"), verdictFacts{}, false, "the code ended the Python process with exit status 3", ""},
+		{"unavailable after ok is the code's", ok + "unavailable seccomp\n", exit("exit 3"), verdictFacts{}, false, "the code ended the Python process itself (exit status 3)", ""},
 		{"helper refused", "unavailable landlock\n", exit("exit 3"), verdictFacts{}, false, "", "landlock"},
 		{"bwrap failed", "", exit("exit 1"), verdictFacts{}, false, "", LayerBwrap},
 		{"prelude failed", ok, exit("exit 2"), verdictFacts{}, false, "the sandbox could not start the code", ""},
@@ -90,7 +91,7 @@ func TestVerdict(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			v := s.verdict(tc.pipe, tc.wait, tc.facts)
+			v := s.verdict(tc.pipe, tc.wait, 42, tc.facts)
 			if v.success != tc.success || v.unavailable != tc.unav || !strings.HasPrefix(v.err, tc.err) || tc.err == "" && v.err != "" {
 				t.Fatalf("got %+v", v)
 			}

@@ -4,8 +4,8 @@
 # stdin: {"code": str, "input_data": {identifier: json}} (checked in Go first)
 # fd 3:  the report, one JSON line last: {"type": "ValueError", "message": "..."}
 #        when the code failed. The server decides the verdict from the exit
-#        status (0: the code ran to its end; 1: it raised, see the report);
-#        the report only says what the exception was, never success.
+#        status (the request's "done": the code ran to its end; 1: it raised,
+#        see the report); the report only says what the exception was.
 # stdout/stderr: the user's own prints; stderr also gets the user's traceback.
 #
 # Nothing here may call code the user can define once the user's code has
@@ -44,6 +44,8 @@ def _sandbox_main():
     req = json.loads(sys.stdin.buffer.read())
     code = req["code"]
     data = req.get("input_data") or {}
+    done = req["done"]  # the exit status that tells the server the code ran to its end
+    del req
     kernel_only = sys.argv[1:] == ["kernel-only"]
 
     def flush():
@@ -115,7 +117,7 @@ def _sandbox_main():
                 pass
             report_and_exit(kind, msg, 1)
         flush()
-        exit_now(0)
+        exit_now(done)
 
     # The allowed modules and the helpers they import lazily (datetime.strftime
     # imports time, strptime imports _strptime/locale/calendar, Counter uses
@@ -283,7 +285,7 @@ def hook(event, args, _w=walking, _str=str, _type=type, _RE=RuntimeError):
             pass
         report_and_exit(kind, msg, 1)
     flush()
-    exit_now(0)
+    exit_now(done)
 
 
 try:

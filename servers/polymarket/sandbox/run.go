@@ -193,7 +193,7 @@ func (s *Sandbox) prepare(ctx context.Context) Probe {
 	// The probe is a real run through every layer.
 	pctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	r, layers, err := s.exec(pctx, []byte(`{"code":"print(1)","input_data":{}}`))
+	r, layers, err := s.exec(pctx, "print(1)", json.RawMessage("{}"))
 	switch {
 	case err != nil:
 		s.log.Error().Err(err).Msg("python sandbox probe could not start bwrap")
@@ -279,14 +279,7 @@ func (s *Sandbox) RunAcquired(ctx context.Context, code string, input json.RawMe
 	if s.probe.Unavailable != "" {
 		return Result{Error: "sandbox unavailable: " + s.probe.Unavailable, Unavailable: s.probe.Unavailable}, nil
 	}
-	req, err := json.Marshal(struct {
-		Code      string          `json:"code"`
-		InputData json.RawMessage `json:"input_data"`
-	}{code, input})
-	if err != nil {
-		return Result{}, err
-	}
-	res, _, err := s.exec(ctx, req)
+	res, _, err := s.exec(ctx, code, input)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()
@@ -297,10 +290,22 @@ func (s *Sandbox) RunAcquired(ctx context.Context, code string, input json.RawMe
 	return res, nil
 }
 
-// exec starts bwrap (which starts the helper), feeds it req and collects
-// what happened.
-func (s *Sandbox) exec(ctx context.Context, req []byte) (Result, string, error) {
+// exec starts bwrap (which starts the helper), feeds it the request and
+// collects what happened.
+func (s *Sandbox) exec(ctx context.Context, code string, input json.RawMessage) (Result, string, error) {
 	specJSON, err := json.Marshal(s.spec)
+	if err != nil {
+		return Result{}, "", err
+	}
+	// The exit status the prelude ends with when the code has run to its
+	// end: chosen here for each run and told to the prelude only, so that
+	// code ending the process itself (os._exit(0)) is not a success.
+	done := doneStatus()
+	req, err := json.Marshal(struct {
+		Code      string          `json:"code"`
+		InputData json.RawMessage `json:"input_data"`
+		Done      int             `json:"done"`
+	}{code, input, done})
 	if err != nil {
 		return Result{}, "", err
 	}
@@ -390,7 +395,7 @@ func (s *Sandbox) exec(ctx context.Context, req []byte) (Result, string, error) 
 	mu.Unlock()
 
 	res := Result{Duration: elapsed, Output: s.scrubText(out.text("output")), Stderr: s.scrubText(errOut.text("stderr"))}
-	v := s.verdict(report.String(), waitErr, verdictFacts{
+	v := s.verdict(report.String(), waitErr, done, verdictFacts{
 		stdoutOver: out.overflowed(), stderrOver: errOut.overflowed(), reportOver: report.overflowed(),
 		timedOut: wasTimeout, cancelled: ctx.Err() != nil,
 	})
@@ -426,3 +431,13 @@ var processTag = func() string {
 // each run's bwrap contains "tag":"<ProcessTag>". An operator (or a test)
 // finds leftovers of this server with it; it tells the code nothing.
 func ProcessTag() string { return processTag }
+
+// doneStatus is a random exit status in [doneMin, doneMax]: clear of the
+// prelude's own (1, 2), the helper's (3) and bwrap's signal statuses (>128).
+func doneStatus() int {
+	var b [1]byte
+	_, _ = rand.Read(b[:])
+	return doneMin + int(b[0])%(doneMax-doneMin+1)
+}
+
+const doneMin, doneMax = 16, 125

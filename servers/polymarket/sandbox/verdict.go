@@ -10,9 +10,10 @@ import (
 	"syscall"
 )
 
-// Exit statuses of the prelude: 0 the code ran to its end, 1 it raised (the
-// report says what), 2 the prelude itself failed. bwrap exits with its
-// child's status, or 128+n when the child was killed by signal n.
+// Exit statuses of the prelude: the run's done status (see doneStatus) when
+// the code ran to its end, 1 it raised (the report says what), 2 the
+// prelude itself failed. bwrap exits with its child's status, or 128+n when
+// the child was killed by signal n.
 const (
 	exitRaised        = 1
 	exitPreludeFailed = 2
@@ -40,10 +41,12 @@ var reportType = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0
 // verdict decides a run's outcome on the server's side, from what the code
 // cannot forge: the helper's first line on the result pipe (written before
 // any user code), the process's exit status and the supervisor's own facts
-// (caps, wall clock, cancellation). The prelude's report, which the code
-// could have written too, only ever supplies the text of a failure the exit
+// (caps, wall clock, cancellation). Success is the exit status chosen for
+// this run and told only to the prelude, not 0: code that ends the process
+// itself has not run to its end. The prelude's report, which the code could
+// have written too, only ever supplies the text of a failure the exit
 // status already decided, and it is shown as the exception it claims to be.
-func (s *Sandbox) verdict(pipe string, waitErr error, f verdictFacts) verdictOut {
+func (s *Sandbox) verdict(pipe string, waitErr error, done int, f verdictFacts) verdictOut {
 	first, rest, _ := strings.Cut(pipe, "\n")
 	if layer, ok := strings.CutPrefix(first, "unavailable "); ok {
 		return verdictOut{unavailable: strings.TrimSpace(layer)}
@@ -71,7 +74,7 @@ func (s *Sandbox) verdict(pipe string, waitErr error, f verdictFacts) verdictOut
 	case signal != 0:
 		v.err = fmt.Sprintf("the Python process crashed (signal %s)", signal)
 		v.unexpected = true
-	case status == 0:
+	case status == done:
 		v.success = true
 	case status == exitRaised:
 		if kind, msg, ok := lastReport(rest); ok {
@@ -87,7 +90,7 @@ func (s *Sandbox) verdict(pipe string, waitErr error, f verdictFacts) verdictOut
 		v.err = "the sandbox could not start the code (its request could not be read)"
 		v.unexpected, v.hideStderr = true, true
 	default:
-		v.err = fmt.Sprintf("the code ended the Python process with exit status %d", status)
+		v.err = fmt.Sprintf("the code ended the Python process itself (exit status %d) before it finished", status)
 	}
 	return v
 }
