@@ -32,7 +32,9 @@ type redTeamCase struct {
 func redTeamCases(h *host) []redTeamCase {
 	self, _ := os.Executable()
 	wd, _ := os.Getwd()
-	hostPaths := []string{"/etc/shadow", "/etc/passwd", "/etc/hostname", self, filepath.Dir(self), wd, h.secret, "/tmp", "/home", "/root", "/var/run", "/usr/bin/bwrap", "/usr/bin/id", "/bin/sh", fmt.Sprintf("/proc/%d", os.Getpid())}
+	hostPaths := []string{"/etc/shadow", "/etc/passwd", "/etc/hostname", self, filepath.Dir(self), wd, h.secret, "/tmp", "/home", "/root", "/var/run", "/usr/bin/bwrap", "/usr/bin/id", "/bin/sh", fmt.Sprintf("/proc/%d", os.Getpid()),
+		// libraries of the host the interpreter does not link
+		"/usr/lib/x86_64-linux-gnu/libsystemd.so.0", "/usr/lib/x86_64-linux-gnu/libstdc++.so.6", "/usr/lib/x86_64-linux-gnu/libcurl.so.4", "/usr/lib/x86_64-linux-gnu/gconv", "/usr/lib/x86_64-linux-gnu/perl-base"}
 	statAll := "import os\nfor p in " + pyList(hostPaths) + ":\n    try:\n        os.stat(p)\n        print('ESC' + 'APED', p)\n    except FileNotFoundError:\n        pass\n    try:\n        os.readlink(p)\n        print('ESC' + 'APED', p)\n    except (FileNotFoundError, OSError):\n        pass\nprint('none')"
 	return []redTeamCase{
 		// The Python layer's three bypasses.

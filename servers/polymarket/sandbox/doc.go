@@ -7,7 +7,7 @@
 //     stdout, stderr and result pipe, a concurrency limit sized to the machine.
 //  2. Kernel isolation: bubblewrap builds new user, PID, network, mount,
 //     IPC and UTS namespaces and a read-only root holding only the stdlib,
-//     the library directory, the interpreter with an execute-only copy of its
+//     the shared libraries it links, the interpreter with an execute-only copy of its
 //     ELF loader (so the process is not dumpable) and
 //     its own /proc; it starts our own binary as the helper (MaybeChild),
 //     which checks them, then applies uid/gid nobody, no_new_privs,

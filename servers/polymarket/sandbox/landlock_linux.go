@@ -84,7 +84,7 @@ func restrictLandlock(s spec) (int, error) {
 		}
 		return ll.LandlockAddPathBeneathRule(fd, &ll.PathBeneathAttr{AllowedAccess: access & fs, ParentFd: pfd}, 0)
 	}
-	for _, d := range s.ReadDirs {
+	for _, d := range append(append([]string(nil), s.ReadDirs...), s.ReadFiles...) {
 		if err := add(d, ll.AccessFSReadFile|ll.AccessFSReadDir); err != nil {
 			return abi, err
 		}

@@ -36,13 +36,16 @@ func TestLandlockMinimumABI(t *testing.T) {
 // read-only root of the given trees and the interpreter only, the loader
 // execute-only, and the helper reached through a descriptor.
 func TestBwrapArgs(t *testing.T) {
-	s := spec{Python: "/usr/bin/python3.11", Loader: "/lib64/ld-linux-x86-64.so.2", ReadDirs: []string{"/usr/lib/python3.11", "/usr/lib/x86_64-linux-gnu"}}
-	a := bwrapArgs(s, nil)
+	s := spec{Python: "/usr/bin/python3.11", Loader: "/lib64/ld-linux-x86-64.so.2", ReadDirs: []string{"/usr/lib/python3.11"}}
+	libs := map[string]string{"/usr/lib/x86_64-linux-gnu/libc.so.6": "/usr/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libz.so.1": "/usr/lib/x86_64-linux-gnu/libz.so.1.2.13"}
+	a := bwrapArgs(s, libs, nil)
 	joined := " " + strings.Join(a, " ") + " "
 	for _, want := range []string{
 		" --unshare-all --unshare-user ", " --uid 65534 --gid 65534 ", " --hostname sandbox ", " --die-with-parent ",
 		" --new-session ", " --clearenv ", " --cap-drop ALL ",
-		" --ro-bind /usr/lib/python3.11 /usr/lib/python3.11 ", " --ro-bind /usr/lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu ",
+		" --ro-bind /usr/lib/python3.11 /usr/lib/python3.11 ",
+		" --ro-bind /usr/lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/libc.so.6 ",
+		" --ro-bind /usr/lib/x86_64-linux-gnu/libz.so.1.2.13 /usr/lib/x86_64-linux-gnu/libz.so.1 ",
 		" --ro-bind /usr/bin/python3.11 /usr/bin/python3.11 ",
 		" --perms 0111 --file 5 /lib64/ld-linux-x86-64.so.2 ", " --proc /proc ", " --remount-ro / ",
 		" -- /proc/self/fd/4 " + childArg + " ",
@@ -52,10 +55,28 @@ func TestBwrapArgs(t *testing.T) {
 		}
 	}
 	allowed := append([]string{s.Python}, s.ReadDirs...)
+	for _, real := range libs {
+		allowed = append(allowed, real)
+	}
 	for i, x := range a {
 		if x == "--bind" || x == "--dev-bind" || x == "--dev" || x == "--ro-bind" && !slices.Contains(allowed, a[i+1]) {
-			t.Errorf("binds more than the interpreter and its two trees: %s %s", x, a[i+1])
+			t.Errorf("binds more than the interpreter, its stdlib and its libraries: %s %s", x, a[i+1])
 		}
+	}
+}
+
+// TestSharedLibs: the root's libraries are those the interpreter links,
+// found by soname, and not the rest of the directory.
+func TestSharedLibs(t *testing.T) {
+	libs := sharedLibs("/usr/lib/x86_64-linux-gnu", "/usr/bin/python3.11")
+	if len(libs) == 0 {
+		t.Skip("no Debian python3.11 here")
+	}
+	if real, ok := libs["/usr/lib/x86_64-linux-gnu/libc.so.6"]; !ok || real == "" {
+		t.Fatalf("libc missing: %v", libs)
+	}
+	if len(libs) > 40 {
+		t.Fatalf("%d libraries for the interpreter alone", len(libs))
 	}
 }
 

@@ -10,7 +10,8 @@ const childArg = "__mcpfleet_python_sandbox__"
 type spec struct {
 	Python     string            `json:"python"`      // the interpreter
 	Loader     string            `json:"loader"`      // its ELF loader (PT_INTERP): an execute-only copy
-	ReadDirs   []string          `json:"read_dirs"`   // read-only trees (stdlib, libraries)
+	ReadDirs   []string          `json:"read_dirs"`   // read-only trees (the stdlib)
+	ReadFiles  []string          `json:"read_files"`  // read-only files (the shared libraries)
 	ExecFiles  []string          `json:"exec_files"`  // the interpreter and its ELF loader
 	Memory     uint64            `json:"memory"`      // RLIMIT_AS
 	CPUSeconds uint64            `json:"cpu_seconds"` // RLIMIT_CPU (soft; hard = +1)
