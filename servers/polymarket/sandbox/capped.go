@@ -68,22 +68,6 @@ func (c *capped) text(what string) string {
 	return s
 }
 
-// limitedWriter keeps n bytes and discards the rest (without failing, so
-// the writer on the other end of a pipe is never blocked).
-type limitedWriter struct {
-	w io.Writer
-	n int
-}
-
-func (l *limitedWriter) Write(p []byte) (int, error) {
-	if l.n > 0 {
-		k := min(len(p), l.n)
-		_, _ = l.w.Write(p[:k])
-		l.n -= k
-	}
-	return len(p), nil
-}
-
 // elfInterpreter is the program's ELF loader (PT_INTERP): execve opens it
 // for execution too, so Landlock must allow it.
 func elfInterpreter(path string) string {
