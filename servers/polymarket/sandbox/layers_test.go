@@ -3,8 +3,11 @@
 package sandbox
 
 import (
+	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -153,4 +156,35 @@ func valueDepth(v any) int {
 		return 0
 	}
 	return deepest + 1
+}
+
+// TestBwrapFailsClosed: no bwrap, or one that fails every time, and nothing
+// runs: "sandbox unavailable: bwrap". One that fails once (before the helper
+// wrote a line, so nothing ran) is tried again.
+func TestBwrapFailsClosed(t *testing.T) {
+	for _, bin := range []string{"/nonexistent/bwrap", "/bin/false"} {
+		s := newTest(t, Config{Bwrap: bin})
+		r, err := s.Run(context.Background(), Request{Code: "print('ran')"})
+		if err != nil || r.Success || r.Error != "sandbox unavailable: bwrap" || r.Output != "" {
+			t.Errorf("%s: got %+v, %v", bin, r, err)
+		}
+	}
+	dir := t.TempDir()
+	_ = os.Chmod(filepath.Dir(dir), 0o755) // a root server starts bwrap as nobody
+	_ = os.Chmod(dir, 0o777)
+	counter := filepath.Join(dir, "calls")
+	script := filepath.Join(dir, "bwrap")
+	// The probe is call 1; the run's first try is call 2, which fails.
+	body := "#!/bin/sh\nn=$(cat " + counter + " 2>/dev/null || echo 0)\necho $((n+1)) > " + counter + "\n[ \"$n\" = 1 ] && exit 1\nexec " + DefaultBwrap + " \"$@\"\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := newTest(t, Config{Bwrap: script})
+	if p := s.Probe(); p.Unavailable != "" {
+		t.Fatalf("probe: %+v", p)
+	}
+	r, err := s.Run(context.Background(), Request{Code: "print('ran')"})
+	if err != nil || !r.Success || r.Output != "ran\n" {
+		t.Fatalf("after one failure of bwrap: %+v, %v", r, err)
+	}
 }

@@ -285,6 +285,12 @@ func (s *Sandbox) RunAcquired(ctx context.Context, code string, input json.RawMe
 		return Result{Error: "sandbox unavailable: " + s.probe.Unavailable, Unavailable: s.probe.Unavailable}, nil
 	}
 	res, _, err := s.exec(ctx, code, input)
+	if err == nil && res.Unavailable == LayerBwrap && ctx.Err() == nil {
+		// bwrap failed before the helper wrote its first line, so nothing
+		// ran and the run is safe to repeat: once, for a transient failure
+		// of the host (namespace or process limits of the moment).
+		res, _, err = s.exec(ctx, code, input)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()
