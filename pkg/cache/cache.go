@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
+	embedded "github.com/mcpfleet/mcpfleet/pkg/store"
 )
 
 // DefaultStaleFor is how long after expiry a copy may still be served when
@@ -44,6 +45,7 @@ type Option func(*options)
 type options struct {
 	clock      Clock
 	rdb        redis.Cmdable
+	db         *embedded.DB
 	prefix     string
 	staleFor   time.Duration
 	maxEntries int
@@ -107,6 +109,9 @@ func New[V any](ttl time.Duration, opts ...Option) *Cache[V] {
 	if o.clock == nil {
 		panic("cache: WithClock(nil)")
 	}
+	if o.rdb != nil && o.db != nil {
+		panic("cache: WithRedis and WithStore together")
+	}
 	c := &Cache[V]{ttl: ttl, staleFor: o.staleFor, clock: o.clock, onError: o.onError}
 	switch {
 	case o.rdb != nil && o.local:
@@ -114,6 +119,11 @@ func New[V any](ttl time.Duration, opts ...Option) *Cache[V] {
 			far: &redisStore[V]{rdb: o.rdb, prefix: o.prefix, keep: ttl + o.staleFor}, ttl: ttl}
 	case o.rdb != nil:
 		c.store = &redisStore[V]{rdb: o.rdb, prefix: o.prefix, keep: ttl + o.staleFor}
+	case o.db != nil && o.local:
+		c.store = &tieredStore[V]{near: newMemStore[V](o.maxEntries, ttl+o.staleFor),
+			far: newStoreStore[V](o.db, o.prefix, ttl+o.staleFor, o.maxEntries), ttl: ttl}
+	case o.db != nil:
+		c.store = newStoreStore[V](o.db, o.prefix, ttl+o.staleFor, o.maxEntries)
 	default:
 		c.store = newMemStore[V](o.maxEntries, ttl+o.staleFor)
 	}

@@ -24,6 +24,7 @@ type backend struct {
 func backends() []backend {
 	return []backend{
 		{"memory", func(*testing.T) []Option { return nil }},
+		{"store", func(t *testing.T) []Option { return []Option{WithStore(openStore(t, ""), "cache:test:")} }},
 		{"redis", func(t *testing.T) []Option { return []Option{WithRedis(redistest.Start(t), "cache:test:")} }},
 	}
 }

@@ -19,7 +19,7 @@ func WithLocalCopies() Option { return func(o *options) { o.local = true } }
 // tieredStore is a memStore in front of a redisStore.
 type tieredStore[V any] struct {
 	near *memStore[V]
-	far  *redisStore[V]
+	far  store[V] // Redis or the embedded store
 	ttl  time.Duration
 }
 

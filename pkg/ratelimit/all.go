@@ -44,8 +44,8 @@ func All(limiters ...Limiter) Limiter {
 				m.mem = append(m.mem, l)
 				return
 			}
-			if len(m.red) > 0 && m.red[0].o.rdb != l.o.rdb {
-				panic("ratelimit.All: Redis limiters must share one client")
+			if len(m.red) > 0 && !m.red[0].sameBackend(l) {
+				panic("ratelimit.All: shared limiters must share one Redis client or one store")
 			}
 			m.red = append(m.red, l)
 		case *multi:
@@ -77,7 +77,7 @@ func All(limiters ...Limiter) Limiter {
 
 type multi struct {
 	mem  []*limiter // sorted by id: the lock order
-	red  []*limiter // all on red[0].o.rdb
+	red  []*limiter // all on red[0]'s Redis client or store
 	pols []policy   // mem's then red's
 }
 
@@ -86,7 +86,7 @@ const maxStack = 4
 
 func (m *multi) Allow(ctx context.Context, key string) (Decision, error) {
 	if len(m.mem) == 0 {
-		return allowRedis(ctx, m.red[0].o, m.red, key)
+		return allowShared(ctx, m.red[0].o, m.red, key)
 	}
 	var (
 		shardBuf [maxStack]*memShard
@@ -128,7 +128,7 @@ func (m *multi) Allow(ctx context.Context, key string) (Decision, error) {
 		return decide(m.pols[:len(m.mem)], vs), nil
 	}
 	if len(m.red) > 0 {
-		rvs, err := allowRedisVerdicts(ctx, m.red[0].o, m.red, key)
+		rvs, err := sharedVerdicts(ctx, m.red[0].o, m.red, key)
 		if err != nil {
 			unlock()
 			return Decision{}, err

@@ -58,6 +58,9 @@ func NewWindowClaims(window time.Duration, opts ...Option) Claims {
 	if o.rdb != nil {
 		return &redisClaims{window: window, o: o}
 	}
+	if o.db != nil {
+		return &storeClaims{window: window, o: o}
+	}
 	return &memClaims{window: window, clock: o.clock, held: map[string]memClaim{}}
 }
 

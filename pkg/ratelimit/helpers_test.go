@@ -1,11 +1,14 @@
 package ratelimit
 
 import (
+	"context"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/redistest"
+	"github.com/mcpfleet/mcpfleet/pkg/store"
 )
 
 // t0 is window-aligned for every window the tests use.
@@ -25,6 +28,14 @@ func backends() []backend {
 	return []backend{
 		{"memory", func(*testing.T) func(string) []Option {
 			return func(string) []Option { return nil }
+		}},
+		{"store", func(t *testing.T) func(string) []Option {
+			db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "rl.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = db.Close() })
+			return func(prefix string) []Option { return []Option{WithStore(db, "rl:test:"+prefix+":")} }
 		}},
 		{"redis", func(t *testing.T) func(string) []Option {
 			rdb := redistest.Start(t)

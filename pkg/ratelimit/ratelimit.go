@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
+	"github.com/mcpfleet/mcpfleet/pkg/store"
 )
 
 // Decision is the answer to one Allow call.
@@ -44,6 +45,7 @@ type options struct {
 	clock       Clock
 	clientClock bool // WithClock was given: Redis scripts use it instead of TIME
 	rdb         redis.Scripter
+	db          *store.DB
 	prefix      string
 }
 
@@ -72,6 +74,9 @@ func buildOptions(opts []Option) options {
 	if o.clock == nil {
 		panic("ratelimit: WithClock(nil)")
 	}
+	if o.rdb != nil && o.db != nil {
+		panic("ratelimit: WithRedis and WithStore together")
+	}
 	return o
 }
 
@@ -84,13 +89,20 @@ type limiter struct {
 	id  uint64
 	pol policy
 	o   options
-	mem *memStore // nil with Redis
+	mem *memStore // nil with Redis or the store
 }
+
+// shared reports whether the state lives outside the process.
+func (l *limiter) shared() bool { return l.mem == nil }
+
+// sameBackend reports whether l and m keep their state in one place, so one
+// script or transaction can decide both.
+func (l *limiter) sameBackend(m *limiter) bool { return l.o.rdb == m.o.rdb && l.o.db == m.o.db }
 
 func newLimiter(pol policy, opts []Option) *limiter {
 	o := buildOptions(opts)
 	l := &limiter{id: limiterIDs.Add(1), pol: pol, o: o}
-	if o.rdb == nil {
+	if o.rdb == nil && o.db == nil {
 		l.mem = newMemStore(o.clock, pol)
 	}
 	return l
@@ -119,5 +131,25 @@ func (l *limiter) Allow(ctx context.Context, key string) (Decision, error) {
 	if l.mem != nil {
 		return l.mem.allow(key), nil
 	}
-	return allowRedis(ctx, l.o, []*limiter{l}, key)
+	return allowShared(ctx, l.o, []*limiter{l}, key)
+}
+
+// sharedVerdicts decides key for parts, which share one Redis or one store.
+func sharedVerdicts(ctx context.Context, o options, parts []*limiter, key string) ([]verdict, error) {
+	if o.db != nil {
+		return allowStoreVerdicts(ctx, o, parts, key)
+	}
+	return allowRedisVerdicts(ctx, o, parts, key)
+}
+
+func allowShared(ctx context.Context, o options, parts []*limiter, key string) (Decision, error) {
+	vs, err := sharedVerdicts(ctx, o, parts, key)
+	if err != nil {
+		return Decision{}, err
+	}
+	pols := make([]policy, len(parts))
+	for i, p := range parts {
+		pols[i] = p.pol
+	}
+	return decide(pols, vs), nil
 }

@@ -130,16 +130,4 @@ func allowRedisVerdicts(ctx context.Context, o options, parts []*limiter, key st
 	return vs, nil
 }
 
-func allowRedis(ctx context.Context, o options, parts []*limiter, key string) (Decision, error) {
-	vs, err := allowRedisVerdicts(ctx, o, parts, key)
-	if err != nil {
-		return Decision{}, err
-	}
-	pols := make([]policy, len(parts))
-	for i, p := range parts {
-		pols[i] = p.pol
-	}
-	return decide(pols, vs), nil
-}
-
 func microseconds(us int64) time.Duration { return time.Duration(us) * time.Microsecond }
