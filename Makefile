@@ -60,7 +60,7 @@ fuzz-smoke:
 
 # Build everything, then one real tool call end to end over stdio, no credentials.
 demo: build
-	./bin/mcpfleet call ziwei initialize_chart '{"birthDate":"1990-05-17","birthTimeIndex":6,"gender":"female","language":"en-US"}'
+	MCPFLEET_STATE=memory ./bin/mcpfleet call ziwei initialize_chart '{"birthDate":"1990-05-17","birthTimeIndex":6,"gender":"female","language":"en-US"}'
 
 # node 22, the MCP Inspector CLI and the official conformance suite for the e2e tests (npm registry).
 tools-node:

@@ -43,6 +43,7 @@ type Registry struct {
 	// Redis is the shared store from MCPFLEET_REDIS_URL, or nil: servers then
 	// keep limits and caches in memory. With it, replicas share both.
 	Redis   *redis.Client
+	state   *state // the embedded store: Store, LimitOptions, CacheOptions
 	filter  toolFilter
 	tools   []toolkit.Tool
 	skipped []string

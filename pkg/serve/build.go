@@ -89,7 +89,11 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	// A cancelled call's response is left out (MCP: no response to a
 	// cancelled request); the transport's writer drops it.
 	s.GetHooks().AddAfterCallTool(toolkit.CallEnded)
-	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o)}
+	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o),
+		state: &state{ctx: context.WithoutCancel(ctx), mode: o.State, dir: o.StateDir, server: app.Name, log: log}}
+	if r.state.mode == "" { // Options built by hand, not by ParseOptions
+		r.state.mode = StateMemory
+	}
 	if o.RedisURL != "" {
 		rdb, err := connectRedis(ctx, o.RedisURL, log)
 		if err != nil {
@@ -100,6 +104,7 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	}
 	if app.Register != nil {
 		if err := app.Register(ctx, r); err != nil {
+			r.state.close()
 			return nil, err
 		}
 	}

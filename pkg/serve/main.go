@@ -77,6 +77,7 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		logger.Error().Err(err).Msg("start-up failed")
 		return 1
 	}
+	defer b.Registry.state.close()
 	if pct, limit := tuneGCIfServing(); pct > 0 || limit > 0 {
 		b.Log.Debug().Int("gogc", pct).Int64("gomemlimit", limit).Msg("collector set for serving (-1: the environment's)")
 	}

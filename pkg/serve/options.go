@@ -24,6 +24,8 @@ type Options struct {
 	AuthTokens   map[string]string // token -> user, from MCPFLEET_AUTH_TOKENS only (never a flag: argv is visible to other users)
 	AllowOrigins []string          // extra allowed Origins besides loopback ones, MCPFLEET_ALLOWED_ORIGINS
 	RedisURL     string            // shared limits and caches across replicas; env only (it may hold a password)
+	State        string            // StateFile or StateMemory, MCPFLEET_STATE
+	StateDir     string            // --state-dir / MCPFLEET_STATE_DIR; "" for the platform's state directory
 	Limits       Limits            // transport limits, MCPFLEET_HTTP_* / MCPFLEET_STDIO_* env only
 	gate         *logGate          // Run's log writer, told when calls start and end (nil: none)
 }
@@ -59,6 +61,7 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 	fs.StringVar(&exclude, "exclude-tools", envOr("MCPFLEET_EXCLUDE_TOOLS", ""), "comma-separated tools or toolsets to drop [MCPFLEET_EXCLUDE_TOOLS]")
 	fs.StringVar(&o.LogLevel, "log-level", envOr("MCPFLEET_LOG_LEVEL", "info"), "debug, info, warn or error [MCPFLEET_LOG_LEVEL]")
 	fs.StringVar(&o.LogFormat, "log-format", envOr("MCPFLEET_LOG_FORMAT", "auto"), "auto (console on a terminal, else json), json or console [MCPFLEET_LOG_FORMAT]")
+	fs.StringVar(&o.StateDir, "state-dir", os.Getenv("MCPFLEET_STATE_DIR"), "directory of the state file <server>.db (default $XDG_STATE_HOME/mcpfleet or ~/.local/state/mcpfleet) [MCPFLEET_STATE_DIR]")
 	fs.BoolVar(&o.Version, "version", false, "print the version and exit")
 	if app.Flags != nil {
 		app.Flags(fs)
@@ -71,7 +74,8 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "  MCPFLEET_AUTH_TOKENS=user=token,... bearer tokens for HTTP (env only)")
-		fmt.Fprintln(stderr, "  MCPFLEET_REDIS_URL=redis://host:6379/0 share rate limits and caches between replicas (env only)")
+		fmt.Fprintln(stderr, "  MCPFLEET_REDIS_URL=redis://host:6379/0 share rate limits and caches between replicas (env only; wins over the state file)")
+		fmt.Fprintln(stderr, "  MCPFLEET_STATE=memory keep limits, caches and stored data in memory only (default: file, see --state-dir)")
 		fmt.Fprintln(stderr, "  MCPFLEET_HTTP_* / MCPFLEET_STDIO_MAX_LINE_BYTES transport limits (env only; see docs/architecture.md)")
 		printEnv(stderr, app)
 	}
@@ -89,6 +93,9 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 	o.AuthTokens = tokens
 	o.AllowOrigins = splitList(os.Getenv("MCPFLEET_ALLOWED_ORIGINS"))
 	o.RedisURL = os.Getenv("MCPFLEET_REDIS_URL")
+	if o.State, err = stateFromEnv(); err != nil {
+		return o, err
+	}
 	if o.Limits, err = limitsFromEnv(); err != nil {
 		return o, err
 	}
