@@ -200,3 +200,39 @@ func (s *storeClaims) Release(ctx context.Context, c Claim) error {
 	}
 	return nil
 }
+
+// StoredAdmissions reads, without counting anything, the admissions of a
+// store-backed sliding window l for key that still count now (oldest
+// first), and now as the store's clock reads it. It is for "how many are
+// left, and when does the next slot free up" answers; l must come from
+// NewSlidingWindow with WithStore.
+func StoredAdmissions(ctx context.Context, l Limiter, key string) ([]time.Time, time.Time, error) {
+	sl, ok := l.(*limiter)
+	if !ok || sl.o.db == nil {
+		return nil, time.Time{}, fmt.Errorf("ratelimit: StoredAdmissions needs a limiter made WithStore")
+	}
+	pol, ok := sl.pol.(slidingPolicy)
+	if !ok {
+		return nil, time.Time{}, fmt.Errorf("ratelimit: StoredAdmissions needs a sliding window")
+	}
+	if err := PrepareStore(ctx, sl.o.db); err != nil {
+		return nil, time.Time{}, err
+	}
+	now := sl.o.clock.Now()
+	var b []byte
+	err := sl.o.db.SQL().QueryRowContext(ctx, `SELECT state FROM ratelimit WHERE key = ?`, sl.o.prefix+key).Scan(&b)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, now, fmt.Errorf("ratelimit: %w", err)
+	}
+	st, err := decodeState(b)
+	if err != nil {
+		return nil, now, err
+	}
+	var out []time.Time
+	for i := 0; i < st.n; i++ {
+		if t := st.log[i]; t+int64(pol.window) > now.UnixNano() {
+			out = append(out, time.Unix(0, t))
+		}
+	}
+	return out, now, nil
+}

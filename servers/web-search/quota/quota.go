@@ -1,8 +1,9 @@
 // Package quota is web-search's per-user spend limit: at most N searches in
 // any window (an exact sliding log through pkg/ratelimit, not a token bucket,
 // which would admit 2N−1 in the first window: ref news-websearch.md §5.1),
-// in memory or shared by replicas through Redis, plus a read-only look at a
-// user's state for get_search_capabilities.
+// in memory, in the server's state file (shared by every process on the
+// host, kept across restarts) or shared by replicas through Redis, plus a
+// read-only look at a user's state for get_search_capabilities.
 package quota
 
 import (
@@ -15,6 +16,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
+	"github.com/mcpfleet/mcpfleet/pkg/store"
 )
 
 // Prefix starts the Redis keys: Prefix + "{" + user + "}" (pkg/ratelimit's
@@ -29,6 +31,7 @@ type Quota struct {
 	clock  clock.Clock
 	fake   bool // a test clock: Redis scripts get its time, not the server's
 	rdb    redis.Scripter
+	db     *store.DB
 
 	mu     sync.Mutex
 	mirror map[string][]time.Time // memory mode: admissions per user, for Peek
@@ -37,8 +40,11 @@ type Quota struct {
 
 // Options configure New.
 type Options struct {
-	// Redis shares the limit between replicas; nil keeps it in memory.
+	// Redis shares the limit between replicas; it wins over Store.
 	Redis redis.Scripter
+	// Store keeps the limit in the server's state file, shared by every
+	// process on the host. Neither: memory (one process only).
+	Store *store.DB
 	// Clock replaces the real clock (tests).
 	Clock clock.Clock
 }
@@ -46,6 +52,9 @@ type Options struct {
 // New returns a quota of limit calls per window per user.
 func New(limit int, window time.Duration, o Options) *Quota {
 	q := &Quota{limit: limit, window: window, clock: o.Clock, rdb: o.Redis, mirror: map[string][]time.Time{}}
+	if q.rdb == nil {
+		q.db = o.Store
+	}
 	var opts []ratelimit.Option
 	if q.clock != nil {
 		q.fake = true
@@ -53,8 +62,11 @@ func New(limit int, window time.Duration, o Options) *Quota {
 	} else {
 		q.clock = clock.System{}
 	}
-	if q.rdb != nil {
+	switch {
+	case q.rdb != nil:
 		opts = append(opts, ratelimit.WithRedis(q.rdb, Prefix))
+	case q.db != nil:
+		opts = append(opts, ratelimit.WithStore(q.db, Prefix))
 	}
 	q.lim = ratelimit.NewSlidingWindow(limit, window, opts...)
 	return q
@@ -64,14 +76,18 @@ func New(limit int, window time.Duration, o Options) *Quota {
 func (q *Quota) Limit() int            { return q.limit }
 func (q *Quota) Window() time.Duration { return q.window }
 
-// Shared reports whether the limit lives in Redis.
+// Shared reports whether the limit lives in Redis (shared by replicas).
 func (q *Quota) Shared() bool { return q.rdb != nil }
+
+// Persisted reports whether the limit outlives the process (Redis or the
+// state file).
+func (q *Quota) Persisted() bool { return q.rdb != nil || q.db != nil }
 
 // Take counts one call for user if the window has room. A refused call
 // counts nothing. An error (Redis only) means nothing was decided: the caller
 // must fail closed.
 func (q *Quota) Take(ctx context.Context, user string) (ratelimit.Decision, error) {
-	if q.rdb != nil {
+	if q.Persisted() {
 		return q.lim.Allow(ctx, user)
 	}
 	// Memory: decide and record under one lock so Peek sees what Allow saw.
@@ -115,6 +131,17 @@ type Status struct {
 func (q *Quota) Peek(ctx context.Context, user string) (Status, error) {
 	if q.rdb != nil {
 		return q.peekRedis(ctx, user)
+	}
+	if q.db != nil {
+		log, now, err := ratelimit.StoredAdmissions(ctx, q.lim, user)
+		if err != nil {
+			return Status{}, fmt.Errorf("quota: %w", err)
+		}
+		st := Status{Remaining: max(q.limit-len(log), 0), Now: now}
+		if len(log) > 0 {
+			st.NextFree = log[0].Add(q.window)
+		}
+		return st, nil
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()

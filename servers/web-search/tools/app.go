@@ -83,6 +83,14 @@ func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 	qo := quota.Options{Clock: c.Clock}
 	if r.Redis != nil {
 		qo.Redis = r.Redis // replicas share one limit per user; Redis down fails closed
+	} else {
+		// Every process on the host (a stdio server per client session)
+		// shares the limit through the state file; nil: memory.
+		db, err := r.Store()
+		if err != nil {
+			return err
+		}
+		qo.Store = db
 	}
 	q := quota.New(c.Limit, c.Window, qo)
 	var now func() time.Time
@@ -103,13 +111,13 @@ func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 			log.Debug().Str("model", l.Model).Str("shutdown_date", l.ShutdownDate).Msg("web-search: model lifecycle checked")
 		}
 	})
-	svc := NewService(cl, q, ServiceOptions{CacheTTL: c.CacheTTL, Redis: r.Redis, Clock: c.Clock, Log: r.Log, Lifecycle: life})
+	svc := NewService(cl, q, ServiceOptions{CacheTTL: c.CacheTTL, Redis: r.Redis, Backend: r.CacheOptions(CachePrefix), Clock: c.Clock, Log: r.Log, Lifecycle: life})
 	r.AddTools(All(svc)...)
 	if _, note := cl.EffortSent(); note != "" {
 		r.Log.Warn().Str("effort", c.Effort).Msg("web-search: " + note)
 	}
 	r.Log.Info().Str("base_url", cl.Config().BaseURL).Str("model", cl.Config().Model).Bool("api_key_set", key != "").
-		Int("limit", c.Limit).Dur("window", c.Window).Dur("cache_ttl", c.CacheTTL).Bool("shared_limits", r.Redis != nil).
+		Int("limit", c.Limit).Dur("window", c.Window).Dur("cache_ttl", c.CacheTTL).Str("state", r.StateBackend()).
 		Msg("web-search configured")
 	if key == "" {
 		r.Log.Warn().Msg("OPENAI_API_KEY is not set: search_web will answer unauthenticated")

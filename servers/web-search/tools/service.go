@@ -39,6 +39,9 @@ type ServiceOptions struct {
 	// (no spend) for that long; failures are never cached.
 	CacheTTL time.Duration
 	Redis    *redis.Client // shares the cache between replicas
+	// Backend is the cache's backend option (serve's CacheOptions: Redis,
+	// the state file or none); it replaces Redis when set.
+	Backend []cache.Option
 	Clock    clock.Clock
 	Log      zerolog.Logger
 	// Lifecycle reports the model's shutdown date (get_search_capabilities).
@@ -55,9 +58,13 @@ func NewService(c *openai.Client, q *quota.Quota, o ServiceOptions) *Service {
 		log := o.Log
 		opts := []cache.Option{cache.WithStaleFor(0), cache.WithMaxEntries(2048), cache.WithClock(s.clock),
 			cache.WithErrorHandler(func(err error) {
-				log.Warn().Err(err).Msg("web-search cache: Redis failed; searching without the shared cache")
+				log.Warn().Err(err).Msg("web-search cache: its store failed; searching without the shared cache")
 			})}
-		if o.Redis != nil {
+		switch {
+		case o.Backend != nil:
+			opts = append(opts, o.Backend...)
+			opts = append(opts, cache.WithLocalCopies()) // never invalidated
+		case o.Redis != nil:
 			opts = append(opts, cache.WithRedis(o.Redis, CachePrefix), cache.WithLocalCopies()) // never invalidated
 		}
 		s.cache = cache.New[*openai.Result](o.CacheTTL, opts...)
