@@ -42,8 +42,8 @@ type ServiceOptions struct {
 	// Backend is the cache's backend option (serve's CacheOptions: Redis,
 	// the state file or none); it replaces Redis when set.
 	Backend []cache.Option
-	Clock    clock.Clock
-	Log      zerolog.Logger
+	Clock   clock.Clock
+	Log     zerolog.Logger
 	// Lifecycle reports the model's shutdown date (get_search_capabilities).
 	Lifecycle *openai.Watcher
 }
