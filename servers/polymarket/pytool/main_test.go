@@ -23,6 +23,7 @@ func TestMain(m *testing.M) {
 	if sandbox.MaybeChild() {
 		return
 	}
+	servetest.ServeIfChild(func() serve.App { return app(pytool.Config{}) }) // a server process (processes_test.go)
 	os.Exit(m.Run())
 }
 

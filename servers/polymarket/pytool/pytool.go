@@ -21,6 +21,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
+	"github.com/mcpfleet/mcpfleet/pkg/store"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/sandbox"
@@ -44,9 +45,12 @@ type Config struct {
 	// RunsPerHour per bearer user; 0 reads POLYMARKET_PYTHON_RUNS_PER_HOUR
 	// (default 10).
 	RunsPerHour int
-	// Redis shares the limit between replicas (serve's r.Redis); nil keeps it
-	// in this process.
+	// Redis shares the limit between replicas (serve's r.Redis); it wins
+	// over Store.
 	Redis *redis.Client
+	// Store keeps the limit in the server's state file (serve's r.Store()),
+	// shared by every process on the host; neither keeps it in this process.
+	Store *store.DB
 	// Clock replaces time for the limiter (tests).
 	Clock clock.Clock
 }
@@ -105,8 +109,11 @@ func New(ctx context.Context, cfg Config, log zerolog.Logger) (*Tool, error) {
 		}
 	}
 	var opts []ratelimit.Option
-	if cfg.Redis != nil {
+	switch {
+	case cfg.Redis != nil:
 		opts = append(opts, ratelimit.WithRedis(cfg.Redis, RedisPrefix))
+	case cfg.Store != nil:
+		opts = append(opts, ratelimit.WithStore(cfg.Store, RedisPrefix))
 	}
 	if cfg.Clock != nil {
 		opts = append(opts, ratelimit.WithClock(cfg.Clock))
@@ -141,6 +148,13 @@ func (t *Tool) Toolkit() toolkit.Tool {
 func Register(ctx context.Context, r *serve.Registry, cfg Config) error {
 	if cfg.Redis == nil {
 		cfg.Redis = r.Redis
+	}
+	if cfg.Redis == nil && cfg.Store == nil {
+		db, err := r.Store() // runs per hour count across processes (stdio: one per session)
+		if err != nil {
+			return err
+		}
+		cfg.Store = db
 	}
 	t, err := New(ctx, cfg, r.Log)
 	if err != nil {
