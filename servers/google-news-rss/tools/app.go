@@ -48,7 +48,7 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 }
 
 // Register builds the client, the store and the window claims, and adds the tools.
-func (c *Config) Register(_ context.Context, r *serve.Registry) error {
+func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 	if c.BaseURL == "" {
 		c.BaseURL = envOr(feed.EnvBaseURL, feed.DefaultBaseURL)
 	}
@@ -59,6 +59,12 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 		claimOpts = append(claimOpts, ratelimit.WithClock(c.Clock))
 		cacheOpts = append(cacheOpts, cache.WithClock(c.Clock))
 	}
+	// One request budget for the Google News host, shared by preview and
+	// fetch, by every user and, with shared state, by every process or replica.
+	budgetOpts := []ratelimit.Option{}
+	if c.Clock != nil {
+		budgetOpts = append(budgetOpts, ratelimit.WithClock(c.Clock))
+	}
 	store := poll.NewMemoryStore()
 	if r.Redis != nil {
 		// MCPFLEET_REDIS_URL: replicas share kept keys, cached feeds and the
@@ -66,19 +72,24 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 		store = poll.NewRedisStore(r.Redis)
 		claimOpts = append(claimOpts, ratelimit.WithRedis(r.Redis, poll.RedisPrefix+"poll:"))
 		cacheOpts = append(cacheOpts, cache.WithRedis(r.Redis, poll.RedisPrefix+"preview:"), cache.WithLocalCopies()) // never invalidated
+		budgetOpts = append(budgetOpts, ratelimit.WithRedis(r.Redis, poll.RedisPrefix+"budget:"))
+	} else if db, err := r.Store(); err != nil {
+		return err
+	} else if db != nil {
+		// No Redis: the state file gives every process on the host (a stdio
+		// server per session, a scheduled run) the same kept keys, feeds and
+		// claims, so a key built in one is fetched in the next and polled
+		// once per window.
+		if store, err = poll.NewFileStore(ctx, db); err != nil {
+			return err
+		}
+		claimOpts = append(claimOpts, ratelimit.WithStore(db, poll.RedisPrefix+"poll:"))
+		cacheOpts = append(cacheOpts, cache.WithStore(db, poll.RedisPrefix+"preview:"), cache.WithLocalCopies()) // never invalidated
+		budgetOpts = append(budgetOpts, ratelimit.WithStore(db, poll.RedisPrefix+"budget:"))
 	}
 	clk := c.Clock
 	if clk == nil {
 		clk = clock.System{}
-	}
-	// One request budget for the Google News host, shared by preview and
-	// fetch, by every user and, with shared state, by every replica.
-	budgetOpts := []ratelimit.Option{}
-	if c.Clock != nil {
-		budgetOpts = append(budgetOpts, ratelimit.WithClock(c.Clock))
-	}
-	if r.Redis != nil {
-		budgetOpts = append(budgetOpts, ratelimit.WithRedis(r.Redis, poll.RedisPrefix+"budget:"))
 	}
 	budget := feed.NewBudget(c.BaseURL, c.BudgetPerMinute, c.BudgetBurst, budgetOpts...).WithHolds(store, clk)
 	cl := feed.New(feed.Config{BaseURL: c.BaseURL, Timeout: c.Timeout, RetryWait: c.RetryWait, Budget: budget,
@@ -87,11 +98,11 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 		Clock: clk, Log: r.Log, WaitFor: c.WaitFor})
 	log := r.Log
 	cacheOpts = append(cacheOpts, cache.WithErrorHandler(func(err error) {
-		log.Warn().Err(err).Msg("google-news-rss preview cache: Redis failed; previewing without the shared cache")
+		log.Warn().Err(err).Msg("google-news-rss preview cache: its store failed; previewing without the shared cache")
 	}))
 	svc := &Service{client: cl, poller: p, store: store, clock: clk, preview: cache.New[feed.Feed](PreviewTTL, cacheOpts...)}
 	r.AddTools(All(svc)...)
-	r.Log.Info().Str("base_url", feed.PublicBase(c.BaseURL)).Dur("timeout", c.Timeout).Bool("shared_state", r.Redis != nil).
+	r.Log.Info().Str("base_url", feed.PublicBase(c.BaseURL)).Dur("timeout", c.Timeout).Str("state", r.StateBackend()).
 		Stringer("request_budget", budget).Msg("google-news-rss configured")
 	return nil
 }
