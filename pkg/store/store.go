@@ -181,3 +181,41 @@ func (d *DB) Migrate(ctx context.Context, component string, steps ...string) err
 		return err
 	})
 }
+
+// WriteTx is a write transaction held across calls (BEGIN IMMEDIATE), for a
+// caller whose read-check-write cannot be one closure. Always call Release.
+type WriteTx struct {
+	Tx   *sql.Tx
+	d    *DB
+	done bool
+}
+
+// BeginWrite takes the file's write lock (this process's writers first) and
+// starts a transaction; Update is the closure form and is preferred.
+func (d *DB) BeginWrite(ctx context.Context) (*WriteTx, error) {
+	d.wmu.Lock()
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		d.wmu.Unlock()
+		return nil, classify(d.path, "cannot start a write", err)
+	}
+	return &WriteTx{Tx: tx, d: d}, nil
+}
+
+// Commit commits; the lock is kept until Release.
+func (w *WriteTx) Commit() error {
+	w.done = true
+	if err := w.Tx.Commit(); err != nil {
+		return classify(w.d.path, "cannot commit a write", err)
+	}
+	return nil
+}
+
+// Release rolls back what was not committed and gives the lock back.
+func (w *WriteTx) Release() {
+	if !w.done {
+		_ = w.Tx.Rollback()
+		w.done = true
+	}
+	w.d.wmu.Unlock()
+}

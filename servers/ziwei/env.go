@@ -4,6 +4,6 @@ import "github.com/mcpfleet/mcpfleet/pkg/serve"
 
 // envVars is what the ziwei server reads from its environment (--help lists it).
 var envVars = []serve.EnvVar{
-	{Name: "ZIWEI_RULES_FILE", Help: "JSON file for stored star-combination rules (default: the user config dir)"},
+	{Name: "ZIWEI_RULES_FILE", Help: "the JSON rules file of older releases (default: the user config dir), imported once into the state file"},
 	{Name: "ZIWEI_SETTINGS", Help: `default chart settings, iztro's astro.config as JSON, e.g. {"yearDivide":"exact"}; invalid settings stop the start (docs/ziwei-settings.md)`},
 }

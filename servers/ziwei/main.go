@@ -36,16 +36,31 @@ func newApp() serve.App {
 	return serve.App{
 		Name: "ziwei", Version: version, DefaultPort: 8701, Instructions: instructions, Env: envVars,
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&rulesFile, "rules-file", defaultRulesFile(), "JSON file for stored star-combination rules [ZIWEI_RULES_FILE]")
+			fs.StringVar(&rulesFile, "rules-file", defaultRulesFile(), "the JSON rules file of older releases, imported once into the state file [ZIWEI_RULES_FILE]")
 		},
 		Register: func(ctx context.Context, r *serve.Registry) error {
 			limits, err := rules.LimitsFromEnv()
 			if err != nil {
 				return err
 			}
-			store := rules.NewStore(rulesFile).WithLimits(limits)
-			t := tools.NewWithStore(store)
 			// Settings first: invalid ZIWEI_SETTINGS stops the start before anything else.
+			if err := tools.NewWithStore(nil).WithSettings(os.Getenv("ZIWEI_SETTINGS")); err != nil {
+				return err
+			}
+			// Rules live in the state file (MCPFLEET_STATE_DIR), or in memory
+			// with MCPFLEET_STATE=memory; the old JSON file is imported once.
+			db, err := r.Store()
+			if err != nil {
+				return err
+			}
+			store := rules.NewMemoryStore()
+			if db != nil {
+				if store, err = rules.NewDBStore(ctx, db, rulesFile, r.Log); err != nil {
+					return err
+				}
+			}
+			store = store.WithLimits(limits)
+			t := tools.NewWithStore(store)
 			if err := t.WithSettings(os.Getenv("ZIWEI_SETTINGS")); err != nil {
 				return err
 			}
@@ -64,7 +79,8 @@ func newApp() serve.App {
 	}
 }
 
-// defaultRulesFile is $ZIWEI_RULES_FILE, else <user config dir>/mcpfleet/ziwei-rules.json.
+// defaultRulesFile is where older releases kept the rules: $ZIWEI_RULES_FILE,
+// else <user config dir>/mcpfleet/ziwei-rules.json.
 func defaultRulesFile() string {
 	if p := os.Getenv("ZIWEI_RULES_FILE"); p != "" {
 		return p

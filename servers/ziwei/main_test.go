@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,6 +27,13 @@ func conn(t testing.TB, args ...string) *servetest.Conn {
 	t.Helper()
 	if len(args) == 0 {
 		args = []string{"--rules-file", filepath.Join(t.TempDir(), "cfg", "ziwei-rules.json")}
+	}
+	if tt, ok := t.(*testing.T); ok {
+		// Rules in a state file of this test, as in production.
+		tt.Setenv("MCPFLEET_STATE", "file")
+		if !slices.Contains(args, "--state-dir") {
+			args = append(args, "--state-dir", tt.TempDir())
+		}
 	}
 	return servetest.New(t, newApp(), args...)
 }
@@ -475,8 +483,8 @@ func TestResourcesAndPrompt(t *testing.T) {
 
 func TestRulesStoreRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	file := filepath.Join(dir, "sub", "rules.json")
-	c := conn(t, "--rules-file", file)
+	file := filepath.Join(dir, "sub", "ziwei.db")
+	c := conn(t, "--state-dir", filepath.Join(dir, "sub"))
 	rule := map[string]any{"all": []any{
 		map[string]any{"stars": []any{"巨门"}, "in": "命宫"},
 		map[string]any{"mutagens": []any{"禄"}, "in": "命宫", "scope": "sanfang"},
@@ -487,7 +495,7 @@ func TestRulesStoreRoundTrip(t *testing.T) {
 	}
 	info, err := os.Stat(file)
 	if err != nil || info.Mode().Perm() != 0o600 {
-		t.Fatalf("rules file: %v, mode %v", err, info)
+		t.Fatalf("state file: %v, mode %v", err, info)
 	}
 	again := structured(t, c, "store_star_combination_meaning", map[string]any{"name": "巨门得禄", "meaning": "口才生财 (2)", "rule": rule})
 	if again["replaced"] != true || again["count"].(float64) != 1 || again["id"] != st["id"] {
@@ -519,13 +527,13 @@ func TestRulesStoreRoundTrip(t *testing.T) {
 		}
 	}
 	structured(t, c, "delete_star_combination_meaning", map[string]any{"name": "巨门坐命"})
-	// A second server on the same file sees the rule (stateless replicas share the file).
-	c2 := conn(t, "--rules-file", file)
+	// A second server on the same state file sees the rule (processes share it).
+	c2 := conn(t, "--state-dir", filepath.Dir(file))
 	if n := len(structured(t, c2, "query_star_combination_meaning", map[string]any{})["results"].([]any)); n != 1 {
 		t.Errorf("second server sees %d rules", n)
 	}
 	// Read-only mode drops the writing tool.
-	ro := conn(t, "--rules-file", file, "--read-only")
+	ro := conn(t, "--state-dir", filepath.Dir(file), "--read-only")
 	for _, tl := range ro.Tools(t) {
 		if tl.Name == "store_star_combination_meaning" {
 			t.Errorf("store tool listed in read-only mode")

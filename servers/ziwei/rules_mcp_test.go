@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+	"github.com/mcpfleet/mcpfleet/pkg/store"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/rules"
 )
@@ -73,11 +73,11 @@ func bigRule(t *testing.T, n int) map[string]any {
 }
 
 // TestRulesAtTheSizeLimitOverMCP: a rule the store accepts is there on the next
-// read, for this server and for a second one on the same file; one byte over
+// read, for this server and for a second one on the same state file; one byte over
 // the limit is refused at write time.
 func TestRulesAtTheSizeLimitOverMCP(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "rules.json")
-	c := conn(t, "--rules-file", file)
+	dir := t.TempDir()
+	c := conn(t, "--state-dir", dir)
 	sizes := []int{rules.MaxBytes - 1, rules.MaxBytes, 4700, 6300}
 	for _, n := range sizes {
 		st := structured(t, c, "store_star_combination_meaning", map[string]any{"name": fmt.Sprintf("size %d", n), "meaning": strings.Repeat("意", rules.MaxMeaningRunes), "rule": bigRule(t, n)})
@@ -90,7 +90,7 @@ func TestRulesAtTheSizeLimitOverMCP(t *testing.T) {
 		t.Errorf("one byte over: %+v", body)
 	}
 	structured(t, c, "store_star_combination_meaning", map[string]any{"name": "small", "meaning": "m", "rule": map[string]any{"stars": []any{"紫微"}}})
-	for i, cc := range []*servetest.Conn{c, conn(t, "--rules-file", file)} {
+	for i, cc := range []*servetest.Conn{c, conn(t, "--state-dir", dir)} {
 		q := structured(t, cc, "query_star_combination_meaning", map[string]any{})
 		got := map[string]bool{}
 		for _, r := range q["results"].([]any) {
@@ -113,8 +113,8 @@ func TestRulesAtTheSizeLimitOverMCP(t *testing.T) {
 func TestRuleQuotasOverMCP(t *testing.T) {
 	t.Setenv(rules.EnvUserRules, "2")
 	t.Setenv(rules.EnvUserBytes, "4096")
-	file := filepath.Join(t.TempDir(), "rules.json")
-	c := conn(t, "--rules-file", file)
+	dir := t.TempDir()
+	c := conn(t, "--state-dir", dir)
 	call := func(user, tool string, args map[string]any) *mcp.CallToolResult {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(serve.WithUser(context.Background(), user), 30*time.Second)
@@ -164,14 +164,20 @@ func TestRuleQuotasOverMCP(t *testing.T) {
 			t.Errorf("delete %v: %+v", args, b)
 		}
 	}
-	// A corrupt entry is reported to its owner and removable by id.
-	data, err := os.ReadFile(file)
+	// A corrupt entry (an older release's, or a hand edit) is reported to
+	// its owner and removable by id.
+	db, err := store.Open(context.Background(), filepath.Join(dir, "ziwei.db"))
 	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var data []byte
+	if err := db.SQL().QueryRow(`SELECT data FROM ziwei_rules_doc`).Scan(&data); err != nil {
 		t.Fatal(err)
 	}
 	bad := `{"id":"r-bad","owner":"alice","name":"old","meaning":"m","rule":{"stars":["北极星"]},"updated":"2026-01-01T00:00:00Z"},` + "\n"
 	data = []byte(strings.Replace(string(data), `"rules":[`+"\n", `"rules":[`+"\n"+bad, 1))
-	if err := os.WriteFile(file, data, 0o600); err != nil {
+	if _, err := db.SQL().Exec(`UPDATE ziwei_rules_doc SET data = ?, gen = gen + 1`, data); err != nil {
 		t.Fatal(err)
 	}
 	q := ok("alice", "query_star_combination_meaning", map[string]any{})

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -88,22 +87,28 @@ func (e entry) cost() int { return len(e.line) + 2 }
 // has a quota of rules and bytes (Limits); the file is re-read when it changes
 // on disk.
 type Store struct {
-	path   string
+	path   string // where the document lives, for messages
+	doc    document
 	limits Limits
 	log    zerolog.Logger
 
 	mu sync.RWMutex
-	// cache of the parsed file, keyed by size and modification time
+	// cache of the parsed document, keyed by its stamp
 	loaded  bool
-	modTime time.Time
+	stamp   docStamp
 	size    int64
 	entries []entry
 }
 
-// NewStore returns a store on path with DefaultLimits; the file is created on
-// the first Put.
+// NewStore returns a store on the JSON file at path with DefaultLimits; the
+// file is created on the first Put. Servers keep rules in the state file
+// (NewDBStore); the JSON file is what older releases wrote.
 func NewStore(path string) *Store {
-	return &Store{path: path, limits: DefaultLimits(), log: zerolog.Nop()}
+	s := &Store{path: path, limits: DefaultLimits(), log: zerolog.Nop()}
+	if path != "" {
+		s.doc = jsonFile{path: path}
+	}
+	return s
 }
 
 // WithLimits sets the quotas (zero fields keep their defaults).
@@ -138,26 +143,26 @@ func (s *Store) Limits() Limits { return s.limits }
 var ErrNoPath = errors.New("no rules file configured: start the server with --rules-file or set ZIWEI_RULES_FILE")
 
 func (s *Store) load() error {
-	if s.path == "" {
+	if s.doc == nil {
 		return ErrNoPath
 	}
-	st, err := os.Stat(s.path)
+	st, err := s.doc.stat()
 	if s.current(st, err) {
 		return nil
 	}
-	if errors.Is(err, fs.ErrNotExist) {
-		s.entries, s.modTime, s.size, s.loaded = nil, time.Time{}, 0, true
+	if err != nil {
+		return err
+	}
+	if !st.exists {
+		s.entries, s.stamp, s.size, s.loaded = nil, st, 0, true
 		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("rules file: %w", err)
+	if st.size > readCap {
+		return fmt.Errorf("rules file %s is %d bytes, over the %d bytes this server reads; move it aside", s.path, st.size, readCap)
 	}
-	if st.Size() > readCap {
-		return fmt.Errorf("rules file %s is %d bytes, over the %d bytes this server reads; move it aside", s.path, st.Size(), readCap)
-	}
-	data, err := os.ReadFile(s.path)
+	data, err := s.doc.read()
 	if err != nil {
-		return fmt.Errorf("rules file: %w", err)
+		return err
 	}
 	entries, err := decodeFile(data)
 	if err != nil {
@@ -169,7 +174,7 @@ func (s *Store) load() error {
 				Str("reason", e.corrupt.Reason).Msg("rules file: an entry cannot be read; it is kept, reported to its owner and can be deleted")
 		}
 	}
-	s.entries, s.modTime, s.size, s.loaded = entries, st.ModTime(), st.Size(), true
+	s.entries, s.stamp, s.size, s.loaded = entries, st, int64(len(data)), true
 	return nil
 }
 
@@ -179,10 +184,10 @@ func (s *Store) load() error {
 // common case: it is stat'ed outside the lock and listed under a read lock,
 // and concurrent calls no longer queue behind one another's stat (issue 20).
 func (s *Store) List(owner string) (Listing, error) {
-	if s.path == "" {
+	if s.doc == nil {
 		return Listing{}, ErrNoPath
 	}
-	st, err := os.Stat(s.path)
+	st, err := s.doc.stat()
 	s.mu.RLock()
 	if s.current(st, err) {
 		l := s.listing(owner)
@@ -200,16 +205,8 @@ func (s *Store) List(owner string) (Listing, error) {
 
 // current reports whether the parsed cache is the file as a stat found it:
 // load's test, and List's under only the read lock.
-func (s *Store) current(st fs.FileInfo, statErr error) bool {
-	switch {
-	case !s.loaded:
-		return false
-	case errors.Is(statErr, fs.ErrNotExist):
-		return s.entries == nil && s.size == 0 && s.modTime.IsZero()
-	case statErr != nil:
-		return false
-	}
-	return st.ModTime().Equal(s.modTime) && st.Size() == s.size
+func (s *Store) current(st docStamp, statErr error) bool {
+	return s.loaded && statErr == nil && st.same(s.stamp)
 }
 
 // listing is the owner's part of the cache; the caller holds s.mu.
@@ -331,8 +328,8 @@ func (s *Store) Delete(owner, idOrName string) (gone []Stored, err error) {
 	key := strings.TrimSpace(idOrName)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.path != "" {
-		if _, err := os.Stat(s.path); errors.Is(err, fs.ErrNotExist) {
+	if s.doc != nil {
+		if st, err := s.doc.stat(); err == nil && !st.exists {
 			return nil, nil // nothing stored yet: nothing to delete, nothing to create
 		}
 	}
@@ -363,10 +360,10 @@ func (s *Store) Delete(owner, idOrName string) (gone []Stored, err error) {
 // file under it (never the cache: another replica may have written within the
 // timestamp granularity of the file system).
 func (s *Store) lockForWrite() (func(), error) {
-	if s.path == "" {
+	if s.doc == nil {
 		return nil, ErrNoPath
 	}
-	unlock, err := lockFile(s.path)
+	unlock, err := s.doc.lock()
 	if err != nil {
 		return nil, err
 	}
@@ -402,12 +399,12 @@ func (s *Store) write(entries []entry, check func(read []entry) error) error {
 	if err != nil {
 		return &Error{Message: "the rule could not be stored so that it reads back intact (" + err.Error() + "); nothing was written"}
 	}
-	if err := writeAtomic(s.path, data); err != nil {
+	if err := s.doc.write(data); err != nil {
 		return err
 	}
 	s.entries = read
-	if st, err := os.Stat(s.path); err == nil {
-		s.modTime, s.size = st.ModTime(), st.Size()
+	if st, err := s.doc.stat(); err == nil {
+		s.stamp, s.size = st, int64(len(data))
 	} else {
 		s.loaded = false
 	}
