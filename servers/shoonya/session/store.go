@@ -104,15 +104,53 @@ func NewRedisStore(rdb *redis.Client, key []byte) (*RedisStore, error) {
 	if rdb == nil {
 		return nil, errors.New("session store: no Redis client")
 	}
-	block, err := aes.NewCipher(key)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", EnvStateKey, err)
-	}
-	aead, err := cipher.NewGCM(block)
+	aead, err := newAEAD(key)
 	if err != nil {
 		return nil, err
 	}
 	return &RedisStore{rdb: rdb, aead: aead, TTL: sessionTTL}, nil
+}
+
+// newAEAD is AES-256-GCM (crypto/aes, crypto/cipher) under key.
+func newAEAD(key []byte) (cipher.AEAD, error) {
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", EnvStateKey, err)
+	}
+	return cipher.NewGCM(block)
+}
+
+// seal encrypts r under a fresh random nonce with where (the record's key)
+// bound in as additional data: nonce || ciphertext.
+func seal(aead cipher.AEAD, where string, r Record) ([]byte, error) {
+	plain, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	nonce := make([]byte, aead.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		return nil, err
+	}
+	return aead.Seal(nonce, nonce, plain, []byte(where)), nil
+}
+
+// openSealed reverses seal; any failure (another key, tampering, another
+// record's place) is errUnreadable.
+func openSealed(aead cipher.AEAD, where string, sealed []byte) (*Record, error) {
+	n := aead.NonceSize()
+	if len(sealed) < n+aead.Overhead() {
+		return nil, errUnreadable
+	}
+	plain, err := aead.Open(nil, sealed[:n], sealed[n:], []byte(where))
+	if err != nil {
+		// Another key (rotated MCPFLEET_STATE_KEY) or a tampered value: the user logs in again.
+		return nil, errUnreadable
+	}
+	var r Record
+	if err := json.Unmarshal(plain, &r); err != nil {
+		return nil, errUnreadable
+	}
+	return &r, nil
 }
 
 // redisKey hashes the user id so bearer user names are not readable in Redis.
@@ -122,16 +160,11 @@ func redisKey(user string) string {
 }
 
 func (s *RedisStore) Save(ctx context.Context, user string, r Record) error {
-	plain, err := json.Marshal(r)
+	key := redisKey(user)
+	sealed, err := seal(s.aead, key, r)
 	if err != nil {
 		return err
 	}
-	key := redisKey(user)
-	nonce := make([]byte, s.aead.NonceSize())
-	if _, err := rand.Read(nonce); err != nil {
-		return err
-	}
-	sealed := s.aead.Seal(nonce, nonce, plain, []byte(key))
 	return s.rdb.Set(ctx, key, sealed, s.TTL).Err()
 }
 
@@ -158,20 +191,7 @@ func (s *RedisStore) Load(ctx context.Context, user string) (*Record, error) {
 
 // open decrypts and decodes one stored value of key.
 func (s *RedisStore) open(key string, sealed []byte) (*Record, error) {
-	n := s.aead.NonceSize()
-	if len(sealed) < n+s.aead.Overhead() {
-		return nil, errUnreadable
-	}
-	plain, err := s.aead.Open(nil, sealed[:n], sealed[n:], []byte(key))
-	if err != nil {
-		// Another key (rotated MCPFLEET_STATE_KEY) or a tampered value: the user logs in again.
-		return nil, errUnreadable
-	}
-	var r Record
-	if err := json.Unmarshal(plain, &r); err != nil {
-		return nil, errUnreadable
-	}
-	return &r, nil
+	return openSealed(s.aead, key, sealed)
 }
 
 func (s *RedisStore) Delete(ctx context.Context, user string) error {

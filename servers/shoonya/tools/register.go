@@ -111,6 +111,28 @@ func Register(ctx context.Context, r *serve.Registry) error {
 		if sessions.Store, err = session.NewRedisStore(r.Redis, key); err != nil {
 			return err
 		}
+	} else if raw := os.Getenv(session.EnvStateKey); strings.TrimSpace(raw) != "" {
+		// No Redis: the day's login is kept in the state file, sealed with
+		// the operator's key, so the next process (a stdio server per client
+		// session) does not log in again. Without a key it is not persisted.
+		key, err := session.ParseStateKey(raw)
+		if err != nil {
+			return err
+		}
+		db, err := r.Store()
+		if err != nil {
+			return err
+		}
+		if db != nil {
+			fs, err := session.NewFileStore(ctx, db, key)
+			if err != nil {
+				return err
+			}
+			sessions.Store = fs
+			r.Log.Info().Str("state_file", db.Path()).Msg("broker sessions kept in the state file, sealed with " + session.EnvStateKey)
+		}
+	} else {
+		r.Log.Info().Msg("broker sessions are kept in this process only: set " + session.EnvStateKey + " (openssl rand -base64 32) to keep the day's login, sealed, in the state file")
 	}
 	notifier := feed.NewNotifier(feed.ServerSender(r.Server))
 	hub := feed.NewHub(ctx, feed.Options{URL: client.Config().WSURL}, sessions.AuthFor, notifier)
