@@ -30,6 +30,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
+	"github.com/mcpfleet/mcpfleet/pkg/store"
 	"github.com/mcpfleet/mcpfleet/pkg/upstream"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/docsparse"
@@ -62,7 +63,11 @@ type Config struct {
 	// Redis, when set, keeps the plan limiter's state in Redis (under
 	// LimiterPrefix) so that every replica using the same API key shares the
 	// plan's quota; nil keeps it in this process.
-	Redis  *redis.Client
+	Redis *redis.Client
+	// Store, without Redis, keeps the plan limiter in the server's state
+	// file, so every process on the host (a stdio server per client session)
+	// spends the key's one daily quota; nil keeps it in this process.
+	Store  *store.DB
 	Logger zerolog.Logger
 }
 
@@ -93,7 +98,8 @@ type Client struct {
 	perSec ratelimit.Limiter
 	daily  ratelimit.Limiter
 	keyID  string // the limiters' key: KeyID(key)
-	shared bool   // the limiters live in Redis
+	shared bool   // the limiters live in Redis or the state file
+	inFile bool   // the state file, not Redis
 	// learned is the plan a 403 "Exceed Max Usage … Limit (…)" revealed when
 	// CHART_IMG_PLAN is not set (only limits no two plans share).
 	learned atomic.Pointer[chart.Plan]
@@ -114,16 +120,23 @@ func New(cfg Config) *Client {
 	if cfg.RetryWait == 0 {
 		cfg.RetryWait = 500 * time.Millisecond
 	}
-	c := &Client{key: cfg.APIKey, plan: cfg.Plan, keyID: KeyID(cfg.APIKey), shared: cfg.Redis != nil}
+	if cfg.Redis != nil {
+		cfg.Store = nil // Redis wins: replicas share it
+	}
+	c := &Client{key: cfg.APIKey, plan: cfg.Plan, keyID: KeyID(cfg.APIKey), shared: cfg.Redis != nil || cfg.Store != nil, inFile: cfg.Store != nil}
 	// The limiter paces a known plan only: chart-img does not say which plan a
 	// key has (no account route, no documented rate-limit headers), and a
 	// guessed BASIC would refuse a paid key's 2nd request each second and its
 	// 51st each day. Unknown, chart-img's own 429s are retried instead.
 	if !cfg.NoLimiter && cfg.Plan.Name != "" {
 		var sec, day []ratelimit.Option
-		if cfg.Redis != nil {
+		switch {
+		case cfg.Redis != nil:
 			sec = append(sec, ratelimit.WithRedis(cfg.Redis, perSecondPrefix))
 			day = append(day, ratelimit.WithRedis(cfg.Redis, dailyPrefix))
+		case cfg.Store != nil:
+			sec = append(sec, ratelimit.WithStore(cfg.Store, perSecondPrefix))
+			day = append(day, ratelimit.WithStore(cfg.Store, dailyPrefix))
 		}
 		c.perSec = ratelimit.NewTokenBucket(cfg.Plan.PerSecond, time.Second, max(cfg.Plan.Burst, 1), sec...)
 		c.daily = ratelimit.NewSlidingWindow(cfg.Plan.DailyMax, 24*time.Hour, day...)
@@ -235,6 +248,10 @@ func WithQuota(ctx context.Context) (context.Context, *Quota) {
 func (c *Client) limiterError(ctx context.Context, err error) error {
 	if ctx.Err() != nil || !c.shared {
 		return err
+	}
+	if c.inFile {
+		return envelope.New(envelope.UpstreamUnavailable, "chart-img plan limiter: the state file failed, so nothing was sent (the plan quota is counted there for every process): %s", err.Error()).
+			WithRetryable(true).WithRetryAfter(redisRetryAfter).WithCause(err)
 	}
 	return envelope.New(envelope.UpstreamUnavailable, "chart-img plan limiter: the shared Redis (%s) did not answer, so nothing was sent (the plan quota is counted there for every replica); try again shortly, or check that Redis is up and %s points at it", EnvRedisURL, EnvRedisURL).
 		WithRetryable(true).WithRetryAfter(redisRetryAfter).WithCause(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/store"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/client"
 )
@@ -83,16 +84,24 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	}
 	key := strings.TrimSpace(os.Getenv(client.EnvAPIKey))
 	// r.Redis (MCPFLEET_REDIS_URL) shares the plan limiter and the caches
-	// between replicas; nil keeps both in this process.
+	// between replicas; without it the state file shares them between the
+	// processes of this host and keeps them across restarts.
+	var db *store.DB
+	if r.Redis == nil {
+		var err error
+		if db, err = r.Store(); err != nil {
+			return err
+		}
+	}
 	cl := client.New(client.Config{APIURL: c.APIURL, DocsURL: c.DocsURL, APIKey: key, Plan: plan, Timeout: c.Timeout,
-		Retries: c.Retries, RetryWait: c.RetryWait, NoLimiter: c.NoLimiter, Redis: r.Redis,
+		Retries: c.Retries, RetryWait: c.RetryWait, NoLimiter: c.NoLimiter, Redis: r.Redis, Store: db,
 		Logger: r.Log.With().Str("upstream", "chart-img").Logger()})
 	log := r.Log
-	r.AddTools(All(NewService(cl, r.Redis, cache.WithErrorHandler(func(err error) {
-		log.Warn().Err(err).Msg("chart-img cache: Redis failed; fetching from chart-img without the shared cache")
+	r.AddTools(All(NewServiceOn(cl, r.CacheOptions, cache.WithErrorHandler(func(err error) {
+		log.Warn().Err(err).Msg("chart-img cache: its store failed; fetching from chart-img without the shared cache")
 	})))...)
 	ev := r.Log.Info().Str("api_url", c.APIURL).Str("plan", cmpOr(plan.Name, "unknown")).Bool("api_key_set", key != "").
-		Bool("shared_limits_and_caches", r.Redis != nil).Bool("read_only", r.ReadOnly)
+		Str("state", r.StateBackend()).Bool("read_only", r.ReadOnly)
 	ev.Msg("chartimg configured")
 	if key == "" {
 		r.Log.Warn().Msg("CHART_IMG_API_KEY is not set: get_exchanges, get_symbols and generate_chart_image will answer unauthenticated")

@@ -57,10 +57,19 @@ const CachePrefix = "chartimg:cache:"
 // With rdb the docs, exchanges and symbols caches live in Redis, shared by all
 // replicas (nil: in this process); opts apply to all three.
 func NewService(c *client.Client, rdb *redis.Client, opts ...cache.Option) *Service {
-	with := func(name string, own ...cache.Option) []cache.Option {
-		if rdb != nil {
-			own = append(own, cache.WithRedis(rdb, CachePrefix+name+":"))
+	return NewServiceOn(c, func(prefix string) []cache.Option {
+		if rdb == nil {
+			return nil
 		}
+		return []cache.Option{cache.WithRedis(rdb, prefix)}
+	}, opts...)
+}
+
+// NewServiceOn is NewService with the caches' backend given per key prefix
+// (serve's Registry.CacheOptions: Redis, the state file, or memory).
+func NewServiceOn(c *client.Client, backend func(prefix string) []cache.Option, opts ...cache.Option) *Service {
+	with := func(name string, own ...cache.Option) []cache.Option {
+		own = append(own, backend(CachePrefix+name+":")...)
 		return append(own, opts...)
 	}
 	s := &Service{c: c,
