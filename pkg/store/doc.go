@@ -11,9 +11,13 @@
 // of failing at once; inside one process writers queue on a mutex first, so
 // SQLite's sleeping busy handler only ever arbitrates between processes.
 //
-// Durability: WAL with synchronous=FULL, so a transaction that returned is on
-// disk before Update returns, and a process killed mid-write (kill -9) loses
-// only the transaction it had not committed.
+// Durability: WAL with synchronous=NORMAL (https://www.sqlite.org/pragma.html#pragma_synchronous):
+// a transaction that returned is in the WAL before Update returns, so a process
+// killed mid-write (kill -9) loses only the transaction it had not committed,
+// and the file is never left inconsistent; only a power cut or OS crash may
+// roll back the last commits (limits and caches can afford that; an fsync per
+// decision took the median of one from 27-40 µs to 214 µs on the 2-core test machine). BeginWrite, for stored user data,
+// syncs its commit (synchronous=FULL) and survives a power cut too.
 //
 // Schema: each component (ratelimit, cache, a server's own tables) registers
 // numbered migrations with Migrate; the version reached is kept per component

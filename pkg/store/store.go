@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"os"
@@ -59,7 +60,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	}
 	_ = f.Close()
 	ms := o.busy.Milliseconds()
-	dsn := path + fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate", ms)
+	dsn := path + fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate", ms)
 	sdb, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, classify(path, "cannot be opened", err)
@@ -183,23 +184,38 @@ func (d *DB) Migrate(ctx context.Context, component string, steps ...string) err
 }
 
 // WriteTx is a write transaction held across calls (BEGIN IMMEDIATE), for a
-// caller whose read-check-write cannot be one closure. Always call Release.
+// caller whose read-check-write cannot be one closure. Its commit is synced
+// to disk before it returns (synchronous=FULL), as user data deserves: it
+// survives a power cut too. Always call Release.
 type WriteTx struct {
 	Tx   *sql.Tx
 	d    *DB
+	conn *sql.Conn
 	done bool
 }
 
 // BeginWrite takes the file's write lock (this process's writers first) and
-// starts a transaction; Update is the closure form and is preferred.
+// starts a durable transaction.
 func (d *DB) BeginWrite(ctx context.Context) (*WriteTx, error) {
 	d.wmu.Lock()
-	tx, err := d.db.BeginTx(ctx, nil)
+	conn, err := d.db.Conn(ctx)
+	if err == nil {
+		_, err = conn.ExecContext(ctx, `PRAGMA synchronous = FULL`)
+	}
 	if err != nil {
+		if conn != nil {
+			_ = conn.Close()
+		}
 		d.wmu.Unlock()
 		return nil, classify(d.path, "cannot start a write", err)
 	}
-	return &WriteTx{Tx: tx, d: d}, nil
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		_ = conn.Close()
+		d.wmu.Unlock()
+		return nil, classify(d.path, "cannot start a write", err)
+	}
+	return &WriteTx{Tx: tx, d: d, conn: conn}, nil
 }
 
 // Commit commits; the lock is kept until Release.
@@ -217,5 +233,10 @@ func (w *WriteTx) Release() {
 		_ = w.Tx.Rollback()
 		w.done = true
 	}
+	// Back to the pool's setting; a connection that cannot be reset is dropped.
+	if _, err := w.conn.ExecContext(context.Background(), `PRAGMA synchronous = NORMAL`); err != nil {
+		_ = w.conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
+	_ = w.conn.Close()
 	w.d.wmu.Unlock()
 }
