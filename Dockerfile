@@ -16,7 +16,7 @@ RUN go mod download
 COPY . .
 RUN test -n "${SERVER}" && CGO_ENABLED=0 go build -trimpath -buildvcs=false \
       -ldflags "-s -w -buildid= -X main.version=${VERSION}" -o /out/app/server ./servers/${SERVER} \
- && mkdir -p /out/tmp && chmod 1777 /out/tmp
+ && mkdir -p /out/tmp /out/state && chmod 1777 /out/tmp
 
 FROM scratch
 ARG SERVER
@@ -26,7 +26,9 @@ ARG DESCRIPTION=""
 COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
 COPY --from=build /out/app/server /app/server
 COPY --from=build /out/tmp /tmp
-ENV MCPFLEET_ADDR=0.0.0.0:${PORT} MCPFLEET_LOG_FORMAT=json HOME=/tmp SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt
+# The state file <server>.db; mount a volume here to keep it (docs/deploy.md).
+COPY --from=build --chown=65532:65532 /out/state /var/lib/mcpfleet
+ENV MCPFLEET_ADDR=0.0.0.0:${PORT} MCPFLEET_LOG_FORMAT=json HOME=/tmp SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt MCPFLEET_STATE_DIR=/var/lib/mcpfleet
 LABEL org.opencontainers.image.title="${SERVER}" \
       org.opencontainers.image.description="${DESCRIPTION}" \
       org.opencontainers.image.version="${VERSION}" \

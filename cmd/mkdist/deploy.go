@@ -49,6 +49,7 @@ spec:
           env:
             - {name: MCPFLEET_ADDR, value: "0.0.0.0:{{.S.Port}}"}
             - {name: MCPFLEET_REDIS_URL, value: "redis://redis:6379/0"}
+            - {name: MCPFLEET_STATE_DIR, value: /var/lib/mcpfleet}
             - name: MCPFLEET_AUTH_TOKENS
               valueFrom: {secretKeyRef: {name: mcpfleet-auth, key: MCPFLEET_AUTH_TOKENS}}
             - name: MCPFLEET_STATE_KEY
@@ -74,8 +75,14 @@ spec:
           securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: {drop: [ALL]}}
           volumeMounts:
             - {name: tmp, mountPath: /tmp}
+            - {name: state, mountPath: /var/lib/mcpfleet}
       volumes:
         - {name: tmp, emptyDir: {sizeLimit: 64Mi}}
+        # The state file <server>.db (docs/architecture.md, State). Limits and
+        # caches are in Redis; what stays here (ziwei's stored rules) lives as
+        # long as the pod: use a PersistentVolumeClaim (ReadWriteOnce, one per
+        # replica; never a network file system: SQLite's WAL needs one host).
+        - {name: state, emptyDir: {sizeLimit: 256Mi}}
 ---
 apiVersion: v1
 kind: Service
@@ -116,11 +123,19 @@ services:
     environment:
       MCPFLEET_ADDR: "0.0.0.0:{{.Port}}"
       MCPFLEET_REDIS_URL: "redis://redis:6379/0"
+      MCPFLEET_STATE_DIR: /var/lib/mcpfleet
     ports: ["{{.Port}}"]
     read_only: true
     tmpfs: [/tmp]
+    volumes: ["{{.Name}}-state:/var/lib/mcpfleet"]
     user: "65532:65532"
     depends_on: {redis: {condition: service_healthy}}
+{{- end}}
+# One state volume per server, shared by its replicas on this host (SQLite in
+# WAL mode serves several processes of one host; see docs/architecture.md).
+volumes:
+{{- range .}}
+  {{.Name}}-state:
 {{- end}}
 `))
 
