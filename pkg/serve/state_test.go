@@ -107,6 +107,42 @@ func TestLimitsShareTheFileAcrossBuilds(t *testing.T) {
 	}
 }
 
+// TestStateFileBadStates: a corrupt file and a file from a newer release
+// stop the start with the path and the fix; neither is written over.
+func TestStateFileBadStates(t *testing.T) {
+	app := App{Name: "demo", Register: func(ctx context.Context, r *Registry) error {
+		_, err := r.LimitOptions("l:")
+		return err
+	}}
+	corrupt := t.TempDir()
+	junk := []byte(strings.Repeat("not sqlite ", 500))
+	if err := os.WriteFile(filepath.Join(corrupt, "demo.db"), junk, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	newer := t.TempDir()
+	db, err := store.Open(context.Background(), filepath.Join(newer, "demo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SQL().Exec(`INSERT INTO store_schema (component, version) VALUES ('ratelimit', 99)`); err != nil {
+		t.Fatal(err)
+	}
+	_ = db.Close()
+	for _, c := range []struct {
+		dir  string
+		kind error
+		fix  string
+	}{{corrupt, store.ErrCorrupt, "move the file"}, {newer, store.ErrNewerSchema, "newer release"}} {
+		_, err := Build(context.Background(), app, Options{State: StateFile, StateDir: c.dir}, zerolog.Nop())
+		if !errors.Is(err, c.kind) || !strings.Contains(err.Error(), filepath.Join(c.dir, "demo.db")) || !strings.Contains(err.Error(), c.fix) {
+			t.Errorf("%s: %v", c.dir, err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(corrupt, "demo.db")); string(b) != string(junk) {
+		t.Error("the corrupt file was written over")
+	}
+}
+
 func TestStateFromEnv(t *testing.T) {
 	for v, want := range map[string]string{"": StateMemory, "file": StateFile, "memory": StateMemory, "disk": ""} {
 		t.Setenv(store.EnvMode, v)
