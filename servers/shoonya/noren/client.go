@@ -45,9 +45,11 @@ type Config struct {
 	// Limiter throttles calls per account (keyed by Auth.LimitKey) on the
 	// client side; Shoonya allows 20 requests/s and 200/min (reference §3.5).
 	Limiter ratelimit.Limiter
-	// SharedLimiter says Limiter keeps its state in Redis: its errors are
-	// then Redis failures, answered as upstream_unavailable.
+	// SharedLimiter says Limiter keeps its state in Redis or the state file:
+	// its errors are then that store failing, answered as upstream_unavailable.
 	SharedLimiter bool
+	// LimiterInFile says that store is the state file, not Redis.
+	LimiterInFile bool
 }
 
 // DefaultLimiter is Shoonya's documented budget: 20 requests/s and 200/min.
@@ -73,12 +75,17 @@ const (
 // every replica logged in to an account spends the account's one budget, as
 // the broker counts it; nil keeps them in this process.
 func SharedLimiter(rdb *redis.Client, perSecond, perMinute int) ratelimit.Limiter {
-	opts := func(prefix string) []ratelimit.Option {
+	return LimiterOn(func(prefix string) []ratelimit.Option {
 		if rdb == nil {
 			return nil
 		}
 		return []ratelimit.Option{ratelimit.WithRedis(rdb, prefix)}
-	}
+	}, perSecond, perMinute)
+}
+
+// LimiterOn is Limiter with each window's backend given per key prefix
+// (Redis, the state file, or none: memory).
+func LimiterOn(opts func(prefix string) []ratelimit.Option, perSecond, perMinute int) ratelimit.Limiter {
 	var ls []ratelimit.Limiter
 	if perSecond > 0 {
 		ls = append(ls, ratelimit.NewSlidingWindow(perSecond, time.Second, opts(perSecondPrefix)...))
@@ -184,6 +191,10 @@ func (c *Client) postAs(ctx context.Context, route string, a *Auth, jdata map[st
 			// other error (wrapped, even a deadline hit inside a Redis call) is
 			// the shared store failing.
 			waitEnded := err == context.DeadlineExceeded || err == context.Canceled
+			if c.cfg.SharedLimiter && c.cfg.LimiterInFile && de == nil && !waitEnded {
+				return nil, envelope.New(envelope.UpstreamUnavailable, "%s: the request budget's state file failed, so nothing was sent to Shoonya: %s", route, err.Error()).
+					WithRetryable(true).WithRetryAfter(2 * time.Second).WithCause(err)
+			}
 			if c.cfg.SharedLimiter && de == nil && !waitEnded {
 				// Fail closed: without the shared count, a call could break the
 				// account's budget that other replicas are spending too.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
+	"github.com/mcpfleet/mcpfleet/pkg/store"
 )
 
 // Limits are the pre-trade limits. Zero means "no limit" for numbers; empty
@@ -118,6 +119,7 @@ type Pacer struct {
 	now    func() time.Time
 	sent   map[string][]time.Time
 	shared ratelimit.Limiter
+	inFile bool // shared is in the state file, not Redis
 }
 
 // NewPacer allows max orders per minute per user (0 = unlimited).
@@ -138,6 +140,17 @@ func NewSharedPacer(rdb *redis.Client, max int) *Pacer {
 	return p
 }
 
+// NewStoredPacer is NewPacer with the window in the server's state file, so
+// every process on the host (a stdio server per session) admits max in
+// total; nil db keeps it in this process.
+func NewStoredPacer(db *store.DB, max int) *Pacer {
+	p := NewPacer(max)
+	if db != nil && max > 0 {
+		p.shared, p.inFile = ratelimit.NewSlidingWindow(max, time.Minute, ratelimit.WithStore(db, SharedPacerPrefix)), true
+	}
+	return p
+}
+
 // Take claims one order slot for user or refuses naming the limit. A shared
 // pacer whose store does not answer refuses too (fail closed: nothing sent).
 func (p *Pacer) Take(ctx context.Context, user string) error {
@@ -149,6 +162,10 @@ func (p *Pacer) Take(ctx context.Context, user string) error {
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
+			}
+			if p.inFile {
+				return envelope.New(envelope.UpstreamUnavailable,
+					"the order-rate state file failed, so nothing was sent to the broker: %s", err.Error()).WithRetryable(true).WithCause(err)
 			}
 			return envelope.New(envelope.UpstreamUnavailable,
 				"the shared order-rate store (Redis, MCPFLEET_REDIS_URL) did not answer, so nothing was sent to the broker; try again shortly").

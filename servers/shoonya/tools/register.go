@@ -12,7 +12,9 @@ import (
 
 	mcpapps "github.com/mcpfleet/mcpfleet/pkg/apps"
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
+	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/store"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/apps"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/feed"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
@@ -41,6 +43,12 @@ const Instructions = "Shoonya (Finvasia) broker bridge. Call connect_shoonya_bro
 // MCPFLEET_REDIS_URL) the per-account request budget lives in Redis, shared by
 // every replica; nil keeps it in this process.
 func Config(rdb *redis.Client) (noren.Config, ConfirmMode, orders.Limits, error) {
+	return ConfigOn(rdb, nil)
+}
+
+// ConfigOn is Config with the state file: without rdb, db (when not nil)
+// holds the per-account request budget for every process on the host.
+func ConfigOn(rdb *redis.Client, db *store.DB) (noren.Config, ConfirmMode, orders.Limits, error) {
 	var cfg noren.Config
 	switch a := strings.ToLower(strings.TrimSpace(os.Getenv(EnvAuth))); a {
 	case "", "oauth":
@@ -66,6 +74,13 @@ func Config(rdb *redis.Client) (noren.Config, ConfirmMode, orders.Limits, error)
 	}
 	cfg.Limiter = noren.SharedLimiter(rdb, perSec, perMin)
 	cfg.SharedLimiter = rdb != nil && cfg.Limiter != nil
+	if rdb == nil && db != nil {
+		// One account budget for every process on the host, as the broker counts it.
+		cfg.Limiter = noren.LimiterOn(func(prefix string) []ratelimit.Option {
+			return []ratelimit.Option{ratelimit.WithStore(db, prefix)}
+		}, perSec, perMin)
+		cfg.SharedLimiter, cfg.LimiterInFile = cfg.Limiter != nil, true
+	}
 	for _, x := range []struct {
 		env string
 		dst *time.Duration
@@ -92,9 +107,20 @@ func Config(rdb *redis.Client) (noren.Config, ConfirmMode, orders.Limits, error)
 
 // Register wires the server: client, sessions, safe orders, feed, tools and resources.
 func Register(ctx context.Context, r *serve.Registry) error {
-	cfg, mode, lim, err := Config(r.Redis)
+	var db *store.DB // without Redis: the state file, shared by this host's processes
+	if r.Redis == nil {
+		var err error
+		if db, err = r.Store(); err != nil {
+			return err
+		}
+	}
+	cfg, mode, lim, err := ConfigOn(r.Redis, db)
 	if err != nil {
 		return err
+	}
+	pacer := orders.NewSharedPacer(r.Redis, lim.MaxOrdersPerMin)
+	if db != nil {
+		pacer = orders.NewStoredPacer(db, lim.MaxOrdersPerMin) // one order pace per user for every process
 	}
 	client := noren.New(cfg)
 	sessions := session.NewManager(client, session.CredentialsFromEnv())
@@ -139,7 +165,7 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	sessions.OnLogin = func(user string, _ noren.Auth) { hub.LoggedIn(user) }
 	go notifier.Run(ctx)
 	d := &Deps{Sessions: sessions, Hub: hub, Placer: orders.NewSharedPlacer(r.Redis), Limits: lim,
-		Pacer: orders.NewSharedPacer(r.Redis, lim.MaxOrdersPerMin), Confirm: mode, ChainConcurrency: 8}
+		Pacer: pacer, Confirm: mode, ChainConcurrency: 8}
 	log := r.Log
 	var rdb redis.Cmdable // a nil *redis.Client must stay a nil interface
 	if r.Redis != nil {
