@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/store"
 )
 
 // doctor checks what each server needs before a client starts it: its binary,
@@ -48,6 +49,9 @@ func doctor(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, s.Name)
 		bin, err := binary(s.Name)
 		report(err == nil, "binary "+s.Name+" found", fmt.Sprint(err))
+		if path, err := checkStateFile(s.Name); path != "" || err != nil {
+			report(err == nil, "state file "+path+" usable", fmt.Sprint(err))
+		}
 		for _, e := range s.Env {
 			v, set := os.LookupEnv(e.Name)
 			switch {
@@ -177,4 +181,25 @@ func checkRedis(raw string) error {
 		return fmt.Errorf("no PONG from Redis at %s (wrong password, or not Redis?)", host)
 	}
 	return nil
+}
+
+// checkStateFile opens the server's state file as the server would (creating
+// it), unless the state is in memory or Redis; "" and nil when there is none
+// to check.
+func checkStateFile(server string) (string, error) {
+	if os.Getenv(store.EnvMode) == "memory" || os.Getenv("MCPFLEET_REDIS_URL") != "" {
+		return "", nil // Redis holds the shared state (ziwei's rules open it at start, checked below)
+	}
+	dir, err := store.Dir(os.Getenv)
+	if err != nil {
+		return "", err
+	}
+	path := store.File(dir, server)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	db, err := store.Open(ctx, path, store.WithBusyTimeout(2*time.Second))
+	if err != nil {
+		return path, err
+	}
+	return path, db.Close()
 }

@@ -420,5 +420,5 @@ func ruleErr(err error) error {
 		}
 		return e
 	}
-	return envelope.New(envelope.Internal, "the rules file could not be read or written; the server log has details").WithCause(err)
+	return envelope.New(envelope.Internal, "the stored rules could not be read or written (the server's state file failed); the server log has details").WithCause(err)
 }
