@@ -118,7 +118,7 @@ func TestDockerfileMatchesGenerator(t *testing.T) {
 			if want := imageLabels(s, "1.2.3"); !mapsEqual(labels, want) {
 				t.Errorf("LABEL %v, generator %v", labels, want)
 			}
-			for _, p := range []string{imageBinary, caBundle, "/tmp"} {
+			for _, p := range []string{imageBinary, caBundle, "/tmp", imageState} {
 				if !slices.Contains(copies, p) {
 					t.Errorf("nothing COPYed to %s (copies %v)", p, copies)
 				}

@@ -75,6 +75,8 @@ func TestZiweiImageRuns(t *testing.T) {
 			kv = "MCPFLEET_ADDR=" + addr // loopback in tests; the image says 0.0.0.0
 		case strings.HasPrefix(kv, "HOME="):
 			kv = "HOME=" + dir
+		case strings.HasPrefix(kv, "MCPFLEET_STATE_DIR="):
+			kv = "MCPFLEET_STATE_DIR=" + filepath.Join(dir, "state") // the image's /var/lib/mcpfleet
 		}
 		env = append(env, kv)
 	}

@@ -24,7 +24,10 @@ const (
 	imageBinary = "/app/server" // one path for every server, so one Dockerfile serves all
 	imageUser   = "65532:65532" // the distroless "nonroot" uid; no passwd entry needed
 	imageHome   = "/tmp"        // HOME (a writable emptyDir in deploy/kubernetes)
-	caBundle    = "/etc/ssl/certs/ca-certificates.crt"
+	// imageState is MCPFLEET_STATE_DIR, owned by the image's user: a volume
+	// mounted there keeps the state file <server>.db (deploy/).
+	imageState = "/var/lib/mcpfleet"
+	caBundle   = "/etc/ssl/certs/ca-certificates.crt"
 	// healthPath answers 200 without auth (pkg/serve.HTTPHandler): liveness and readiness probes.
 	healthPath = "/healthz"
 )
@@ -41,6 +44,7 @@ func imageEnv(s Server) []string {
 		"MCPFLEET_LOG_FORMAT=json",
 		"HOME=" + imageHome,
 		"SSL_CERT_FILE=" + caBundle,
+		"MCPFLEET_STATE_DIR=" + imageState,
 	}
 }
 
@@ -64,16 +68,19 @@ func imageLabels(s Server, version string) map[string]string {
 var epoch = time.Unix(0, 0).UTC()
 
 // rootLayer is the image's only layer: the binary (root-owned, 0755), the CA
-// bundle for HTTPS upstreams, and a world-writable /tmp. No shell, no libc.
+// bundle for HTTPS upstreams, a world-writable /tmp and the state directory
+// owned by the image's user. No shell, no libc.
 func rootLayer(binary, ca []byte) (v1.Layer, error) {
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
 	dirs := []struct {
 		name string
 		mode int64
-	}{{"app/", 0o755}, {"etc/", 0o755}, {"etc/ssl/", 0o755}, {"etc/ssl/certs/", 0o755}, {"tmp/", 0o1777}}
+		uid  int
+	}{{"app/", 0o755, 0}, {"etc/", 0o755, 0}, {"etc/ssl/", 0o755, 0}, {"etc/ssl/certs/", 0o755, 0}, {"tmp/", 0o1777, 0},
+		{"var/", 0o755, 0}, {"var/lib/", 0o755, 0}, {imageState[1:] + "/", 0o700, 65532}}
 	for _, d := range dirs {
-		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: d.name, Mode: d.mode, ModTime: epoch, Format: tar.FormatPAX}); err != nil {
+		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: d.name, Mode: d.mode, Uid: d.uid, Gid: d.uid, ModTime: epoch, Format: tar.FormatPAX}); err != nil {
 			return nil, err
 		}
 	}

@@ -113,6 +113,9 @@ func checkImage(t *testing.T, s Server, img v1.Image, arch string, binary []byte
 			t.Fatal(err)
 		}
 		names = append(names, h.Name)
+		if h.Name == "var/lib/mcpfleet/" && (h.Uid != 65532 || h.Gid != 65532) {
+			t.Errorf("the state directory belongs to %d:%d, not the image's user", h.Uid, h.Gid)
+		}
 		if h.Name == "app/server" {
 			data, _ := io.ReadAll(tr)
 			if h.Mode != 0o755 || h.Uid != 0 || !bytes.Equal(data, binary) {
@@ -120,7 +123,7 @@ func checkImage(t *testing.T, s Server, img v1.Image, arch string, binary []byte
 			}
 		}
 	}
-	want := []string{"app/", "etc/", "etc/ssl/", "etc/ssl/certs/", "tmp/", "app/server", "etc/ssl/certs/ca-certificates.crt"}
+	want := []string{"app/", "etc/", "etc/ssl/", "etc/ssl/certs/", "tmp/", "var/", "var/lib/", "var/lib/mcpfleet/", "app/server", "etc/ssl/certs/ca-certificates.crt"}
 	if !slices.Equal(names, want) {
 		t.Errorf("files %v, want %v (no shell, nothing else)", names, want)
 	}

@@ -92,9 +92,6 @@ type limiter struct {
 	mem *memStore // nil with Redis or the store
 }
 
-// shared reports whether the state lives outside the process.
-func (l *limiter) shared() bool { return l.mem == nil }
-
 // sameBackend reports whether l and m keep their state in one place, so one
 // script or transaction can decide both.
 func (l *limiter) sameBackend(m *limiter) bool { return l.o.rdb == m.o.rdb && l.o.db == m.o.db }
