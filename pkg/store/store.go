@@ -50,7 +50,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, &Error{Path: dir, Kind: ErrUnwritable, Problem: "the state directory cannot be created", Fix: fixDir, Err: err}
+		return nil, &Error{Path: path, Kind: ErrUnwritable, Problem: "its directory " + dir + " cannot be created", Fix: fixDir, Err: err}
 	}
 	// SQLite opens an unwritable file read-only without a word and fails on
 	// the first write; find out now, with the OS's reason.
