@@ -490,3 +490,26 @@ func BenchmarkDoGetJSON(b *testing.B) {
 		}
 	}
 }
+
+// A retry that runs out of time reports the answer the upstream gave before it
+// (a 5xx the user can act on), not the deadline of the retry.
+func TestRetryOutOfTimeReportsTheRealFailure(t *testing.T) {
+	var n atomic.Int64
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprint(w, `{"detail":"boom"}`)
+			return
+		}
+		select { // the retry hangs past the deadline
+		case <-r.Context().Done():
+		case <-time.After(2 * time.Second):
+		}
+	})
+	c := testClient(f.URL, nil, func(c *Config) { c.Timeout = 300 * time.Millisecond })
+	_, err := c.Do(bg, Request{Op: "q", Path: "/q"})
+	e := checkErr(t, err, errWant{envelope.UpstreamError, true, "500"})
+	if e.Code == envelope.Timeout {
+		t.Fatalf("got a timeout: %v", e)
+	}
+}

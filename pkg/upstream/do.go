@@ -121,6 +121,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 
 	out := &Response{}
 	anySent := false
+	var last *envelope.Error // the previous attempt's real failure, if any
 	for attempt := 1; ; attempt++ {
 		out.Attempts = attempt
 		if c.cfg.Limiter != nil {
@@ -152,6 +153,11 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 		} else {
 			out.Status, out.Header, out.Body = res.status, res.header, nil // never partial data
 			if ctx.Err() != nil {
+				if last != nil && !errors.Is(parent.Err(), context.Canceled) {
+					// A retry ran out of time: the failure the user can act on is the
+					// answer the upstream gave before, not the deadline of the retry.
+					return out, last
+				}
 				return out, c.deadlineError(parent, req, anySent && !safe, timeout, res.err, extra)
 			}
 			var transportRetryable bool
@@ -163,6 +169,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 		if !retryable || attempt > c.cfg.Retries {
 			return out, e
 		}
+		last = e
 		wait := retryAfter
 		if wait <= 0 {
 			wait = backoff(c.cfg.RetryWait, c.cfg.RetryMaxWait, attempt)
