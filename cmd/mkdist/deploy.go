@@ -20,6 +20,11 @@ const (
 	memoryRequest = "64Mi"
 	cpuLimit      = "1"
 	memoryLimit   = "256Mi"
+	// goMemLimit is the Go runtime's soft memory limit (GOMEMLIMIT), three
+	// quarters of memoryLimit: the collector works harder near it instead of
+	// the container being killed at the limit. The servers set no runtime
+	// knobs themselves; operators tune GOGC and GOMEMLIMIT here.
+	goMemLimit = "192MiB"
 )
 
 var kubeTmpl = template.Must(template.New("kube").Funcs(template.FuncMap{"lower": strings.ToLower, "dns": dnsName}).Parse(
@@ -50,6 +55,7 @@ spec:
             - {name: MCPFLEET_ADDR, value: "0.0.0.0:{{.S.Port}}"}
             - {name: MCPFLEET_REDIS_URL, value: "redis://redis:6379/0"}
             - {name: MCPFLEET_STATE_DIR, value: /var/lib/mcpfleet}
+            - {name: GOMEMLIMIT, value: "{{.GoMemLimit}}"}
             - name: MCPFLEET_AUTH_TOKENS
               valueFrom: {secretKeyRef: {name: mcpfleet-auth, key: MCPFLEET_AUTH_TOKENS}}
             - name: MCPFLEET_STATE_KEY
@@ -124,6 +130,7 @@ services:
       MCPFLEET_ADDR: "0.0.0.0:{{.Port}}"
       MCPFLEET_REDIS_URL: "redis://redis:6379/0"
       MCPFLEET_STATE_DIR: /var/lib/mcpfleet
+      GOMEMLIMIT: "{{.GoMemLimit}}"
     ports: ["{{.Port}}"]
     read_only: true
     tmpfs: [/tmp]
@@ -146,6 +153,7 @@ type kubeServer struct {
 	SecretName, ConfigName string
 	CPU, Mem               string
 	CPULimit, MemLimit     string
+	GoMemLimit             string
 }
 
 func dnsName(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_", "-") }
@@ -153,7 +161,7 @@ func dnsName(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_
 func kubeData(s Server, version string) kubeServer {
 	return kubeServer{S: s, Name: s.Name, Image: imageRef(s.Name, version), Port: s.Port,
 		SecretName: s.Name + "-secrets", ConfigName: s.Name + "-config",
-		CPU: cpuRequest, Mem: memoryRequest, CPULimit: cpuLimit, MemLimit: memoryLimit}
+		CPU: cpuRequest, Mem: memoryRequest, CPULimit: cpuLimit, MemLimit: memoryLimit, GoMemLimit: goMemLimit}
 }
 
 // deployFiles renders deploy/: one kubernetes file per server, the

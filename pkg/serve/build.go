@@ -85,7 +85,7 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 		// per message and per tool call), which callLogger already writes; at
 		// warn it logged nothing yet built its attributes on every call.
 	)
-	s.Use(callLogger(log, o.gate))
+	s.Use(callLogger(log))
 	// A cancelled call's response is left out (MCP: no response to a
 	// cancelled request); the transport's writer drops it.
 	s.GetHooks().AddAfterCallTool(toolkit.CallEnded)
@@ -124,13 +124,9 @@ func maxLevel(a, b zerolog.Level) zerolog.Level {
 // callLogger puts a per-call logger in ctx (zerolog.Ctx) and logs one info
 // line per call: tool, user, outcome code (ok or the envelope's error code),
 // duration in ms. Arguments are not logged: they may hold secrets.
-func callLogger(log zerolog.Logger, gate *logGate) server.ToolHandlerMiddleware {
+func callLogger(log zerolog.Logger) server.ToolHandlerMiddleware {
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			// In flight until its line is logged: the last call to finish
-			// writes out the gathered lines before its answer goes out.
-			gate.enter()
-			defer gate.leave()
 			l := log.With().Str("tool", req.Params.Name).Str("user", UserID(ctx)).Logger()
 			ctx = l.WithContext(ctx)
 			start := time.Now()

@@ -30,19 +30,14 @@ const MaxBodyBytes = 4 << 20
 // auth, the body limit and the JSON-RPC and session gate, and an
 // unauthenticated /healthz.
 func HTTPHandler(b *Built) http.Handler {
-	h, _ := httpHandler(b)
-	return h
-}
-
-// httpHandler is HTTPHandler and what to run once the server stopped serving
-// (a replica leaving the shared session memo, so no DELETE waits for it).
-func httpHandler(b *Built) (http.Handler, func()) {
 	lim := b.Options.Limits.orDefaults()
-	sess := newSessions(lim.MaxSessions, lim.MaxUserSessions)
+	var sess *sessions
 	if b.Registry != nil && b.Registry.Redis != nil {
 		// Replicas share legacy sessions: any one accepts a live id, all
-		// answer 404 for a terminated one (docs/architecture.md, "Legacy sessions across replicas").
-		sess = newSharedSessions(b.Registry.Redis, lim.SessionIdleTTL, lim.MaxSessions, lim.MaxUserSessions, b.Log)
+		// answer 404 for an ended one (docs/deploy.md, "Sessions across replicas").
+		sess = newSessions(&redisStore{rdb: b.Registry.Redis, ttl: lim.SessionIdleTTL, max: lim.MaxSessions, maxPerUser: lim.MaxUserSessions}, true, b.Log)
+	} else {
+		sess = newSessions(newMemoryStore(lim.MaxSessions, lim.MaxUserSessions), false, b.Log)
 	}
 	mcpHandler := server.NewStreamableHTTPServer(b.Server,
 		// Stateful: legacy (2025-11-25) sessions are tracked so a terminated one
@@ -79,7 +74,7 @@ func httpHandler(b *Built) (http.Handler, func()) {
 	h = writeDeadline(lim.WriteTimeout, h)
 	mux.Handle("/mcp", h)
 	mux.Handle("/mcp/", h)
-	return mux, sess.leave
+	return mux
 }
 
 // bodyDeadline bounds every read of the request body, including the one
@@ -108,24 +103,12 @@ func writeDeadline(d time.Duration, next http.Handler) http.Handler {
 
 type deadlineWriter struct {
 	http.ResponseWriter
-	rc      *http.ResponseController
-	d       time.Duration
-	armedAt time.Time
+	rc *http.ResponseController
+	d  time.Duration
 }
 
-// arm moves the deadline to d from now, unless it was moved less than d/16
-// ago: every write still has at least 15/16 of d, and an ordinary answer
-// (headers, body, final flush within microseconds) resets the connection's
-// timer once instead of three times (issue 20: timer churn showed in the
-// scheduler's share of an HTTP call).
-func (w *deadlineWriter) arm() {
-	now := time.Now()
-	if !w.armedAt.IsZero() && now.Sub(w.armedAt) < w.d/16 {
-		return
-	}
-	w.armedAt = now
-	_ = w.rc.SetWriteDeadline(now.Add(w.d))
-}
+// arm moves the deadline to d from now.
+func (w *deadlineWriter) arm() { _ = w.rc.SetWriteDeadline(time.Now().Add(w.d)) }
 
 func (w *deadlineWriter) WriteHeader(status int) {
 	w.arm()
@@ -152,7 +135,7 @@ func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter 
 // io.ReadAll and would answer an oversized one with a generic 400.
 func bodyLimit(lim Limits, next http.Handler) http.Handler {
 	budget := semaphore.NewWeighted(lim.BodyBudgetBytes)
-	max := lim.MaxBodyBytes
+	maxBody := lim.MaxBodyBytes
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := http.NewResponseController(w)
 		if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
@@ -160,41 +143,30 @@ func bodyLimit(lim Limits, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if r.ContentLength > max {
-			refuse(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", max))
+		if r.ContentLength > maxBody {
+			refuse(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", maxBody))
 			return
 		}
 		size := r.ContentLength
 		if size < 0 { // chunked: reserve the most it may be
-			size = max
+			size = maxBody
 		}
-		// The budget is free but for bursts of large bodies: the timed wait
-		// (a context and its timer) is set up only when it is not.
-		var err error
-		if !budget.TryAcquire(max64(size, 1)) {
-			wctx, cancel := context.WithTimeout(r.Context(), lim.BodyTimeout)
-			err = budget.Acquire(wctx, max64(size, 1))
-			cancel()
-		}
+		size = max(size, 1)
+		wctx, cancel := context.WithTimeout(r.Context(), lim.BodyTimeout)
+		err := budget.Acquire(wctx, size)
+		cancel()
 		if err != nil {
 			w.Header().Set("Retry-After", "1")
 			refuse(w, http.StatusServiceUnavailable, "too many large requests at once; retry in a second")
 			return
 		}
-		defer budget.Release(max64(size, 1))
-		data, err := readBody(http.MaxBytesReader(w, r.Body, max), r.ContentLength)
-		// What the read allocated, not what was reserved: a chunked body
-		// reserves the most it may be, however small it turns out.
-		held := r.ContentLength
-		if held < 0 {
-			held = int64(len(data)) // io.ReadAll returns what it read, on error too
-		}
-		defer releaseSoon(held)
+		defer budget.Release(size)
+		data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 		var tooBig *http.MaxBytesError
 		var ne net.Error
 		switch {
 		case errors.As(err, &tooBig):
-			refuse(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", max))
+			refuse(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", maxBody))
 			return
 		case errors.As(err, &ne) && ne.Timeout():
 			refuse(w, http.StatusRequestTimeout, fmt.Sprintf("request body not received within %s", lim.BodyTimeout))
@@ -204,30 +176,9 @@ func bodyLimit(lim Limits, next http.Handler) http.Handler {
 			return
 		}
 		_ = rc.SetReadDeadline(time.Time{})
-		defer largeBodyPace(held)()
 		r.Body = bufferedBody{bytes.NewReader(data), data}
 		next.ServeHTTP(w, r)
 	})
-}
-
-func max64(a, b int64) int64 {
-	if a > b {
-		return a
-	}
-	return b
-}
-
-// readBody reads a body of known length into one exact buffer (io.ReadAll
-// would grow and copy it), or of unknown length with io.ReadAll.
-func readBody(r io.Reader, n int64) ([]byte, error) {
-	if n < 0 {
-		return io.ReadAll(r)
-	}
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(r, buf); err != nil {
-		return nil, err
-	}
-	return buf, nil
 }
 
 // originCheck answers 403 when a browser sends a foreign Origin (DNS rebinding,
@@ -315,23 +266,9 @@ func refuse(w http.ResponseWriter, status int, msg string) {
 // rpcError writes a JSON-RPC error; id nil is written as null (JSON-RPC 2.0 §5:
 // the id could not be determined).
 func rpcError(w http.ResponseWriter, status int, id json.RawMessage, code int, msg string) {
-	if len(id) == 0 {
-		id = json.RawMessage("null")
-	}
-	body, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}{JSONRPC: "2.0", ID: id, Error: struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	}{code, msg}})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_, _ = w.Write(append(body, '\n'))
+	_, _ = w.Write(rpcErrorLine(id, code, msg))
 }
 
 // checkListen refuses a non-loopback address unless bearer tokens are set.
@@ -358,10 +295,8 @@ func serveHTTP(ctx context.Context, b *Built, log zerolog.Logger) error {
 	lim := b.Options.Limits.orDefaults()
 	// Past MaxConns, connections wait in the kernel's backlog unaccepted.
 	ln = netutil.LimitListener(ln, lim.MaxConns)
-	handler, leave := httpHandler(b)
-	defer leave()
 	srv := &http.Server{
-		Handler:           handler,
+		Handler:           HTTPHandler(b),
 		ReadHeaderTimeout: lim.ReadHeaderTimeout,
 		// No ReadTimeout or WriteTimeout: both would cut long SSE responses
 		// (a read deadline cancels the request's context). Bodies get their

@@ -6,21 +6,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log"
 	"os"
 	"os/signal"
 	"syscall"
 
-	"github.com/mark3labs/mcp-go/server"
-
 	"github.com/mcpfleet/mcpfleet/pkg/redact"
-	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
 
 // Main runs app with os.Args and exits. It never writes to stdout except the
 // MCP protocol (stdio) and --version.
 func Main(app App) {
-	tuneRuntime = true
 	os.Exit(Run(context.Background(), app, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -62,8 +57,6 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintln(stderr, app.Name+":", err)
 		return 2
 	}
-	logger, o.gate = gateLogs(logger, stderr, o.LogFormat)
-	defer func() { _ = o.gate.Flush() }()
 	if o.Transport == "http" {
 		// Check before Register so a refused address fails fast with its reason.
 		if err := checkListen(o.Addr, o.AuthTokens); err != nil {
@@ -78,36 +71,12 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		return 1
 	}
 	defer b.Registry.state.close()
-	if pct, limit := tuneGCIfServing(); pct > 0 || limit > 0 {
-		b.Log.Debug().Int("gogc", pct).Int64("gomemlimit", limit).Msg("collector set for serving (-1: the environment's)")
-	}
 	switch o.Transport {
 	case "http":
 		err = serveHTTP(ctx, b, b.Log)
 	default:
 		b.Log.Info().Int("tools", len(b.Registry.Tools())).Msg("serving MCP over stdio")
-		if n := tuneProcsIfServingStdio(); n > 0 {
-			b.Log.Debug().Int("gomaxprocs", n).Msg("one processor for one client (GOMAXPROCS overrides)")
-		}
-		stdin, stdout, restore := pollableStdio(stdin, stdout)
-		defer restore()
-		stdio := server.NewStdioServer(b.Server)
-		stdio.SetErrorLogger(log.New(redact.Writer{W: stderr}, "", 0))
-		d := newDrain()
-		o.gate.followTransport(d.busy)
-		scope := toolkit.NewDelivery().NewScope(ctx)
-		stdio.SetContextFunc(func(ctx context.Context) context.Context { return toolkit.WithScope(ctx, scope) })
-		// Inside the drain's writer: a dropped answer still counts as given.
-		out := drainWriter{w: scopeWriter{w: unknownToolWriter{w: stdout, tools: newToolNames(b.Registry)}, s: scope, peerRead: waitPeerRead(stdout)}, d: d}
-		in := newLineReader(stdin, o.Limits.orDefaults().MaxLineBytes, func(line []byte) {
-			b.Log.Warn().Msg("refused a stdio request line: " + refusal(line))
-			_, _ = out.Write(line)
-		})
-		in.drain = d
-		if b.Registry.resourceCheck != nil {
-			in.refuse = b.Registry.resourceRefusal
-		}
-		err = stdio.Listen(ctx, in, out)
+		err = serveStdio(ctx, b, stdin, stdout, stderr)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		b.Log.Error().Err(err).Msg("transport stopped")

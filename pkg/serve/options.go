@@ -27,7 +27,6 @@ type Options struct {
 	State        string            // StateFile or StateMemory, MCPFLEET_STATE
 	StateDir     string            // --state-dir / MCPFLEET_STATE_DIR; "" for the platform's state directory
 	Limits       Limits            // transport limits, MCPFLEET_HTTP_* / MCPFLEET_STDIO_* env only
-	gate         *logGate          // Run's log writer, told when calls start and end (nil: none)
 }
 
 func envOr(key, def string) string {

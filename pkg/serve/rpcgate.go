@@ -47,7 +47,7 @@ func rpcGate(lim Limits, sess *sessions, next http.Handler) http.Handler {
 			}
 			// mcp-go's Validate reuses this answer instead of asking Redis again.
 			r = r.WithContext(context.WithValue(r.Context(), checkedKey{}, checkedID{sid, ok}))
-			if ok && sess.shared != nil && r.Method != http.MethodDelete && !sess.isLocal(sid) {
+			if ok && sess.shared && r.Method != http.MethodDelete && !sess.isLocal(sid) {
 				sess.adopt(r, sid, init, next)
 			}
 		}
@@ -177,22 +177,11 @@ type rpcHead struct {
 
 type headKey struct{}
 
-// headOf returns the message head rpcGate parsed for this request, if any:
-// the gates after it read the envelope from there instead of decoding the
-// body again (issue 20: each decode scanned the whole body).
+// headOf returns the message head rpcGate parsed for this request, if any,
+// so the gates after it need not decode the body again.
 func headOf(r *http.Request) (rpcHead, bool) {
 	h, ok := r.Context().Value(headKey{}).(rpcHead)
 	return h, ok
-}
-
-// parseHead decodes the envelope of one message; ok is false when it is not
-// a JSON object or array (mcp-go answers that).
-func parseHead(data []byte) (h rpcHead, ok bool) {
-	if h, sure := peekHead(data); sure {
-		h.badID = isBadID(h.ID)
-		return h, true
-	}
-	return decodeHead(data)
 }
 
 // isBadID: an object, array or boolean id (JSON-RPC allows a string, a number or null).
@@ -206,9 +195,9 @@ func isBadID(id json.RawMessage) bool {
 	return false
 }
 
-// decodeHead is parseHead by encoding/json: the path for what peekHead is not
-// sure of.
-func decodeHead(data []byte) (h rpcHead, ok bool) {
+// parseHead decodes the envelope of one message with encoding/json, as mcp-go
+// does; ok is false when it is not a JSON object or array (mcp-go answers that).
+func parseHead(data []byte) (h rpcHead, ok bool) {
 	t := bytes.TrimLeft(data, " \t\r\n")
 	if len(t) == 0 {
 		return h, false

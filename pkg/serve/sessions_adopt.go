@@ -16,21 +16,15 @@ import (
 // adopt replays the session's stored initialize params through mcp-go with
 // Generate returning the same id: mcp-go then registers the session here as
 // it did on the first replica. Concurrent first uses adopt once.
+//
+// Sticky routing would avoid the replay, but would need the load balancer to
+// know the session header; adoption works behind any of them.
 func (s *sessions) adopt(r *http.Request, sid string, init []byte, next http.Handler) {
 	_, _, _ = s.flight.Do(sid, func() (any, error) {
 		if s.isLocal(sid) {
 			return nil, nil
 		}
 		params := init
-		if params == nil {
-			// The gate's lookup did not ask for them: this replica held the
-			// session then, and its sweeper dropped it since.
-			_, p, ok, err := s.shared.touch(r.Context(), sid, true)
-			if err != nil || !ok {
-				return nil, nil // the request goes on; mcp-go answers for the id
-			}
-			params = p
-		}
 		if len(bytes.TrimSpace(params)) == 0 {
 			params = []byte("{}") // the session began with a GET: no initialize params
 		}

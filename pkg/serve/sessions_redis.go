@@ -2,46 +2,37 @@ package serve
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 )
 
-// sharedSessions keeps legacy session ids in Redis (MCPFLEET_REDIS_URL), so
-// every replica behind a load balancer accepts a live session and answers 404
-// for a terminated one. Per session one hash (owner, initialize params, expiry
-// time), expiring after the idle TTL, which a use refreshes once a tenth of it
-// has passed since the last refresh (touchScript); per user and in total a
-// sorted set of session keys scored by expiry time, so expired sessions leave
-// the counts without a sweeper. Each operation is one Lua script: the cap
-// check and the insert are atomic across replicas. Keys hold the SHA-256 of
-// the id, never the id (it works as a credential).
-//
-// A replica answers lookups of the sessions it holds from memory (sessionMemo),
-// which a DELETE on any replica clears on every replica before it is
-// answered; other lookups ask Redis, concurrent ones sharing one pipelined
-// round trip (touchQueue).
+// redisStore keeps legacy session ids in Redis (MCPFLEET_REDIS_URL), so every
+// replica behind a load balancer accepts a live session and answers 404 for an
+// ended one. Per session one hash (owner, initialize params, expiry time),
+// expiring after the idle TTL, which a use refreshes once a tenth of it has
+// passed since the last refresh (touchScript); per user and in total a sorted
+// set of session keys scored by expiry time, so expired sessions leave the
+// counts without a sweeper. Each operation is one Lua script, one round trip:
+// the cap check and the insert are atomic across replicas. Keys hold the
+// SHA-256 of the id, never the id (it works as a credential).
 //
 // The scripts build the per-user key from the owner they read, so they need
 // a single Redis (or a primary with replicas), not Redis Cluster.
-type sharedSessions struct {
+type redisStore struct {
 	rdb        *redis.Client
 	ttl        time.Duration
 	max        int
 	maxPerUser int
-	touches    touchQueue
-	memo       *sessionMemo
 }
 
 const sessionKeyPrefix = "mcpfleet:session:"
 
-var (
+const (
 	sessionsAllKey  = sessionKeyPrefix + "all"
 	sessionsUserKey = sessionKeyPrefix + "user:"
 )
@@ -72,20 +63,16 @@ redis.call('PEXPIRE', KEYS[3], ARGV[3])
 return 0
 `)
 
-// touch validates a session and keeps it alive: it returns {owner, init
-// params} (init only when ARGV[3] is '1': a replica that holds the session
-// needs only the owner), or nil for an unknown (expired, terminated) id. The
-// idle TTL is refreshed when a tenth of it has passed since the last refresh
-// ('exp' in the hash; a hash without one is refreshed), so a session in use
-// expires no sooner than 9/10 of the TTL after its last use (0.85 through a
-// replica's memo, which asks again every twentieth), and the common
-// request only reads. KEYS: session hash, all set. ARGV: ttl ms, user set
-// prefix, want init.
+// touchScript validates a session and keeps it alive: it returns {owner,
+// init params}, or nil for an unknown (expired, ended) id. The idle TTL is
+// refreshed when a tenth of it has passed since the last refresh ('exp' in
+// the hash; a hash without one is refreshed), so a session in use expires no
+// sooner than 9/10 of the TTL after its last use, and the common request only
+// reads. KEYS: session hash, all set. ARGV: ttl ms, user set prefix.
 var touchScript = redis.NewScript(luaNow + `
 local v = redis.call('HMGET', KEYS[1], 'owner', 'init', 'exp')
 if not v[1] then return false end
-local init = ''
-if ARGV[3] == '1' then init = v[2] or '' end
+local init = v[2] or ''
 local ttl = tonumber(ARGV[1])
 if (tonumber(v[3]) or 0) - now > ttl - math.floor(ttl / 10) then return {v[1], init} end
 local exp = now + ttl
@@ -109,18 +96,13 @@ redis.call('ZREM', ARGV[1] .. o, KEYS[1])
 return 1
 `)
 
-// opTimeout bounds each session operation; connectRedis already makes
+// sessionOpTimeout bounds each session operation; connectRedis already makes
 // go-redis fail fast, this keeps a stalled Redis from holding a request.
 const sessionOpTimeout = 2 * time.Second
 
-// errSessionStore is what a client sees when Redis does not answer: the
-// address and the cause go to the log, not to the client.
-var errSessionStore = &errTooManySessions{http.StatusServiceUnavailable,
-	"the session store (Redis) is not answering; retry shortly, or use protocol 2026-07-28 (no sessions)"}
-
 // reserve mints an id and records it for user in one step, within the caps.
-func (r *sharedSessions) reserve(ctx context.Context, user string, init []byte) (string, error) {
-	id := sessionPrefix + rand.Text()
+func (r *redisStore) reserve(ctx context.Context, user string, init []byte) (string, error) {
+	id := newSessionID()
 	ctx, cancel := context.WithTimeout(ctx, sessionOpTimeout)
 	defer cancel()
 	res, err := reserveScript.Run(ctx, r.rdb,
@@ -131,50 +113,28 @@ func (r *sharedSessions) reserve(ctx context.Context, user string, init []byte) 
 	}
 	switch res {
 	case 1:
-		return "", &errTooManySessions{http.StatusTooManyRequests, fmt.Sprintf(
-			"too many open sessions for this user (at most %d): end unused ones with DELETE, or wait for idle ones to expire", r.maxPerUser)}
+		return "", tooManyForUser(r.maxPerUser)
 	case 2:
-		return "", &errTooManySessions{http.StatusServiceUnavailable, fmt.Sprintf(
-			"the server holds its maximum of %d sessions; retry later, or use protocol 2026-07-28 (no sessions)", r.max)}
+		return "", tooManyInTotal(r.max)
 	}
 	return id, nil
 }
 
-// touch returns the owner of a live id and, when wantInit, its stored
-// initialize params, refreshing its idle TTL when due; ok is false for an
-// unknown one. Concurrent touches share a round trip (touchQueue.do).
-func (r *sharedSessions) touch(ctx context.Context, id string, wantInit bool) (owner string, init []byte, ok bool, err error) {
-	c := &touchCall{id: id, wantInit: wantInit}
-	r.touches.do(ctx, r, c)
-	return c.owner, c.init, c.ok, c.err
-}
-
-// touchArgs are touchScript's keys and arguments for c.
-func (r *sharedSessions) touchArgs(c *touchCall) ([]string, []any) {
-	want := "0"
-	if c.wantInit {
-		want = "1"
-	}
-	return []string{sessionHashKey(c.id), sessionsAllKey}, []any{r.ttl.Milliseconds(), sessionsUserKey, want}
-}
-
-// answer reads touchScript's reply into c.
-func (c *touchCall) answer(v []string, err error) {
+func (r *redisStore) lookup(ctx context.Context, id string) (owner string, init []byte, ok bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, sessionOpTimeout)
+	defer cancel()
+	v, err := touchScript.Run(ctx, r.rdb, []string{sessionHashKey(id), sessionsAllKey}, r.ttl.Milliseconds(), sessionsUserKey).StringSlice()
 	switch {
 	case errors.Is(err, redis.Nil):
-		c.owner, c.init, c.ok, c.err = "", nil, false, nil
+		return "", nil, false, nil
 	case err != nil || len(v) != 2:
-		c.err = fmt.Errorf("session lookup: %w", err)
-	default:
-		c.owner, c.ok = v[0], true
-		if c.wantInit {
-			c.init = []byte(v[1]) // never nil: nil means "not asked for" (adopt)
-		}
+		return "", nil, false, fmt.Errorf("session lookup: %w", err)
 	}
+	return v[0], []byte(v[1]), true, nil
 }
 
-// terminate ends id for every replica.
-func (r *sharedSessions) terminate(ctx context.Context, id string) error {
+// end ends id for every replica.
+func (r *redisStore) end(ctx context.Context, id string) error {
 	ctx, cancel := context.WithTimeout(ctx, sessionOpTimeout)
 	defer cancel()
 	if err := terminateScript.Run(ctx, r.rdb, []string{sessionHashKey(id), sessionsAllKey}, sessionsUserKey).Err(); err != nil {
