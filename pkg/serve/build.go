@@ -64,6 +64,7 @@ type Built struct {
 // hints and filters applied, the call logger installed, Register run.
 func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built, error) {
 	log = log.With().Str("server", app.Name).Logger()
+	o.Limits = o.Limits.orDefaults() // Options built in code may leave limits unset
 	s := server.NewMCPServer(app.Name, resolveVersion(app.Version),
 		server.WithInstructions(app.Instructions),
 		server.WithToolCapabilities(true),

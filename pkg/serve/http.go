@@ -30,7 +30,7 @@ const MaxBodyBytes = 4 << 20
 // auth, the body limit and the JSON-RPC and session gate, and an
 // unauthenticated /healthz.
 func HTTPHandler(b *Built) http.Handler {
-	lim := b.Options.Limits.orDefaults()
+	lim := b.Options.Limits
 	var sess *sessions
 	if b.Registry != nil && b.Registry.Redis != nil {
 		// Replicas share legacy sessions: any one accepts a live id, all
@@ -292,7 +292,7 @@ func serveHTTP(ctx context.Context, b *Built, log zerolog.Logger) error {
 	if err != nil {
 		return err
 	}
-	lim := b.Options.Limits.orDefaults()
+	lim := b.Options.Limits
 	// Past MaxConns, connections wait in the kernel's backlog unaccepted.
 	ln = netutil.LimitListener(ln, lim.MaxConns)
 	srv := &http.Server{

@@ -95,7 +95,7 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 	if o.State, err = stateFromEnv(); err != nil {
 		return o, err
 	}
-	if o.Limits, err = limitsFromEnv(); err != nil {
+	if o.Limits, err = limitsFromEnv(os.Getenv); err != nil {
 		return o, err
 	}
 	return o, nil

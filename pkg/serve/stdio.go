@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rs/zerolog"
 
@@ -29,11 +30,12 @@ func serveStdio(ctx context.Context, b *Built, stdin io.Reader, stdout, stderr i
 	// (delivery.go). Inside stdioOut: a dropped answer still counts as given.
 	scope := toolkit.NewDelivery().NewScope(ctx)
 	s.SetContextFunc(func(ctx context.Context) context.Context { return toolkit.WithScope(ctx, scope) })
-	w := scopeWriter{w: unknownToolWriter{w: stdout, tools: newToolNames(b.Registry)}, s: scope, peerRead: waitPeerRead(stdout)}
+	w := scopeWriter{w: stdout, s: scope, peerRead: waitPeerRead(stdout)}
 	out := &stdioOut{w: w, pending: map[string]bool{}, answered: make(chan struct{}, 1)}
 	in := &stdioIn{
 		r:      bufio.NewReaderSize(stdin, 64<<10),
-		max:    b.Options.Limits.orDefaults().MaxLineBytes,
+		max:    b.Options.Limits.MaxLineBytes,
+		tools:  newToolNames(b.Registry),
 		out:    out,
 		log:    b.Log,
 		drain:  drainTimeout,
@@ -50,7 +52,9 @@ const drainTimeout = 10 * time.Second
 //   - a line over max bytes (mcp-go's bufio would hold all of it): dropped
 //     while it streams in, answered -32600 with its id when the id came first;
 //   - a JSON-RPC batch: "batches are not supported" (MCP 2025-06-18 removed them);
-//   - an object, array or boolean id: -32600 with id null, never echoed.
+//   - an object, array or boolean id: -32600 with id null, never echoed;
+//   - a tools/call of a tool this server does not serve: -32602 naming the
+//     nearest tools, as the HTTP gate answers it (unknowntool.go).
 //
 // It also lets requests already read finish after stdin closes: mcp-go
 // cancels every in-flight handler the moment its input ends, so a client that
@@ -60,6 +64,7 @@ const drainTimeout = 10 * time.Second
 type stdioIn struct {
 	r     *bufio.Reader
 	max   int
+	tools toolNames
 	out   *stdioOut
 	log   zerolog.Logger
 	drain time.Duration // how long EOF waits for answers
@@ -125,6 +130,9 @@ func (in *stdioIn) accept(line []byte) bool {
 		return false
 	case h.badID:
 		in.reject(nil, "invalid request: id must be a string or a number")
+		return false
+	case in.tools.unknown(h):
+		_, _ = in.out.Write(rpcErrorLine(h.ID, mcp.INVALID_PARAMS, in.tools.message(h.tool)))
 		return false
 	}
 	if in.refuse != nil {

@@ -31,13 +31,15 @@ func (c *chunky) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+var fuzzTools = toolNames{names: []string{"x"}, set: map[string]bool{"x": true}}
+
 // referenceFilter is stdioIn's contract, written the slow, obvious way.
 func referenceFilter(in []byte, max int) (out []byte, refused int) {
 	for len(in) > 0 {
 		line, rest, nl := bytes.Cut(in, []byte("\n"))
 		in = rest
 		h, ok := parseHead(line)
-		if len(line) > max || ok && (h.batch || h.badID) {
+		if len(line) > max || ok && (h.batch || h.badID || fuzzTools.unknown(h)) {
 			refused++
 			continue
 		}
@@ -53,6 +55,7 @@ func referenceFilter(in []byte, max int) (out []byte, refused int) {
 // exactly the good lines, and every other line is answered once.
 func FuzzStdioIn(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"x"}`+"\n"+`[1]`+"\n"+`{"id":{}}`+"\n"), []byte{3, 50}, uint8(16))
+	f.Add([]byte(`{"id":1,"method":"tools/call","params":{"name":"y"}}`+"\n"+`{"id":2,"method":"tools/call","params":{"name":"x"}}`+"\n"), []byte{9}, uint8(90))
 	f.Add([]byte("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\nb\n\ncc"), []byte{1}, uint8(8))
 	f.Add([]byte(`{"id":"k","x":"`+string(bytes.Repeat([]byte("y"), 200))+`"}`+"\n{}\n"), []byte{7, 90, 2}, uint8(40))
 	f.Fuzz(func(t *testing.T, in, sizes []byte, max8 uint8) {
@@ -61,7 +64,7 @@ func FuzzStdioIn(f *testing.F) {
 		var answers bytes.Buffer
 		out := &stdioOut{w: &answers, pending: map[string]bool{}, answered: make(chan struct{}, 1)}
 		// A 16-byte buffer: lines longer than it arrive in pieces.
-		r := &stdioIn{r: bufio.NewReaderSize(&chunky{data: in, sizes: sizes}, 16), max: max, out: out, log: zerolog.Nop()}
+		r := &stdioIn{r: bufio.NewReaderSize(&chunky{data: in, sizes: sizes}, 16), max: max, tools: fuzzTools, out: out, log: zerolog.Nop()}
 		var got []byte
 		buf := make([]byte, 1+len(sizes)%64)
 		for {

@@ -1,11 +1,7 @@
 package serve
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
 	"net/http"
-	"regexp"
 	"strconv"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -15,7 +11,8 @@ import (
 
 // An unknown tool is a JSON-RPC error (-32602) from mcp-go, worded
 // "tool 'x' not found: tool not found". The model acts on it better when it
-// names the nearest tools, so both transports reword it (same code, same id).
+// names the nearest tools, so both transports answer it before mcp-go (same
+// code, same id): unknownToolGate on HTTP, stdioIn on stdio.
 
 // toolNames is what a server serves, for "did you mean".
 type toolNames struct {
@@ -44,34 +41,9 @@ func (t toolNames) message(name string) string {
 	return msg + " (tools/list lists this server's tools)"
 }
 
-var notFoundRE = regexp.MustCompile(`"message":"tool '((?:[^'"\\]|\\.)*)' not found: tool not found"`)
-
-// unknownToolWriter rewords mcp-go's unknown-tool errors on the stdio output.
-// Only lines holding that exact text are touched; the check is one search.
-type unknownToolWriter struct {
-	w     io.Writer
-	tools toolNames
-}
-
-var notFoundMark = []byte("' not found: tool not found\"")
-
-func (u unknownToolWriter) Write(p []byte) (int, error) {
-	if !bytes.Contains(p, notFoundMark) {
-		return u.w.Write(p)
-	}
-	out := notFoundRE.ReplaceAllFunc(p, func(m []byte) []byte {
-		sub := notFoundRE.FindSubmatch(m)
-		var name string
-		if json.Unmarshal(append(append([]byte{'"'}, sub[1]...), '"'), &name) != nil {
-			return m
-		}
-		msg, _ := json.Marshal(u.tools.message(name))
-		return append([]byte(`"message":`), msg...)
-	})
-	if _, err := u.w.Write(out); err != nil {
-		return 0, err
-	}
-	return len(p), nil
+// unknown: h is a tools/call, with an id, of a tool this server does not serve.
+func (t toolNames) unknown(h rpcHead) bool {
+	return h.Method == string(mcp.MethodToolsCall) && len(h.ID) > 0 && h.tool != "" && !t.set[h.tool]
 }
 
 // unknownToolGate answers an HTTP tools/call for a tool the server does not
@@ -84,7 +56,7 @@ func unknownToolGate(tools toolNames, next http.Handler) http.Handler {
 		if !ok && r.Method == http.MethodPost {
 			h, ok = parseHead(bodyBytes(r))
 		}
-		if ok && h.Method == string(mcp.MethodToolsCall) && len(h.ID) > 0 && h.tool != "" && !tools.set[h.tool] {
+		if ok && tools.unknown(h) {
 			rpcError(w, http.StatusOK, h.ID, mcp.INVALID_PARAMS, tools.message(h.tool))
 			return
 		}

@@ -6,25 +6,25 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/rs/zerolog"
 )
 
 func TestUnknownToolNamesTheNearest(t *testing.T) {
 	names := toolNames{names: []string{"get_palace_info", "initialize_chart"}, set: map[string]bool{"get_palace_info": true, "initialize_chart": true}}
+	// stdio: answered before mcp-go, which never sees the line.
 	var out bytes.Buffer
-	w := unknownToolWriter{w: &out, tools: names}
-	line := []byte(`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"tool 'get_palce_info' not found: tool not found"}}` + "\n")
-	if n, err := w.Write(line); err != nil || n != len(line) {
-		t.Fatalf("n %d err %v", n, err)
+	in := &stdioIn{tools: names, out: &stdioOut{w: &out, pending: map[string]bool{}}, log: zerolog.Nop()}
+	if in.accept([]byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_palce_info","arguments":{}}}` + "\n")) {
+		t.Fatal("an unknown tool's call was handed to mcp-go")
 	}
 	want := `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"unknown tool \"get_palce_info\"; did you mean get_palace_info? (tools/list lists this server's tools)"}}` + "\n"
 	if out.String() != want {
 		t.Fatalf("got  %s\nwant %s", out.String(), want)
 	}
 	out.Reset()
-	other := []byte(`{"jsonrpc":"2.0","id":3,"result":{}}` + "\n")
-	_, _ = w.Write(other)
-	if out.String() != string(other) {
-		t.Fatalf("an ordinary line changed: %s", out.String())
+	if !in.accept([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_palace_info"}}` + "\n")) || out.Len() > 0 {
+		t.Fatalf("a known tool's call was answered: %s", out.String())
 	}
 
 	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(299) })
