@@ -8,7 +8,7 @@ FAKES := $(wildcard servers/*/cmd/fake-*)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: build test test-short lint bench bench-overhead fuzz-smoke demo clean tools-node bundles registry release images deploy-manifests
+.PHONY: build test test-short lint bench fuzz-smoke demo clean tools-node bundles registry release images deploy-manifests
 
 # Release artifacts (cmd/mkdist; see docs/deploy.md). VERSION is semver; PLATFORMS is
 # all, host or os/arch,... (CI passes linux/amd64); everything lands in DIST (gitignored).
@@ -48,10 +48,6 @@ lint:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 $(PKGS)
-
-# Issue 20: every representative tool against a bare mcp-go server answering the same bytes.
-bench-overhead:
-	ONLY=overhead bash .ci/bench
 
 # Run every fuzz target briefly (seed corpora already run in `make test`); see
 # .ci/fuzz-smoke (one worker per target, one retry on go1.26's coordinator deadline race).

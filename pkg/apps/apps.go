@@ -103,7 +103,7 @@ func (v View) check() error {
 		return fmt.Errorf("apps: view URI %q must be ui://<server>/<name>.html", v.URI)
 	}
 	// Only the head is compared: lower-casing a whole ~300 KB view cost ~1 ms
-	// of every start (issue 20).
+	// of every start.
 	if head := strings.TrimLeft(v.HTML, " \t\r\n"); len(head) < 15 || !strings.EqualFold(head[:15], "<!doctype html>") {
 		return fmt.Errorf("apps: view %s must be an HTML5 document (<!doctype html> first)", v.URI)
 	}

@@ -7,7 +7,7 @@ import (
 
 // WithLocalCopies keeps a copy of what this process read from or wrote to
 // Redis in its own memory (bounded like the memory backend), so a fresh hit
-// costs no Redis round trip and no JSON decode (issue 20: for a cached read
+// costs no Redis round trip and no JSON decode (for a cached read
 // they were most of the call). Replicas still share one Redis copy: a fetch
 // by one is found by the others once their local copy is no longer fresh.
 //

@@ -199,7 +199,7 @@ var stemsByFirst = func() (t [256][]string) {
 }()
 
 // mayNameSecret reads the line once (it read it once per stem: a logged
-// call's line is scanned on every call, issue 20).
+// call's line is scanned on every call).
 func mayNameSecret(p []byte) bool {
 	for i, c := range p {
 		for _, w := range stemsByFirst[c|0x20] {

@@ -11,9 +11,8 @@ import (
 
 // StartCPUProfile writes a CPU profile of the whole run to path (from
 // MCPFLEET_CPUPROFILE) for `go tool pprof`: the way to see where a server's
-// time goes under a real client such as mcpbench. It returns a nil stop and
-// no error when path is empty. cmd/samebytes-floor profiles the floor with it
-// too, so the two profiles of a comparison are taken alike.
+// time goes under a real client. It returns a nil stop and no error when
+// path is empty.
 func StartCPUProfile(path string) (stop func(), err error) {
 	return startRecording(path, pprof.StartCPUProfile, pprof.StopCPUProfile)
 }
@@ -21,8 +20,7 @@ func StartCPUProfile(path string) (stop func(), err error) {
 // StartTrace writes a runtime execution trace of the whole run to path (from
 // MCPFLEET_TRACE) for `go tool trace`. A CPU profile says where on-CPU time
 // goes; a trace says what it cannot: how often a call wakes a thread, hands a
-// processor over, or waits to be scheduled (docs/benchmarks.md, twelfth run).
-// Empty path: nil stop, no error. cmd/samebytes-floor takes it too.
+// processor over, or waits to be scheduled. Empty path: nil stop, no error.
 func StartTrace(path string) (stop func(), err error) {
 	return startRecording(path, trace.Start, trace.Stop)
 }
@@ -45,19 +43,14 @@ func startRecording(path string, start func(io.Writer) error, end func()) (stop 
 	}, nil
 }
 
-// recordings are what StartRecordings starts, each from its variable, in
-// this order.
-var recordings = []struct {
-	env   string
-	start func(path string) (stop func(), err error)
-}{{"MCPFLEET_CPUPROFILE", StartCPUProfile}, {"MCPFLEET_TRACE", StartTrace}}
-
 // StartRecordings starts every recording getenv asks for (MCPFLEET_CPUPROFILE,
 // MCPFLEET_TRACE) and returns what stops them all: nil when none started. One
 // that cannot start is in err, named by its variable; the others still run.
-// Servers (Run) and cmd/samebytes-floor start theirs here, so the two sides
-// of a comparison are recorded alike.
 func StartRecordings(getenv func(string) string) (stop func(), err error) {
+	recordings := []struct {
+		env   string
+		start func(path string) (stop func(), err error)
+	}{{"MCPFLEET_CPUPROFILE", StartCPUProfile}, {"MCPFLEET_TRACE", StartTrace}}
 	var stops []func()
 	var errs []error
 	for _, r := range recordings {

@@ -23,7 +23,7 @@ func TestUnknownToolNamesTheNearest(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s", out.String(), want)
 	}
 	out.Reset()
-	if !in.accept([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_palace_info"}}` + "\n")) || out.Len() > 0 {
+	if !in.accept([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_palace_info"}}`+"\n")) || out.Len() > 0 {
 		t.Fatalf("a known tool's call was answered: %s", out.String())
 	}
 

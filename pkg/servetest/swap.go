@@ -18,7 +18,7 @@ import (
 // (logins, other routes) reaches the fake. The server's whole path — client
 // decode, tool shaping, result encode — then meets answers the fake would never
 // send, and its output fuzz target checks each success against the published
-// output schema (production does not validate results per call; issue 20).
+// output schema (production does not validate results per call).
 //
 // Until Set is called, matching requests reach the fake too and the last
 // answer is recorded (Recorded): the seed of the corpus is a real answer.

@@ -33,7 +33,7 @@ type inputCheck struct {
 	// passed remembers argument documents that conformed: validation is a
 	// pure function of the schema and the bytes, and agents repeat calls
 	// (polling a status, re-reading a chart, the same search), so a repeat
-	// skips the validator (issue 20: it was 5–15 µs of a call). Bounded:
+	// skips the validator (it was 5–15 µs of a call). Bounded:
 	// small documents only, and the set starts over when full.
 	passedMu sync.RWMutex
 	passed   map[string]struct{}

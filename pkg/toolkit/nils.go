@@ -71,7 +71,7 @@ type fieldFill struct {
 
 // fillPlans memoises, per struct type, the fields fill visits: fields that
 // can never hold a nil slice or map (and json:"-" fields) are not walked on
-// every call (issue 20: the walk and its allocations showed per call).
+// every call (the walk and its allocations showed per call).
 var fillPlans sync.Map // reflect.Type → []fieldFill
 
 func planOf(t reflect.Type) []fieldFill {

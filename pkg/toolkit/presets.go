@@ -13,7 +13,7 @@ import (
 
 // Presets are tool schemas derived ahead of time. Deriving a schema from Go
 // types (jsonschema-go's reflection, then its marshalling) was ~70% of a
-// server's start-up work (issue 20: cold start); a server embeds the schemas
+// server's start-up work (cold start); a server embeds the schemas
 // its snapshot test wrote (servetest.Presets, refreshed with
 // UPDATE_TOOLSNAPS=1) and registers them with UsePresets before its tools are
 // built.

@@ -11,8 +11,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/tools"
 )
 
-// representativeText is issue 20's construct_chart_config call (the text
-// .ci/bench-overhead sends).
+// representativeText is a typical construct_chart_config request.
 const representativeText = "Tesla daily candles with the 20 and 50 EMA and RSI 14 over the past 6 months, dark"
 
 func benchToolCall(b *testing.B, c *client.Client, tool string, args map[string]any) {
@@ -35,26 +34,4 @@ func benchToolCall(b *testing.B, c *client.Client, tool string, args map[string]
 func BenchmarkConstructProduction(b *testing.B) {
 	c := servetest.NewProduction(b, app(&tools.Config{NoLimiter: true}))
 	benchToolCall(b, c, "construct_chart_config", map[string]any{"naturalLanguage": representativeText})
-}
-
-// BenchmarkConstructSameBytesFloor is its anchor: a bare mcp-go server
-// answering the very same bytes without parsing anything.
-// BenchmarkConstructProduction minus this is the spine plus the parse.
-func BenchmarkConstructSameBytesFloor(b *testing.B) {
-	ours := servetest.NewProduction(b, app(&tools.Config{NoLimiter: true}))
-	args := map[string]any{"naturalLanguage": representativeText}
-	res := servetest.CallClient(b, ours, "construct_chart_config", args)
-	floor, err := client.NewInProcessClient(servetest.Floor("construct_chart_config", servetest.AnswerOf(b, res)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := floor.Start(ctx); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = floor.Close() })
-	if err := servetest.Initialize(ctx, floor, ""); err != nil {
-		b.Fatal(err)
-	}
-	benchToolCall(b, floor, "construct_chart_config", args)
 }

@@ -17,7 +17,7 @@ import (
 // FuzzPreviewOutput: whatever Google News answers a search feed with,
 // preview_search_feed either fails with an envelope error or answers something
 // that conforms to its published output schema (production validates no
-// result per call; issue 20). The seed is the fake's real feed.
+// result per call). The seed is the fake's real feed.
 func FuzzPreviewOutput(f *testing.F) {
 	fk := fake.New(fake.Options{})
 	base, stop := fk.Start()

@@ -15,7 +15,7 @@ import (
 // FuzzListOperationsOutput: whatever the backend answers GET /operations
 // with, list_operations either fails with an envelope error or answers
 // something that conforms to its published output schema (production
-// validates no result per call; issue 20). The seed is the fake's answer.
+// validates no result per call). The seed is the fake's answer.
 func FuzzListOperationsOutput(f *testing.F) {
 	fk := fake.New(fake.Options{})
 	base, stop := fk.Start()

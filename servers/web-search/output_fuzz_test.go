@@ -17,7 +17,7 @@ import (
 
 // FuzzSearchWebOutput: whatever the Responses API answers, search_web either
 // fails with an envelope error or answers something that conforms to its
-// published output schema (production validates no result per call; issue 20).
+// published output schema (production validates no result per call).
 // The seed is the fake's real answer.
 func FuzzSearchWebOutput(f *testing.F) {
 	fk := fake.New(fake.Options{Keys: []string{"sk-test"}})

@@ -12,7 +12,7 @@ import (
 
 // goldenFile holds, for every request of the corpus below, the whole result
 // (config, reasoning, warnings) as the parser gave it before it was made
-// cheaper (issue 20): a faster parse must give the very same bytes.
+// cheaper: a faster parse must give the very same bytes.
 const goldenFile = "testdata/golden.jsonl"
 
 type goldenLine struct {

@@ -205,7 +205,7 @@ func FuzzValidate(f *testing.F) {
 
 // FuzzBuilderOutputValidates: whatever the text, the config the NL builder
 // makes passes validation on the plan it says it needs (the parse is tuned by
-// hand for speed: this is its conformance proof, issue 20). The symbol and
+// hand for speed: this is its conformance proof). The symbol and
 // exchange arguments are left out: they are passed through as given, and
 // validation is where a wrong one is caught.
 func FuzzBuilderOutputValidates(f *testing.F) {

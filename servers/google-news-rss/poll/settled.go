@@ -6,7 +6,7 @@ import "github.com/mcpfleet/mcpfleet/pkg/cache"
 // whose poll is over. Nothing can change that state before the window ends:
 // the window's one claim is taken and only its holder writes the state. So
 // until then a repeat fetch is answered from memory — no claim, no shared
-// state read, no decode (issue 20: with Redis those three round trips were
+// state read, no decode (with Redis those three round trips were
 // about half of a cached fetch). The first fetch of a window in this process
 // still goes through the shared state, so replicas agree on what was polled.
 type settledFeeds struct {

@@ -13,7 +13,7 @@ import (
 //
 // The shapes are checked by hand, not by regexp: compiling the five patterns
 // (their counted repeats expand to hundreds of states) was ~0.7 ms of every
-// start (issue 20: cold start); FuzzShapesMatchPatterns holds them equal.
+// start; FuzzShapesMatchPatterns holds them equal.
 func isNumericID(s string) bool   { return isDigits(s, 20) }
 func isTokenID(s string) bool     { return isDigits(s, 80) }
 func isConditionID(s string) bool { return isHex0x(s, 64) }

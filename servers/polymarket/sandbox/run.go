@@ -70,7 +70,7 @@ func New(ctx context.Context, cfg Config, log zerolog.Logger) *Sandbox {
 	s := &Sandbox{cfg: cfg, log: log, slots: make(chan struct{}, cfg.Concurrency), probed: make(chan struct{}), ctx: ctx}
 	// The probe starts a Python process (~40 ms of CPU on a 2-core box): it
 	// waits probeDelay, so the MCP handshake and the first calls do not
-	// compete with it (issue 20: cold start), and still logs its finding
+	// compete with it (cold start), and still logs its finding
 	// soon after start. A call that needs the sandbox first starts it then.
 	go func() {
 		t := time.NewTimer(probeDelay)

@@ -76,7 +76,7 @@ func slowNum(b []byte) (float64, bool) {
 // stops, and the next read restarts it (that read pays one time.Now). An
 // always-on 1 ms ticker woke the whole server a thousand times a second
 // with no feed in use: ~4% of a core while idle, and a few µs of every
-// tool call's CPU (issue 20).
+// tool call's CPU.
 type CoarseClock struct {
 	ns      atomic.Int64 // last tick; 0 while stopped
 	read    atomic.Bool  // read since the last tick

@@ -39,7 +39,7 @@ type SearchOut struct {
 	Cols []string `json:"cols" jsonschema:"trading_symbol,token,lot_size,tick_size,instrument_type,option_type"`
 	Rows [][]any  `json:"rows" mcp:"type=array"`
 
-	// enc is the answer encoded once per cache fill (issue 20): a cached
+	// enc is the answer encoded once per cache fill: a cached
 	// search is served many times, and encoding its rows ([][]any, by
 	// reflection) was a tenth of a stdio call's CPU. Set by searchOut and
 	// by UnmarshalJSON (a copy read from Redis), so every copy the cache

@@ -17,7 +17,7 @@ import (
 // FuzzSearchScripOutput: whatever Noren answers SearchScrip with,
 // search_scrip either fails with an envelope error or answers something that
 // conforms to its published output schema (production validates no result
-// per call; issue 20). The login goes to the real fake; the seed is its
+// per call). The login goes to the real fake; the seed is its
 // real answer.
 func FuzzSearchScripOutput(f *testing.F) {
 	up := fake.New(fake.Config{})

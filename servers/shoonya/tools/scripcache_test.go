@@ -89,25 +89,6 @@ func TestScripCacheKeys(t *testing.T) {
 	}
 }
 
-// TestAllocsAtFloor: search_scrip served from its cache, on a logged-in
-// session against the fake, allocates at most 1.3× a bare mcp-go server
-// answering the very same bytes (issue 20).
-func TestAllocsAtFloor(t *testing.T) {
-	newEnv(t, noren.Legacy, envOpt{}) // the fake and SHOONYA_* for the production build
-	c := servetest.NewProduction(t, app())
-	var req mcp.CallToolRequest
-	req.Params.Name = "connect_shoonya_broker"
-	req.Params.Arguments = map[string]any{}
-	if res, err := c.CallTool(context.Background(), req); err != nil || res.IsError {
-		t.Fatalf("connect: %v %+v", err, res)
-	}
-	ours, floor := servetest.GuardAllocs(t, c, "search_scrip", map[string]any{"exchange": "NSE", "search_text": "INFY"})
-	// Tighter than the fleet's 1.3×: a hit re-encodes nothing (1.06× measured).
-	if limit := 1.15; ours > limit*floor {
-		t.Errorf("search_scrip allocates %.0f per call, %.2f× the floor's %.0f (shoonya's limit %.2f×)", ours, ours/floor, floor, limit)
-	}
-}
-
 // TestSearchOutEncodedOnce: a cached answer carries its encoding, whether the
 // cache kept the fetched value or read another replica's copy from Redis, and
 // those bytes are exactly what encoding the value per call gives.

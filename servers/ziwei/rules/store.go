@@ -182,7 +182,7 @@ func (s *Store) load() error {
 // could not be read, and the owner's usage of the quotas.
 // Every chart a user builds lists their rules, so the unchanged file is the
 // common case: it is stat'ed outside the lock and listed under a read lock,
-// and concurrent calls no longer queue behind one another's stat (issue 20).
+// and concurrent calls no longer queue behind one another's stat.
 func (s *Store) List(owner string) (Listing, error) {
 	if s.doc == nil {
 		return Listing{}, ErrNoPath

@@ -11,7 +11,7 @@ import (
 // charts. Both are pure functions of the chart_id (birth and settings) and the
 // language, and an agent starts every reading of a chart with
 // initialize_chart, often more than once in a conversation; rendering and the
-// pattern scan were most of that call's own work (issue 20). Bounded: it
+// pattern scan were most of that call's own work. Bounded: it
 // starts over when full (natalMemoMax; the zero value holds the default).
 type natalMemo struct {
 	m cache.Bounded[natalKey, natalEntry]
