@@ -8,7 +8,7 @@ FAKES := $(wildcard servers/*/cmd/fake-*)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 10s
 
-.PHONY: build test test-short lint bench fuzz-smoke demo clean tools-node bundles registry release images deploy-manifests
+.PHONY: build test test-short lint bench bench-latency fuzz-smoke demo clean tools-node bundles registry release images deploy-manifests
 
 # Release artifacts (cmd/mkdist; see docs/deploy.md). VERSION is semver; PLATFORMS is
 # all, host or os/arch,... (CI passes linux/amd64); everything lands in DIST (gitignored).
@@ -42,12 +42,18 @@ test-short:
 	$(GO) test -short -count=1 $(PKGS)
 
 lint:
+	@bash .ci/no-elf
 	@out=$$(gofmt -l pkg cmd servers); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 	$(GO) run $(STATICCHECK) $(PKGS)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 $(PKGS)
+
+# What users feel, per server: latency added over a 50 ms upstream (stdio, HTTP C=16), peak RSS,
+# cold start, each beside its anchor from the same run (docs/benchmarks.md).
+bench-latency:
+	bash .ci/bench-latency
 
 # Run every fuzz target briefly (seed corpora already run in `make test`); see
 # .ci/fuzz-smoke (one worker per target, one retry on go1.26's coordinator deadline race).

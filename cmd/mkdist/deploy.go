@@ -11,10 +11,10 @@ import (
 	"text/template"
 )
 
-// Resource sizing from docs/benchmarks.md (2-vCPU CI VM): a server's idle RSS is
-// 11.5-18.7 MiB and peak 15.5-19.8 MiB over 4,000 calls; server CPU is 120-215 µs
-// per call. 64Mi requested leaves room for HTTP buffers and the Redis client;
-// 100m is ~500-800 calls/s per replica. Limits stop a runaway replica, not load.
+// Resource sizing from docs/benchmarks.md (2-vCPU VM): a server's peak RSS under
+// 16 concurrent HTTP clients is 21-33 MiB (google-news-rss 51 MiB). 64Mi requested
+// leaves room for HTTP buffers and the Redis client. Limits stop a runaway
+// replica, not load.
 const (
 	cpuRequest    = "100m"
 	memoryRequest = "64Mi"
