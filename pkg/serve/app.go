@@ -1,5 +1,5 @@
 // Package serve is the one way every mcpfleet server runs: flags and env, the
-// MCP server with validation on, tool filtering, logging to stderr with secrets
+// MCP server, tool filtering, logging to stderr with secrets
 // scrubbed, stdio or streamable HTTP with auth, Origin and size checks, and a
 // graceful shutdown. Each server's main.go is one call to Main.
 package serve

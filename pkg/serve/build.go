@@ -60,7 +60,7 @@ type Built struct {
 	Log      zerolog.Logger
 }
 
-// Build makes the MCP server for app with the given options: validation on,
+// Build makes the MCP server for app with the given options: limits filled,
 // hints and filters applied, the call logger installed, Register run.
 func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built, error) {
 	log = log.With().Str("server", app.Name).Logger()
@@ -113,13 +113,6 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 		log.Info().Strs("filtered_out", r.skipped).Bool("read_only", o.ReadOnly).Msg("tools not served")
 	}
 	return &Built{Server: s, Registry: r, Options: o, Log: log}, nil
-}
-
-func maxLevel(a, b zerolog.Level) zerolog.Level {
-	if a > b {
-		return a
-	}
-	return b
 }
 
 // callLogger puts a per-call logger in ctx (zerolog.Ctx) and logs one info

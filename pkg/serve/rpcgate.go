@@ -168,7 +168,7 @@ func bodyBytes(r *http.Request) []byte {
 type rpcHead struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
+	Params inBody          `json:"params"`
 	batch  bool
 	badID  bool
 	modern bool   // params._meta names a 2026-07-28+ protocol (mcp-go's era test)
@@ -193,6 +193,17 @@ func isBadID(id json.RawMessage) bool {
 		}
 	}
 	return false
+}
+
+// inBody is a JSON value kept as a slice of the message it was read from:
+// json.RawMessage would copy it, and a 4 MiB argument would be held twice.
+// json.Unmarshal hands an Unmarshaler a slice of its input, and the message
+// (a request body, a stdio line) is never written after it is read.
+type inBody []byte
+
+func (v *inBody) UnmarshalJSON(b []byte) error {
+	*v = b
+	return nil
 }
 
 // parseHead decodes the envelope of one message with encoding/json, as mcp-go
