@@ -186,6 +186,8 @@ type hit struct {
 	// sent as {from,to}
 	spanN    float64
 	spanUnit string
+	// stated dates (spanUnit "dates"): from, and to unless it is now
+	from, to time.Time
 }
 
 type state struct {
@@ -238,6 +240,15 @@ func (b *Builder) Build(req Request) Result {
 	s.rest()
 	s.finish(req)
 	return s.res
+}
+
+func hasDigit(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if isDigit(t[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasLower(t string) bool {
@@ -313,6 +324,9 @@ func (s *state) extract(text string) string {
 		s.height, _ = strconv.Atoi(text[m[4]:m[5]])
 		s.sizeWhy = strings.TrimSpace(text[m[0]:m[1]])
 		text = blank(text, m[:2])
+	}
+	if hasDigit(text) {
+		text = s.dates(text)
 	}
 	return text
 }
@@ -475,9 +489,18 @@ func (s *state) finish(req Request) {
 		h := s.rangeHits[0]
 		to := s.b.Now().UTC().Truncate(time.Second)
 		from := spanFrom(to, h.spanN, h.spanUnit)
+		if h.spanUnit == "dates" {
+			from = h.from
+			if !h.to.IsZero() {
+				to = h.to
+			}
+		}
 		c.Range = map[string]any{"from": from.Format(time.RFC3339), "to": to.Format(time.RFC3339)}
-		s.reasonQuoted("range: ", h.phrase, "{from: "+from.Format(time.RFC3339)+", to: "+to.Format(time.RFC3339)+
-			"} (no range code names this span, so it is sent exactly)")
+		why := "} (no range code names this span, so it is sent exactly)"
+		if h.spanUnit == "dates" {
+			why = "} (the dates as stated, sent exactly)"
+		}
+		s.reasonQuoted("range: ", h.phrase, "{from: "+from.Format(time.RFC3339)+", to: "+to.Format(time.RFC3339)+why)
 		s.extra("range", s.rangeHits)
 	case len(s.rangeHits) > 0:
 		c.Range = s.rangeHits[0].value

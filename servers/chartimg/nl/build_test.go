@@ -293,7 +293,7 @@ var cases = []struct {
 	{"a year of Netflix in a line chart", want{symbol: "NASDAQ:NFLX", rng: "1Y", style: "line"}},
 	{"Renko chart of bitcoin", want{symbol: "BINANCE:BTCUSDT", style: "candle", warn: "not a chart-img style"}},
 	{"BTC with fibonacci retracement", want{symbol: "BINANCE:BTCUSDT", warn: "Fib Retracement is a chart-img drawing"}},
-	{"SOL since 2021", want{symbol: "BINANCE:SOLUSDT", warn: "dates such as 2021"}},
+	{"SOL since 2021", want{symbol: "BINANCE:SOLUSDT", warn: "a year alone such as 2021"}},
 	{"coca-cola stock, black theme", want{symbol: "NYSE:KO", theme: "dark"}},
 	{"bitcoin 4-hourly with RSI fourteen", want{symbol: "BINANCE:BTCUSDT", interval: "4h", studies: []string{RSI + "{length=14}"}}},
 	{"Dogecoin (DOGE) an hour chart", want{symbol: "BINANCE:DOGEUSDT", interval: "1h"}},

@@ -136,7 +136,7 @@ func (s *state) rest() {
 			s.word(i, it)
 		case kNum:
 			if v := it.tok.num; it.tok.isInt && v >= 1990 && v <= 2100 && len(it.tok.orig) == 4 {
-				s.warn("dates such as %s are not read from text; pass range as {\"from\",\"to\"} ISO 8601 to chart a period", it.tok.orig)
+				s.warn("a year alone such as %s is not read as a span; write the dates, e.g. \"from %s-01-01 to %s-12-31\"", it.tok.orig, it.tok.orig, it.tok.orig)
 			} else {
 				s.warn("the number %s was not attached to an indicator, range, interval, size or price level; it was ignored", it.tok.orig)
 			}
