@@ -133,16 +133,20 @@ func Parse(r *Response) *Result {
 			if phased && it.Phase != "final_answer" {
 				continue
 			}
+			inMessage := false
 			for _, p := range it.Content {
 				switch p.Type {
 				case "output_text":
 					if p.Text == "" {
 						continue
 					}
-					if !first {
+					// messages are set apart; the parts of one message are one
+					// text, joined as they are (openai-python's output_text
+					// joins every part with "")
+					if !first && !inMessage {
 						res.Pieces = append(res.Pieces, Piece{Text: "\n\n"})
 					}
-					first = false
+					first, inMessage = false, true
 					res.addText(p, byKey)
 				case "refusal":
 					res.Refusal = strings.TrimSpace(res.Refusal + " " + p.Refusal)
