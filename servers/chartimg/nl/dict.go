@@ -326,8 +326,10 @@ func buildDict(indicatorNames []string) dict {
 	for _, r := range [][2]string{{"length|period|lookback|window|len|bar length|day length", "length"},
 		{"std|standard deviation|deviation|sigma|multiplier|mult|factor|stdev|standard dev|band width|width multiplier|x std", "mult"},
 		{"fast|fast length|fast period|short", "fast"}, {"slow|slow length|slow period|long", "slow"},
-		{"signal|signal length|signal line|signal period|smoothing period", "signal"},
-		{"smoothing|smooth|smoothing length", "smooth"}, {"k|%k|k length", "k"}, {"d|%d|d length", "d"}} {
+		{"signal|signal length|signal line|signal period|smoothing period|signal smoothing", "signal"},
+		{"smoothing|smooth|smoothing length", "smooth"}, {"k|%k|k length", "k"}, {"d|%d|d length", "d"},
+		{"%k smoothing|k smoothing|%k smooth|smooth k|smoothing k|smooth %k", "ksmooth"},
+		{"%d smoothing|d smoothing|%d smooth|smooth d|smoothing d|smooth %d", "dsmooth"}} {
 		for _, p := range strings.Split(r[0], "|") {
 			d.add(p, entry{kind: kRole, value: r[1]})
 		}

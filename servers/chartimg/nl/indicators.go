@@ -6,6 +6,7 @@ package nl
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -436,6 +437,11 @@ func newIndInfo(ind *docsparse.Indicator) *indInfo {
 	return x
 }
 
+// hasDesc reports whether some input of x is described exactly d.
+func (x *indInfo) hasDesc(d string) bool {
+	return slices.Contains(x.desc, d)
+}
+
 // roleInput finds the input a keyword names, reading the documented
 // descriptions: its index, or -1.
 func (x *indInfo) roleInput(role string, taken []bool) int {
@@ -458,6 +464,14 @@ func (x *indInfo) roleInput(role string, taken []bool) int {
 			ok = strings.Contains(d, "signal") || d == "siglen"
 		case "smooth":
 			ok = strings.HasPrefix(d, "smooth")
+		case "ksmooth":
+			// TradingView's "%K Smoothing": Stochastic RSI's "smooth K";
+			// Stochastic's in_1, documented as "D" with TradingView's %K
+			// Smoothing default 1 (in_0 K 14, in_1 D 1, in_2 smooth 3 are
+			// TradingView's %K Length 14, %K Smoothing 1, %D Smoothing 3)
+			ok = d == "smooth k" || d == "d" && x.hasDesc("smooth")
+		case "dsmooth":
+			ok = d == "smooth d" || d == "smooth" && x.hasDesc("d")
 		case "k":
 			ok = d == "k" || d == "smooth k"
 		case "d":

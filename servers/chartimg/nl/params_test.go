@@ -1,0 +1,32 @@
+package nl
+
+import "testing"
+
+// TestTradingViewSettingLabels: the labels of TradingView's own settings
+// dialogs bind to the input they name. MACD: Fast Length, Slow Length,
+// Signal Smoothing (in_0..in_2). Stochastic: %K Length, %K Smoothing, %D
+// Smoothing, whose defaults 14, 1, 3 are chart-img's in_0 "K" 14, in_1 "D" 1,
+// in_2 "smooth" 3. Stochastic RSI documents "smooth K" and "smooth D".
+func TestTradingViewSettingLabels(t *testing.T) {
+	b := testBuilder()
+	for _, c := range []struct {
+		text  string
+		study string
+	}{
+		{"BTC MACD with fast length 12, slow length 26 and signal smoothing 9", "MACD{in_0=12,in_1=26,in_2=9}"},
+		{"BTC MACD fast length 8, slow length 21, signal smoothing 5", "MACD{in_0=8,in_1=21,in_2=5}"},
+		{"SPY stochastic %K length 14, %K smoothing 3, %D smoothing 3", "Stochastic{in_0=14,in_1=3,in_2=3}"},
+		{"SPY stochastic with K length 5, K smoothing 3 and D smoothing 3", "Stochastic{in_0=5,in_1=3,in_2=3}"},
+		{"SPY stochastic %D smoothing 5", "Stochastic{in_2=5}"},
+		{"BTC stoch rsi with smooth K 4 and smooth D 5", "Stochastic RSI{in_2=4,in_3=5}"},
+	} {
+		r := b.Build(Request{Text: c.text})
+		if len(r.Config.Studies) != 1 || len(r.Warnings) != 0 {
+			t.Errorf("%q: studies %+v, warnings %q; want only %s", c.text, r.Config.Studies, r.Warnings, c.study)
+			continue
+		}
+		if got := study(r.Config.Studies[0].Name, r.Config.Studies[0].Input); got != c.study {
+			t.Errorf("%q: %s, want %s", c.text, got, c.study)
+		}
+	}
+}
