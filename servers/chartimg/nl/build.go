@@ -609,15 +609,26 @@ func (s *state) finish(req Request) {
 }
 
 func (s *state) extra(what string, hits []hit) {
-	seen := map[string]bool{hits[0].value: true}
+	// a span sent as {from,to} has no code: it is named by what was said
+	key := func(h hit) string {
+		if h.value == "" {
+			return "\x00" + h.phrase
+		}
+		return h.value
+	}
+	seen := map[string]bool{key(hits[0]): true}
 	var others []string
 	for _, h := range hits[1:] {
-		if !seen[h.value] {
-			seen[h.value] = true
+		if !seen[key(h)] {
+			seen[key(h)] = true
 			others = append(others, fmt.Sprintf("%q", h.phrase))
 		}
 	}
 	if len(others) > 0 {
-		s.warn("several %ss stated; %s is used, %s ignored", what, hits[0].value, strings.Join(others, ", "))
+		used := hits[0].value
+		if used == "" {
+			used = strconv.Quote(hits[0].phrase)
+		}
+		s.warn("several %ss stated; %s is used, %s ignored", what, used, strings.Join(others, ", "))
 	}
 }

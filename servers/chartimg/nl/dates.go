@@ -148,10 +148,11 @@ func (s *state) dates(text string) string {
 		}
 		days = append(days, d)
 		said = append(said, text[m[0]:m[1]])
+		end := m[1] + toNow(text[m[1]:]) // "… until today" is the open end
 		if w, k := wordBefore(text, m[0]); cueWords[w] {
-			text = blank(text, []int{k, m[1]})
+			text = blank(text, []int{k, end})
 		} else {
-			text = blank(text, m[:2])
+			text = blank(text, []int{m[0], end})
 		}
 	}
 	switch {
@@ -172,6 +173,26 @@ func (s *state) dates(text string) string {
 	}
 	s.rangeHits = append(s.rangeHits, h)
 	return text
+}
+
+// toNow is the length of an "until today" / "to now" / "to date" that
+// starts s (after spaces), or 0.
+func toNow(s string) int {
+	i := runOf(s, 0, isSpaceByte)
+	w := runOf(s, i, isLetter)
+	switch strings.ToLower(s[i : i+w]) {
+	case "to", "until", "till", "through", "thru":
+	default:
+		return 0
+	}
+	j := i + w
+	j += runOf(s, j, isSpaceByte)
+	n := runOf(s, j, isLetter)
+	switch strings.ToLower(s[j : j+n]) {
+	case "today", "now", "present", "date":
+		return j + n
+	}
+	return 0
 }
 
 // cueWords before a date belong to the span it starts or ends.

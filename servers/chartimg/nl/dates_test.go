@@ -57,3 +57,24 @@ func FuzzDates(f *testing.F) {
 		_ = b.Build(Request{Text: text})
 	})
 }
+
+// TestDateUntilNow: "until today" after a date is the span's open end, not
+// a second range; a second range that is ignored is named as it was said.
+func TestDateUntilNow(t *testing.T) {
+	b := testBuilder()
+	for _, c := range []struct{ text, from, warn string }{
+		{"BTC from 2025-06-01 until today", "2025-06-01T00:00:00Z", ""},
+		{"BTC since March 1 to now", "2026-03-01T00:00:00Z", ""},
+		{"BTC from 2025-06-01 to date with RSI", "2025-06-01T00:00:00Z", ""},
+		{"BTC last 7 days and YTD", "2026-03-08T12:00:00Z", `several ranges stated; "7 days" is used, "YTD" ignored`},
+	} {
+		r := b.Build(Request{Text: c.text})
+		obj, ok := r.Config.Range.(map[string]any)
+		if !ok || obj["from"] != c.from || obj["to"] != "2026-03-15T12:00:00Z" {
+			t.Errorf("%q: range = %v, want {from: %s, to: now}", c.text, r.Config.Range, c.from)
+		}
+		if got := strings.Join(r.Warnings, "; "); got != c.warn {
+			t.Errorf("%q: warnings %q, want %q", c.text, got, c.warn)
+		}
+	}
+}
