@@ -42,6 +42,10 @@ func (s *state) settingWords() {
 			// Super Trend's inputs the period is, it is no second study
 			if owner := s.settingsOwner(i); owner != nil && builtOn[owner.value][it.value] && s.inSettings(i) {
 				it.kind = kFiller
+				// "Stoch RSI with RSI length 21": the name picks which length
+				if d, ok := namedLength[owner.value][it.value]; ok && s.at(i+1).value == "length" {
+					s.at(i + 1).value = "is:" + d
+				}
 				continue
 			}
 		}
@@ -113,6 +117,14 @@ var builtOn = map[string]map[string]bool{
 	"Keltner Channels": {"Average True Range": true, "Moving Average Exponential": true, "Moving Average": true},
 	"Bollinger Bands":  {"Moving Average": true, "Standard Deviation": true},
 	"MACD":             {"Moving Average Exponential": true, "Moving Average": true},
+	"Stochastic RSI":   {"Relative Strength Index": true, "Stochastic": true},
+}
+
+// namedLength is the input a built-on study's name picks when it stands
+// before a length: Stochastic RSI documents in_0 "length RSI" and in_1
+// "length Stoch".
+var namedLength = map[string]map[string]string{
+	"Stochastic RSI": {"Relative Strength Index": "length rsi", "Stochastic": "length stoch"},
 }
 
 // indicators attaches numbers to each indicator: those right before it first
@@ -451,6 +463,10 @@ func (x *indInfo) roleInput(role string, taken []bool) int {
 		}
 		d, k := x.desc[i], x.key[i]
 		ok := false
+		switch {
+		case strings.HasPrefix(role, "is:"):
+			ok = d == role[3:] // exactly the documented description
+		}
 		switch role {
 		case "length":
 			ok = !x.secondary[i] && (k == "length" || k == "periods" || strings.HasPrefix(d, "length") || strings.HasPrefix(d, "period") || d == "k")

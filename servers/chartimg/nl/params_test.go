@@ -19,6 +19,10 @@ func TestTradingViewSettingLabels(t *testing.T) {
 		{"SPY stochastic with K length 5, K smoothing 3 and D smoothing 3", "Stochastic{in_0=5,in_1=3,in_2=3}"},
 		{"SPY stochastic %D smoothing 5", "Stochastic{in_2=5}"},
 		{"BTC stoch rsi with smooth K 4 and smooth D 5", "Stochastic RSI{in_2=4,in_3=5}"},
+		// the studies a Stochastic RSI is built on name its lengths: no second study
+		{"BTC stoch rsi with rsi length 21", "Stochastic RSI{in_0=21}"},
+		{"BTC stoch rsi with stochastic length 10", "Stochastic RSI{in_1=10}"},
+		{"BTC stochastic RSI with RSI length 14 and stochastic length 20", "Stochastic RSI{in_0=14,in_1=20}"},
 	} {
 		r := b.Build(Request{Text: c.text})
 		if len(r.Config.Studies) != 1 || len(r.Warnings) != 0 {
