@@ -31,6 +31,24 @@ var months = map[string]time.Month{"jan": 1, "january": 1, "feb": 2, "february":
 	"apr": 4, "april": 4, "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8,
 	"sep": 9, "sept": 9, "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12}
 
+// monthOf looks w up in months in any case, without allocating: this runs
+// on every word of a request that has a digit.
+func monthOf(w string) (time.Month, bool) {
+	if len(w) < 3 || len(w) > 9 {
+		return 0, false
+	}
+	var buf [9]byte
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	m, ok := months[string(buf[:len(w)])]
+	return m, ok
+}
+
 // monthDateAt matches a date written "March 1", "Mar 1st, 2024" or
 // "Jan 1 2024" at p: group 1 is the month, group 2 the day and year.
 func monthDateAt(s string, p int) (match, bool) {
@@ -38,7 +56,7 @@ func monthDateAt(s string, p int) (match, bool) {
 		return match{}, false
 	}
 	l := runOf(s, p, isLetter)
-	if _, ok := months[strings.ToLower(s[p:p+l])]; !ok {
+	if _, ok := monthOf(s[p : p+l]); !ok {
 		return match{}, false
 	}
 	q := p + l
@@ -85,7 +103,7 @@ func parseDate(text string, m match, now time.Time) (time.Time, error) {
 	if isDigit(text[m[0]]) {
 		return time.Parse(time.DateOnly, text[m[0]:m[1]])
 	}
-	mon := months[strings.ToLower(text[m[2]:m[3]])]
+	mon, _ := monthOf(text[m[2]:m[3]])
 	rest := text[m[4]:m[5]]
 	day := 0
 	i := 0
