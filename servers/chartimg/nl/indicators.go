@@ -529,6 +529,33 @@ func (s *state) addStudies(name, said string, nums []numArg) {
 	s.addOne(x, said, nums)
 }
 
+// legendOrder reads bare numbers in the order TradingView's legend shows a
+// study's settings where that differs from chart-img's documented order and
+// the numbers themselves tell which is meant: Stochastic RSI's legend reads
+// "Stoch RSI 3 3 14 14" (K, D, RSI length, Stochastic length) while the docs
+// list in_0 length RSI, in_1 length Stoch, in_2 smooth K, in_3 smooth D. Four
+// bare numbers whose first two are below the last two are the legend's
+// (smoothings are short, lengths long); "14 14 3 3" stays documented order.
+func legendOrder(name string, nums []numArg, buf []numArg) []numArg {
+	if name != "Stochastic RSI" || len(nums) != 4 {
+		return nums
+	}
+	for _, n := range nums {
+		if n.role != "" {
+			return nums
+		}
+	}
+	if !(nums[0].v < nums[2].v && nums[1].v < nums[3].v) {
+		return nums
+	}
+	for i, d := range []string{"smooth k", "smooth d", "length rsi", "length stoch"} {
+		n := nums[i]
+		n.role = "is:" + d
+		buf = append(buf, n)
+	}
+	return buf
+}
+
 func (s *state) addOne(x *indInfo, said string, nums []numArg) {
 	ind := x.ind
 	st := chart.Study{Name: ind.Name}
@@ -547,6 +574,8 @@ func (s *state) addOne(x *indInfo, said string, nums []numArg) {
 	line = append(line, " → "...)
 	line = append(line, ind.Name...)
 	named := 0
+	var legendBuf [4]numArg
+	nums = legendOrder(ind.Name, nums, legendBuf[:0])
 	for _, n := range nums {
 		if n.role == "" {
 			continue

@@ -19,6 +19,10 @@ func TestTradingViewSettingLabels(t *testing.T) {
 		{"SPY stochastic with K length 5, K smoothing 3 and D smoothing 3", "Stochastic{in_0=5,in_1=3,in_2=3}"},
 		{"SPY stochastic %D smoothing 5", "Stochastic{in_2=5}"},
 		{"BTC stoch rsi with smooth K 4 and smooth D 5", "Stochastic RSI{in_2=4,in_3=5}"},
+		// TradingView's legend order (K, D, RSI length, Stochastic length)
+		{"BTC stoch rsi 3 3 14 14", "Stochastic RSI{in_0=14,in_1=14,in_2=3,in_3=3}"},
+		{"BTC Stoch RSI (3, 3, 21, 14)", "Stochastic RSI{in_0=21,in_1=14,in_2=3,in_3=3}"},
+		{"BTC stochastic rsi 14 14 3 3", "Stochastic RSI{in_0=14,in_1=14,in_2=3,in_3=3}"},
 		// the studies a Stochastic RSI is built on name its lengths: no second study
 		{"BTC stoch rsi with rsi length 21", "Stochastic RSI{in_0=21}"},
 		{"BTC stoch rsi with stochastic length 10", "Stochastic RSI{in_1=10}"},
