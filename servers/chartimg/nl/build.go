@@ -171,6 +171,9 @@ type item struct {
 	sym   *symbol
 	tok   token
 	used  bool
+	// owned: a number in the settings of the multi-input study before it,
+	// though another study's name follows ("MACD 12,26,9 RSI 14")
+	owned bool
 }
 
 type numArg struct {

@@ -174,6 +174,13 @@ func (s *state) indicators() {
 		if len(nums) == 0 || s.at(j).kind == kRangeCue {
 			continue
 		}
+		if n := s.ownedBefore(j, i); n > 0 {
+			// nums is in reverse text order: the first n in text are owned
+			if n >= len(nums) {
+				continue
+			}
+			nums, idx = nums[:len(nums)-n], idx[:len(idx)-n]
+		}
 		if s.items[i].value == "Standard Deviation" && len(nums) == 1 {
 			k := j
 			for s.at(k).kind == kFiller || s.at(k).kind == kAt {
@@ -236,6 +243,43 @@ func (s *state) indicators() {
 type preNums struct{ item, from, to int }
 
 // numsBefore are the numbers before item i, or none.
+// ownedBefore: the numbers before indicator i (a run ending at item j+1..i-1)
+// may be the settings of a study with several inputs that starts the run:
+// "MACD 12,26,9 RSI 14", "Supertrend 10 3 EMA 200". That study owns as many
+// numbers of the run as it has main inputs ("RSI 14, 50 EMA": one); they
+// are marked owned and the count of the chain's numbers it owns is returned
+// (0: none). A run that starts with "and" is the next study's ("RSI and 50
+// EMA").
+func (s *state) ownedBefore(j, i int) int {
+	k := j
+	for k >= 0 {
+		if it := s.at(k); it.kind == kNum && !it.used || it.kind == kAnd || it.kind == kParen || it.kind == kRole || it.kind == kFiller {
+			k--
+			continue
+		}
+		break
+	}
+	own := s.at(k)
+	if own.kind != kIndicator || s.at(k+1).kind == kAnd { // "RSI and 50 EMA": the 50 is the EMA's
+		return 0
+	}
+	x, ok := s.b.inds[own.value]
+	if !ok || x.primary < 1 {
+		return 0
+	}
+	owned, inChain := 0, 0
+	for m := k + 1; m < i && owned < x.primary; m++ {
+		if it := s.at(m); it.kind == kNum && !it.used {
+			owned++
+			it.owned = true
+			if m > j {
+				inChain++
+			}
+		}
+	}
+	return inChain
+}
+
 func numsBefore(pre []preNums, preArgs []numArg, i int) []numArg {
 	for _, p := range pre {
 		if p.item == i {
@@ -313,7 +357,7 @@ func (s *state) post(i int, nums []numArg) []numArg {
 				continue
 			}
 			if _, per := nPer(it.tok.num, next.tok.word); next.kind == kUnit && next.value != "day" || next.kind == kIntervalCue ||
-				next.kind == kIndicator || next.kind == kIntervalWord && per {
+				next.kind == kIndicator && !it.owned || next.kind == kIntervalWord && per {
 				return nums
 			}
 			nums = append(nums, numArg{v: it.tok.num, isInt: it.tok.isInt, role: role})

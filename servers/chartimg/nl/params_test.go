@@ -1,6 +1,9 @@
 package nl
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestTradingViewSettingLabels: the labels of TradingView's own settings
 // dialogs bind to the input they name. MACD: Fast Length, Slow Length,
@@ -35,6 +38,38 @@ func TestTradingViewSettingLabels(t *testing.T) {
 		}
 		if got := study(r.Config.Studies[0].Name, r.Config.Studies[0].Input); got != c.study {
 			t.Errorf("%q: %s, want %s", c.text, got, c.study)
+		}
+	}
+}
+
+// TestCompactStudyLists: in "MACD 12,26,9 RSI 14" the numbers after a study
+// are its settings, up to as many as it has main inputs, though another
+// study's name follows; only what is left over is the next study's
+// ("RSI 14 50 EMA"), and a run that starts with "and" is the next one's.
+func TestCompactStudyLists(t *testing.T) {
+	b := testBuilder()
+	for _, c := range []struct {
+		text    string
+		studies []string
+	}{
+		{"TSLA MACD 12,26,9 RSI 14 BB 20,2 last 90 days 4h", []string{"MACD{in_0=12,in_1=26,in_2=9}", "Relative Strength Index{length=14}", "Bollinger Bands{in_0=20,in_1=2}"}},
+		{"BTC MACD 12 26 9 RSI 14", []string{"MACD{in_0=12,in_1=26,in_2=9}", "Relative Strength Index{length=14}"}},
+		{"BTC MACD fast 12 slow 26 signal 9 RSI 14", []string{"MACD{in_0=12,in_1=26,in_2=9}", "Relative Strength Index{length=14}"}},
+		{"BTC supertrend 10 3 EMA 200", []string{"Super Trend{in_0=10,in_1=3}", "Moving Average Exponential{length=200}"}},
+		{"BTC RSI 14, 50 EMA", []string{"Relative Strength Index{length=14}", "Moving Average Exponential{length=50}"}},
+		{"BTC rsi14 ema20 sma200 bb20 macd12", []string{"Relative Strength Index{length=14}", "Moving Average Exponential{length=20}", "Moving Average{length=200}", "Bollinger Bands{in_0=20}", "MACD{in_0=12}"}},
+		// unchanged readings
+		{"BTC RSI 14 50 EMA", []string{"Relative Strength Index{length=14}", "Moving Average Exponential{length=50}"}},
+		{"BTC RSI and 50 EMA", []string{"Relative Strength Index", "Moving Average Exponential{length=50}"}},
+		{"Microsoft weekly, last 5 years, 50 and 200 SMA", []string{"Moving Average{length=50}", "Moving Average{length=200}"}},
+	} {
+		r := b.Build(Request{Text: c.text})
+		var got []string
+		for _, st := range r.Config.Studies {
+			got = append(got, study(st.Name, st.Input))
+		}
+		if !slices.Equal(got, c.studies) || len(r.Warnings) != 0 {
+			t.Errorf("%q: %v, warnings %q; want %v", c.text, got, r.Warnings, c.studies)
 		}
 	}
 }
