@@ -267,6 +267,13 @@ func (s *state) ownedBefore(j, i int) int {
 	if !ok || x.primary < 1 {
 		return 0
 	}
+	b := k - 1
+	for b >= 0 && s.paramUnit(s.at(b)) {
+		b--
+	}
+	if n := s.at(b); n.kind == kNum && !n.owned { // "20 EMA 50 EMA": its number stands before it
+		return 0
+	}
 	owned, inChain := 0, 0
 	for m := k + 1; m < i && owned < x.primary; m++ {
 		if it := s.at(m); it.kind == kNum && !it.used {

@@ -61,6 +61,9 @@ func TestCompactStudyLists(t *testing.T) {
 		// unchanged readings
 		{"BTC RSI 14 50 EMA", []string{"Relative Strength Index{length=14}", "Moving Average Exponential{length=50}"}},
 		{"BTC RSI and 50 EMA", []string{"Relative Strength Index", "Moving Average Exponential{length=50}"}},
+		{"BTC 20 EMA 50 EMA", []string{"Moving Average Exponential{length=20}", "Moving Average Exponential{length=50}"}},
+		{"BTC 20-day SMA 50 EMA", []string{"Moving Average{length=20}", "Moving Average Exponential{length=50}"}},
+		{"BTC SMA 50 EMA 20", []string{"Moving Average{length=50}", "Moving Average Exponential{length=20}"}},
 		{"Microsoft weekly, last 5 years, 50 and 200 SMA", []string{"Moving Average{length=50}", "Moving Average{length=200}"}},
 	} {
 		r := b.Build(Request{Text: c.text})
