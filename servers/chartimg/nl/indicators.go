@@ -251,9 +251,12 @@ type preNums struct{ item, from, to int }
 // (0: none). A run that starts with "and" is the next study's ("RSI and 50
 // EMA").
 func (s *state) ownedBefore(j, i int) int {
+	// back over the run: numbers, commas and parameter words; a bracket, a
+	// filler ("RSI with 200 EMA") or a word such as "and" or "plus" ends it
 	k := j
 	for k >= 0 {
-		if it := s.at(k); it.kind == kNum && !it.used || it.kind == kAnd || it.kind == kParen || it.kind == kRole || it.kind == kFiller {
+		it := s.at(k)
+		if it.kind == kNum && !it.used || it.kind == kRole || it.kind == kAnd && (it.tok.orig == "" || !isLetter(it.tok.orig[0])) {
 			k--
 			continue
 		}
@@ -274,14 +277,31 @@ func (s *state) ownedBefore(j, i int) int {
 	if n := s.at(b); n.kind == kNum && !n.owned { // "20 EMA 50 EMA": its number stands before it
 		return 0
 	}
-	owned, inChain := 0, 0
+	owned, inChain, in := 0, 0, 0
 	for m := k + 1; m < i && owned < x.primary; m++ {
-		if it := s.at(m); it.kind == kNum && !it.used {
-			owned++
-			it.owned = true
-			if m > j {
-				inChain++
+		it := s.at(m)
+		if it.kind == kAnd && it.tok.orig != "" && isLetter(it.tok.orig[0]) {
+			break // "Keltner Channels 14 and 50 ATR": the 50 is the ATR's
+		}
+		if it.kind != kNum || it.used {
+			continue
+		}
+		// a bare number goes to the next main input: one outside that
+		// input's documented range is no setting of this study ("BB 200
+		// 200 EMA": the second 200 is the EMA's)
+		for in < len(x.ind.Inputs) && (!x.numeric[in] || x.secondary[in]) {
+			in++
+		}
+		if in < len(x.ind.Inputs) && s.at(m-1).kind != kRole {
+			if d := x.ind.Inputs[in]; d.Min != nil && it.tok.num < *d.Min || d.Max != nil && it.tok.num > *d.Max {
+				break
 			}
+		}
+		in++
+		owned++
+		it.owned = true
+		if m > j {
+			inChain++
 		}
 	}
 	return inChain

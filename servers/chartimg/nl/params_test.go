@@ -64,6 +64,10 @@ func TestCompactStudyLists(t *testing.T) {
 		{"BTC 20 EMA 50 EMA", []string{"Moving Average Exponential{length=20}", "Moving Average Exponential{length=50}"}},
 		{"BTC 20-day SMA 50 EMA", []string{"Moving Average{length=20}", "Moving Average Exponential{length=50}"}},
 		{"BTC SMA 50 EMA 20", []string{"Moving Average{length=50}", "Moving Average Exponential{length=20}"}},
+		{"BTC MACD 10 3 plus 14 SMA", []string{"MACD{in_0=10,in_1=3}", "Moving Average{length=14}"}},
+		{"BTC Ichimoku (14), 200 Bollinger Bands", []string{"Ichimoku Cloud{in_0=14}", "Bollinger Bands{in_0=200}"}},
+		{"BTC RSI with 200 EMA", []string{"Relative Strength Index", "Moving Average Exponential{length=200}"}},
+		{"BTC BB 200 200 EMA", []string{"Bollinger Bands{in_0=200}", "Moving Average Exponential{length=200}"}},
 		{"Microsoft weekly, last 5 years, 50 and 200 SMA", []string{"Moving Average{length=50}", "Moving Average{length=200}"}},
 	} {
 		r := b.Build(Request{Text: c.text})
