@@ -359,6 +359,12 @@ func completeModify(in ModifyIn, ob noren.Order) (ModifyIn, error) {
 	in.Exchange, in.TradingSymbol = ob.Exch, ob.TSym
 	if in.Quantity == 0 {
 		in.Quantity = int(ob.Qty)
+	} else if filled := int(ob.FillShares); filled > 0 && in.Quantity <= filled {
+		// Noren's qty is the new total, filled shares included: a total at or
+		// below what is filled leaves nothing to modify and the broker refuses it
+		return in, envelope.Invalid("quantity", "quantity is the order's new TOTAL (filled + pending); %d of order %s's %d are already filled, so pass more than %d (e.g. %d to keep %d pending)",
+			filled, in.OrderID, int(ob.Qty), filled, int(ob.Qty), int(ob.Qty)-filled).
+			WithDetail("filled", filled).WithDetail("order_quantity", int(ob.Qty))
 	}
 	if in.OrderType == "" {
 		switch ob.PriceType {
