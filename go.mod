@@ -11,11 +11,12 @@ require (
 	github.com/elastic/go-seccomp-bpf v1.6.0
 	github.com/go-resty/resty/v2 v2.17.2
 	github.com/google/go-containerregistry v0.22.1
-	github.com/google/jsonschema-go v0.4.2
+	github.com/google/jsonschema-go v0.4.3
 	github.com/landlock-lsm/go-landlock v0.11.0
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/mattn/go-isatty v0.0.24
 	github.com/mmcdole/gofeed v1.4.2
+	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/peterh/liner v1.2.3
 	github.com/pquerna/otp v1.5.0
 	github.com/redis/go-redis/v9 v9.23.0
@@ -46,9 +47,13 @@ require (
 	github.com/opencontainers/go-digest v1.0.0 // indirect
 	github.com/opencontainers/image-spec v1.1.1 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
+	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
+	golang.org/x/oauth2 v0.36.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
 	modernc.org/libc v1.80.1 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
