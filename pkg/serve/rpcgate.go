@@ -84,6 +84,9 @@ func rpcGate(lim Limits, sess *sessions, next http.Handler) http.Handler {
 					"invalid request: id must be a string or a number")
 				return
 			}
+			if !legacy && modernWithoutMeta(w, head) {
+				return
+			}
 			if !legacy || head.modern || head.Method == "" {
 				break // 2026-07-28 has no sessions; a client's response is mcp-go's
 			}

@@ -1,0 +1,41 @@
+package serve_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}`
+
+// TestModernHTTPWithoutRequestMeta: under a 2026-07-28 MCP-Protocol-Version
+// header, a notification needs no request _meta (202, as the Go SDK's
+// notifications/cancelled after a closed stream), and a removed method is
+// -32601 with or without _meta, as on stdio.
+func TestModernHTTPWithoutRequestMeta(t *testing.T) {
+	ts := httpServer(t, map[string]string{"MCPFLEET_AUTH_TOKENS": "alice=" + tokA})
+	hdr := func(method string) map[string]string {
+		return map[string]string{"Authorization": "Bearer " + tokA, "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": method}
+	}
+	cases := []struct {
+		name, method, body string
+		status             int
+		want               string
+	}{
+		{"cancelled without _meta", "notifications/cancelled", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"context canceled"}}`, 202, ""},
+		{"cancelled without params", "notifications/cancelled", `{"jsonrpc":"2.0","method":"notifications/cancelled"}`, 202, ""},
+		{"ping without _meta", "ping", `{"jsonrpc":"2.0","id":4,"method":"ping"}`, 404, `"code":-32601`},
+		{"ping with _meta", "ping", `{"jsonrpc":"2.0","id":5,"method":"ping","params":{` + modernMeta + `}}`, 404, `"code":-32601`},
+		{"logging/setLevel without _meta", "logging/setLevel", `{"jsonrpc":"2.0","id":6,"method":"logging/setLevel","params":{"level":"info"}}`, 404, `"code":-32601`},
+		{"a request still needs _meta", "tools/list", `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`, 400, "_meta"},
+		{"a request with _meta", "tools/list", `{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{` + modernMeta + `}}`, 200, `"tools"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := do(t, http.MethodPost, ts.URL+"/mcp", tc.body, hdr(tc.method))
+			if r.status != tc.status || !strings.Contains(r.body, tc.want) {
+				t.Fatalf("got %d %q, want %d with %q", r.status, r.body, tc.status, tc.want)
+			}
+		})
+	}
+}
