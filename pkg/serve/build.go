@@ -68,7 +68,9 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	s := server.NewMCPServer(app.Name, resolveVersion(app.Version),
 		server.WithInstructions(app.Instructions),
 		server.WithToolCapabilities(true),
-		server.WithResourceCapabilities(true, true),
+		// resources.subscribe only for a server with resources to watch
+		// (Registry.WatchResources turns it on).
+		server.WithResourceCapabilities(false, true),
 		server.WithPromptCapabilities(true),
 		// Input validation is the toolkit's (one pass, readable per-field
 		// errors); mcp-go's would run a second pass with Go struct dumps.

@@ -46,3 +46,26 @@ func TestOneInfoLinePerCall(t *testing.T) {
 		seen[k.(string)] = true
 	}
 }
+
+// TestOneToolKeyPerLine: the warn and error lines a failing call writes (an
+// envelope error, a plain error, a panic) name the tool once: the call's
+// logger carries it already.
+func TestOneToolKeyPerLine(t *testing.T) {
+	c := servetest.New(t, testApp(), "--log-level", "debug")
+	for _, fail := range []string{"invalid", "rate", "plain", "panic"} {
+		c.Call(t, "echo", map[string]any{"msg": "m", "fail": fail})
+	}
+	lines := 0
+	for _, line := range strings.Split(strings.TrimSpace(c.Logs()), "\n") {
+		if !strings.Contains(line, `"tool":"echo"`) {
+			continue
+		}
+		lines++
+		if n := strings.Count(line, `"tool":`); n != 1 {
+			t.Errorf("%d tool keys in %s", n, line)
+		}
+	}
+	if lines < 8 { // a call line and a failure line per call
+		t.Fatalf("only %d lines name the tool:\n%s", lines, c.Logs())
+	}
+}

@@ -85,11 +85,13 @@ func New[In, Out any](d Def, h Handler[In, Out]) Tool {
 		ServerTool: server.ServerTool{Tool: t, Handler: wrap(d.Name, h, ic, &lazySchema{raw: out})}}
 }
 
+// The lines it logs go through the call's logger (zerolog.Ctx), which names
+// the tool already (serve's call logger): a second "tool" key would repeat it.
 func wrap[In, Out any](name string, h Handler[In, Out], inCheck *inputCheck, outSchema *lazySchema) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
 		defer func() {
 			if p := recover(); p != nil {
-				zerolog.Ctx(ctx).Error().Str("tool", name).Interface("panic", p).Bytes("stack", debug.Stack()).Msg("tool panicked")
+				zerolog.Ctx(ctx).Error().Interface("panic", p).Bytes("stack", debug.Stack()).Msg("tool panicked")
 				res = envelope.Fail(envelope.New(envelope.Internal, "internal error in %s; the server log has details", name))
 			}
 		}()
@@ -116,7 +118,7 @@ func wrap[In, Out any](name string, h Handler[In, Out], inCheck *inputCheck, out
 			if e.Code == envelope.Internal {
 				ev = zerolog.Ctx(ctx).Error()
 			}
-			ev.Str("tool", name).Str("code", string(e.Code)).AnErr("cause", e.Cause).Msg(e.Message)
+			ev.Str("code", string(e.Code)).AnErr("cause", e.Cause).Msg(e.Message)
 			return envelope.Fail(e), nil
 		}
 		// One box for the result: a pointer to it (no copy; the pointer's
@@ -127,7 +129,7 @@ func wrap[In, Out any](name string, h Handler[In, Out], inCheck *inputCheck, out
 				// Encoded once by the handler: nothing to fill, and checked
 				// against the output schema once per encoding, not per call.
 				if err := enc.Check(outSchema.validate); err != nil {
-					zerolog.Ctx(ctx).Error().Str("tool", name).Err(err).Msg("pre-encoded result breaks the output schema")
+					zerolog.Ctx(ctx).Error().Err(err).Msg("pre-encoded result breaks the output schema")
 					return envelope.Fail(envelope.New(envelope.Internal, "output schema validation failed for %s; the server log has details", name)), nil
 				}
 				return envelope.OK(v), nil

@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 )
@@ -77,10 +78,10 @@ func newLatencyRig(t testing.TB, n int) *latencyRig {
 	t.Cleanup(cancel)
 	rig := &latencyRig{stub: newWSStub(t), waiters: map[string]chan time.Time{}}
 	srv := server.NewMCPServer("bench", "1", server.WithResourceCapabilities(true, true))
-	notifier := NewNotifier(ServerSender(srv))
+	notifier := NewNotifier(nil)
 	auth := &noren.Auth{Era: noren.Legacy, UID: "U", ActID: "U", Token: "t"}
 	hub := NewHub(ctx, Options{URL: rig.stub.url()}, func(string) (*noren.Auth, bool) { return auth, true }, notifier)
-	Register(srv, hub, notifier)
+	Register(&serve.Registry{Server: srv}, hub, notifier)
 	go notifier.Run(ctx)
 
 	c, err := client.NewInProcessClientWithOptions(srv, client.WithProtocolVersion(mcp.ProtocolVersion20251125))

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 )
@@ -18,9 +17,12 @@ type Snapshot struct {
 	Instruments []Tick `json:"instruments"`
 }
 
-// Register adds market_data_feed_resource (all subscribed instruments), the
-// per-instrument template, and the subscription hooks that feed the Notifier.
-func Register(s *server.MCPServer, hub *Hub, n *Notifier) {
+// Register adds market_data_feed_resource (all subscribed instruments) and
+// the per-instrument template, and has the spine serve their subscriptions
+// (resources/subscribe, subscriptions/listen) through the Notifier, which
+// delivers through the spine. Call it before the Notifier runs.
+func Register(r *serve.Registry, hub *Hub, n *Notifier) {
+	s := r.Server
 	s.AddResource(mcp.NewResource(AllURI, "market_data_feed_resource",
 		mcp.WithResourceDescription("Live snapshot of every instrument subscribed with subscribe_market_feeds: last price, OHLC, volume, open interest, best bid/ask (and 5-level depth when subscribed), merged from the broker websocket. Subscribe to get notifications/resources/updated (at most every 250 ms)."),
 		mcp.WithMIMEType("application/json")),
@@ -50,25 +52,19 @@ func Register(s *server.MCPServer, hub *Hub, n *Notifier) {
 			}
 			return jsonContents(req.Params.URI, t)
 		})
-	hooks := s.GetHooks()
-	if hooks == nil {
-		// serve.Build sets no hooks; install a set before serving starts.
-		hooks = &server.Hooks{}
-		server.WithHooks(hooks)(s)
+	n.send = r.WatchResources(serve.Watch{Check: checkWatchable, Subscribe: n.Subscribe, Unsubscribe: n.Unsubscribe, Forget: n.Forget})
+}
+
+// checkWatchable accepts the feed's URIs: the all-instruments snapshot and
+// one instrument's (it may be subscribed later, or on another replica).
+func checkWatchable(uri string) error {
+	if uri == AllURI {
+		return nil
 	}
-	hooks.AddAfterSubscribe(func(ctx context.Context, _ any, req *mcp.SubscribeRequest, _ *mcp.EmptyResult) {
-		if cs := server.ClientSessionFromContext(ctx); cs != nil {
-			n.Subscribe(cs.SessionID(), serve.UserID(ctx), req.Params.URI)
-		}
-	})
-	hooks.AddAfterUnsubscribe(func(ctx context.Context, _ any, req *mcp.UnsubscribeRequest, _ *mcp.EmptyResult) {
-		if cs := server.ClientSessionFromContext(ctx); cs != nil {
-			n.Unsubscribe(cs.SessionID(), req.Params.URI)
-		}
-	})
-	hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
-		n.Forget(cs.SessionID())
-	})
+	if _, _, ok := parseInstrumentURI(uri); ok {
+		return nil
+	}
+	return fmt.Errorf("no such resource: watch %s (every subscribed instrument) or %s, e.g. shoonya://feed/NSE/22", AllURI, TemplateURI)
 }
 
 func parseInstrumentURI(uri string) (exch, token string, ok bool) {

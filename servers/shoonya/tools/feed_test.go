@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -149,13 +150,11 @@ func callTool(t testing.TB, c *client.Client, name string, args map[string]any) 
 	return res
 }
 
-// TestResourceUpdatedPerEra: a 2025-11-25 client that subscribes gets
-// notifications/resources/updated on ticks; a 2026-07-28 client listening on
-// subscriptions/listen does not, because mcp-go v1.2.1's sessions do not
-// implement SessionWithResourceSubscriptions and its fan-out drops
-// resources/updated for listen streams (reference mcp-go §1.8). The modern
-// client reads the resource instead (shown below), and the test pins the
-// limitation so an mcp-go upgrade that fixes it is noticed.
+// TestResourceUpdatedPerEra: a 2025-11-25 client that subscribes and a
+// 2026-07-28 client listening on subscriptions/listen both get
+// notifications/resources/updated on ticks (mcp-go v1.2.1 acknowledges a
+// listen but delivers resources/updated to none of its sessions; the spine
+// serves the listen streams), and a URI the feed does not have is refused.
 func TestResourceUpdatedPerEra(t *testing.T) {
 	e := newEnv(t, noren.Legacy, envOpt{})
 	e.connect()
@@ -203,14 +202,27 @@ func TestResourceUpdatedPerEra(t *testing.T) {
 		}
 		return false
 	})
-	first, _ := readTick(t, modern, uri)
-	before := ln.count(string(mcp.MethodNotificationResourceUpdated), uri)
-	waitFor(t, 5*time.Second, "more ticks while the modern client listens", func() bool {
-		tk, _ := readTick(t, modern, uri)
-		return tk.Ticks > first.Ticks+3 && ln.count(string(mcp.MethodNotificationResourceUpdated), uri) > before+3
+	waitFor(t, 5*time.Second, "resources/updated on the modern client", func() bool {
+		return mn.count(string(mcp.MethodNotificationResourceUpdated), uri) >= 3
 	})
-	if n := mn.count(string(mcp.MethodNotificationResourceUpdated), uri); n != 0 {
-		t.Fatalf("the 2026-07-28 client got %d resources/updated: mcp-go now delivers them; update README and this test", n)
+	refused := make(chan error, 1)
+	stopBad, err := modern.ListenAsync(context.Background(), mcp.SubscriptionFilter{ResourceSubscriptions: []string{"shoonya://nosuch"}},
+		func(err error) { refused <- err })
+	if err == nil {
+		defer stopBad()
+		select {
+		case err = <-refused:
+		case <-time.After(5 * time.Second):
+		}
+	}
+	if err == nil || !strings.Contains(err.Error(), "cannot watch") {
+		t.Fatalf("listen on an unknown URI: %v, want a refusal", err)
+	}
+	var sr mcp.SubscribeRequest
+	sr.Params.URI = "shoonya://feed/NSE" // no token
+	//lint:ignore SA1019 resources/subscribe is the legacy-era call under test
+	if err := legacy.Subscribe(context.Background(), sr); err == nil || !strings.Contains(err.Error(), "cannot watch") {
+		t.Fatalf("subscribe to an unknown URI: %v, want a refusal", err)
 	}
 	_ = io.Discard
 }

@@ -160,10 +160,9 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	} else {
 		r.Log.Info().Msg("broker sessions are kept in this process only: set " + session.EnvStateKey + " (openssl rand -base64 32) to keep the day's login, sealed, in the state file")
 	}
-	notifier := feed.NewNotifier(feed.ServerSender(r.Server))
+	notifier := feed.NewNotifier(nil) // feed.Register gives it the spine's sender
 	hub := feed.NewHub(ctx, feed.Options{URL: client.Config().WSURL}, sessions.AuthFor, notifier)
 	sessions.OnLogin = func(user string, _ noren.Auth) { hub.LoggedIn(user) }
-	go notifier.Run(ctx)
 	d := &Deps{Sessions: sessions, Hub: hub, Placer: orders.NewSharedPlacer(r.Redis), Limits: lim,
 		Pacer: pacer, Confirm: mode, ChainConcurrency: 8}
 	log := r.Log
@@ -180,7 +179,8 @@ func Register(ctx context.Context, r *serve.Registry) error {
 		}
 	}
 	r.AddTools(All(d)...)
-	feed.Register(r.Server, hub, notifier)
+	feed.Register(r, hub, notifier)
+	go notifier.Run(ctx)
 	// MCP Apps views: links only for clients that declare the extension.
 	if err := mcpapps.Install(r.Server, apps.Config()); err != nil {
 		return err
