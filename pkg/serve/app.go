@@ -50,6 +50,7 @@ type Registry struct {
 	aliases map[string]Alias // unlisted names of served tools (alias.go)
 	// resourceCheck refuses malformed resource URIs (resourcecheck.go)
 	resourceCheck func(uri string) error
+	watched       bool // WatchResources was called (watch.go)
 }
 
 // AddTools registers tools that pass the filters: read-only mode drops every tool

@@ -111,6 +111,7 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 			return nil, err
 		}
 	}
+	r.refuseUnwatched()
 	if len(r.skipped) > 0 {
 		log.Info().Strs("filtered_out", r.skipped).Bool("read_only", o.ReadOnly).Msg("tools not served")
 	}

@@ -1,9 +1,13 @@
 package serve_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 )
 
 const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}`
@@ -37,5 +41,33 @@ func TestModernHTTPWithoutRequestMeta(t *testing.T) {
 				t.Fatalf("got %d %q, want %d with %q", r.status, r.body, tc.status, tc.want)
 			}
 		})
+	}
+}
+
+// TestSubscribeAdvertisedOnlyWhenWatchable: a server with no resource to
+// watch does not advertise resources.subscribe, and refuses
+// resources/subscribe; one that calls WatchResources advertises it.
+func TestSubscribeAdvertisedOnlyWhenWatchable(t *testing.T) {
+	plain := servetest.New(t, testApp())
+	if caps := plain.Client.GetServerCapabilities(); caps.Resources != nil && caps.Resources.Subscribe {
+		t.Fatalf("resources.subscribe advertised with nothing to watch: %+v", caps.Resources)
+	}
+	ts := httpServer(t, map[string]string{"MCPFLEET_AUTH_TOKENS": "alice=" + tokA})
+	sid, _ := initSession(t, ts.URL, tokA)
+	r := do(t, http.MethodPost, ts.URL+"/mcp", `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"test://anything"}}`, legacyHdr(tokA, sid))
+	if !strings.Contains(r.body, "no resource to subscribe to") {
+		t.Fatalf("resources/subscribe with nothing to watch: %d %s", r.status, r.body)
+	}
+
+	app := testApp()
+	register := app.Register
+	app.Register = func(ctx context.Context, r *serve.Registry) error {
+		r.WatchResources(serve.Watch{Check: func(string) error { return nil },
+			Subscribe: func(_, _, _ string) {}, Unsubscribe: func(_, _ string) {}, Forget: func(string) {}})
+		return register(ctx, r)
+	}
+	watched := servetest.New(t, app)
+	if caps := watched.Client.GetServerCapabilities(); caps.Resources == nil || !caps.Resources.Subscribe {
+		t.Fatalf("resources.subscribe not advertised: %+v", caps.Resources)
 	}
 }

@@ -39,6 +39,7 @@ type Watch struct {
 // itself and writes to the stream's session.
 func (r *Registry) WatchResources(w Watch) (notify func(key, uri string) error) {
 	s := r.Server
+	r.watched = true
 	server.WithResourceCapabilities(true, true)(s)
 	hooks := s.GetHooks()
 	if hooks == nil { // a server not made by Build
@@ -52,7 +53,8 @@ func (r *Registry) WatchResources(w Watch) (notify func(key, uri string) error) 
 		if !ok {
 			return nil
 		}
-		for _, uri := range watchedURIs(raw) {
+		_, uris := watchedURIs(raw)
+		for _, uri := range uris {
 			if err := w.Check(uri); err != nil {
 				return fmt.Errorf("cannot watch %s: %w", strconv.Quote(uri), err)
 			}
@@ -99,9 +101,26 @@ func (r *Registry) WatchResources(w Watch) (notify func(key, uri string) error) 
 	}
 }
 
-// watchedURIs are the URIs a resources/subscribe or subscriptions/listen
-// message asks to watch (none for any other message).
-func watchedURIs(raw json.RawMessage) []string {
+// refuseUnwatched refuses every subscription on a server that has no
+// resource to watch (mcp-go acknowledges resources/subscribe whatever the
+// advertised capabilities; subscriptions/listen it narrows to them itself).
+func (r *Registry) refuseUnwatched() {
+	if r.watched {
+		return
+	}
+	r.Server.GetHooks().AddOnRequestInitialization(func(_ context.Context, _ any, message any) error {
+		if raw, ok := message.(json.RawMessage); ok {
+			if method, _ := watchedURIs(raw); method == string(mcp.MethodResourcesSubscribe) {
+				return fmt.Errorf("this server has no resource to subscribe to (it does not advertise resources.subscribe)")
+			}
+		}
+		return nil
+	})
+}
+
+// watchedURIs returns a message's method and the URIs it asks to watch, if
+// it is resources/subscribe or subscriptions/listen.
+func watchedURIs(raw json.RawMessage) (method string, uris []string) {
 	var m struct {
 		Method string `json:"method"`
 		Params struct {
@@ -112,15 +131,15 @@ func watchedURIs(raw json.RawMessage) []string {
 		} `json:"params"`
 	}
 	if json.Unmarshal(raw, &m) != nil {
-		return nil
+		return "", nil
 	}
 	switch m.Method {
 	case string(mcp.MethodResourcesSubscribe):
-		return []string{m.Params.URI}
+		return m.Method, []string{m.Params.URI}
 	case string(mcp.MethodSubscriptionsListen):
-		return m.Params.Notifications.ResourceSubscriptions
+		return m.Method, m.Params.Notifications.ResourceSubscriptions
 	}
-	return nil
+	return m.Method, nil
 }
 
 // listener is one open subscriptions/listen stream: the session serving it
