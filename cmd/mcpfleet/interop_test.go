@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -122,19 +123,29 @@ func (w *wire) String() string {
 }
 
 // progressOrder checks that every progress notification for token came
-// before the result marked by resultMark: a notification after the result
-// is one a client drops.
-func progressOrder(received, token, resultMark string) error {
-	res := strings.Index(received, resultMark)
-	if res < 0 {
-		return fmt.Errorf("no result with %q on the wire", resultMark)
+// before the result resultMark matches: a notification after the result is
+// one a client drops.
+func progressOrder(received, token string, resultMark *regexp.Regexp) error {
+	loc := resultMark.FindStringIndex(received)
+	if loc == nil {
+		return fmt.Errorf("no result matching %s on the wire", resultMark)
 	}
+	res := loc[0]
 	last := strings.LastIndex(received, token)
 	if last < 0 {
 		return fmt.Errorf("no progress notification for token %s", token)
 	}
 	if last > res {
 		return fmt.Errorf("a progress notification for %s came after the result", token)
+	}
+	// The finished operation's 100 % is the last one before the result.
+	start := strings.LastIndexByte(received[:last], '\n') + 1
+	end := last + strings.IndexByte(received[last:], '\n')
+	if end < last {
+		end = len(received)
+	}
+	if line := received[start:end]; !strings.Contains(line, `"progress":100`) {
+		return fmt.Errorf("the last progress notification before the result is not 100: %s", line)
 	}
 	return nil
 }
