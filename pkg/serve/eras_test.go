@@ -2,9 +2,11 @@ package serve_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
@@ -69,5 +71,38 @@ func TestSubscribeAdvertisedOnlyWhenWatchable(t *testing.T) {
 	watched := servetest.New(t, app)
 	if caps := watched.Client.GetServerCapabilities(); caps.Resources == nil || !caps.Resources.Subscribe {
 		t.Fatalf("resources.subscribe not advertised: %+v", caps.Resources)
+	}
+}
+
+// TestDeleteEndsTheGetStream: DELETE of a 2025-11-25 session ends that
+// session's open GET stream (mcp-go left it open after answering 200).
+func TestDeleteEndsTheGetStream(t *testing.T) {
+	ts := httpServer(t, map[string]string{"MCPFLEET_AUTH_TOKENS": "alice=" + tokA})
+	sid, _ := initSession(t, ts.URL, tokA)
+	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/mcp", nil)
+	for k, v := range legacyHdr(tokA, sid) {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET: %d", resp.StatusCode)
+	}
+	ended := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, resp.Body)
+		ended <- err
+	}()
+	if got := do(t, http.MethodDelete, ts.URL+"/mcp", "", legacyHdr(tokA, sid)).status; got != 200 {
+		t.Fatalf("DELETE: %d", got)
+	}
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the GET stream is still open 10 s after its session was deleted")
 	}
 }

@@ -68,6 +68,7 @@ func HTTPHandler(b *Built) http.Handler {
 	var h http.Handler = scopeResponses(toolkit.NewDelivery(), mcpHandler)
 	h = unknownToolGate(newToolNames(b.Registry), h)
 	h = resourceGate(b.Registry, h)
+	h = endStreamsOnDelete(h)
 	h = rpcGate(lim, sess, h)
 	h = bodyLimit(lim, h)
 	h = bearerAuth(b.Options.AuthTokens, h)
