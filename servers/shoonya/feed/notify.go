@@ -35,6 +35,9 @@ type sub struct{ session, uri string }
 type Notifier struct {
 	send     Sender
 	AllEvery time.Duration
+	// Relay, when set, tells the other replicas of every tick here (their
+	// clients may watch what this replica's broker socket receives).
+	Relay func(user, uri string)
 
 	mu      sync.Mutex
 	subs    map[string]map[string]string // uri → session → user
@@ -104,11 +107,22 @@ func (n *Notifier) Subscriptions() int { return int(n.n.Load()) }
 
 // Updated is called for every merged tick of user's key ("NSE|22").
 func (n *Notifier) Updated(user, key string) {
+	exch, token, _ := strings.Cut(key, "|")
+	if n.Relay != nil {
+		n.Relay(user, InstrumentURI(exch, token))
+	}
 	if n.n.Load() == 0 {
 		return
 	}
-	exch, token, _ := strings.Cut(key, "|")
-	uri := InstrumentURI(exch, token)
+	n.UpdatedURI(user, InstrumentURI(exch, token))
+}
+
+// UpdatedURI marks user's instrument uri changed for this replica's
+// subscribers (a tick here, or one another replica relayed).
+func (n *Notifier) UpdatedURI(user, uri string) {
+	if n.n.Load() == 0 {
+		return
+	}
 	n.mu.Lock()
 	marked := false
 	for s, u := range n.subs[uri] {

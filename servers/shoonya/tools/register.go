@@ -180,6 +180,8 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	}
 	r.AddTools(All(d)...)
 	feed.Register(r, hub, notifier)
+	// A client watching the feed on one replica hears the ticks of a socket on another.
+	notifier.Relay = r.ShareResourceUpdates(ctx, "shoonya", notifier.UpdatedURI)
 	go notifier.Run(ctx)
 	// MCP Apps views: links only for clients that declare the extension.
 	if err := mcpapps.Install(r.Server, apps.Config()); err != nil {
