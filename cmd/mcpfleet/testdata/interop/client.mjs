@@ -100,9 +100,14 @@ async function liveFeed() {
   }
   try {
     if (modern) {
-      const bad = await client.listen({ resourceSubscriptions: ['shoonya://nosuch'] });
-      const honored = bad.honoredFilter?.resourceSubscriptions ?? [];
-      await bad.close();
+      // Refused (an error) or left out of the acknowledged filter: both say
+      // the URI is not watched; acknowledging it is the failure.
+      let honored = [];
+      try {
+        const bad = await client.listen({ resourceSubscriptions: ['shoonya://nosuch'] });
+        honored = bad.honoredFilter?.resourceSubscriptions ?? [];
+        await bad.close();
+      } catch { /* refused */ }
       if (honored.includes('shoonya://nosuch')) throw new Error('shoonya://nosuch was acknowledged');
     } else {
       let accepted = true;
