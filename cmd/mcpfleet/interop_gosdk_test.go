@@ -118,6 +118,7 @@ func (r *goRun) run() {
 		r.fail("call unknown tool", "want a JSON-RPC error naming the unknown tool, got %v", err)
 	}
 	r.resources(ctx, cs)
+	r.ping(ctx, cs)
 	switch r.server {
 	case "shoonya":
 		r.liveFeed(ctx, cs)
@@ -204,6 +205,23 @@ func (r *goRun) call(ctx context.Context, cs *gosdk.ClientSession, step string, 
 		r.fail(step, "%s: isError %v (want %v), want %q in %.600s", c.Tool, res.IsError, wantError, c.Want, b)
 	}
 	return res
+}
+
+// ping is answered in 2025-11-25 and removed in 2026-07-28 (-32601). The Go
+// SDK sends it without request _meta in both eras: over HTTP its
+// MCP-Protocol-Version header says 2026-07-28, so the server answers -32601;
+// on stdio nothing but _meta carries the era, and a request without it is a
+// 2025-11-25 request (2026-07-28 requires _meta on every request), so it is
+// answered. With _meta, stdio answers -32601 too (pkg/serve's tests).
+func (r *goRun) ping(ctx context.Context, cs *gosdk.ClientSession) {
+	err := cs.Ping(ctx, nil)
+	removed := r.era >= "2026-07-28" && r.transport == "http"
+	switch {
+	case !removed && err != nil:
+		r.fail("ping", "%v", err)
+	case removed && (err == nil || !strings.Contains(err.Error(), "removed")):
+		r.fail("ping", "want -32601 (removed in 2026-07-28), got %v", err)
+	}
 }
 
 // resources lists resources and templates and reads the first resource.

@@ -106,3 +106,24 @@ func TestDeleteEndsTheGetStream(t *testing.T) {
 		t.Fatal("the GET stream is still open 10 s after its session was deleted")
 	}
 }
+
+// TestModernPingOnStdio: on stdio a 2026-07-28 ping (request _meta) is
+// -32601, as over HTTP; the same ping without _meta is a 2025-11-25 request.
+func TestModernPingOnStdio(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + modernMeta + `}}
+{"jsonrpc":"2.0","id":2,"method":"ping","params":{` + modernMeta + `}}
+{"jsonrpc":"2.0","id":3,"method":"ping"}
+`
+	byID := map[float64]map[string]any{}
+	for _, m := range runStdio(t, in, func(r io.Reader) io.Reader { return r }, nil) {
+		if id, ok := m["id"].(float64); ok {
+			byID[id] = m
+		}
+	}
+	if e, _ := byID[2]["error"].(map[string]any); e == nil || e["code"] != float64(-32601) {
+		t.Errorf("2026-07-28 ping: %v, want -32601", byID[2])
+	}
+	if byID[3]["result"] == nil {
+		t.Errorf("ping without _meta: %v, want a result", byID[3])
+	}
+}
