@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -79,4 +81,58 @@ func replicaClient(ctx context.Context, t *testing.T, base, era string) (*gosdk.
 	}
 	t.Cleanup(func() { _ = cs.Close() })
 	return cs, func(uri string) int { mu.Lock(); defer mu.Unlock(); return got[uri] }
+}
+
+// TestDeleteEndsGetStreamsOnEveryReplica: a 2025-11-25 session's GET stream
+// on replica A ends when replica B answers the session's DELETE.
+func TestDeleteEndsGetStreamsOnEveryReplica(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	bins := buildFleet(t)
+	rs := redistest.StartServer(t)
+	env := append(serverEnv(t, bins, "ziwei"), "MCPFLEET_LOG_LEVEL=warn", "MCPFLEET_REDIS_URL=redis://"+rs.Addr()+"/1")
+	a, b := startReplica(t, filepath.Join(bins, "ziwei"), env), startReplica(t, filepath.Join(bins, "ziwei"), env)
+	send := func(method, base, sid, body string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(method, base+"/mcp", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+canaryToken)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if method == http.MethodGet {
+			req.Header.Set("Accept", "text/event-stream")
+		}
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	init := send(http.MethodPost, a.url.String(), "", httpInit)
+	init.Body.Close()
+	sid := init.Header.Get("Mcp-Session-Id")
+	if init.StatusCode != 200 || sid == "" {
+		t.Fatalf("initialize on A: %d, session %q", init.StatusCode, sid)
+	}
+	stream := send(http.MethodGet, a.url.String(), sid, "")
+	defer stream.Body.Close()
+	if stream.StatusCode != 200 {
+		t.Fatalf("GET on A: %d", stream.StatusCode)
+	}
+	ended := make(chan struct{})
+	go func() { _, _ = io.Copy(io.Discard, stream.Body); close(ended) }()
+	del := send(http.MethodDelete, b.url.String(), sid, "")
+	del.Body.Close()
+	if del.StatusCode != 200 {
+		t.Fatalf("DELETE on B: %d", del.StatusCode)
+	}
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the session's GET stream on replica A is still open 10 s after replica B ended the session")
+	}
 }

@@ -4,9 +4,16 @@ import (
 	"context"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/redis/go-redis/v9"
 )
+
+// sessionsEndedChannel carries the ids of 2025-11-25 sessions a DELETE ended,
+// to every replica sharing the Redis (ids are random: one channel serves
+// every server).
+const sessionsEndedChannel = "mcpfleet:sessions/ended"
 
 // endStreamsOnDelete ends a 2025-11-25 session's GET streams when a DELETE
 // ends the session. mcp-go v1.2.1 answers the DELETE (200) and refuses the
@@ -14,10 +21,11 @@ import (
 // goes: one leaked stream per ended session. The spec: "the client SHOULD
 // send an HTTP DELETE ... to explicitly terminate the session" (2025-11-25
 // basic/transports, Session Management), after which nothing of the session
-// goes on.
-func endStreamsOnDelete(next http.Handler) http.Handler {
-	var mu sync.Mutex
-	streams := map[string]map[*context.CancelFunc]struct{}{}
+// goes on. With Redis (rdb not nil) a DELETE answered by one replica ends the
+// session's streams on every replica: the ids go through Redis pub/sub, which
+// a replica listens to while it holds GET streams.
+func endStreamsOnDelete(rdb *redis.Client, next http.Handler) http.Handler {
+	st := &getStreams{rdb: rdb, byID: map[string]map[*context.CancelFunc]struct{}{}}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sid := r.Header.Get(server.HeaderKeySessionID)
 		switch {
@@ -26,35 +34,88 @@ func endStreamsOnDelete(next http.Handler) http.Handler {
 		case r.Method == http.MethodGet:
 			ctx, cancel := context.WithCancel(r.Context())
 			defer cancel()
-			mu.Lock()
-			if streams[sid] == nil {
-				streams[sid] = map[*context.CancelFunc]struct{}{}
-			}
-			streams[sid][&cancel] = struct{}{}
-			mu.Unlock()
-			defer func() {
-				mu.Lock()
-				delete(streams[sid], &cancel)
-				if len(streams[sid]) == 0 {
-					delete(streams, sid)
-				}
-				mu.Unlock()
-			}()
+			st.add(sid, &cancel)
+			defer st.remove(sid, &cancel)
 			next.ServeHTTP(w, r.WithContext(ctx))
 		case r.Method == http.MethodDelete:
 			rec := &statusWriter{ResponseWriter: w}
 			next.ServeHTTP(rec, r)
 			if rec.status == 0 || rec.status == http.StatusOK {
-				mu.Lock()
-				for cancel := range streams[sid] {
-					(*cancel)()
+				st.end(sid)
+				if rdb != nil {
+					ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 2*time.Second)
+					_ = rdb.Publish(ctx, sessionsEndedChannel, sid).Err() // best effort: the session is gone either way
+					cancel()
 				}
-				mu.Unlock()
 			}
 		default:
 			next.ServeHTTP(w, r)
 		}
 	})
+}
+
+// getStreams are this replica's open GET streams by session id.
+type getStreams struct {
+	rdb  *redis.Client
+	mu   sync.Mutex
+	byID map[string]map[*context.CancelFunc]struct{}
+	open int
+	stop context.CancelFunc // ends the Redis subscription
+}
+
+func (g *getStreams) add(sid string, cancel *context.CancelFunc) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.byID[sid] == nil {
+		g.byID[sid] = map[*context.CancelFunc]struct{}{}
+	}
+	g.byID[sid][cancel] = struct{}{}
+	if g.open++; g.open == 1 && g.rdb != nil {
+		ctx, stop := context.WithCancel(context.Background())
+		g.stop = stop
+		ps := g.rdb.Subscribe(ctx, sessionsEndedChannel)
+		// Listening before the stream is served: a DELETE right after is heard.
+		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		_, _ = ps.Receive(rctx)
+		cancel()
+		go func() {
+			defer ps.Close()
+			ch := ps.Channel()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case msg, ok := <-ch:
+					if !ok {
+						return
+					}
+					g.end(msg.Payload)
+				}
+			}
+		}()
+	}
+}
+
+func (g *getStreams) remove(sid string, cancel *context.CancelFunc) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.byID[sid], cancel)
+	if len(g.byID[sid]) == 0 {
+		delete(g.byID, sid)
+	}
+	if g.open--; g.open == 0 && g.stop != nil {
+		g.stop()
+		g.stop = nil
+	}
+}
+
+// end closes every GET stream of sid held here.
+func (g *getStreams) end(sid string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for cancel := range g.byID[sid] {
+		(*cancel)()
+	}
 }
 
 // statusWriter remembers the status a handler wrote.

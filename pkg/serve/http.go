@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/redis/go-redis/v9"
 	"github.com/rs/zerolog"
 	"golang.org/x/net/netutil"
 	"golang.org/x/sync/semaphore"
@@ -68,7 +69,7 @@ func HTTPHandler(b *Built) http.Handler {
 	var h http.Handler = scopeResponses(toolkit.NewDelivery(), mcpHandler)
 	h = unknownToolGate(newToolNames(b.Registry), h)
 	h = resourceGate(b.Registry, h)
-	h = endStreamsOnDelete(h)
+	h = endStreamsOnDelete(sharedRedis(b), h)
 	h = rpcGate(lim, sess, h)
 	h = bodyLimit(lim, h)
 	h = bearerAuth(b.Options.AuthTokens, h)
@@ -78,6 +79,14 @@ func HTTPHandler(b *Built) http.Handler {
 	mux.Handle("/mcp", h)
 	mux.Handle("/mcp/", h)
 	return mux
+}
+
+// sharedRedis is the Redis replicas share, or nil.
+func sharedRedis(b *Built) *redis.Client {
+	if b.Registry == nil {
+		return nil
+	}
+	return b.Registry.Redis
 }
 
 // bodyDeadline bounds every read of the request body, including the one
