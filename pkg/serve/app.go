@@ -50,7 +50,9 @@ type Registry struct {
 	aliases map[string]Alias // unlisted names of served tools (alias.go)
 	// resourceCheck refuses malformed resource URIs (resourcecheck.go)
 	resourceCheck func(uri string) error
-	watched       bool // WatchResources was called (watch.go)
+	watched       bool              // WatchResources was called (watch.go)
+	scopes        map[string]string // tool -> the OAuth scope it needs
+	name          string            // the server's name, the prefix of its scopes
 }
 
 // AddTools registers tools that pass the filters: read-only mode drops every tool
@@ -63,6 +65,10 @@ func (r *Registry) AddTools(ts ...toolkit.Tool) {
 			continue
 		}
 		r.tools = append(r.tools, t)
+		if r.scopes == nil {
+			r.scopes = map[string]string{}
+		}
+		r.scopes[t.Name()] = toolScope(r.name, t)
 		r.Server.AddTool(t.Tool, t.Handler)
 	}
 }

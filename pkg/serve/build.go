@@ -65,6 +65,7 @@ type Built struct {
 func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built, error) {
 	log = log.With().Str("server", app.Name).Logger()
 	o.Limits = o.Limits.orDefaults() // Options built in code may leave limits unset
+	var reg *Registry                // for the scope filter, set below
 	s := server.NewMCPServer(app.Name, resolveVersion(app.Version),
 		server.WithInstructions(app.Instructions),
 		server.WithToolCapabilities(true),
@@ -84,6 +85,8 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 		// Always a hook set, so Register can add hooks via r.Server.GetHooks().
 		server.WithHooks(&server.Hooks{}),
 		server.WithResourceRecovery(),
+		// An OAuth caller sees and calls only the tools its scopes cover.
+		server.WithToolFilter(scopeFilter(&reg)),
 		// No server.WithLogger: mcp-go logs only info lines through it (a line
 		// per message and per tool call), which callLogger already writes; at
 		// warn it logged nothing yet built its attributes on every call.
@@ -92,11 +95,12 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	// A cancelled call's response is left out (MCP: no response to a
 	// cancelled request); the transport's writer drops it.
 	s.GetHooks().AddAfterCallTool(toolkit.CallEnded)
-	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o),
+	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o), name: app.Name,
 		state: &state{ctx: context.WithoutCancel(ctx), mode: o.State, dir: o.StateDir, server: app.Name, log: log}}
 	if r.state.mode == "" { // Options built by hand, not by ParseOptions
 		r.state.mode = StateMemory
 	}
+	reg = r
 	if o.RedisURL != "" {
 		rdb, err := connectRedis(ctx, o.RedisURL, log)
 		if err != nil {

@@ -23,6 +23,7 @@ import (
 	"golang.org/x/net/netutil"
 	"golang.org/x/sync/semaphore"
 
+	"github.com/mcpfleet/mcpfleet/pkg/auth"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
 
@@ -53,6 +54,9 @@ func HTTPHandler(b *Built) http.Handler {
 		server.WithHeartbeatInterval(25*time.Second),
 		server.WithStreamableHTTPLogger(slog.New(zerolog.NewSlogHandler(b.Log.Level(max(b.Log.GetLevel(), zerolog.WarnLevel))))),
 		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
+			if p, ok := auth.FromContext(r.Context()); ok {
+				ctx = auth.WithPrincipal(ctx, p)
+			}
 			if u, ok := r.Context().Value(userKey{}).(string); ok {
 				return WithUser(ctx, u)
 			}
@@ -70,9 +74,10 @@ func HTTPHandler(b *Built) http.Handler {
 	h = unknownToolGate(newToolNames(b.Registry), h)
 	h = resourceGate(b.Registry, h)
 	h = endStreamsOnDelete(sharedRedis(b), h)
+	h = scopeGate(b, h)
 	h = rpcGate(lim, sess, h)
 	h = bodyLimit(lim, h)
-	h = bearerAuth(b.Options.AuthTokens, h)
+	h = authenticate(b, mux, h)
 	h = originCheck(b.Options.AllowOrigins, h)
 	h = bodyDeadline(lim.BodyTimeout, h)
 	h = writeDeadline(lim.WriteTimeout, h)
@@ -318,20 +323,20 @@ func rpcError(w http.ResponseWriter, status int, id json.RawMessage, code int, m
 }
 
 // checkListen refuses a non-loopback address unless bearer tokens are set.
-func checkListen(addr string, tokens map[string]string) error {
+func checkListen(addr string, tokens map[string]string, oauth bool) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("--addr %q is not host:port: %v", addr, err)
 	}
-	if isLoopbackHost(host) || len(tokens) > 0 {
+	if isLoopbackHost(host) || len(tokens) > 0 || oauth {
 		return nil
 	}
-	return fmt.Errorf("refusing to listen on %s without authentication: anyone who can reach it could use this server's credentials; set MCPFLEET_AUTH_TOKENS=user=token,... or listen on 127.0.0.1", addr)
+	return fmt.Errorf("refusing to listen on %s without authentication: anyone who can reach it could use this server's credentials; set MCPFLEET_AUTH_TOKENS=user=token,..., or MCPFLEET_OAUTH_ISSUER and MCPFLEET_PUBLIC_URL, or listen on 127.0.0.1", addr)
 }
 
 // serveHTTP runs the HTTP transport until ctx ends, then shuts down gracefully.
 func serveHTTP(ctx context.Context, b *Built, log zerolog.Logger) error {
-	if err := checkListen(b.Options.Addr, b.Options.AuthTokens); err != nil {
+	if err := checkListen(b.Options.Addr, b.Options.AuthTokens, b.Options.OAuth != nil); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", b.Options.Addr)
@@ -350,7 +355,7 @@ func serveHTTP(ctx context.Context, b *Built, log zerolog.Logger) error {
 		IdleTimeout:    lim.IdleTimeout,
 		MaxHeaderBytes: lim.MaxHeaderBytes,
 	}
-	log.Info().Str("addr", ln.Addr().String()).Bool("auth", len(b.Options.AuthTokens) > 0).Msg("serving MCP over HTTP at /mcp")
+	log.Info().Str("addr", ln.Addr().String()).Bool("auth", len(b.Options.AuthTokens) > 0).Bool("oauth", b.Options.OAuth != nil).Msg("serving MCP over HTTP at /mcp")
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

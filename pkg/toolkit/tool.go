@@ -24,7 +24,11 @@ type Handler[In, Out any] func(ctx context.Context, in In) (Out, error)
 // Tool is one tool with its toolset (a group name used by --tools filters and docs).
 type Tool struct {
 	server.ServerTool
-	Toolset     string
+	Toolset string
+	// NeedsWrite puts a tool whose readOnlyHint is true under the server's
+	// write scope all the same (OAuth): it changes nothing, but what it does
+	// is a privilege (running code in the sandbox).
+	NeedsWrite  bool
 	input       *inputCheck
 	fingerprint string
 	derive      func() (in, out json.RawMessage, err error)

@@ -135,12 +135,16 @@ func (t *Tool) Sandbox() *sandbox.Sandbox { return t.sb }
 
 // Toolkit is the MCP tool definition.
 func (t *Tool) Toolkit() toolkit.Tool {
-	return toolkit.New(toolkit.Def{
+	tk := toolkit.New(toolkit.Def{
 		Name: Name, Title: "Execute Python code", Toolset: "analysis",
 		Description: description,
 		// Runs code that reads nothing and changes nothing outside itself.
 		Hints: toolkit.Hints{ReadOnly: true},
 	}, t.handle)
+	// Running code is a privilege all the same: under OAuth it needs the
+	// write scope.
+	tk.NeedsWrite = true
+	return tk
 }
 
 // Register adds execute-python-code to a polymarket server: the limit is
