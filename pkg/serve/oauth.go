@@ -51,7 +51,10 @@ func authenticate(b *Built, mux *http.ServeMux, next http.Handler) http.Handler 
 		panic(err)
 	}
 	cfg := v.Config()
-	name := b.Registry.name
+	name := "mcp"
+	if b.Registry != nil && b.Registry.name != "" {
+		name = b.Registry.name
+	}
 	meta := auth.MetadataHandler(cfg, name)
 	for _, p := range auth.MetadataPaths(cfg.Resource) {
 		mux.Handle(p, meta)
