@@ -22,7 +22,7 @@ import (
 
 // oauthServer serves testApp behind OAuth for issuer p; the public URL is
 // the server's own /mcp.
-func oauthServer(t *testing.T, p *authtest.Provider, extra map[string]string) (ts *httptest.Server, public string) {
+func oauthServer(t *testing.T, p *authtest.Provider, extra map[string]string) (ts *httptest.Server, public string, logs *servetest.Buffer) {
 	t.Helper()
 	ts = httptest.NewUnstartedServer(nil)
 	public = "http://" + ts.Listener.Addr().String() + "/mcp"
@@ -40,14 +40,19 @@ func oauthServer(t *testing.T, p *authtest.Provider, extra map[string]string) (t
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := serve.Build(context.Background(), testApp(), o, mustLogger(t))
+	logs = &servetest.Buffer{}
+	log, err := serve.NewLogger(logs, "debug")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := serve.Build(context.Background(), testApp(), o, log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts.Config.Handler = serve.HTTPHandler(b)
 	ts.Start()
 	t.Cleanup(ts.Close)
-	return ts, public
+	return ts, public, logs
 }
 
 func postAuth(t *testing.T, url, body, token string) (*http.Response, string) {
@@ -115,7 +120,15 @@ func TestOAuthEndToEnd(t *testing.T) {
 		authtest.Client{ID: "late", Secret: "late-secret", JWT: true, Lifetime: -time.Hour})
 	other := authtest.Start(t, authtest.Client{ID: "alice", Secret: "alice-secret", JWT: true})
 	const static = "static-0123456789abcdef"
-	ts, public := oauthServer(t, p, map[string]string{"MCPFLEET_AUTH_TOKENS": "ops=" + static})
+	ts, public, logs := oauthServer(t, p, map[string]string{"MCPFLEET_AUTH_TOKENS": "ops=" + static})
+	var issued []string // every token and secret used, none of which may reach the logs
+	defer func() {
+		for _, s := range append(issued, static, p.IntrospectionSecret) {
+			if strings.Contains(logs.String(), s) {
+				t.Errorf("a token or secret is in the logs")
+			}
+		}
+	}()
 	prm := ts.URL + "/.well-known/oauth-protected-resource/mcp"
 
 	t.Run("401 points at the metadata", func(t *testing.T) {
@@ -150,7 +163,9 @@ func TestOAuthEndToEnd(t *testing.T) {
 		"other issuer":   other.Token(t, "alice", "alice-secret", public, "testsrv:read"),
 		"malformed":      "x.y",
 	}
+	issued = append(issued, alice)
 	for name, tok := range refused {
+		issued = append(issued, tok)
 		t.Run(name+" is 401", func(t *testing.T) {
 			resp, body := postAuth(t, public, initBody, tok)
 			ch := resp.Header.Get("WWW-Authenticate")
