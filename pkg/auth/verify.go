@@ -26,6 +26,10 @@ type Config struct {
 	// Resource is this server's canonical URI (MCPFLEET_PUBLIC_URL): the PRM
 	// "resource" and the audience every token must carry (RFC 8707 §2).
 	Resource string
+	// Audience is the "aud" tokens must carry, when the IdP cannot put the
+	// resource URI there (MCPFLEET_OAUTH_AUDIENCE: a ZITADEL project id, an
+	// Entra ID application id); default Resource.
+	Audience string
 	// ClientID and ClientSecret authenticate this server at the issuer's
 	// introspection endpoint (RFC 7662 §2.1 requires it). Without them only
 	// JWT access tokens are accepted.
@@ -85,6 +89,9 @@ func New(cfg Config) (*Verifier, error) {
 	}
 	if err := checkURL("MCPFLEET_PUBLIC_URL", cfg.Resource); err != nil {
 		return nil, err
+	}
+	if cfg.Audience == "" {
+		cfg.Audience = cfg.Resource
 	}
 	if cfg.Leeway == 0 {
 		cfg.Leeway = 30 * time.Second
@@ -274,7 +281,7 @@ func (v *Verifier) check(c accessClaims) (Principal, error) {
 	if c.Expiry == nil {
 		return Principal{}, invalid("the token has no expiry (exp)")
 	}
-	err := c.Claims.ValidateWithLeeway(jwt.Expected{Issuer: v.cfg.Issuer, AnyAudience: jwt.Audience{v.cfg.Resource}, Time: v.cfg.Now()}, v.cfg.Leeway)
+	err := c.Claims.ValidateWithLeeway(jwt.Expected{Issuer: v.cfg.Issuer, AnyAudience: jwt.Audience{v.cfg.Audience}, Time: v.cfg.Now()}, v.cfg.Leeway)
 	switch {
 	case errors.Is(err, jwt.ErrInvalidIssuer):
 		return Principal{}, invalid("the token was issued by another authorization server; get one from " + v.cfg.Issuer)

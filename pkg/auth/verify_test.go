@@ -141,6 +141,21 @@ func TestVerifyIssuerDown(t *testing.T) {
 	}
 }
 
+// MCPFLEET_OAUTH_AUDIENCE replaces the resource as the required audience.
+func TestVerifyConfiguredAudience(t *testing.T) {
+	p := authtest.Start(t, clients()...)
+	v, err := auth.New(auth.Config{Issuer: p.Issuer, Resource: resource, Audience: "project-123"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Verify(context.Background(), p.Token(t, "jwt-user", "jwt-secret", "project-123", "srv:read")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Verify(context.Background(), p.Token(t, "jwt-user", "jwt-secret", resource, "srv:read")); err == nil {
+		t.Fatal("a token for the resource URL passed where the configured audience is required")
+	}
+}
+
 func TestConfigRefused(t *testing.T) {
 	for _, c := range []auth.Config{
 		{Issuer: "idp.example.com", Resource: resource},

@@ -27,6 +27,7 @@ func oauthFromEnv() (*auth.Config, error) {
 	cfg := &auth.Config{
 		Issuer:       iss,
 		Resource:     strings.TrimSuffix(pub, "/"),
+		Audience:     os.Getenv("MCPFLEET_OAUTH_AUDIENCE"),
 		ClientID:     os.Getenv("MCPFLEET_OAUTH_CLIENT_ID"),
 		ClientSecret: os.Getenv("MCPFLEET_OAUTH_CLIENT_SECRET"),
 	}
