@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"unsafe"
@@ -149,6 +150,12 @@ func enter(s spec, res *os.File) error {
 	if err := broken(LayerSeccomp); err != nil {
 		return err
 	}
+	// No collection may run once RLIMIT_AS is set either: a cycle started
+	// by an earlier allocation (more packages initialised, more heap) would
+	// grow the runtime's own metadata and fail under the limit. Finish one
+	// now and turn the collector off for the few syscalls left.
+	runtime.GC()
+	debug.SetGCPercent(-1)
 	if err := setRlimits(s); err != nil {
 		return layerErr(LayerRlimits, "%v", err)
 	}
