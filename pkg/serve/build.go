@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/metrics"
 	"github.com/mcpfleet/mcpfleet/pkg/redact"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
@@ -83,7 +84,7 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 		// schema, and each server fuzzes its outputs against it.
 		server.WithRecovery(),
 		// Always a hook set, so Register can add hooks via r.Server.GetHooks().
-		server.WithHooks(&server.Hooks{}),
+		server.WithHooks(sessionGauge(app.Name)),
 		server.WithResourceRecovery(),
 		// An OAuth caller sees and calls only the tools its scopes cover.
 		server.WithToolFilter(scopeFilter(&reg)),
@@ -91,7 +92,7 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 		// per message and per tool call), which callLogger already writes; at
 		// warn it logged nothing yet built its attributes on every call.
 	)
-	s.Use(callLogger(log))
+	s.Use(callLogger(log, app.Name))
 	// A cancelled call's response is left out (MCP: no response to a
 	// cancelled request); the transport's writer drops it.
 	s.GetHooks().AddAfterCallTool(toolkit.CallEnded)
@@ -125,7 +126,7 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 // callLogger puts a per-call logger in ctx (zerolog.Ctx) and logs one info
 // line per call: tool, user, outcome code (ok or the envelope's error code),
 // duration in ms. Arguments are not logged: they may hold secrets.
-func callLogger(log zerolog.Logger) server.ToolHandlerMiddleware {
+func callLogger(log zerolog.Logger, name string) server.ToolHandlerMiddleware {
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			l := log.With().Str("tool", req.Params.Name).Str("user", UserID(ctx)).Logger()
@@ -143,7 +144,9 @@ func callLogger(log zerolog.Logger) server.ToolHandlerMiddleware {
 					code = string(b.Code)
 				}
 			}
-			ev.Str("code", code).Float64("duration_ms", float64(time.Since(start).Microseconds())/1000).Msg("tool call")
+			dur := time.Since(start)
+			metrics.ToolCall(name, req.Params.Name, code, dur)
+			ev.Str("code", code).Float64("duration_ms", float64(dur.Microseconds())/1000).Msg("tool call")
 			return res, err
 		}
 	}

@@ -71,6 +71,12 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		return 1
 	}
 	defer b.Registry.state.close()
+	stopMetrics, err := startMetrics(o.MetricsAddr, b.Log)
+	if err != nil {
+		b.Log.Error().Err(err).Msg("MCPFLEET_METRICS_ADDR: cannot listen")
+		return 1
+	}
+	defer stopMetrics()
 	switch o.Transport {
 	case "http":
 		err = serveHTTP(ctx, b, b.Log)

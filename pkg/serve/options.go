@@ -27,6 +27,7 @@ type Options struct {
 	RedisURL     string            // shared limits and caches across replicas; env only (it may hold a password)
 	State        string            // StateFile or StateMemory, MCPFLEET_STATE
 	StateDir     string            // --state-dir / MCPFLEET_STATE_DIR; "" for the platform's state directory
+	MetricsAddr  string            // Prometheus /metrics listener, MCPFLEET_METRICS_ADDR; "" = off
 	OAuth        *auth.Config      // OAuth 2.1 resource server (MCPFLEET_OAUTH_ISSUER + MCPFLEET_PUBLIC_URL), env only; nil: off
 	Limits       Limits            // transport limits, MCPFLEET_HTTP_* / MCPFLEET_STDIO_* env only
 }
@@ -76,6 +77,7 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "  MCPFLEET_AUTH_TOKENS=user=token,... bearer tokens for HTTP (env only)")
 		fmt.Fprintln(stderr, "  MCPFLEET_OAUTH_ISSUER + MCPFLEET_PUBLIC_URL accept OAuth access tokens from that issuer for this URL (env only; docs/deploy.md)")
+		fmt.Fprintln(stderr, "  MCPFLEET_METRICS_ADDR=127.0.0.1:9464 serve Prometheus /metrics on a listener of its own (env only)")
 		fmt.Fprintln(stderr, "  MCPFLEET_REDIS_URL=redis://host:6379/0 share rate limits and caches between replicas (env only; wins over the state file)")
 		fmt.Fprintln(stderr, "  MCPFLEET_STATE=memory keep limits, caches and stored data in memory only (default: file, see --state-dir)")
 		fmt.Fprintln(stderr, "  MCPFLEET_HTTP_* / MCPFLEET_STDIO_MAX_LINE_BYTES transport limits (env only; see docs/architecture.md)")
@@ -98,6 +100,7 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 	if o.State, err = stateFromEnv(); err != nil {
 		return o, err
 	}
+	o.MetricsAddr = os.Getenv("MCPFLEET_METRICS_ADDR")
 	if o.OAuth, err = oauthFromEnv(); err != nil {
 		return o, err
 	}

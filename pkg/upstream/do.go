@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
+	"github.com/mcpfleet/mcpfleet/pkg/metrics"
 )
 
 // Request is one call.
@@ -132,6 +133,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 		res := c.attempt(ctx, req, body, contentType)
 		anySent = anySent || res.sent
 		c.logAttempt(req, res, attempt, extra)
+		metrics.Upstream(c.cfg.Name, opName(req.Op), res.status, res.dur)
 
 		var e *envelope.Error
 		retryable := false

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/metrics"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/store"
@@ -191,6 +192,7 @@ func (t *Tool) handle(ctx context.Context, in In) (Out, error) {
 	}
 	if layer := t.sb.Unavailable(); layer != "" {
 		// Fail closed before counting: nothing would run.
+		metrics.SandboxRun("unavailable")
 		return failed("sandbox unavailable: " + layer), nil
 	}
 	user := serve.UserID(ctx)
@@ -203,6 +205,7 @@ func (t *Tool) handle(ctx context.Context, in In) (Out, error) {
 	release, err := t.sb.Acquire(ctx)
 	if errors.Is(err, sandbox.ErrBusy) {
 		wait := t.sb.QueueWait()
+		metrics.SandboxRun("queue_full")
 		return Out{}, envelope.New(envelope.RateLimited,
 			"the Python sandbox is busy (all run slots taken for %s); retry shortly", wait).WithRetryAfter(wait)
 	}
@@ -222,8 +225,10 @@ func (t *Tool) handle(ctx context.Context, in In) (Out, error) {
 	}
 	res, err := t.sb.RunAcquired(ctx, in.Code, input)
 	if err != nil {
+		metrics.SandboxRun("error")
 		return Out{}, err
 	}
+	metrics.SandboxRun(runOutcome(res))
 	out := Out{
 		Success:         res.Success,
 		Output:          res.Output,
@@ -250,4 +255,17 @@ func (t *Tool) begin(user string) (done func(), wait time.Duration) {
 		delete(t.running, user)
 		t.mu.Unlock()
 	}, 0
+}
+
+// runOutcome is a run's label for mcpfleet_sandbox_runs_total.
+func runOutcome(r sandbox.Result) string {
+	switch {
+	case r.Unavailable != "":
+		return "unavailable"
+	case r.Success:
+		return "ok"
+	case strings.Contains(r.Error, "timed out") || strings.Contains(r.Error, "TimeoutError"):
+		return "timeout"
+	}
+	return "error"
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpfleet/mcpfleet/pkg/metrics"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 )
 
@@ -23,6 +24,7 @@ type Snapshot struct {
 // delivers through the spine. Call it before the Notifier runs.
 func Register(r *serve.Registry, hub *Hub, n *Notifier) {
 	s := r.Server
+	metrics.Subscriptions("shoonya", func() float64 { return float64(n.Subscriptions()) })
 	s.AddResource(mcp.NewResource(AllURI, "market_data_feed_resource",
 		mcp.WithResourceDescription("Live snapshot of every instrument subscribed with subscribe_market_feeds: last price, OHLC, volume, open interest, best bid/ask (and 5-level depth when subscribed), merged from the broker websocket. Subscribe to get notifications/resources/updated (at most every 250 ms)."),
 		mcp.WithMIMEType("application/json")),
