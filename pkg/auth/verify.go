@@ -153,6 +153,10 @@ func (v *Verifier) discover(ctx context.Context) (*metadata, *oidc.RemoteKeySet,
 	if !v.failedAt.IsZero() && v.cfg.Now().Sub(v.failedAt) < 10*time.Second {
 		return nil, nil, errors.New("the authorization server's metadata could not be fetched; retrying shortly")
 	}
+	// The fetch outlives the request that triggered it: a client hanging up
+	// must not count as the issuer failing.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
 	var lastErr error
 	for _, u := range metadataURLs(v.cfg.Issuer) {
 		m, err := v.fetchMetadata(ctx, u)
