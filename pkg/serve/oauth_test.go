@@ -23,6 +23,10 @@ import (
 // oauthServer serves testApp behind OAuth for issuer p; the public URL is
 // the server's own /mcp.
 func oauthServer(t *testing.T, p *authtest.Provider, extra map[string]string) (ts *httptest.Server, public string, logs *servetest.Buffer) {
+	return oauthServerOf(t, testApp(), p, extra)
+}
+
+func oauthServerOf(t *testing.T, app serve.App, p *authtest.Provider, extra map[string]string) (ts *httptest.Server, public string, logs *servetest.Buffer) {
 	t.Helper()
 	ts = httptest.NewUnstartedServer(nil)
 	public = "http://" + ts.Listener.Addr().String() + "/mcp"
@@ -36,7 +40,7 @@ func oauthServer(t *testing.T, p *authtest.Provider, extra map[string]string) (t
 	for k, v := range env {
 		t.Setenv(k, v)
 	}
-	o, err := serve.ParseOptions(testApp(), []string{"--transport", "http"}, io.Discard)
+	o, err := serve.ParseOptions(app, []string{"--transport", "http"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +49,7 @@ func oauthServer(t *testing.T, p *authtest.Provider, extra map[string]string) (t
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := serve.Build(context.Background(), testApp(), o, log)
+	b, err := serve.Build(context.Background(), app, o, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,5 +249,25 @@ func TestOAuthNeedsBothVariables(t *testing.T) {
 	t.Setenv("MCPFLEET_OAUTH_ISSUER", "https://idp.example.com")
 	if _, err := serve.ParseOptions(testApp(), nil, io.Discard); err == nil || !strings.Contains(err.Error(), "MCPFLEET_PUBLIC_URL") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// A hidden alias of a write tool needs the write scope too.
+func TestOAuthAliasNeedsTargetScope(t *testing.T) {
+	p := authtest.Start(t, authtest.Client{ID: "alice", Secret: "alice-secret", JWT: true})
+	app := testApp()
+	register := app.Register
+	app.Register = func(ctx context.Context, r *serve.Registry) error {
+		if err := register(ctx, r); err != nil {
+			return err
+		}
+		r.AddAliases(serve.Alias{Name: "old_write", Target: "write"})
+		return nil
+	}
+	_, public, _ := oauthServerOf(t, app, p, nil)
+	tok := p.Token(t, "alice", "alice-secret", public, "testsrv:read")
+	resp, _ := postAuth(t, public, strings.Replace(callWrite, `"write"`, `"old_write"`, 1), tok)
+	if ch := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != 403 || !strings.Contains(ch, `scope="testsrv:write"`) {
+		t.Fatalf("%d %q", resp.StatusCode, ch)
 	}
 }
