@@ -264,7 +264,7 @@ func runOutcome(r sandbox.Result) string {
 		return "unavailable"
 	case r.Success:
 		return "ok"
-	case strings.Contains(r.Error, "timed out") || strings.Contains(r.Error, "TimeoutError"):
+	case strings.HasPrefix(r.Error, "timeout:"): // sandbox/verdict.go
 		return "timeout"
 	}
 	return "error"
