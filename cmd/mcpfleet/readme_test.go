@@ -47,7 +47,9 @@ func TestReadmeTryItRunsVerbatim(t *testing.T) {
 			defer cancel()
 			cmd := exec.CommandContext(ctx, "bash", "-euo", "pipefail", "-c", string(m[1]))
 			cmd.Dir = work
-			cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+			// A reader runs the block on a fresh machine: no limits already spent by
+			// other tests in this process's shared state directory.
+			cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "MCPFLEET_STATE_DIR="+t.TempDir())
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("try-it block failed: %v\n%s", err, out)
