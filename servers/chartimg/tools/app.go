@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
+	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/store"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
@@ -41,9 +42,9 @@ type Config struct {
 
 // Flags binds the server's flags; each defaults to its environment variable.
 func (c *Config) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&c.APIURL, "api-url", envOr(client.EnvAPIURL, client.DefaultAPIURL), "chart-img API base URL ["+client.EnvAPIURL+"]")
-	fs.StringVar(&c.DocsURL, "docs-url", envOr(client.EnvDocsURL, client.DefaultDocsURL), "chart-img docs page URL ["+client.EnvDocsURL+"]")
-	fs.StringVar(&c.Plan, "plan", envOr(client.EnvPlan, ""), "chart-img plan: BASIC, PRO, MEGA, ULTRA or ENTERPRISE (client-side limiter and plan-limit checks); empty: unknown, not enforced ["+client.EnvPlan+"]")
+	fs.StringVar(&c.APIURL, "api-url", env.Or(client.EnvAPIURL, client.DefaultAPIURL), "chart-img API base URL ["+client.EnvAPIURL+"]")
+	fs.StringVar(&c.DocsURL, "docs-url", env.Or(client.EnvDocsURL, client.DefaultDocsURL), "chart-img docs page URL ["+client.EnvDocsURL+"]")
+	fs.StringVar(&c.Plan, "plan", env.Or(client.EnvPlan, ""), "chart-img plan: BASIC, PRO, MEGA, ULTRA or ENTERPRISE (client-side limiter and plan-limit checks); empty: unknown, not enforced ["+client.EnvPlan+"]")
 	fs.DurationVar(&c.Timeout, "timeout", 60*time.Second, "per-call deadline for chart-img requests")
 	fs.IntVar(&c.DailyMax, "daily-max", c.DailyMax, "requests a day for the client-side limiter, below the plan's (with --plan); 0: the plan's ["+EnvDailyMax+"]")
 }
@@ -54,13 +55,13 @@ const EnvDailyMax = "CHART_IMG_DAILY_MAX"
 // Register builds the client and adds the tools.
 func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	if c.APIURL == "" {
-		c.APIURL = envOr(client.EnvAPIURL, client.DefaultAPIURL)
+		c.APIURL = env.Or(client.EnvAPIURL, client.DefaultAPIURL)
 	}
 	if c.DocsURL == "" {
-		c.DocsURL = envOr(client.EnvDocsURL, client.DefaultDocsURL)
+		c.DocsURL = env.Or(client.EnvDocsURL, client.DefaultDocsURL)
 	}
 	if c.Plan == "" {
-		c.Plan = envOr(client.EnvPlan, "")
+		c.Plan = env.Or(client.EnvPlan, "")
 	}
 	// chart-img does not say which plan a key has, so an unset plan stays
 	// unknown (no local limiter, plan limits only warned about) rather than
@@ -114,11 +115,4 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
-}
-
-func envOr(k, d string) string {
-	if v := strings.TrimSpace(os.Getenv(k)); v != "" {
-		return v
-	}
-	return d
 }

@@ -7,13 +7,12 @@ package tools
 import (
 	"context"
 	"flag"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
+	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/feed"
 	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/poll"
@@ -41,7 +40,7 @@ type Config struct {
 
 // Flags binds the server's flags; each defaults to its environment variable.
 func (c *Config) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&c.BaseURL, "base-url", envOr(feed.EnvBaseURL, feed.DefaultBaseURL), "Google News base URL ["+feed.EnvBaseURL+"]")
+	fs.StringVar(&c.BaseURL, "base-url", env.Or(feed.EnvBaseURL, feed.DefaultBaseURL), "Google News base URL ["+feed.EnvBaseURL+"]")
 	fs.DurationVar(&c.Timeout, "timeout", feed.DefaultTimeout, "deadline of one feed poll, both attempts included")
 	fs.IntVar(&c.BudgetPerMinute, "budget-per-minute", feed.BudgetPerMinute, "requests a minute to the Google News host, all callers and replicas together")
 	fs.IntVar(&c.BudgetBurst, "budget-burst", feed.BudgetBurst, "requests to the Google News host allowed back to back")
@@ -50,7 +49,7 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 // Register builds the client, the store and the window claims, and adds the tools.
 func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 	if c.BaseURL == "" {
-		c.BaseURL = envOr(feed.EnvBaseURL, feed.DefaultBaseURL)
+		c.BaseURL = env.Or(feed.EnvBaseURL, feed.DefaultBaseURL)
 	}
 	var claimOpts []ratelimit.Option
 	// a preview is a live look: after its minute, errors are shown, not a stale copy
@@ -105,11 +104,4 @@ func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 	r.Log.Info().Str("base_url", feed.PublicBase(c.BaseURL)).Dur("timeout", c.Timeout).Str("state", r.StateBackend()).
 		Stringer("request_budget", budget).Msg("google-news-rss configured")
 	return nil
-}
-
-func envOr(k, d string) string {
-	if v := strings.TrimSpace(os.Getenv(k)); v != "" {
-		return v
-	}
-	return d
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
+	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/ktrdr/client"
 )
@@ -32,13 +33,13 @@ type Config struct {
 
 // Flags binds the server's flags; each defaults to its environment variable.
 func (c *Config) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&c.APIURL, "api-url", envOr("KTRDR_API_URL", client.DefaultAPIURL), "KTRDR backend base URL including /api/v1 [KTRDR_API_URL]")
+	fs.StringVar(&c.APIURL, "api-url", env.Or("KTRDR_API_URL", client.DefaultAPIURL), "KTRDR backend base URL including /api/v1 [KTRDR_API_URL]")
 	fs.Func("timeout", "per-call backend timeout, e.g. 30s or 30 (seconds) [KTRDR_TIMEOUT] (default 30s)", func(s string) error {
 		d, err := parseTimeout(s)
 		c.Timeout = d
 		return err
 	})
-	fs.StringVar(&c.DataLoadRoute, "data-load-route", envOr("KTRDR_DATA_LOAD_ROUTE", client.RouteAuto),
+	fs.StringVar(&c.DataLoadRoute, "data-load-route", env.Or("KTRDR_DATA_LOAD_ROUTE", client.RouteAuto),
 		"data-load route: auto (probe once), load (POST /data/load, 3ba55e75) or acquire (POST /data/acquire/download, HEAD) [KTRDR_DATA_LOAD_ROUTE]")
 }
 
@@ -54,7 +55,7 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 		}
 	}
 	if c.APIURL == "" {
-		c.APIURL = envOr("KTRDR_API_URL", client.DefaultAPIURL)
+		c.APIURL = env.Or("KTRDR_API_URL", client.DefaultAPIURL)
 	}
 	cl, err := client.New(client.Config{APIURL: c.APIURL, Timeout: c.Timeout, DataLoadRoute: c.DataLoadRoute,
 		Logger: r.Log.With().Str("upstream", "ktrdr").Logger(), Retries: c.Retries})
@@ -102,11 +103,4 @@ func redactURL(raw string) string {
 	}
 	u.RawQuery = ""
 	return u.Redacted()
-}
-
-func envOr(key, def string) string {
-	if v := strings.TrimSpace(os.Getenv(key)); v != "" {
-		return v
-	}
-	return def
 }

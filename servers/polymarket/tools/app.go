@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
+	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
 )
@@ -37,19 +38,19 @@ type Config struct {
 
 // Flags binds the server's flags; each defaults to its environment variable.
 func (c *Config) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&c.GammaURL, "gamma-url", envOr(client.EnvGammaURL, client.DefaultGammaURL), "Gamma API base URL ["+client.EnvGammaURL+"]")
-	fs.StringVar(&c.ClobURL, "clob-url", envOr(client.EnvClobURL, client.DefaultClobURL), "CLOB API base URL ["+client.EnvClobURL+"]")
-	fs.StringVar(&c.DataURL, "data-url", envOr(client.EnvDataURL, client.DefaultDataURL), "Data API base URL ["+client.EnvDataURL+"]")
-	fs.StringVar(&c.BTCURL, "btc-url", envOr(client.EnvBTCURL, client.DefaultBTCURL), "BTC spot source (Coinbase API) ["+client.EnvBTCURL+"]")
-	fs.StringVar(&c.BTCFallbackURL, "btc-fallback-url", envOr(client.EnvBTCFallbackURL, client.DefaultBTCFallbackURL), "BTC fallback source (Kraken API) ["+client.EnvBTCFallbackURL+"]")
+	fs.StringVar(&c.GammaURL, "gamma-url", env.Or(client.EnvGammaURL, client.DefaultGammaURL), "Gamma API base URL ["+client.EnvGammaURL+"]")
+	fs.StringVar(&c.ClobURL, "clob-url", env.Or(client.EnvClobURL, client.DefaultClobURL), "CLOB API base URL ["+client.EnvClobURL+"]")
+	fs.StringVar(&c.DataURL, "data-url", env.Or(client.EnvDataURL, client.DefaultDataURL), "Data API base URL ["+client.EnvDataURL+"]")
+	fs.StringVar(&c.BTCURL, "btc-url", env.Or(client.EnvBTCURL, client.DefaultBTCURL), "BTC spot source (Coinbase API) ["+client.EnvBTCURL+"]")
+	fs.StringVar(&c.BTCFallbackURL, "btc-fallback-url", env.Or(client.EnvBTCFallbackURL, client.DefaultBTCFallbackURL), "BTC fallback source (Kraken API) ["+client.EnvBTCFallbackURL+"]")
 	fs.DurationVar(&c.Timeout, "timeout", client.DefaultTimeout, "deadline per upstream request, retries included")
 }
 
 // Register builds the client, the limiters and the tools.
 func (c *Config) Register(_ context.Context, r *serve.Registry) error {
-	def := func(p *string, env, d string) {
+	def := func(p *string, key, d string) {
 		if *p == "" {
-			*p = envOr(env, d)
+			*p = env.Or(key, d)
 		}
 	}
 	def(&c.GammaURL, client.EnvGammaURL, client.DefaultGammaURL)
@@ -93,12 +94,6 @@ func safeURL(raw string) string {
 	return u.String()
 }
 
-func envOr(k, d string) string {
-	if v := strings.TrimSpace(os.Getenv(k)); v != "" {
-		return v
-	}
-	return d
-}
 
 // Per-user call limits an operator may change (a self-hosted deployment with
 // its own quota, or a benchmark's thousands of calls a minute); unset keeps

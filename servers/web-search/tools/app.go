@@ -5,11 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
+	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/web-search/openai"
 	"github.com/mcpfleet/mcpfleet/servers/web-search/quota"
@@ -54,16 +54,16 @@ type Config struct {
 
 // Flags binds the server's flags; each defaults to its environment variable.
 func (c *Config) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&c.BaseURL, "base-url", envOr(openai.EnvBaseURL, openai.DefaultBaseURL), "OpenAI API base URL ["+openai.EnvBaseURL+"]")
-	fs.StringVar(&c.Model, "model", envOr(openai.EnvModel, openai.DefaultModel), "Responses model with web_search ["+openai.EnvModel+"]")
-	fs.StringVar(&c.Effort, "reasoning-effort", envOr(openai.EnvEffort, openai.DefaultEffort), "reasoning.effort: none, low, medium, high (xhigh, max on gpt-6); minimal is sent as low (web_search refuses it); default omits it ["+openai.EnvEffort+"]")
-	fs.StringVar(&c.ContextSize, "search-context-size", envOr(openai.EnvContextSize, openai.DefaultContextSize), "web_search search_context_size: low, medium or high ["+openai.EnvContextSize+"]")
-	fs.IntVar(&c.MaxToolCalls, "max-tool-calls", envInt(openai.EnvMaxToolCalls, openai.DefaultMaxToolCalls), "max_tool_calls per search ["+openai.EnvMaxToolCalls+"]")
-	fs.IntVar(&c.MaxOutputTokens, "max-output-tokens", envInt(openai.EnvMaxOutputTokens, openai.DefaultMaxOutputTokens), "max_output_tokens per search (reasoning included) ["+openai.EnvMaxOutputTokens+"]")
-	fs.DurationVar(&c.Timeout, "timeout", envDur(EnvTimeout, openai.DefaultTimeout), "hard deadline of one search, retries included ["+EnvTimeout+"]")
-	fs.IntVar(&c.Limit, "limit", envInt(EnvLimit, DefaultLimit), "searches per user per window ["+EnvLimit+"]")
-	fs.DurationVar(&c.Window, "window", envDur(EnvWindow, DefaultWindow), "the limit's sliding window ["+EnvWindow+"]")
-	fs.DurationVar(&c.CacheTTL, "cache-ttl", envDur(EnvCacheTTL, DefaultCacheTTL), "how long an identical search by the same user is answered from cache, free; 0 turns the cache off ["+EnvCacheTTL+"]")
+	fs.StringVar(&c.BaseURL, "base-url", env.Or(openai.EnvBaseURL, openai.DefaultBaseURL), "OpenAI API base URL ["+openai.EnvBaseURL+"]")
+	fs.StringVar(&c.Model, "model", env.Or(openai.EnvModel, openai.DefaultModel), "Responses model with web_search ["+openai.EnvModel+"]")
+	fs.StringVar(&c.Effort, "reasoning-effort", env.Or(openai.EnvEffort, openai.DefaultEffort), "reasoning.effort: none, low, medium, high (xhigh, max on gpt-6); minimal is sent as low (web_search refuses it); default omits it ["+openai.EnvEffort+"]")
+	fs.StringVar(&c.ContextSize, "search-context-size", env.Or(openai.EnvContextSize, openai.DefaultContextSize), "web_search search_context_size: low, medium or high ["+openai.EnvContextSize+"]")
+	fs.IntVar(&c.MaxToolCalls, "max-tool-calls", env.Int(openai.EnvMaxToolCalls, openai.DefaultMaxToolCalls), "max_tool_calls per search ["+openai.EnvMaxToolCalls+"]")
+	fs.IntVar(&c.MaxOutputTokens, "max-output-tokens", env.Int(openai.EnvMaxOutputTokens, openai.DefaultMaxOutputTokens), "max_output_tokens per search (reasoning included) ["+openai.EnvMaxOutputTokens+"]")
+	fs.DurationVar(&c.Timeout, "timeout", env.Duration(EnvTimeout, openai.DefaultTimeout), "hard deadline of one search, retries included ["+EnvTimeout+"]")
+	fs.IntVar(&c.Limit, "limit", env.Int(EnvLimit, DefaultLimit), "searches per user per window ["+EnvLimit+"]")
+	fs.DurationVar(&c.Window, "window", env.Duration(EnvWindow, DefaultWindow), "the limit's sliding window ["+EnvWindow+"]")
+	fs.DurationVar(&c.CacheTTL, "cache-ttl", env.Duration(EnvCacheTTL, DefaultCacheTTL), "how long an identical search by the same user is answered from cache, free; 0 turns the cache off ["+EnvCacheTTL+"]")
 }
 
 // Register builds the client, the limit and the tools.
@@ -123,32 +123,4 @@ func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 		r.Log.Warn().Msg("OPENAI_API_KEY is not set: search_web will answer unauthenticated")
 	}
 	return nil
-}
-
-func envOr(k, d string) string {
-	if v := strings.TrimSpace(os.Getenv(k)); v != "" {
-		return v
-	}
-	return d
-}
-
-func envInt(k string, d int) int {
-	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv(k))); err == nil {
-		return n
-	}
-	return d
-}
-
-func envDur(k string, d time.Duration) time.Duration {
-	v := strings.TrimSpace(os.Getenv(k))
-	if v == "" {
-		return d
-	}
-	if t, err := time.ParseDuration(v); err == nil {
-		return t
-	}
-	if s, err := strconv.Atoi(v); err == nil { // plain seconds
-		return time.Duration(s) * time.Second
-	}
-	return d
 }
