@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
 
 // Segment is one piece of an upstream URL path: a fixed part written by the
@@ -52,18 +53,11 @@ func checkSegment(arg, v string) error {
 	}
 	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '/' || r == '\\' }) {
 		if part == "." || part == ".." {
-			return envelope.Invalid(arg, "%s %q is not a valid id: \".\" and \"..\" (alone or between slashes) would name another upstream path", arg, clipArg(v))
+			return envelope.Invalid(arg, "%s %q is not a valid id: \".\" and \"..\" (alone or between slashes) would name another upstream path", arg, extract.Clip(v, 40))
 		}
 	}
 	if strings.Trim(v, "/\\") == "" {
-		return envelope.Invalid(arg, "%s %q is not a valid id: it has no characters besides slashes", arg, clipArg(v))
+		return envelope.Invalid(arg, "%s %q is not a valid id: it has no characters besides slashes", arg, extract.Clip(v, 40))
 	}
 	return nil
-}
-
-func clipArg(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
 }

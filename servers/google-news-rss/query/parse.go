@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
 
 // token is one lexical unit of a raw q.
@@ -157,7 +158,7 @@ func (q *Query) addGroup(chain []token) error {
 	var alts, sites []string
 	for _, t := range chain {
 		if t.neg {
-			return envelope.Invalid("q", "an excluded word cannot be an OR alternative; move -%s out of the group", clip(t.text))
+			return envelope.Invalid("q", "an excluded word cannot be an OR alternative; move -%s out of the group", extract.Clip(t.text, 60))
 		}
 		if name, val, ok := opOf(t); ok {
 			if name != "site" {
@@ -308,7 +309,7 @@ func lex(raw string) ([]token, error) {
 			for j < len(s) && !strings.ContainsRune(" \t\n\r()", rune(s[j])) {
 				if s[j] == '"' {
 					// intitle:"a b" and word"word: a quote inside a word
-					return nil, envelope.Invalid("q", "a quote inside a word (%q); quote whole phrases only, and operators take single words", clip(s[i:]))
+					return nil, envelope.Invalid("q", "a quote inside a word (%q); quote whole phrases only, and operators take single words", extract.Clip(s[i:], 60))
 				}
 				j++
 			}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
 
 // MaxQLen bounds the canonical q. Google documents no limit for News search;
@@ -101,7 +102,7 @@ func (q Query) Normalize() (Query, error) {
 	for _, w := range q.InTitle {
 		w = strings.TrimSpace(w)
 		if strings.ContainsAny(w, " \t\n") {
-			return Query{}, envelope.Invalid("intitle", "intitle takes single words (intitle:a intitle:b), got %q", clip(w))
+			return Query{}, envelope.Invalid("intitle", "intitle takes single words (intitle:a intitle:b), got %q", extract.Clip(w, 60))
 		}
 		if err := checkWord("intitle", w); err != nil {
 			return Query{}, err
@@ -111,7 +112,7 @@ func (q Query) Normalize() (Query, error) {
 	for _, w := range q.InURL {
 		w = strings.TrimSpace(w)
 		if strings.ContainsAny(w, " \t\n") {
-			return Query{}, envelope.Invalid("inurl", "inurl takes single words (inurl:a inurl:b), got %q", clip(w))
+			return Query{}, envelope.Invalid("inurl", "inurl takes single words (inurl:a inurl:b), got %q", extract.Clip(w, 60))
 		}
 		if err := checkWord("inurl", w); err != nil {
 			return Query{}, err
@@ -122,7 +123,7 @@ func (q Query) Normalize() (Query, error) {
 	case "", "title", "text", "url":
 		out.AllIn = m
 	default:
-		return Query{}, envelope.Invalid("all_in", "all_in is title, text or url (allintitle:, allintext:, allinurl:), got %q", clip(q.AllIn))
+		return Query{}, envelope.Invalid("all_in", "all_in is title, text or url (allintitle:, allintext:, allinurl:), got %q", extract.Clip(q.AllIn, 60))
 	}
 	for _, s := range q.Sites {
 		d, err := cleanSite(s)
@@ -160,7 +161,7 @@ func (out *Query) setDates(when, after, before string) error {
 	if when != "" {
 		m := whenRe.FindStringSubmatch(when)
 		if m == nil {
-			return envelope.Invalid("when", "when must be N followed by h, d or m (months), e.g. 12h, 7d or 6m, got %q (Google silently ignores a bad when)", clip(when))
+			return envelope.Invalid("when", "when must be N followed by h, d or m (months), e.g. 12h, 7d or 6m, got %q (Google silently ignores a bad when)", extract.Clip(when, 60))
 		}
 		n, _ := strconv.Atoi(m[1])
 		switch strings.ToLower(m[2]) {
@@ -179,7 +180,7 @@ func (out *Query) setDates(when, after, before string) error {
 		case "y":
 			return envelope.Invalid("when", "when:%s: years are not reported to work (Google silently ignores a bad when); use when:%dm (up to %dm) or an after/before pair", when, min(n*12, maxWhenMonths), maxWhenMonths)
 		default:
-			return envelope.Invalid("when", "when unit must be h (hours), d (days) or m (months), got %q", clip(when))
+			return envelope.Invalid("when", "when unit must be h (hours), d (days) or m (months), got %q", extract.Clip(when, 60))
 		}
 		out.When = m[1] + strings.ToLower(m[2])
 		return nil
@@ -188,13 +189,13 @@ func (out *Query) setDates(when, after, before string) error {
 	var err error
 	if after != "" {
 		if a, err = time.Parse(time.DateOnly, after); err != nil {
-			return envelope.Invalid("after", "after must be a date YYYY-MM-DD, got %q", clip(after))
+			return envelope.Invalid("after", "after must be a date YYYY-MM-DD, got %q", extract.Clip(after, 60))
 		}
 		out.After = after
 	}
 	if before != "" {
 		if b, err = time.Parse(time.DateOnly, before); err != nil {
-			return envelope.Invalid("before", "before must be a date YYYY-MM-DD, got %q", clip(before))
+			return envelope.Invalid("before", "before must be a date YYYY-MM-DD, got %q", extract.Clip(before, 60))
 		}
 		out.Before = before
 	}
@@ -352,16 +353,16 @@ func checkWord(field, w string) error {
 	case w == "":
 		return envelope.Invalid(field, "%s has an empty word", field)
 	case strings.ContainsAny(w, "\"()"):
-		return envelope.Invalid(field, "%s words cannot contain quotes or parentheses (%q); use phrases or any_of", field, clip(w))
+		return envelope.Invalid(field, "%s words cannot contain quotes or parentheses (%q); use phrases or any_of", field, extract.Clip(w, 60))
 	case w == "OR" || w == "AND" || w == "|":
 		return envelope.Invalid(field, "%q is an operator, not a word; use any_of for alternatives (AND is implicit)", w)
 	case strings.HasPrefix(w, "+"):
-		return envelope.Invalid(field, "%q: one leading '+' at most (it is dropped anyway)", clip(w))
+		return envelope.Invalid(field, "%q: one leading '+' at most (it is dropped anyway)", extract.Clip(w, 60))
 	case strings.HasPrefix(w, "-"):
-		return envelope.Invalid(field, "%q starts with '-'; put exclusions in exclude", clip(w))
+		return envelope.Invalid(field, "%q starts with '-'; put exclusions in exclude", extract.Clip(w, 60))
 	}
 	if name, _, ok := strings.Cut(w, ":"); ok && opNameRe.MatchString(name) {
-		return envelope.Invalid(field, "%q looks like an operator; use the site, intitle, when, after or before fields (see explain_operators)", clip(w))
+		return envelope.Invalid(field, "%q looks like an operator; use the site, intitle, when, after or before fields (see explain_operators)", extract.Clip(w, 60))
 	}
 	return nil
 }
@@ -372,7 +373,7 @@ func cleanPhrase(field, p string) (string, error) {
 		return "", envelope.Invalid(field, "%s has an empty phrase", field)
 	}
 	if strings.ContainsAny(p, `"`) {
-		return "", envelope.Invalid(field, "phrases are given without quotes, got %q", clip(p))
+		return "", envelope.Invalid(field, "phrases are given without quotes, got %q", extract.Clip(p, 60))
 	}
 	return p, nil
 }
@@ -398,16 +399,9 @@ func cleanSite(s string) (string, error) {
 	d = strings.TrimPrefix(strings.TrimPrefix(d, "https://"), "http://")
 	d = strings.TrimSuffix(d, "/")
 	if !domainRe.MatchString(d) {
-		return "", envelope.Invalid("site", "site takes a domain like reuters.com (no path, no spaces), got %q", clip(s))
+		return "", envelope.Invalid("site", "site takes a domain like reuters.com (no path, no spaces), got %q", extract.Clip(s, 60))
 	}
 	return d, nil
-}
-
-func clip(s string) string {
-	if r := []rune(s); len(r) > 60 {
-		return string(r[:60]) + "…"
-	}
-	return s
 }
 
 var keyRe = regexp.MustCompile(KeyPattern)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
 
 // MaxPage is Gamma's page size: limit is silently clamped to 100 on the list
@@ -79,7 +80,7 @@ func (c *Client) Market(ctx context.Context, ident string) (Market, Source, erro
 		var m Market
 		m, src, err = c.marketWhere(ctx, "clob_token_ids", ident)
 		if err == nil && m.ID == "" {
-			err = envelope.New(envelope.NotFound, "no Polymarket market has the outcome token %s; search_markets finds markets by text", clip(ident))
+			err = envelope.New(envelope.NotFound, "no Polymarket market has the outcome token %s; search_markets finds markets by text", extract.Clip(ident, 90))
 		}
 		if err != nil {
 			return Market{}, src, err

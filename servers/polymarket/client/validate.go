@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
 
 // Identifier shapes (ref: polymarket.md §1.1): Gamma ids are numeric strings,
@@ -92,7 +93,7 @@ func ClassifyMarketID(field, s string) (IDKind, error) {
 	case isSlug(s):
 		return KindSlug, nil
 	}
-	return 0, envelope.Invalid(field, "%s must be a numeric Gamma id (\"1066851\"), a conditionId (0x + 64 hex), an outcome token id (decimal) or a slug (lowercase words and hyphens, as in polymarket.com/event/<slug>); got %q. search_markets finds markets by text", field, clip(s))
+	return 0, envelope.Invalid(field, "%s must be a numeric Gamma id (\"1066851\"), a conditionId (0x + 64 hex), an outcome token id (decimal) or a slug (lowercase words and hyphens, as in polymarket.com/event/<slug>); got %q. search_markets finds markets by text", field, extract.Clip(s, 90))
 }
 
 // ClassifyEventID tells a numeric event id from a slug.
@@ -104,7 +105,7 @@ func ClassifyEventID(field, s string) (IDKind, error) {
 	case isSlug(s):
 		return KindSlug, nil
 	}
-	return 0, envelope.Invalid(field, "%s must be a numeric event id or an event slug (lowercase words and hyphens); got %q", field, clip(s))
+	return 0, envelope.Invalid(field, "%s must be a numeric event id or an event slug (lowercase words and hyphens); got %q", field, extract.Clip(s, 90))
 }
 
 // CheckAddress refuses anything but a 0x + 40 hex wallet address, saying what
@@ -117,7 +118,7 @@ func CheckAddress(field, s string) error {
 	if isConditionID(s) {
 		hint = "that is a market's conditionId, not a wallet; get_top_holders(condition_id) lists the wallets holding it"
 	}
-	return envelope.Invalid(field, "%s must be a wallet address: 0x followed by 40 hex digits (%s); got %q", field, hint, clip(s))
+	return envelope.Invalid(field, "%s must be a wallet address: 0x followed by 40 hex digits (%s); got %q", field, hint, extract.Clip(s, 90))
 }
 
 // CheckConditionID refuses anything but 0x + 64 hex, pointing a token id, a
@@ -129,13 +130,13 @@ func CheckConditionID(field, s string) error {
 	hint := "get_market returns it as condition_id"
 	switch {
 	case isTokenID(s) && !isNumericID(s):
-		hint = "that is an outcome token id; get_market with identifier=" + clip(s) + " returns the market's condition_id"
+		hint = "that is an outcome token id; get_market with identifier=" + extract.Clip(s, 90) + " returns the market's condition_id"
 	case isNumericID(s) || isSlug(s):
-		hint = "that looks like a Gamma id or slug; get_market with identifier=" + clip(s) + " returns its condition_id"
+		hint = "that looks like a Gamma id or slug; get_market with identifier=" + extract.Clip(s, 90) + " returns its condition_id"
 	case isAddress(s):
 		hint = "that is a wallet address; get_user_positions takes wallets"
 	}
-	return envelope.Invalid(field, "%s must be a market's conditionId: 0x followed by 64 hex digits (%s); got %q", field, hint, clip(s))
+	return envelope.Invalid(field, "%s must be a market's conditionId: 0x followed by 64 hex digits (%s); got %q", field, hint, extract.Clip(s, 90))
 }
 
 // CheckTokenID refuses anything but a decimal CLOB token id, pointing a
@@ -146,9 +147,9 @@ func CheckTokenID(field, s string) error {
 	}
 	hint := "get_market lists them as outcomes[].token_id"
 	if isConditionID(s) || isSlug(s) {
-		hint = "that is a market's conditionId or slug; get_market with identifier=" + clip(s) + " lists its outcomes[].token_id"
+		hint = "that is a market's conditionId or slug; get_market with identifier=" + extract.Clip(s, 90) + " lists its outcomes[].token_id"
 	}
-	return envelope.Invalid(field, "%s must be a CLOB outcome token id: a decimal string (%s); got %q", field, hint, clip(s))
+	return envelope.Invalid(field, "%s must be a CLOB outcome token id: a decimal string (%s); got %q", field, hint, extract.Clip(s, 90))
 }
 
 // CheckDate refuses a date Gamma would not read: RFC 3339 date-time
@@ -161,12 +162,5 @@ func CheckDate(field, s string) error {
 	if _, err := time.Parse("2006-01-02", s); err == nil {
 		return nil
 	}
-	return envelope.Invalid(field, "%s must be an RFC 3339 date-time such as 2026-05-01T00:00:00Z (or a date, 2026-05-01); got %q", field, clip(s))
-}
-
-func clip(s string) string {
-	if len(s) > 90 {
-		return s[:90] + "…"
-	}
-	return s
+	return envelope.Invalid(field, "%s must be an RFC 3339 date-time such as 2026-05-01T00:00:00Z (or a date, 2026-05-01); got %q", field, extract.Clip(s, 90))
 }

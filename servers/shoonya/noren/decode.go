@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
 
 // unreadable is the error for a body that is not the JSON Noren promised.
@@ -30,7 +31,7 @@ func firstByte(body []byte) byte {
 // stat. A Not_Ok answer becomes an envelope error (see EmsgError).
 func DecodeObject(op string, body []byte, dst any) error {
 	if firstByte(body) != '{' {
-		return unreadable(op, fmt.Errorf("want a JSON object, got %q", clip(body)))
+		return unreadable(op, fmt.Errorf("want a JSON object, got %q", extract.Clip(string(body), 40)))
 	}
 	var st Status
 	if err := json.Unmarshal(body, &st); err != nil {
@@ -113,7 +114,7 @@ func DecodeList[T any](op string, body []byte) ([]T, error) {
 		}
 		return []T{}, nil
 	default:
-		return nil, unreadable(op, fmt.Errorf("want a JSON array or object, got %q", clip(body)))
+		return nil, unreadable(op, fmt.Errorf("want a JSON array or object, got %q", extract.Clip(string(body), 40)))
 	}
 }
 
@@ -155,11 +156,4 @@ func DecodeJSONStrings[T any](op string, body []byte) ([]T, error) {
 		out = append(out, v)
 	}
 	return out, nil
-}
-
-func clip(b []byte) string {
-	if len(b) > 40 {
-		return string(b[:40]) + "…"
-	}
-	return string(b)
 }

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/web-search/openai"
@@ -162,7 +163,7 @@ func country(s string) (string, error) {
 	up := strings.ToUpper(strings.TrimSpace(s))
 	r, err := language.ParseRegion(up)
 	if err != nil || !r.IsCountry() {
-		return "", envelope.Invalid("region", "region %q is not an ISO 3166 alpha-2 country code (e.g. AE, GB, US); omit it for no location", clip60(s))
+		return "", envelope.Invalid("region", "region %q is not an ISO 3166 alpha-2 country code (e.g. AE, GB, US); omit it for no location", extract.Clip(s, 60))
 	}
 	if c := r.Canonicalize().String(); c != up || r.ISO3() == "ZZZ" {
 		return "", envelope.Invalid("region", "region %q is not current ISO 3166 alpha-2; use %s", up, c)
@@ -186,15 +187,7 @@ func host(d string) (string, error) {
 		ok = c == '.' || c == '-' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
 	}
 	if !ok || strings.Contains(h, "..") {
-		return "", envelope.Invalid("allowedDomains", "allowedDomains entry %q is not a host name; give bare hosts such as reuters.com (subdomains are included)", clip60(d))
+		return "", envelope.Invalid("allowedDomains", "allowedDomains entry %q is not a host name; give bare hosts such as reuters.com (subdomains are included)", extract.Clip(d, 60))
 	}
 	return h, nil
-}
-
-// clip60 shortens echoed input for messages.
-func clip60(s string) string {
-	if utf8.RuneCountInString(s) > 60 {
-		return string([]rune(s)[:60]) + "…"
-	}
-	return s
 }

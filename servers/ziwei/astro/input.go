@@ -2,6 +2,7 @@ package astro
 
 import (
 	"fmt"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"strings"
 )
 
@@ -60,27 +61,20 @@ func ParseDate(s string) (y, m, d int, err error) {
 		switch {
 		case c >= '0' && c <= '9':
 			if lens[k] >= 4 {
-				return 0, 0, 0, inputErr("date", "malformed date %q: use YYYY-MM-DD", truncate(s, 40))
+				return 0, 0, 0, inputErr("date", "malformed date %q: use YYYY-MM-DD", extract.Clip(s, 40))
 			}
 			parts[k] = parts[k]*10 + int(c-'0')
 			lens[k]++
 		case c == '-' && k < 2 && lens[k] > 0:
 			k++
 		default:
-			return 0, 0, 0, inputErr("date", "malformed date %q: use YYYY-MM-DD", truncate(s, 40))
+			return 0, 0, 0, inputErr("date", "malformed date %q: use YYYY-MM-DD", extract.Clip(s, 40))
 		}
 	}
 	if k != 2 || lens[0] != 4 || lens[1] == 0 || lens[1] > 2 || lens[2] == 0 || lens[2] > 2 {
-		return 0, 0, 0, inputErr("date", "malformed date %q: use YYYY-MM-DD", truncate(s, 40))
+		return 0, 0, 0, inputErr("date", "malformed date %q: use YYYY-MM-DD", extract.Clip(s, 40))
 	}
 	return parts[0], parts[1], parts[2], nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // ParseSolarDate parses and validates a solar date within MinYear-MaxYear.

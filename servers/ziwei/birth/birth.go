@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 )
 
@@ -93,15 +94,15 @@ func ParseClock(s string) (int, error) {
 	s = strings.TrimSpace(s)
 	h, m, ok := strings.Cut(s, ":")
 	if !ok || len(h) < 1 || len(h) > 2 || len(m) != 2 {
-		return 0, errf("birthTime", "malformed time %q: use 24-hour HH:MM, e.g. 07:30 or 23:05", clip(s))
+		return 0, errf("birthTime", "malformed time %q: use 24-hour HH:MM, e.g. 07:30 or 23:05", extract.Clip(s, 24))
 	}
 	hh, ok1 := digits(h)
 	mm, ok2 := digits(m)
 	if !ok1 || !ok2 {
-		return 0, errf("birthTime", "malformed time %q: use 24-hour HH:MM, e.g. 07:30 or 23:05", clip(s))
+		return 0, errf("birthTime", "malformed time %q: use 24-hour HH:MM, e.g. 07:30 or 23:05", extract.Clip(s, 24))
 	}
 	if hh > 23 || mm > 59 {
-		return 0, errf("birthTime", "time %q does not exist: hours 00-23, minutes 00-59", clip(s))
+		return 0, errf("birthTime", "time %q does not exist: hours 00-23, minutes 00-59", extract.Clip(s, 24))
 	}
 	return hh*60 + mm, nil
 }
@@ -115,13 +116,6 @@ func digits(s string) (int, bool) {
 		n = n*10 + int(s[i]-'0')
 	}
 	return n, len(s) > 0
-}
-
-func clip(s string) string {
-	if len(s) > 24 {
-		return s[:24] + "…"
-	}
-	return s
 }
 
 // ParseLongitude checks a longitude in degrees east and rounds it to 0.01°.
@@ -280,7 +274,7 @@ func (f Fields) Spec() (Spec, error) {
 	}
 	y, m, d, err := astro.ParseDate(f.BirthDate)
 	if err != nil {
-		return s, errf("birthDate", "malformed date %q: use YYYY-MM-DD, e.g. 1990-05-17", clip(f.BirthDate))
+		return s, errf("birthDate", "malformed date %q: use YYYY-MM-DD, e.g. 1990-05-17", extract.Clip(f.BirthDate, 24))
 	}
 	s.Year, s.Month, s.Day = y, m, d
 	s.Lunar, s.LeapMonth = f.IsLunar, f.IsLeapMonth
@@ -290,7 +284,7 @@ func (f Fields) Spec() (Spec, error) {
 	}
 	g, err := astro.ParseGender(f.Gender)
 	if err != nil {
-		return s, errf("gender", "unknown gender %q: use 男/女 or male/female", clip(f.Gender))
+		return s, errf("gender", "unknown gender %q: use 男/女 or male/female", extract.Clip(f.Gender, 24))
 	}
 	s.Gender = g
 	switch {

@@ -31,6 +31,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 )
 
@@ -334,7 +335,7 @@ func (c *compiler) compile(n Node, path string, depth int) (*node, error) {
 		for i, b := range n.Branch {
 			br, ok := astro.BranchByName(b)
 			if !ok {
-				return nil, errAt(fmt.Sprintf("%s[%d]", p("branch"), i), "unknown branch %q: use 子 丑 寅 卯 辰 巳 午 未 申 酉 戌 亥 (or zi, chou, …)", clip(b))
+				return nil, errAt(fmt.Sprintf("%s[%d]", p("branch"), i), "unknown branch %q: use 子 丑 寅 卯 辰 巳 午 未 申 酉 戌 亥 (or zi, chou, …)", extract.Clip(b, 24))
 			}
 			out.branches |= 1 << br
 		}
@@ -397,7 +398,7 @@ func (c *compiler) compile(n Node, path string, depth int) (*node, error) {
 			if !ok {
 				id, found := astro.StarByName(name)
 				if !found {
-					return nil, errAt(fmt.Sprintf("%s[%d]", p("count"), i), "unknown star or group %q: use a star name (紫微, emperor…) or a group (major, soft, tough, lucun, tianma, adjective, flower, helper, 主星, 六吉, 六煞)", clip(name))
+					return nil, errAt(fmt.Sprintf("%s[%d]", p("count"), i), "unknown star or group %q: use a star name (紫微, emperor…) or a group (major, soft, tough, lucun, tianma, adjective, flower, helper, 主星, 六吉, 六煞)", extract.Clip(name, 24))
 				}
 				set[id/64] |= 1 << (id % 64)
 			}
@@ -467,13 +468,6 @@ func onlyKeys(n Node, path string, allowed ...string) error {
 	return nil
 }
 
-func clip(s string) string {
-	if r := []rune(s); len(r) > 24 {
-		return string(r[:24]) + "…"
-	}
-	return s
-}
-
 func parseStars(names []string, path string) ([]astro.StarID, error) {
 	if len(names) == 0 || len(names) > MaxNames {
 		return nil, errAt(path, "list 1-%d star names", MaxNames)
@@ -482,11 +476,11 @@ func parseStars(names []string, path string) ([]astro.StarID, error) {
 	for i, s := range names {
 		id, ok := astro.StarByName(s)
 		if !ok {
-			return nil, errAt(fmt.Sprintf("%s[%d]", path, i), "unknown star %q: use a name from ziwei://stars (紫微, 天府, emperor, …)", clip(s))
+			return nil, errAt(fmt.Sprintf("%s[%d]", path, i), "unknown star %q: use a name from ziwei://stars (紫微, 天府, emperor, …)", extract.Clip(s, 24))
 		}
 		for _, prev := range out {
 			if prev == id {
-				return nil, errAt(fmt.Sprintf("%s[%d]", path, i), "star %q is listed twice", clip(s))
+				return nil, errAt(fmt.Sprintf("%s[%d]", path, i), "star %q is listed twice", extract.Clip(s, 24))
 			}
 		}
 		out = append(out, id)
@@ -531,14 +525,14 @@ func parseBrightness(n Node, path string) (uint8, error) {
 		for i, s := range n.Brightness {
 			b, ok := ParseBrightness(s)
 			if !ok {
-				return 0, errAt(fmt.Sprintf("%s.brightness[%d]", path, i), "unknown brightness %q: %s", clip(s), brightHelp)
+				return 0, errAt(fmt.Sprintf("%s.brightness[%d]", path, i), "unknown brightness %q: %s", extract.Clip(s, 24), brightHelp)
 			}
 			mask |= 1 << b
 		}
 	case n.MinBrightness != "":
 		b, ok := ParseBrightness(n.MinBrightness)
 		if !ok {
-			return 0, errAt(path+".minBrightness", "unknown brightness %q: %s", clip(n.MinBrightness), brightHelp)
+			return 0, errAt(path+".minBrightness", "unknown brightness %q: %s", extract.Clip(n.MinBrightness, 24), brightHelp)
 		}
 		for x := astro.BrightMiao; x <= b; x++ {
 			mask |= 1 << x
@@ -546,7 +540,7 @@ func parseBrightness(n Node, path string) (uint8, error) {
 	case n.MaxBrightness != "":
 		b, ok := ParseBrightness(n.MaxBrightness)
 		if !ok {
-			return 0, errAt(path+".maxBrightness", "unknown brightness %q: %s", clip(n.MaxBrightness), brightHelp)
+			return 0, errAt(path+".maxBrightness", "unknown brightness %q: %s", extract.Clip(n.MaxBrightness, 24), brightHelp)
 		}
 		for x := b; x <= astro.BrightXian; x++ {
 			mask |= 1 << x
@@ -573,7 +567,7 @@ func ParseMutagen(s string) (astro.Mutagen, bool) {
 func parseMutagen(s, path string) (astro.Mutagen, error) {
 	m, ok := ParseMutagen(s)
 	if !ok {
-		return 0, errAt(path, "unknown transformation %q: use 禄 权 科 忌 (or A B C D)", clip(s))
+		return 0, errAt(path, "unknown transformation %q: use 禄 权 科 忌 (or A B C D)", extract.Clip(s, 24))
 	}
 	return m, nil
 }
@@ -594,7 +588,7 @@ func ParseLevel(s string) (Level, bool) {
 func (c *compiler) parseLevel(s, path string) (Level, error) {
 	l, ok := ParseLevel(s)
 	if !ok {
-		return 0, errAt(path, "unknown level %q: use natal, decade or annual", clip(s))
+		return 0, errAt(path, "unknown level %q: use natal, decade or annual", extract.Clip(s, 24))
 	}
 	if l > c.needs {
 		c.needs = l
@@ -615,7 +609,7 @@ func parseScope(s, path string) (scope, error) {
 	case "flank", "夹", "夾", "jia":
 		return scopeFlank, nil
 	}
-	return 0, errAt(path, "unknown scope %q: use palace, sanfang (三方四正), sanhe (三合), opposite (对宫) or flank (夹)", clip(s))
+	return 0, errAt(path, "unknown scope %q: use palace, sanfang (三方四正), sanhe (三合), opposite (对宫) or flank (夹)", extract.Clip(s, 24))
 }
 
 func (c *compiler) parseRef(s, path string) (palaceRef, error) {
@@ -647,7 +641,7 @@ func ParsePalaceRef(s string) (palaceRef, error) {
 	if strings.HasPrefix(raw, "@") {
 		id, ok := astro.StarByName(raw[1:])
 		if !ok {
-			return ref, fmt.Errorf("unknown star %q after @: use e.g. @紫微 or @emperor", clip(raw[1:]))
+			return ref, fmt.Errorf("unknown star %q after @: use e.g. @紫微 or @emperor", extract.Clip(raw[1:], 24))
 		}
 		ref.kind, ref.star = refStar, id
 		return ref, nil
@@ -687,7 +681,7 @@ func ParsePalaceRef(s string) (palaceRef, error) {
 			return ref, nil
 		}
 	}
-	return ref, fmt.Errorf("unknown palace %q: use a role (命宫, 财帛, wealth…), 身宫, 来因宫, a branch (子…亥), @STAR, or 大限命宫/流年命宫 (decade:/annual: prefixes)", clip(raw))
+	return ref, fmt.Errorf("unknown palace %q: use a role (命宫, 财帛, wealth…), 身宫, 来因宫, a branch (子…亥), @STAR, or 大限命宫/流年命宫 (decade:/annual: prefixes)", extract.Clip(raw, 24))
 }
 
 var groupNames = map[string]astro.StarType{

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/rs/zerolog"
 )
 
@@ -487,7 +488,7 @@ func decodeEntry(i int, raw json.RawMessage) entry {
 		return bad("no id or owner")
 	}
 	if err := checkFields(st); err != nil {
-		e.corrupt = &Corrupt{Index: i, ID: st.ID, Name: clip(st.Name), Reason: err.Error()}
+		e.corrupt = &Corrupt{Index: i, ID: st.ID, Name: extract.Clip(st.Name, 24), Reason: err.Error()}
 		return e
 	}
 	c, err := Parse(st.Rule)

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 )
 
@@ -53,7 +54,7 @@ func pick(path, v string, opts ...string) (uint8, error) {
 			return uint8(i), nil
 		}
 	}
-	return 0, errf(path, "unknown value %q: use %s", clip(v), strings.Join(opts, " or "))
+	return 0, errf(path, "unknown value %q: use %s", extract.Clip(v, 24), strings.Join(opts, " or "))
 }
 
 // Config validates s and returns the engine's config. Star and stem names are
@@ -84,10 +85,10 @@ func (s Settings) Config() (astro.Config, error) {
 	}
 	c.DayDivide = astro.DayDivide(v)
 	for _, k := range sortedKeys(s.Mutagens) {
-		path := "mutagens." + clip(k)
+		path := "mutagens." + extract.Clip(k, 24)
 		stem, ok := astro.StemByName(k)
 		if !ok {
-			return c, errf(path, "unknown heavenly stem %q: use 甲 乙 丙 丁 戊 己 庚 辛 壬 癸 (or jia, yi…)", clip(k))
+			return c, errf(path, "unknown heavenly stem %q: use 甲 乙 丙 丁 戊 己 庚 辛 壬 癸 (or jia, yi…)", extract.Clip(k, 24))
 		}
 		if c.HasMutagens&(1<<stem) != 0 {
 			return c, errf(path, "stem %s is given twice (in different languages): give it once", stem.Name(astro.ZhCN))
@@ -99,7 +100,7 @@ func (s Settings) Config() (astro.Config, error) {
 		for i, name := range list {
 			id, ok := astro.StarByName(name)
 			if !ok || id.Group() == astro.GroupAdjective {
-				return c, errf(fmt.Sprintf("%s[%d]", path, i), "unknown star %q: use a major or minor star (紫微, 太阳, 文昌, 左辅… in zh-CN, zh-TW or en-US)", clip(name))
+				return c, errf(fmt.Sprintf("%s[%d]", path, i), "unknown star %q: use a major or minor star (紫微, 太阳, 文昌, 左辅… in zh-CN, zh-TW or en-US)", extract.Clip(name, 24))
 			}
 			for j := 0; j < i; j++ {
 				if c.Mutagens[stem][j] == id {
@@ -111,10 +112,10 @@ func (s Settings) Config() (astro.Config, error) {
 		c.HasMutagens |= 1 << stem
 	}
 	for _, k := range sortedKeys(s.Brightness) {
-		path := "brightness." + clip(k)
+		path := "brightness." + extract.Clip(k, 24)
 		id, ok := astro.StarByName(k)
 		if !ok || !astro.HasBrightness(id) && id.Group() == astro.GroupAdjective {
-			return c, errf(path, "unknown star %q: use a major or minor star (紫微, 太阳, 擎羊… in zh-CN, zh-TW or en-US)", clip(k))
+			return c, errf(path, "unknown star %q: use a major or minor star (紫微, 太阳, 擎羊… in zh-CN, zh-TW or en-US)", extract.Clip(k, 24))
 		}
 		if _, dup := c.Brightness[id]; dup {
 			return c, errf(path, "star %s is given twice (in different languages): give it once", id.Name(astro.ZhCN))
@@ -127,7 +128,7 @@ func (s Settings) Config() (astro.Config, error) {
 		for i, b := range list {
 			v, ok := brightnessByName(b)
 			if !ok {
-				return c, errf(fmt.Sprintf("%s[%d]", path, i), "unknown brightness %q: use 庙 旺 得 利 平 不 陷 ([+3]…[-3]) or \"\"", clip(b))
+				return c, errf(fmt.Sprintf("%s[%d]", path, i), "unknown brightness %q: use 庙 旺 得 利 平 不 陷 ([+3]…[-3]) or \"\"", extract.Clip(b, 24))
 			}
 			row[i] = v
 		}
@@ -161,13 +162,6 @@ func sortedKeys(m map[string][]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-func clip(s string) string {
-	if r := []rune(s); len(r) > 24 {
-		return string(r[:24]) + "…"
-	}
-	return s
 }
 
 // Parse reads settings JSON (unknown keys refused) and validates it.

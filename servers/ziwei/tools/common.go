@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/birth"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/chartid"
@@ -68,7 +69,7 @@ func parseLang(s string) (astro.Lang, error) {
 	}
 	l, err := astro.ParseLang(s)
 	if err != nil {
-		return 0, envelope.Invalid("language", "unknown language %q: use zh-CN, zh-TW or en-US", clip(s))
+		return 0, envelope.Invalid("language", "unknown language %q: use zh-CN, zh-TW or en-US", extract.Clip(s, 32))
 	}
 	return l, nil
 }
@@ -163,13 +164,6 @@ func mapErr(err error) error {
 	return err
 }
 
-func clip(s string) string {
-	if r := []rune(s); len(r) > 32 {
-		return string(r[:32]) + "…"
-	}
-	return s
-}
-
 // at names palace i in one string, "命宫 丁亥" ("soul ding-hai" in en-US): the
 // role, stem and branch at a fraction of the schema and result bytes.
 func (cc *chartCtx) at(i int) string {
@@ -250,7 +244,7 @@ func parsePalaceFor(field, s string, ofRole func(astro.PalaceRole) int, body int
 	if b, ok := astro.BranchByName(t); ok {
 		return b.BoardIndex(), nil
 	}
-	return 0, envelope.Invalid(field, "unknown palace %q: use a role (命宫 兄弟 夫妻 子女 财帛 疾厄 迁移 仆役 官禄 田宅 福德 父母; pinyin Ming, Xiongdi, Fuqi…; English soul, siblings…) or a branch (子 丑 … 亥)", clip(s))
+	return 0, envelope.Invalid(field, "unknown palace %q: use a role (命宫 兄弟 夫妻 子女 财帛 疾厄 迁移 仆役 官禄 田宅 福德 父母; pinyin Ming, Xiongdi, Fuqi…; English soul, siblings…) or a branch (子 丑 … 亥)", extract.Clip(s, 32))
 }
 
 // periodRoleName names a role at a period level: 大限财帛, 流年命宫, decadal wealth.

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 )
@@ -72,7 +73,7 @@ func getPalaceStemSihua() toolkit.Tool {
 				y := h.Yearly
 				period = &y
 			default:
-				return FlyOut{}, envelope.Invalid("chartLevel", "unknown chartLevel %q: use Natal, Decade or Annual", clip(level))
+				return FlyOut{}, envelope.Invalid("chartLevel", "unknown chartLevel %q: use Natal, Decade or Annual", extract.Clip(level, 32))
 			}
 			roleAt := c.PalaceRole
 			ofRole := c.PalaceOfRole

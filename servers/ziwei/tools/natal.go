@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/birth"
@@ -232,7 +233,7 @@ func getStarAttributes() toolkit.Tool {
 			}
 			id, ok := astro.StarByName(in.StarName)
 			if !ok {
-				return StarAttrOut{}, envelope.Invalid("starName", "unknown star %q: use one of the names listed by the ziwei://stars resource (e.g. 紫微, 天机, emperor)", clip(in.StarName))
+				return StarAttrOut{}, envelope.Invalid("starName", "unknown star %q: use one of the names listed by the ziwei://stars resource (e.g. 紫微, 天机, emperor)", extract.Clip(in.StarName, 32))
 			}
 			out := starAttributes(id, l)
 			if in.ChartID != "" {

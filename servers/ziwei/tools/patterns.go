@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
@@ -172,7 +173,7 @@ func queryPattern() toolkit.Tool {
 			if in.Pattern != "" {
 				p, ok := patterns.Find(in.Pattern)
 				if !ok {
-					return out, envelope.Invalid("pattern", "unknown pattern %q: omit pattern with includeMissing true to list the catalogue", clip(in.Pattern))
+					return out, envelope.Invalid("pattern", "unknown pattern %q: omit pattern with includeMissing true to list the catalogue", extract.Clip(in.Pattern, 32))
 				}
 				out.Patterns = append(out.Patterns, explainPattern(p, rc, cc.lang))
 				return out, nil
@@ -243,7 +244,7 @@ func (t *Tools) queryCombination() toolkit.Tool {
 			for i, s := range in.Stars {
 				id, ok := astro.StarByName(s)
 				if !ok {
-					return out, envelope.Invalid("stars", "unknown star %q at stars[%d]: use names from ziwei://stars", clip(s), i)
+					return out, envelope.Invalid("stars", "unknown star %q at stars[%d]: use names from ziwei://stars", extract.Clip(s, 32), i)
 				}
 				want = append(want, id)
 			}

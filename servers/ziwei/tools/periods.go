@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 )
@@ -155,7 +156,7 @@ func getDecadeSihua() toolkit.Tool {
 				}
 				s, ok := astro.StemByName(in.Stem)
 				if !ok {
-					return PeriodSihuaOut{}, envelope.Invalid("stem", "unknown stem %q: use 甲 乙 丙 丁 戊 己 庚 辛 壬 癸 (or jia, yi…)", clip(in.Stem))
+					return PeriodSihuaOut{}, envelope.Invalid("stem", "unknown stem %q: use 甲 乙 丙 丁 戊 己 庚 辛 壬 癸 (or jia, yi…)", extract.Clip(in.Stem, 32))
 				}
 				return PeriodSihuaOut{Stem: s.Name(cc.lang), Items: cc.sihua(s, nil)}, nil
 			}
@@ -306,7 +307,7 @@ func getAnnualSihua() toolkit.Tool {
 			case in.Stem != "":
 				s, ok := astro.StemByName(in.Stem)
 				if !ok {
-					return PeriodSihuaOut{}, envelope.Invalid("stem", "unknown stem %q: use 甲 乙 丙 丁 戊 己 庚 辛 壬 癸 (or jia, yi…)", clip(in.Stem))
+					return PeriodSihuaOut{}, envelope.Invalid("stem", "unknown stem %q: use 甲 乙 丙 丁 戊 己 庚 辛 壬 癸 (or jia, yi…)", extract.Clip(in.Stem, 32))
 				}
 				return PeriodSihuaOut{Stem: s.Name(cc.lang), Items: cc.sihua(s, nil)}, nil
 			case in.Year == 0:

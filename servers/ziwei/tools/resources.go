@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/board"
@@ -78,7 +79,7 @@ func addResources(r *serve.Registry) {
 			name := starURI(req.Params.URI)
 			id, ok := astro.StarByName(name)
 			if !ok {
-				return nil, fmt.Errorf("unknown star %q: read ziwei://stars for the 70 names (Chinese, English or pinyin)", clip(name))
+				return nil, fmt.Errorf("unknown star %q: read ziwei://stars for the 70 names (Chinese, English or pinyin)", extract.Clip(name, 32))
 			}
 			out := map[string]StarAttrOut{}
 			for _, l := range astro.Langs() {

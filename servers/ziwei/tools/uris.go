@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/chartid"
 )
@@ -81,18 +82,18 @@ func checkResourceURI(uri string) error {
 	case strings.HasPrefix(uri, chartPrefix):
 		id, lang := chartURI(uri)
 		if strings.TrimSpace(id) == "" {
-			return fmt.Errorf("chart_id is missing from %s: use ziwei://chart/{chart_id} with the chart_id initialize_chart returned", clip(uri))
+			return fmt.Errorf("chart_id is missing from %s: use ziwei://chart/{chart_id} with the chart_id initialize_chart returned", extract.Clip(uri, 32))
 		}
 		if _, _, err := chartid.DecodeWith(id); err != nil {
-			return fmt.Errorf("chart_id %q: %v: use the chart_id initialize_chart returned", clip(id), err)
+			return fmt.Errorf("chart_id %q: %v: use the chart_id initialize_chart returned", extract.Clip(id, 32), err)
 		}
 		if _, err := parseLang(lang); err != nil {
-			return fmt.Errorf("language %q: use zh-CN, zh-TW or en-US", clip(lang))
+			return fmt.Errorf("language %q: use zh-CN, zh-TW or en-US", extract.Clip(lang, 32))
 		}
 	case strings.HasPrefix(uri, starsPrefix):
 		if name := starURI(uri); name != "" {
 			if _, ok := astro.StarByName(name); !ok {
-				return fmt.Errorf("unknown star %q: read ziwei://stars for the 70 names (Chinese, English or pinyin)", clip(name))
+				return fmt.Errorf("unknown star %q: read ziwei://stars for the 70 names (Chinese, English or pinyin)", extract.Clip(name, 32))
 			}
 		}
 	}
