@@ -26,7 +26,7 @@ import (
 // appConn is a ziwei server seen by a client that declares MCP Apps.
 func appConn(t *testing.T) *servetest.Conn {
 	t.Helper()
-	return servetest.NewWithOptions(t, newApp(), []mcpclient.ClientOption{mcpclient.WithClientCapabilities(mcpapps.ClientCapabilities())},
+	return servetest.NewWithOptions(t, app(&tools.Config{}), []mcpclient.ClientOption{mcpclient.WithClientCapabilities(mcpapps.ClientCapabilities())},
 		"--rules-file", filepath.Join(t.TempDir(), "rules.json"))
 }
 

@@ -35,7 +35,7 @@ func conn(t testing.TB, args ...string) *servetest.Conn {
 			args = append(args, "--state-dir", tt.TempDir())
 		}
 	}
-	return servetest.New(t, newApp(), args...)
+	return servetest.New(t, app(&tools.Config{}), args...)
 }
 
 var birth1990 = map[string]any{"birthDate": "1990-05-17", "birthTimeIndex": 6, "gender": "男"}

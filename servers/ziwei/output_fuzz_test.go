@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/tools"
 )
 
 // FuzzInitializeChartOutput: production validates no result per call (see
@@ -13,7 +14,7 @@ import (
 // birth data conforms to initialize_chart's published output schema, as the
 // client receives it.
 func FuzzInitializeChartOutput(f *testing.F) {
-	c := servetest.NewProduction(f, newApp(), "--rules-file", filepath.Join(f.TempDir(), "cfg", "ziwei-rules.json"))
+	c := servetest.NewProduction(f, app(&tools.Config{}), "--rules-file", filepath.Join(f.TempDir(), "cfg", "ziwei-rules.json"))
 	def := servetest.ToolDef(f, c, "initialize_chart")
 	for _, s := range []struct {
 		y, m, d, hour int

@@ -4,11 +4,13 @@ import (
 	"os"
 	"testing"
 
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/tools"
 )
 
 func TestMain(m *testing.M) {
-	servetest.ServeIfChild(newApp)
+	servetest.ServeIfChild(func() serve.App { return app(&tools.Config{}) })
 	os.Exit(m.Run())
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/tools"
 )
 
 // TestSeedToolIDsAreHiddenAliases: the seed's own requests (its tool IDs
@@ -193,7 +194,7 @@ func TestBadResourceURIIsInvalidParams(t *testing.T) {
 	var out, stderr bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- serve.Run(context.Background(), newApp(), []string{"--rules-file", t.TempDir() + "/r.json"}, strings.NewReader(in), &out, &stderr)
+		done <- serve.Run(context.Background(), app(&tools.Config{}), []string{"--rules-file", t.TempDir() + "/r.json"}, strings.NewReader(in), &out, &stderr)
 	}()
 	select {
 	case <-done:
@@ -213,12 +214,12 @@ func TestBadResourceURIIsInvalidParams(t *testing.T) {
 	}
 
 	// HTTP
-	o, err := serve.ParseOptions(newApp(), []string{"--transport", "http", "--rules-file", t.TempDir() + "/r.json"}, io.Discard)
+	o, err := serve.ParseOptions(app(&tools.Config{}), []string{"--transport", "http", "--rules-file", t.TempDir() + "/r.json"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	log, _ := serve.NewLogger(io.Discard, "error")
-	built, err := serve.Build(context.Background(), newApp(), o, log)
+	built, err := serve.Build(context.Background(), app(&tools.Config{}), o, log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+	"github.com/mcpfleet/mcpfleet/servers/ziwei/tools"
 )
 
 // TestChartSettings: initialize_chart's settings become part of the chart_id;
@@ -59,7 +60,7 @@ func TestDeploymentSettings(t *testing.T) {
 		t.Errorf("deployment settings not applied: %v", got)
 	}
 	t.Setenv("ZIWEI_SETTINGS", `{"mutagens":{"庚":["太阳"]}}`)
-	app := newApp()
+	app := app(&tools.Config{})
 	if err := app.Register(t.Context(), nil); err == nil || !strings.Contains(err.Error(), "ZIWEI_SETTINGS") {
 		t.Errorf("invalid ZIWEI_SETTINGS accepted: %v", err)
 	}
