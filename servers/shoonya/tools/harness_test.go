@@ -8,15 +8,24 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	mcpapps "github.com/mcpfleet/mcpfleet/pkg/apps"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/apps"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/fake"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/tools"
 )
 
+// app is main.go's wiring: the tools, then the MCP Apps views.
 func app() serve.App {
-	return serve.App{Name: "shoonya", DefaultPort: 8702, Instructions: tools.Instructions, Register: tools.Register}
+	return serve.App{Name: "shoonya", DefaultPort: 8702, Instructions: tools.Instructions,
+		Register: func(ctx context.Context, r *serve.Registry) error {
+			if err := tools.Register(ctx, r); err != nil {
+				return err
+			}
+			return mcpapps.Install(r.Server, apps.Config())
+		}}
 }
 
 // env is one fake Noren plus a connected MCP client in one era.

@@ -10,12 +10,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	mcpapps "github.com/mcpfleet/mcpfleet/pkg/apps"
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/store"
-	"github.com/mcpfleet/mcpfleet/servers/shoonya/apps"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/feed"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/orders"
@@ -183,10 +181,6 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	// A client watching the feed on one replica hears the ticks of a socket on another.
 	notifier.Relay = r.ShareResourceUpdates(ctx, "shoonya", notifier.UpdatedURI)
 	go notifier.Run(ctx)
-	// MCP Apps views: links only for clients that declare the extension.
-	if err := mcpapps.Install(r.Server, apps.Config()); err != nil {
-		return err
-	}
 	r.Log.Info().Str("login_generation", string(cfg.Era)).Str("confirm_orders", string(mode)).
 		Int("max_order_qty", lim.MaxQuantity).Float64("max_order_value", lim.MaxOrderValue).
 		Int("max_orders_per_minute", lim.MaxOrdersPerMin).Bool("shared_request_budget", cfg.SharedLimiter).
