@@ -12,6 +12,7 @@ import (
 	"github.com/go-resty/resty/v2"
 	"github.com/rs/zerolog"
 
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
@@ -73,6 +74,9 @@ type Config struct {
 	// page on another host). nil keeps the generic refusal ("check the base
 	// URL"). The call is not retried either way.
 	CrossHostRedirect func(resp *http.Response, to *url.URL) *envelope.Error
+	// Drift watches every answer (deprecation headers; bodies against the
+	// shapes registered for each Op); nil is the process's drift.Default().
+	Drift *drift.Watch
 }
 
 // Client calls one upstream. It is safe for concurrent use.

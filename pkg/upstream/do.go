@@ -140,6 +140,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 		var retryAfter time.Duration
 		if res.err == nil {
 			out.Status, out.Header, out.Body = res.status, res.header, res.body
+			c.watch().Observe(c.cfg.Logger, c.cfg.Name, req.Op, res.status, res.header, res.body)
 			e = c.statusError(req, res, safe, extra)
 			if e == nil {
 				return out, nil

@@ -1,0 +1,80 @@
+package drift
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// Exit codes of a probe (the server's drift-probe command and
+// `mcpfleet doctor --live`): the most severe route decides.
+const (
+	ExitOK         = 0
+	ExitUsage      = 2
+	ExitNoProbe    = 3 // the probe could not run (no binary, bad configuration)
+	ExitDeprecated = 5
+	ExitDrifted    = 6
+	ExitFailing    = 7
+)
+
+// ExitCode maps the worst status to its exit code.
+func ExitCode(status string) int {
+	switch status {
+	case StatusDepr:
+		return ExitDeprecated
+	case StatusDrift:
+		return ExitDrifted
+	case StatusFailed:
+		return ExitFailing
+	}
+	return ExitOK
+}
+
+// Report is one server's probe, the JSON the drift-probe command prints
+// (docs/drift.md documents it; `mcpfleet doctor --live --json` prints a
+// list of them).
+type Report struct {
+	Server    string    `json:"server"`
+	Status    string    `json:"status"`
+	CheckedAt time.Time `json:"checked_at"`
+	Routes    []Result  `json:"routes"`
+	Error     string    `json:"error,omitempty"`
+}
+
+// Setup builds a server's probes from its environment (the same settings
+// the server reads) and returns the shapes they are checked against.
+type Setup func(ctx context.Context) ([]Probe, []Shape, error)
+
+// Command is a server's "drift-probe" subcommand: it runs setup's probes
+// and prints one Report as JSON on stdout. Flags: --include-paid.
+func Command(server string, setup Setup) func(ctx context.Context, args []string) int {
+	return func(ctx context.Context, args []string) int {
+		return runCommand(ctx, server, setup, args, os.Stdout, os.Stderr)
+	}
+}
+
+func runCommand(ctx context.Context, server string, setup Setup, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(server+" drift-probe", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	paid := fs.Bool("include-paid", false, "also run probes that cost money (an OpenAI search)")
+	if err := fs.Parse(args); err != nil {
+		return ExitUsage
+	}
+	rep := Report{Server: server, CheckedAt: time.Now().UTC(), Routes: []Result{}}
+	code := ExitOK
+	probes, shapes, err := setup(ctx)
+	if err != nil {
+		rep.Status, rep.Error, code = StatusFailed, err.Error(), ExitNoProbe
+	} else {
+		rep.Routes = Run(ctx, probes, shapes, Options{IncludePaid: *paid})
+		rep.Status = Worst(rep.Routes)
+		code = ExitCode(rep.Status)
+	}
+	b, _ := json.Marshal(rep)
+	fmt.Fprintln(stdout, string(b))
+	return code
+}

@@ -1,0 +1,245 @@
+package drift
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// Settings read by Default.
+const (
+	// EnvSample is how often one route's body is checked against its Shape
+	// on ordinary traffic (a Go duration; default 1m; 0 checks every answer).
+	EnvSample = "MCPFLEET_DRIFT_SAMPLE"
+	// EnvDir, when set, is where each server keeps its last seen drift
+	// (<dir>/<server>.json) for `mcpfleet doctor` to read offline.
+	EnvDir = "MCPFLEET_DRIFT_DIR"
+	// DefaultSample is the body check interval per route.
+	DefaultSample = time.Minute
+	maxSignals    = 256
+)
+
+// Signal is one kind of drift seen on one route, with how often and when.
+type Signal struct {
+	Upstream  string    `json:"upstream"`
+	Route     string    `json:"route"`
+	Kind      string    `json:"kind"`
+	Path      string    `json:"path,omitempty"`
+	Detail    string    `json:"detail"`
+	Count     int64     `json:"count"`
+	FirstSeen time.Time `json:"first_seen"`
+	LastSeen  time.Time `json:"last_seen"`
+}
+
+// Watch notices drift on ordinary traffic. Safe for concurrent use.
+type Watch struct {
+	mu      sync.Mutex
+	server  string
+	shapes  map[string]Shape
+	checked map[string]time.Time // upstream+route → last body check
+	signals map[string]*Signal
+	logged  map[string]string // signal key → UTC day last logged
+	every   time.Duration
+	dir     string
+	now     func() time.Time
+}
+
+// NewWatch is an empty watch for server that checks bodies every sample
+// (0: every answer) and keeps its signals in dir ("" keeps them in memory only).
+func NewWatch(server string, sample time.Duration, dir string) *Watch {
+	return &Watch{server: server, shapes: map[string]Shape{}, checked: map[string]time.Time{},
+		signals: map[string]*Signal{}, logged: map[string]string{}, every: sample, dir: dir, now: time.Now}
+}
+
+var (
+	defOnce sync.Once
+	def     *Watch
+)
+
+// Default is the process's watch: pkg/upstream reports every answer to it.
+// Its server name is the binary's; EnvSample and EnvDir set the rest.
+func Default() *Watch {
+	defOnce.Do(func() {
+		sample := DefaultSample
+		if d, err := time.ParseDuration(os.Getenv(EnvSample)); err == nil && d >= 0 {
+			sample = d
+		}
+		def = NewWatch(filepath.Base(os.Args[0]), sample, os.Getenv(EnvDir))
+	})
+	return def
+}
+
+// SetClock replaces the clock (tests).
+func (w *Watch) SetClock(now func() time.Time) { w.mu.Lock(); w.now = now; w.mu.Unlock() }
+
+// Register adds the shapes a client depends on (a client's constructor
+// calls it; registering a route again replaces its shape).
+func (w *Watch) Register(shapes ...Shape) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, s := range shapes {
+		w.shapes[s.Route] = s
+	}
+}
+
+// Shape returns the registered shape of route.
+func (w *Watch) Shape(route string) (Shape, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s, ok := w.shapes[route]
+	return s, ok
+}
+
+// Observe looks at one answer of upstream's route: its deprecation headers
+// always, its body against the route's shape at most once per sample
+// interval (a 2xx body against Fields, another against Error).
+func (w *Watch) Observe(log zerolog.Logger, upstream, route string, status int, h http.Header, body []byte) {
+	if route == "" {
+		return
+	}
+	if f, ok := DeprecationOf(h); ok {
+		w.Note(log, upstream, route, f)
+	}
+	w.mu.Lock()
+	shape, ok := w.shapes[route]
+	now := w.now()
+	key := upstream + "\x00" + route
+	due := ok && (w.every == 0 || now.Sub(w.checked[key]) >= w.every)
+	if due {
+		if len(w.checked) > maxSignals {
+			clear(w.checked)
+		}
+		w.checked[key] = now
+	}
+	w.mu.Unlock()
+	if !due || len(body) == 0 {
+		return
+	}
+	var fs []Finding
+	if status >= 200 && status < 300 {
+		fs = shape.CheckBody(body)
+	} else if status >= 400 {
+		fs = shape.CheckError(body)
+	}
+	for _, f := range fs {
+		w.Note(log, upstream, route, f)
+	}
+}
+
+// Note records one finding on upstream's route (a parser that needed a
+// field and did not find it calls it directly) and logs it at warn level the
+// first time each UTC day.
+func (w *Watch) Note(log zerolog.Logger, upstream, route string, f Finding) {
+	key := strings.Join([]string{upstream, route, f.Kind, f.Path}, "\x00")
+	w.mu.Lock()
+	now := w.now()
+	s := w.signals[key]
+	if s == nil {
+		if len(w.signals) >= maxSignals {
+			w.dropOldest()
+		}
+		s = &Signal{Upstream: upstream, Route: route, Kind: f.Kind, Path: f.Path, FirstSeen: now}
+		w.signals[key] = s
+	}
+	s.Count++
+	s.Detail, s.LastSeen = f.Detail, now
+	day := now.UTC().Format(time.DateOnly)
+	first := w.logged[key] != day
+	if first {
+		w.logged[key] = day
+	}
+	snap := *s
+	var all []Signal
+	if first && w.dir != "" {
+		all = w.list()
+	}
+	w.mu.Unlock()
+	if !first {
+		return
+	}
+	log.Warn().Str("upstream", upstream).Str("route", route).Str("drift", f.Kind).Str("path", f.Path).
+		Str("detail", f.Detail).Int64("count", snap.Count).
+		Msg("the upstream drifted from what this server expects; see docs/drift.md")
+	if all != nil {
+		w.save(all)
+	}
+}
+
+func (w *Watch) dropOldest() {
+	var oldest string
+	for k, s := range w.signals {
+		if oldest == "" || s.LastSeen.Before(w.signals[oldest].LastSeen) {
+			oldest = k
+		}
+	}
+	delete(w.signals, oldest)
+	delete(w.logged, oldest)
+}
+
+// Signals are the drift seen so far, the most recent first.
+func (w *Watch) Signals() []Signal {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.list()
+}
+
+func (w *Watch) list() []Signal {
+	out := make([]Signal, 0, len(w.signals))
+	for _, s := range w.signals {
+		out = append(out, *s)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].LastSeen.Equal(out[j].LastSeen) {
+			return out[i].LastSeen.After(out[j].LastSeen)
+		}
+		return out[i].Route+out[i].Kind+out[i].Path < out[j].Route+out[j].Kind+out[j].Path
+	})
+	return out
+}
+
+// Saved is the file a server keeps its signals in (EnvDir).
+type Saved struct {
+	Server  string    `json:"server"`
+	Updated time.Time `json:"updated"`
+	Signals []Signal  `json:"signals"`
+}
+
+// save writes the signals to <dir>/<server>.json through a temporary file,
+// so a reader never sees half of it. A failure is not worth failing a call.
+func (w *Watch) save(all []Signal) {
+	b, err := json.MarshalIndent(Saved{Server: w.server, Updated: w.now().UTC(), Signals: all}, "", " ")
+	if err != nil || os.MkdirAll(w.dir, 0o700) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(w.dir, "."+w.server+"-*.json")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(b)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), SavedPath(w.dir, w.server)) != nil {
+		_ = os.Remove(tmp.Name())
+	}
+}
+
+// SavedPath is where server keeps its signals under dir.
+func SavedPath(dir, server string) string { return filepath.Join(dir, server+".json") }
+
+// Load reads what server saved under dir; ok is false when it saved nothing.
+func Load(dir, server string) (s Saved, ok bool, err error) {
+	b, err := os.ReadFile(SavedPath(dir, server))
+	if os.IsNotExist(err) {
+		return s, false, nil
+	}
+	if err != nil {
+		return s, false, err
+	}
+	return s, true, json.Unmarshal(b, &s)
+}
