@@ -2,6 +2,7 @@ package drift
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -72,8 +73,21 @@ func Default() *Watch {
 			sample = d
 		}
 		def = NewWatch(filepath.Base(os.Args[0]), sample, os.Getenv(EnvDir))
+		def.restore()
 	})
 	return def
+}
+
+// SetSample sets the body check interval per route (0: every answer).
+func (w *Watch) SetSample(d time.Duration) { w.mu.Lock(); w.every = d; w.mu.Unlock() }
+
+// Reset forgets every signal and check (tests share the process's watch).
+func (w *Watch) Reset() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	clear(w.signals)
+	clear(w.logged)
+	clear(w.checked)
 }
 
 // SetClock replaces the clock (tests).
@@ -242,4 +256,65 @@ func Load(dir, server string) (s Saved, ok bool, err error) {
 		return s, false, err
 	}
 	return s, true, json.Unmarshal(b, &s)
+}
+
+// Brief is a signal as a tool shows it (get_*_capabilities).
+type Brief struct {
+	Upstream string `json:"upstream"`
+	Route    string `json:"route"`
+	Kind     string `json:"kind"`
+	Detail   string `json:"detail"`
+	Count    int64  `json:"count"`
+	LastSeen string `json:"last_seen"`
+}
+
+// Recent is at most n of the latest signals, for a capabilities tool.
+func (w *Watch) Recent(n int) []Brief {
+	sig := w.Signals()
+	if len(sig) > n {
+		sig = sig[:n]
+	}
+	out := make([]Brief, 0, len(sig))
+	for _, s := range sig {
+		d := s.Detail
+		if s.Path != "" {
+			d = s.Path + ": " + d
+		}
+		out = append(out, Brief{Upstream: s.Upstream, Route: s.Route, Kind: s.Kind, Detail: d, Count: s.Count,
+			LastSeen: s.LastSeen.UTC().Format(time.RFC3339)})
+	}
+	return out
+}
+
+// String is one line: "<upstream> <route> <kind>: <detail> (<count>×, last <time>)".
+func (b Brief) String() string {
+	return fmt.Sprintf("%s %s %s: %s (%d×, last %s)", b.Upstream, b.Route, b.Kind, b.Detail, b.Count, b.LastSeen)
+}
+
+// RecentText is Recent as one line each, for a tool's plain list.
+func (w *Watch) RecentText(n int) []string {
+	var out []string
+	for _, b := range w.Recent(n) {
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// restore loads what an earlier run of this server saved, so a restart
+// does not forget the drift it saw (signals are logged again once a day).
+func (w *Watch) restore() {
+	if w.dir == "" {
+		return
+	}
+	saved, ok, err := Load(w.dir, w.server)
+	if !ok || err != nil {
+		return
+	}
+	for _, s := range saved.Signals {
+		if len(w.signals) >= maxSignals {
+			break
+		}
+		s := s
+		w.signals[strings.Join([]string{s.Upstream, s.Route, s.Kind, s.Path}, "\x00")] = &s
+	}
 }

@@ -58,25 +58,16 @@ func ParseDrift(s string) (Drift, error) {
 // Drifter wraps a fake's handler: it applies the current Drift to every
 // answer but the fake's own /_fake/ routes, serves POST/DELETE /_fake/drift,
 // and counts the requests it saw by method and path (so a test proves a
-// probe only read). Safe for concurrent use.
+// probe only read). The zero Drifter drifts nothing. Safe for concurrent use.
 type Drifter struct {
 	mu    sync.Mutex
 	drift Drift
 	seen  map[string]int
 }
 
-// NewDrifter starts with the drift named by FAKE_DRIFT, if any.
-func NewDrifter() (*Drifter, error) {
-	d := &Drifter{seen: map[string]int{}}
-	if v := os.Getenv(EnvDrift); v != "" {
-		dr, err := ParseDrift(v)
-		if err != nil {
-			return nil, err
-		}
-		d.drift = dr
-	}
-	return d, nil
-}
+// DriftFromEnv is the drift named by FAKE_DRIFT (none when unset): a fake
+// binary's main sets it on its Drifter.
+func DriftFromEnv() (Drift, error) { return ParseDrift(os.Getenv(EnvDrift)) }
 
 // Set replaces the drift (the test hook).
 func (d *Drifter) Set(dr Drift) { d.mu.Lock(); d.drift = dr; d.mu.Unlock() }
@@ -119,6 +110,9 @@ func (d *Drifter) Wrap(h http.Handler) http.Handler {
 			return
 		}
 		d.mu.Lock()
+		if d.seen == nil {
+			d.seen = map[string]int{}
+		}
 		if len(d.seen) < 10000 {
 			d.seen[r.Method+" "+r.URL.Path]++
 		}

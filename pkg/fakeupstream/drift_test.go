@@ -13,6 +13,10 @@ func TestParseDrift(t *testing.T) {
 	if err != nil || !d.Deprecate || d.RenameFrom != "id" || d.RenameTo != "uid" || d.EnumField != "status" || d.EnumValue != "paused" || !d.ErrorBody {
 		t.Fatalf("%+v %v", d, err)
 	}
+	t.Setenv(EnvDrift, "deprecate")
+	if d, err := DriftFromEnv(); err != nil || !d.Deprecate {
+		t.Fatalf("from env: %+v %v", d, err)
+	}
 	for _, bad := range []string{"rename:id", "enum:=x", "explode"} {
 		if _, err := ParseDrift(bad); err == nil {
 			t.Errorf("%q accepted", bad)
@@ -30,7 +34,7 @@ func TestDrifterRewritesAndCounts(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"items":[{"id":"a","status":"open","n":1.50}]}`)
 	})
-	d, _ := NewDrifter()
+	d := &Drifter{}
 	srv := httptest.NewServer(d.Wrap(inner))
 	defer srv.Close()
 	get := func(method, path, body string) (int, http.Header, string) {

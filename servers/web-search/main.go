@@ -3,6 +3,7 @@
 package main
 
 import (
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/web-search/tools"
 )
@@ -17,5 +18,6 @@ func app(cfg *tools.Config) serve.App {
 		Instructions: tools.Instructions,
 		Flags:        cfg.Flags,
 		Register:     cfg.Register,
+		Commands:     map[string]serve.Command{"drift-probe": drift.Command("web-search", tools.DriftSetup)},
 	}
 }

@@ -40,7 +40,13 @@ type Server struct {
 	now      func() time.Time
 	// modelReads counts GET /v1/models/{id}.
 	modelReads int
+	drift      fakeupstream.Drifter
 }
+
+// Drift is the switch that makes this fake drift from the real API
+// (deprecation headers, a renamed field, a new enum value, a new error
+// body) and counts requests by method and path; Start serves through it.
+func (s *Server) Drift() *fakeupstream.Drifter { return &s.drift }
 
 // Recorded is one request as the fake received it.
 type Recorded struct {
@@ -70,7 +76,7 @@ func (s *Server) Start() (base string, stop func()) { return s.StartAt("127.0.0.
 
 // StartAt listens on addr, which must be a loopback address.
 func (s *Server) StartAt(addr string) (base string, stop func()) {
-	base, stop, err := fakeupstream.Listen(addr, s)
+	base, stop, err := fakeupstream.Listen(addr, s.drift.Wrap(s))
 	if err != nil {
 		panic("fake web-search: " + err.Error())
 	}

@@ -3,6 +3,7 @@ package openai
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -71,9 +72,20 @@ func (c *Client) RetrieveModel(ctx context.Context, id string) (*ModelInfo, erro
 	if err != nil {
 		return nil, envelope.From(err)
 	}
-	var m ModelInfo
-	if err := json.Unmarshal(resp.Body, &m); err != nil || m.ID == "" {
+	m, err := decodeModel(resp.Body)
+	if err != nil {
 		return nil, envelope.New(envelope.UpstreamError, "OpenAI's model object for %s is not readable; check %s", extract.Clip(id, 60), EnvBaseURL).WithRetryable(true)
+	}
+	return m, nil
+}
+
+func decodeModel(body []byte) (*ModelInfo, error) {
+	var m ModelInfo
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, err
+	}
+	if m.ID == "" {
+		return nil, errors.New("no id")
 	}
 	return &m, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
@@ -25,7 +26,8 @@ type CapsOut struct {
 	NextFreeInS float64 `json:"next_free_in_s"`
 	Note        string  `json:"note,omitempty"`
 	// Warnings need an operator: the model shuts down within 30 days or is
-	// gone (with the setting and value to change).
+	// gone (with the setting and value to change), or OpenAI drifted from
+	// what this server reads ("upstream drift: …", newest first).
 	Warnings []string    `json:"warnings,omitempty"`
 	Server   ServerFacts `json:"server" mcp:"type=object"`
 }
@@ -54,7 +56,7 @@ var parameters = map[string]string{
 	"includeAnswers": "false sends a cheaper sources-only request (shorter output, smaller max_output_tokens): citations with snippets, no narrative",
 }
 
-const capsDescription = `search_web's budget, free: searches left for this user, when the next frees up, OPENAI_API_KEY set, warnings (model shutting down); server: model, its shutdown date, effort, deadline, retries, cache TTL, each parameter's real effect. Use before many searches, after rate_limited.`
+const capsDescription = `search_web's budget, free: searches left for this user, when the next frees, OPENAI_API_KEY set, warnings (model shutdown, API drift); server: model, shutdown date, effort, deadline, retries, cache TTL, each parameter's real effect. Use before many searches, after rate_limited.`
 
 // lifecycleWait bounds how long get_search_capabilities waits for the
 // start-up lifecycle check (only right after start).
@@ -98,6 +100,11 @@ func (s *Service) caps(ctx context.Context, _ CapsIn) (CapsOut, error) {
 		if w := l.Warning(); w != "" {
 			out.Warnings = append(out.Warnings, w)
 		}
+	}
+	// The latest drift seen on OpenAI's answers (deprecation headers,
+	// unknown values, missing fields) needs an operator too.
+	for _, d := range drift.Default().RecentText(maxDriftShown) {
+		out.Warnings = append(out.Warnings, "upstream drift: "+d)
 	}
 	st, err := s.q.Peek(ctx, serve.UserID(ctx))
 	if err != nil {

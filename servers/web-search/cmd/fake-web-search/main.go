@@ -7,6 +7,8 @@
 //
 // Scenarios and faults: curl -XPOST localhost:8797/_fake/faults -d '{"scenario":"rate_limited","count":2}';
 // curl localhost:8797/_fake/scenarios lists them; '{"latencyMs":20000}' makes answers slow.
+// Drift (docs/drift.md): FAKE_DRIFT=deprecate,rename:status=state,enum:type=x,error_body, or
+// curl -XPOST localhost:8797/_fake/drift -d '{"deprecate":true}'.
 package main
 
 import (
@@ -16,6 +18,7 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 	"github.com/mcpfleet/mcpfleet/servers/web-search/fake"
 )
 
@@ -32,6 +35,12 @@ func main() {
 		}
 		f.Push(fake.Fault{Scenario: *scenario})
 	}
+	dr, err := fakeupstream.DriftFromEnv()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, fakeupstream.EnvDrift+":", err)
+		os.Exit(2)
+	}
+	f.Drift().Set(dr)
 	base, stop := f.StartAt(*addr)
 	defer stop()
 	fmt.Fprintf(os.Stderr, "fake OpenAI Responses API listening on %s (OPENAI_BASE_URL=%s/v1)\n", base, base)

@@ -1,0 +1,28 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
+	"github.com/mcpfleet/mcpfleet/servers/web-search/openai"
+)
+
+// DriftSetup builds the client from the environment, as the server does,
+// for the drift-probe command (`mcpfleet doctor --live web-search`).
+func DriftSetup(context.Context) ([]drift.Probe, []drift.Shape, error) {
+	key := strings.TrimSpace(os.Getenv(openai.EnvAPIKey))
+	if key == "" {
+		return nil, nil, errors.New(openai.EnvAPIKey + " is not set: the probe asks OpenAI with the operator's key")
+	}
+	cl := openai.New(openai.Config{APIKey: key, BaseURL: envOr(openai.EnvBaseURL, openai.DefaultBaseURL),
+		Model: envOr(openai.EnvModel, openai.DefaultModel), Effort: envOr(openai.EnvEffort, openai.DefaultEffort),
+		ContextSize: envOr(openai.EnvContextSize, openai.DefaultContextSize), Timeout: 30 * time.Second})
+	return cl.Probes(time.Now()), openai.Shapes, nil
+}
+
+// maxDriftShown bounds the drift signals a capabilities answer carries.
+const maxDriftShown = 5
