@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
+	"github.com/mcpfleet/mcpfleet/pkg/redact"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/store"
 )
@@ -19,6 +21,11 @@ import (
 // when configured, and that it starts and lists its tools. Every problem is
 // one line that says what to fix. Exit 0 when nothing needs fixing, else 1.
 func doctor(args []string, stdout, stderr io.Writer) int {
+	for _, a := range args {
+		if a == "--live" {
+			return doctorLive(args, stdout, stderr)
+		}
+	}
 	picked := servers
 	if len(args) > 0 {
 		picked = nil
@@ -74,6 +81,9 @@ func doctor(args []string, stdout, stderr io.Writer) int {
 			}
 			err := reach(raw)
 			report(err == nil, fmt.Sprintf("upstream %s (%s) reachable", raw, from), fmt.Sprint(err, "; check ", u.Env, " and the network"))
+		}
+		if len(s.Upstreams) > 0 {
+			lastDrift(s.Name, stdout, report)
 		}
 		if bin == "" {
 			continue
@@ -202,4 +212,34 @@ func checkStateFile(server string) (string, error) {
 		return path, err
 	}
 	return path, db.Close()
+}
+
+// lastDrift shows the drift a running server saw on ordinary traffic, when
+// servers keep it in MCPFLEET_DRIFT_DIR; without it only the live process
+// knows (its get_*_capabilities tool), and doctor says so.
+func lastDrift(name string, stdout io.Writer, report func(ok bool, what, fix string)) {
+	dir := os.Getenv(drift.EnvDir)
+	if dir == "" {
+		fmt.Fprintf(stdout, "  --   run-time drift: set %s to keep it for doctor; `mcpfleet doctor --live %s` probes now\n", drift.EnvDir, name)
+		return
+	}
+	saved, ok, err := drift.Load(dir, name)
+	switch {
+	case err != nil:
+		report(false, "run-time drift readable", fmt.Sprint(err))
+	case !ok || len(saved.Signals) == 0:
+		report(true, "no upstream drift seen at run time", "")
+	default:
+		for i, sg := range saved.Signals {
+			if i == 5 {
+				fmt.Fprintf(stdout, "       … %d more in %s\n", len(saved.Signals)-5, drift.SavedPath(dir, name))
+				break
+			}
+			what := fmt.Sprintf("upstream drift seen: %s %s %s", sg.Upstream, sg.Route, sg.Kind)
+			if sg.Path != "" {
+				what += " " + sg.Path
+			}
+			report(false, what, fmt.Sprintf("%s (%d×, last %s); see docs/drift.md", redact.String(sg.Detail), sg.Count, sg.LastSeen.UTC().Format(time.RFC3339)))
+		}
+	}
 }

@@ -29,6 +29,9 @@ const usage = `usage:
   mcpfleet batch [--save-images DIR] SERVER [FILE|-]
                                                   the calls in FILE (or stdin), one per line, in one process
   mcpfleet doctor [SERVER...]                     check binaries, credentials, upstreams and Redis; say what to fix
+  mcpfleet doctor --live [--json] [--include-paid] SERVER...|--all
+                                                  read-only probe of every upstream route: ok, deprecated, drifted,
+                                                  failing (exit 0, 5, 6, 7; docs/drift.md)
   mcpfleet config --client claude-desktop|claude-code|cursor|vscode --servers a,b
   mcpfleet --version
 Binaries are looked up in $MCPFLEET_BIN, then next to mcpfleet, then ./bin, then $PATH.

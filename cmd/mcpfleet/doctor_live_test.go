@@ -1,0 +1,167 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
+)
+
+// setFakeDrift switches the drift of the fake behind a base URL env var.
+func setFakeDrift(t *testing.T, baseEnv, body string) {
+	t.Helper()
+	base := os.Getenv(baseEnv)
+	base = strings.TrimSuffix(strings.TrimSuffix(base, "/"), "/v1")
+	req, _ := http.NewRequest(http.MethodPost, base+"/_fake/drift", strings.NewReader(body))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("drift switch: %d", resp.StatusCode)
+	}
+}
+
+func noCanary(t *testing.T, outs ...string) {
+	t.Helper()
+	for _, o := range outs {
+		for _, c := range canaries {
+			if strings.Contains(o, c) {
+				t.Fatalf("canary secret %q printed:\n%s", c, o)
+			}
+		}
+	}
+}
+
+// TestDoctorLive: the probe of web-search against its fake (the operator's
+// env, here with a canary key): ok; each drift of the fake changes the
+// status and the exit code a cron job acts on; the paid search runs only
+// with --include-paid; no secret is printed.
+func TestDoctorLive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	cliEnv(t, "web-search")
+	code, out, errs := runCLI(t, "", "doctor", "--live", "--json", "web-search")
+	noCanary(t, out, errs)
+	var rep liveReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != drift.ExitOK || rep.Status != drift.OK || len(rep.Servers) != 1 {
+		t.Fatalf("exit %d %v\n%s%s", code, err, out, errs)
+	}
+	routes := map[string]string{}
+	for _, r := range rep.Servers[0].Routes {
+		routes[r.Route] = r.Status
+	}
+	if routes["model"] != drift.OK || routes["search"] != drift.StatusSkip {
+		t.Fatalf("routes %v", routes)
+	}
+	cases := []struct {
+		drift string
+		code  int
+		want  string
+	}{
+		{`{"deprecate":true}`, drift.ExitDeprecated, "Deprecation: true"},
+		{`{"rename_from":"object","rename_to":"kind"}`, drift.ExitDrifted, "missing_field object"},
+		{`{"enum_field":"object","enum_value":"model_v2"}`, drift.ExitDrifted, `unknown_enum object`},
+		{`{"error_body":true}`, drift.ExitDrifted, "new_error_body"},
+	}
+	for _, c := range cases {
+		setFakeDrift(t, "OPENAI_BASE_URL", c.drift)
+		code, out, errs := runCLI(t, "", "doctor", "--live", "web-search")
+		noCanary(t, out, errs)
+		if code != c.code || !strings.Contains(out, c.want) || !strings.Contains(out, "UPSTREAM") {
+			t.Errorf("%s: exit %d\n%s%s", c.drift, code, out, errs)
+		}
+	}
+	setFakeDrift(t, "OPENAI_BASE_URL", `{}`)
+	code, out, errs = runCLI(t, "", "doctor", "--live", "--include-paid", "web-search")
+	noCanary(t, out, errs)
+	if code != drift.ExitOK || strings.Contains(out, "skipped") || !strings.Contains(out, "POST /responses") {
+		t.Errorf("paid: exit %d\n%s%s", code, out, errs)
+	}
+	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+	code, out, _ = runCLI(t, "", "doctor", "--live", "web-search")
+	if code != drift.ExitFailing || !strings.Contains(out, "failing") {
+		t.Errorf("unreachable: exit %d\n%s", code, out)
+	}
+}
+
+// TestDoctorLiveJSONSchema: the documented fields of --json, and nothing
+// else (docs/drift.md lists them).
+func TestDoctorLiveJSONSchema(t *testing.T) {
+	rep := liveReport{Status: drift.StatusDrift, Servers: []drift.Report{{Server: "s", Status: drift.StatusDrift, Error: "e",
+		Routes: []drift.Result{{Upstream: "U", Route: "r", Method: "GET", Path: "/p", Status: drift.StatusDrift, HTTP: 200, LatencyMS: 3,
+			Findings: []drift.Finding{{Kind: drift.Missing, Path: "id", Detail: "absent"}}, Error: "x"}}}}}
+	b, _ := json.Marshal(rep)
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	keys := func(v any) string {
+		var ks []string
+		for k := range v.(map[string]any) {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		return strings.Join(ks, ",")
+	}
+	srv := m["servers"].([]any)[0].(map[string]any)
+	route := srv["routes"].([]any)[0].(map[string]any)
+	finding := route["findings"].([]any)[0]
+	for _, c := range []struct{ got, want string }{
+		{keys(m), "servers,status"},
+		{keys(srv), "checked_at,error,routes,server,status"},
+		{keys(route), "error,findings,http_status,latency_ms,method,path,route,status,upstream"},
+		{keys(finding), "detail,kind,path"},
+	} {
+		if c.got != c.want {
+			t.Errorf("keys %s, documented %s", c.got, c.want)
+		}
+	}
+	doc, err := os.ReadFile("../../docs/drift.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"checked_at", "http_status", "latency_ms", "findings", "new_error_body", "unknown_enum", "missing_field", "retyped_field"} {
+		if !strings.Contains(string(doc), "`"+k+"`") {
+			t.Errorf("docs/drift.md does not document %s", k)
+		}
+	}
+}
+
+func TestDoctorLiveUsage(t *testing.T) {
+	for _, args := range [][]string{{"doctor", "--live"}, {"doctor", "--live", "ziwei"}, {"doctor", "--live", "nope"},
+		{"doctor", "--live", "--all", "web-search"}, {"doctor", "--live", "--frobnicate", "web-search"}} {
+		if code, _, _ := runCLI(t, "", args...); code != exitUsage {
+			t.Errorf("%v: exit %d", args, code)
+		}
+	}
+}
+
+// TestDoctorShowsSavedDrift: offline doctor shows what a server saved in
+// MCPFLEET_DRIFT_DIR, and says where to look when it is unset.
+func TestDoctorShowsSavedDrift(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("MCPFLEET_BIN", t.TempDir()) // no binaries: doctor reports that and goes on
+	t.Setenv(drift.EnvDir, "")
+	_, out, _ := runCLI(t, "", "doctor", "web-search")
+	if !strings.Contains(out, "run-time drift: set MCPFLEET_DRIFT_DIR") {
+		t.Errorf("no hint without the dir:\n%s", out)
+	}
+	t.Setenv(drift.EnvDir, dir)
+	_, out, _ = runCLI(t, "", "doctor", "web-search")
+	if !strings.Contains(out, "no upstream drift seen") {
+		t.Errorf("empty dir:\n%s", out)
+	}
+	w := drift.NewWatch("web-search", 0, dir)
+	w.Note(zerolog.Nop(), "OpenAI", "search", drift.Finding{Kind: drift.NewEnum, Path: "output[].type", Detail: `"x" is new`})
+	_, out, _ = runCLI(t, "", "doctor", "web-search")
+	if !strings.Contains(out, "FIX  upstream drift seen: OpenAI search unknown_enum output[].type") {
+		t.Errorf("saved drift not shown:\n%s", out)
+	}
+}
