@@ -9,6 +9,7 @@ import (
 	"context"
 
 	mcpapps "github.com/mcpfleet/mcpfleet/pkg/apps"
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/apps"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/pytool"
@@ -31,6 +32,7 @@ func app(cfg *tools.Config) serve.App {
 		Name: "polymarket", Version: version, DefaultPort: 8705, Env: envVars,
 		Instructions: tools.Instructions,
 		Flags:        cfg.Flags,
+		Commands:     map[string]serve.Command{"drift-probe": drift.Command("polymarket", tools.DriftSetup)},
 		Register: func(ctx context.Context, r *serve.Registry) error {
 			if err := cfg.Register(ctx, r); err != nil {
 				return err

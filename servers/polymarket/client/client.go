@@ -84,7 +84,6 @@ type Client struct {
 	retryWait                           time.Duration
 	caches                              map[*upstream.Client]*cache.Cache[json.RawMessage]
 	markets                             memo[Market] // decoded markets per cached body
-	sunsets                             sunsetLog
 }
 
 // Source says where an answer came from.
@@ -134,7 +133,6 @@ func New(cfg Config) *Client {
 		btc:         mk("Coinbase", or(cfg.BTCURL, DefaultBTCURL), EnvBTCURL, extract.Generic),
 		btcFallback: mk("Kraken", or(cfg.BTCFallbackURL, DefaultBTCFallbackURL), EnvBTCFallbackURL, extract.Generic),
 		timeout:     cfg.Timeout, retries: retries, retryWait: wait,
-		sunsets: sunsetLog{log: cfg.Logger, seen: map[string]string{}},
 	}
 	c.caches = map[*upstream.Client]*cache.Cache[json.RawMessage]{}
 	for _, u := range []struct {
@@ -175,7 +173,6 @@ func (c *Client) call(ctx context.Context, u *upstream.Client, req upstream.Requ
 	for attempt := 0; ; attempt++ {
 		resp, err := u.Do(ctx, req)
 		if err == nil {
-			c.sunsets.check(req.Method+" "+routeOf(req.Path), resp.Header)
 			if nullable && string(bytes.TrimSpace(resp.Body)) == "null" {
 				return []byte("[]"), nil
 			}

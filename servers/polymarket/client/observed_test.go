@@ -12,6 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 )
 
@@ -53,7 +54,8 @@ func TestContractObserved(t *testing.T) {
 }
 
 // Deprecation, Sunset and Warning 299 (as Gamma sends them on /markets) are
-// logged once per route per day, at warn level, with the header values.
+// logged once per route per day, at warn level, with the header values, by
+// the drift watch every pkg/upstream client feeds.
 func TestSunsetHeadersLoggedOncePerRoutePerDay(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Deprecation", "true")
@@ -66,13 +68,15 @@ func TestSunsetHeadersLoggedOncePerRoutePerDay(t *testing.T) {
 	var logs bytes.Buffer
 	c := New(Config{GammaURL: srv.URL, Timeout: 2 * time.Second, Retries: -1, Logger: zerolog.New(&logs)})
 	day := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
-	c.sunsets.now = func() time.Time { return day }
+	drift.Default().Reset()
+	drift.Default().SetClock(func() time.Time { return day })
+	t.Cleanup(func() { drift.Default().SetClock(time.Now); drift.Default().Reset() })
 	for _, id := range []string{"1", "2", "3"} {
 		if _, _, err := c.Market(context.Background(), id); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n := strings.Count(logs.String(), `"level":"warn"`); n != 1 || !strings.Contains(logs.String(), `"route":"GET /markets/{id}"`) ||
+	if n := strings.Count(logs.String(), `"drift":"deprecated"`); n != 1 || !strings.Contains(logs.String(), `"route":"get market","drift":"deprecated"`) ||
 		!strings.Contains(logs.String(), "use /markets/keyset") || !strings.Contains(logs.String(), "01 May 2026") {
 		t.Fatalf("%d warnings: %s", n, logs.String())
 	}
@@ -80,7 +84,7 @@ func TestSunsetHeadersLoggedOncePerRoutePerDay(t *testing.T) {
 	if _, _, err := c.Market(context.Background(), "4"); err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(logs.String(), `"level":"warn"`); n != 2 {
+	if n := strings.Count(logs.String(), `"drift":"deprecated"`); n != 2 {
 		t.Fatalf("next day: %d warnings", n)
 	}
 }

@@ -144,14 +144,18 @@ func (s *Server) holders(w http.ResponseWriter, r *http.Request) {
 		limit = min(n, 500)
 	}
 	out := []map[string]any{}
-	for _, m := range s.markets {
+	for i, m := range s.markets {
 		if !conds[m.condition] {
 			continue
 		}
 		for o, tok := range m.tokens {
 			hs := []map[string]any{}
 			for k := 0; k < min(limit, 3); k++ {
-				hs = append(hs, map[string]any{"proxyWallet": fmt.Sprintf("0x%040x", o*10+k+1), "bio": "", "asset": tok,
+				wallet := fmt.Sprintf("0x%040x", o*10+k+1)
+				if i < 3 && o == 0 && k == 0 {
+					wallet = KnownUser // the top Yes holder of the markets KnownUser holds (positions)
+				}
+				hs = append(hs, map[string]any{"proxyWallet": wallet, "bio": "", "asset": tok,
 					"pseudonym": fmt.Sprintf("Holder-%d-%d", o, k), "amount": float64(5000 - k*1000 - o*100),
 					"displayUsernamePublic": true, "outcomeIndex": o, "name": "", "profileImage": "", "profileImageOptimized": "",
 					"verified": k == 0})

@@ -62,7 +62,13 @@ type Server struct {
 	byToken map[string]*market
 	faults  fakeupstream.Queue[Fault]
 	counts  map[string]*atomic.Int64
+	drift   fakeupstream.Drifter
 }
+
+// Drift is the switch that makes this fake drift from the real APIs
+// (deprecation headers, a renamed field, a new enum value, a new error
+// body) and counts requests by method and path; Start serves through it.
+func (s *Server) Drift() *fakeupstream.Drifter { return &s.drift }
 
 // New makes a fake with the deterministic data set.
 func New(o Options) *Server {
@@ -100,7 +106,7 @@ func (s *Server) Start() (string, func()) { return s.StartAt("127.0.0.1:0") }
 
 // StartAt listens on addr, which must be a loopback address.
 func (s *Server) StartAt(addr string) (string, func()) {
-	base, stop, err := fakeupstream.Listen(addr, s)
+	base, stop, err := fakeupstream.Listen(addr, s.drift.Wrap(s))
 	if err != nil {
 		panic("fake polymarket: " + err.Error())
 	}

@@ -7,6 +7,8 @@
 //	POLYMARKET_BTC_FALLBACK_URL=http://127.0.0.1:8795 polymarket
 //
 // Faults: curl -XPOST 127.0.0.1:8795/_fake/faults -d '{"kind":"429","retryAfter":2,"count":1}'.
+// Drift (docs/drift.md): FAKE_DRIFT=deprecate,rename:conditionId=condition_id,enum:type=MAKER_REBATE,error_body,
+// or curl -XPOST 127.0.0.1:8795/_fake/drift -d '{"deprecate":true}'.
 package main
 
 import (
@@ -15,6 +17,7 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/fake"
 )
 
@@ -22,6 +25,12 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8795", "loopback address to listen on")
 	flag.Parse()
 	f := fake.New(fake.Options{})
+	dr, err := fakeupstream.DriftFromEnv()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, fakeupstream.EnvDrift+":", err)
+		os.Exit(2)
+	}
+	f.Drift().Set(dr)
 	base, stop := f.StartAt(*addr)
 	defer stop()
 	fmt.Fprintf(os.Stderr, "fake polymarket (Gamma, CLOB, Data API, BTC spot) listening on %s\n", base)
