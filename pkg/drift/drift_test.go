@@ -153,7 +153,10 @@ func TestCheckReadOnlyRefusesWrites(t *testing.T) {
 func TestRunJudgesEachKind(t *testing.T) {
 	var sent []string
 	reply := func(r Reply, err error) Sender {
-		return func(_ context.Context, c Call) (Reply, error) { sent = append(sent, c.Method+" "+c.Path); return r, err }
+		return func(_ context.Context, c Call) (Reply, error) {
+			sent = append(sent, c.Method+" "+c.Path)
+			return r, err
+		}
 	}
 	good := []byte(`{"data":[{"id":"a","status":"open"}],"total":1}`)
 	probes := []Probe{

@@ -53,6 +53,9 @@ type Shape struct {
 	Text bool
 	// Check, if set, replaces the JSON field check (an XML feed's elements).
 	Check func(body []byte) []Finding `json:"-"`
+	// ErrorCheck, if set, replaces the JSON error check (an upstream whose
+	// errors are HTML pages).
+	ErrorCheck func(body []byte) []Finding `json:"-"`
 }
 
 // Finding kinds.
@@ -95,6 +98,9 @@ func (s Shape) CheckBody(body []byte) []Finding {
 // difference is one ErrorBody finding (the upstream answers errors in a way
 // the client does not read).
 func (s Shape) CheckError(body []byte) []Finding {
+	if s.ErrorCheck != nil {
+		return s.ErrorCheck(body)
+	}
 	if s.Error == nil {
 		return nil
 	}

@@ -3,10 +3,12 @@ package fakeupstream
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -23,7 +25,8 @@ type Drift struct {
 	// RenameFrom → RenameTo renames every JSON key (or XML element) so named.
 	RenameFrom string `json:"rename_from,omitempty"`
 	RenameTo   string `json:"rename_to,omitempty"`
-	// EnumField gets EnumValue wherever it holds a string (a new enum value).
+	// EnumField gets EnumValue wherever it holds a string, or as the text of
+	// every such XML element (a new enum value).
 	EnumField string `json:"enum_field,omitempty"`
 	EnumValue string `json:"enum_value,omitempty"`
 	// ErrorBody answers every request 400 with an error in a new shape.
@@ -180,6 +183,10 @@ func rewrite(body []byte, contentType string, dr Drift) []byte {
 				body = bytes.ReplaceAll(body, []byte(p[0]), []byte(p[1]))
 			}
 		}
+		if dr.EnumField != "" {
+			re := regexp.MustCompile(`<` + regexp.QuoteMeta(dr.EnumField) + `>[^<]*</` + regexp.QuoteMeta(dr.EnumField) + `>`)
+			body = re.ReplaceAll(body, []byte("<"+dr.EnumField+">"+xmlEscape(dr.EnumValue)+"</"+dr.EnumField+">"))
+		}
 		return body
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -193,6 +200,12 @@ func rewrite(body []byte, contentType string, dr Drift) []byte {
 		return body
 	}
 	return out
+}
+
+func xmlEscape(s string) string {
+	var b bytes.Buffer
+	_ = xml.EscapeText(&b, []byte(s))
+	return b.String()
 }
 
 func rewriteValue(v any, dr Drift) any {

@@ -64,6 +64,10 @@ func TestDrifterRewritesAndCounts(t *testing.T) {
 	if _, _, b := get("GET", "/f.xml", ""); b != `<item><published>x</published></item>` {
 		t.Errorf("xml %s", b)
 	}
+	d.Set(Drift{EnumField: "pubDate", EnumValue: "a&b"})
+	if _, _, b := get("GET", "/f.xml", ""); b != `<item><pubDate>a&amp;b</pubDate></item>` {
+		t.Errorf("xml enum %s", b)
+	}
 	d.Set(Drift{ErrorBody: true})
 	if code, _, b := get("GET", "/a", ""); code != 400 || !strings.Contains(b, "errors") {
 		t.Errorf("error body %d %s", code, b)
@@ -73,7 +77,7 @@ func TestDrifterRewritesAndCounts(t *testing.T) {
 		t.Fatalf("DELETE did not end the drift: %s", b)
 	}
 	seen := d.Seen()
-	if seen["GET /a"] != 4 || seen["GET /f.xml"] != 1 || len(seen) != 2 {
+	if seen["GET /a"] != 4 || seen["GET /f.xml"] != 2 || len(seen) != 2 {
 		t.Fatalf("seen %v (control routes must not count)", seen)
 	}
 	if m := d.Methods(); len(m) != 1 || m[0] != "GET" {

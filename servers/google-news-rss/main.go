@@ -4,6 +4,7 @@
 package main
 
 import (
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/tools"
 )
@@ -17,6 +18,7 @@ func app(cfg *tools.Config) serve.App {
 		Name: "google-news-rss", Version: version, DefaultPort: 8706, Env: envVars,
 		Instructions: tools.Instructions,
 		Flags:        cfg.Flags,
+		Commands:     map[string]serve.Command{"drift-probe": drift.Command("google-news-rss", tools.DriftSetup)},
 		Register:     cfg.Register,
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 )
 
 // Options configure the fake.
@@ -49,7 +51,13 @@ type Server struct {
 	requests  []Request
 	perMinute map[time.Time]int // search GETs per minute of Now
 	sorryHits int
+	drift     fakeupstream.Drifter
 }
+
+// Drift is the switch that makes this fake drift from Google News
+// (deprecation headers, a renamed element, a new link form, a new error
+// body) and counts requests by method and path; Start serves through it.
+func (s *Server) Drift() *fakeupstream.Drifter { return &s.drift }
 
 // New builds a fake.
 func New(o Options) *Server {
@@ -65,7 +73,7 @@ func New(o Options) *Server {
 // Start serves the fake on a loopback port (and, unless Options.SorryBase is
 // set, the www.google.com role on a second one); stop shuts both down.
 func (s *Server) Start() (baseURL string, stop func()) {
-	ts := httptest.NewServer(s)
+	ts := httptest.NewServer(s.drift.Wrap(s))
 	s.mu.Lock()
 	own := s.o.SorryBase == ""
 	s.mu.Unlock()

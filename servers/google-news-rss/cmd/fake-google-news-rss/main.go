@@ -15,6 +15,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/fake"
 )
 
@@ -39,7 +40,13 @@ func main() {
 	fmt.Fprintf(os.Stderr, "fake-google-news-rss: serving http://%s/rss/search (faults: POST /_fake/faults), www.google.com role on http://%s\n", *addr, sl.Addr())
 	sorry := &http.Server{Handler: srv.SorryHandler(), ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = sorry.Serve(sl) }()
-	hs := &http.Server{Addr: *addr, Handler: srv, ReadHeaderTimeout: 5 * time.Second}
+	dr, err := fakeupstream.DriftFromEnv()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, fakeupstream.EnvDrift+":", err)
+		os.Exit(2)
+	}
+	srv.Drift().Set(dr)
+	hs := &http.Server{Addr: *addr, Handler: srv.Drift().Wrap(srv), ReadHeaderTimeout: 5 * time.Second}
 	if err := hs.ListenAndServe(); err != nil {
 		fmt.Fprintln(os.Stderr, "fake-google-news-rss:", err)
 		os.Exit(1)
