@@ -187,6 +187,9 @@ func walk(cur []node, steps []string) (vals []node, missing, wrong string) {
 	for _, step := range steps {
 		var next []node
 		for _, n := range cur {
+			if n.v == nil && step == "[]" {
+				continue // a null list holds no element (declare the list itself to require it)
+			}
 			if n.v == nil {
 				if missing == "" {
 					missing = orTop(n.at)

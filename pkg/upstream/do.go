@@ -28,6 +28,9 @@ import (
 type Request struct {
 	// Op names the operation in messages and logs ("get_operation_status").
 	Op string
+	// Route names the route for the drift watch (its shape) when Op carries
+	// an id ("get status of op_1" → "get operation"); default Op.
+	Route string
 	// Method defaults to GET.
 	Method string
 	// Path is appended to the base URL (build it with upstream.Path when it holds
@@ -140,7 +143,11 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 		var retryAfter time.Duration
 		if res.err == nil {
 			out.Status, out.Header, out.Body = res.status, res.header, res.body
-			c.watch().Observe(c.cfg.Logger, c.cfg.Name, req.Op, res.status, res.header, res.body)
+			route := req.Route
+			if route == "" {
+				route = req.Op
+			}
+			c.watch().Observe(c.cfg.Logger, c.cfg.Name, route, res.status, res.header, res.body)
 			e = c.statusError(req, res, safe, extra)
 			if e == nil {
 				return out, nil

@@ -6,6 +6,7 @@ import (
 	"context"
 
 	mcpapps "github.com/mcpfleet/mcpfleet/pkg/apps"
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/ktrdr/apps"
 	"github.com/mcpfleet/mcpfleet/servers/ktrdr/tools"
@@ -20,6 +21,7 @@ func app(cfg *tools.Config) serve.App {
 		Name: "ktrdr", Version: version, DefaultPort: 8704, Env: envVars,
 		Instructions: tools.Instructions,
 		Flags:        cfg.Flags,
+		Commands:     map[string]serve.Command{"drift-probe": drift.Command("ktrdr", tools.DriftSetup)},
 		Register: func(ctx context.Context, r *serve.Registry) error {
 			if err := cfg.Register(ctx, r); err != nil {
 				return err

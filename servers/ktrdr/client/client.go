@@ -36,6 +36,7 @@ const (
 // request is one backend call.
 type request struct {
 	op         string // what the call does, for messages ("list operations")
+	route      string // the drift watch's name of the route when op carries an id
 	method     string
 	path       string
 	query      url.Values
@@ -178,7 +179,7 @@ func (c *Client) GetOperation(ctx context.Context, id string) (Operation, error)
 	if err != nil {
 		return Operation{}, err
 	}
-	body, err := c.call(ctx, request{op: "get status of " + id, method: "GET", path: path})
+	body, err := c.call(ctx, request{op: "get status of " + id, route: "get operation", method: "GET", path: path})
 	if err != nil {
 		return Operation{}, withHint(err, "check the id with list_operations", envelope.NotFound)
 	}
@@ -197,7 +198,7 @@ func (c *Client) CancelOperation(ctx context.Context, id, reason string) (Cancel
 	if err != nil {
 		return Cancellation{}, err
 	}
-	body, err := c.call(ctx, request{op: "cancel " + id, method: "DELETE", path: path, json: payload, idempotent: true})
+	body, err := c.call(ctx, request{op: "cancel " + id, route: "cancel operation", method: "DELETE", path: path, json: payload, idempotent: true})
 	if err != nil {
 		var e *envelope.Error
 		if errors.As(err, &e) && e.Code == envelope.Conflict {
@@ -228,7 +229,7 @@ func (c *Client) OperationResults(ctx context.Context, id string) (Results, erro
 	if err != nil {
 		return Results{}, err
 	}
-	body, err := c.call(ctx, request{op: "get results of " + id, method: "GET", path: path})
+	body, err := c.call(ctx, request{op: "get results of " + id, route: "get operation results", method: "GET", path: path})
 	if err != nil {
 		err = withHint(err, "results exist only once it has completed or failed (wait_for_operation, get_operation_status)", envelope.Conflict)
 		return Results{}, withHint(err, "check the id with list_operations", envelope.NotFound)
@@ -410,7 +411,7 @@ func (c *Client) Performance(ctx context.Context, taskID string) (Performance, e
 	if err != nil {
 		return Performance{}, err
 	}
-	body, err := c.call(ctx, request{op: "model performance of " + taskID, method: "GET", path: path})
+	body, err := c.call(ctx, request{op: "model performance of " + taskID, route: "model performance", method: "GET", path: path})
 	if err != nil {
 		// The backend answers 404 "Training task X is not completed (status:
 		// running)" (TrainingService.get_model_performance raises ValidationError,
@@ -479,7 +480,7 @@ func (c *Client) LoadModel(ctx context.Context, name string) (ModelLoaded, error
 	if err != nil {
 		return ModelLoaded{}, err
 	}
-	body, err := c.call(ctx, request{op: "load model " + name, method: "POST", path: path, idempotent: true})
+	body, err := c.call(ctx, request{op: "load model " + name, route: "load model", method: "POST", path: path, idempotent: true})
 	if err != nil {
 		return ModelLoaded{}, withHint(err, "list_trained_models lists model names (model_name, not model_id)", envelope.NotFound)
 	}

@@ -82,7 +82,7 @@ func routeMissing(status int, body []byte) bool {
 }
 
 func (u upstreamTransport) do(ctx context.Context, r request) (reply, error) {
-	res, err := u.up.Do(ctx, upstream.Request{Op: r.op, Method: r.method, Path: r.path, Query: r.query, JSON: r.json, Idempotent: r.idempotent})
+	res, err := u.up.Do(ctx, upstream.Request{Op: r.op, Route: r.route, Method: r.method, Path: r.path, Query: r.query, JSON: r.json, Idempotent: r.idempotent})
 	if err == nil {
 		return reply{body: res.Body, status: res.Status}, nil
 	}

@@ -19,6 +19,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 )
 
 // APIPrefix is where the backend mounts its routers.
@@ -41,6 +43,7 @@ type Options struct {
 
 // Server is the fake backend; it is an http.Handler.
 type Server struct {
+	drift   fakeupstream.Drifter
 	now     func() time.Time
 	backend string
 
@@ -130,9 +133,14 @@ func (s *Server) seed() {
 
 // Start serves the fake on a loopback port; baseURL includes /api/v1.
 func (s *Server) Start() (baseURL string, stop func()) {
-	ts := httptest.NewServer(s)
+	ts := httptest.NewServer(s.drift.Wrap(s))
 	return ts.URL + APIPrefix, ts.Close
 }
+
+// Drift is the switch that makes this fake drift from the real backend
+// (deprecation headers, a renamed field, a new enum value, a new error
+// body) and counts requests by method and path; Start serves through it.
+func (s *Server) Drift() *fakeupstream.Drifter { return &s.drift }
 
 // Count is how many requests reached METHOD path (path includes /api/v1).
 func (s *Server) Count(method, path string) int {

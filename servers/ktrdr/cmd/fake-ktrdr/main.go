@@ -15,6 +15,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 	"github.com/mcpfleet/mcpfleet/servers/ktrdr/fake"
 )
 
@@ -43,7 +44,13 @@ func main() {
 		"training":  {Duration: *training, Steps: 10},
 	}})
 	fmt.Fprintf(os.Stderr, "fake-ktrdr: serving http://%s%s (faults: POST /_fake/faults)\n", *addr, fake.APIPrefix)
-	hs := &http.Server{Addr: *addr, Handler: srv, ReadHeaderTimeout: 5 * time.Second}
+	dr, err := fakeupstream.DriftFromEnv()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, fakeupstream.EnvDrift+":", err)
+		os.Exit(2)
+	}
+	srv.Drift().Set(dr)
+	hs := &http.Server{Addr: *addr, Handler: srv.Drift().Wrap(srv), ReadHeaderTimeout: 5 * time.Second}
 	if err := hs.ListenAndServe(); err != nil {
 		fmt.Fprintln(os.Stderr, "fake-ktrdr:", err)
 		os.Exit(1)
