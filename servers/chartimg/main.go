@@ -3,6 +3,7 @@
 package main
 
 import (
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/tools"
 )
@@ -16,6 +17,7 @@ func app(cfg *tools.Config) serve.App {
 		Name: "chartimg", Version: version, DefaultPort: 8703, Env: envVars,
 		Instructions: tools.Instructions,
 		Flags:        cfg.Flags,
+		Commands:     map[string]serve.Command{"drift-probe": drift.Command("chartimg", tools.DriftSetup)},
 		Register:     cfg.Register,
 	}
 }

@@ -431,8 +431,12 @@ func (c *Client) Symbols(ctx context.Context, exchange, symbol, typ string) (Sym
 	if err != nil {
 		return SymbolList{}, err
 	}
-	err = c.api.GetJSON(ctx, "list symbols of "+exchange, path, q, &out)
-	return out, err
+	op := "list symbols of " + exchange
+	resp, err := c.api.Do(ctx, upstream.Request{Op: op, Route: "list symbols", Path: path, Query: q})
+	if err != nil {
+		return out, err
+	}
+	return out, c.api.Decode(op, resp, &out)
 }
 
 // Docs fetches and parses the documentation page.

@@ -49,6 +49,7 @@ type Options struct {
 
 // Server is one fake chart-img.
 type Server struct {
+	drift   fakeupstream.Drifter
 	o       Options
 	mu      sync.Mutex
 	faults  fakeupstream.Queue[Fault]
@@ -100,9 +101,14 @@ func New(o Options) *Server {
 // Start listens on 127.0.0.1 (a free port) and returns the base URL and a stop func.
 func (s *Server) Start() (string, func()) { return s.StartAt("127.0.0.1:0") }
 
+// Drift is the switch that makes this fake drift from chart-img
+// (deprecation headers, a renamed field, a new enum value, a new error
+// body) and counts requests by method and path; Start serves through it.
+func (s *Server) Drift() *fakeupstream.Drifter { return &s.drift }
+
 // StartAt listens on addr, which must be a loopback address.
 func (s *Server) StartAt(addr string) (string, func()) {
-	base, stop, err := fakeupstream.Listen(addr, s)
+	base, stop, err := fakeupstream.Listen(addr, s.drift.Wrap(s))
 	if err != nil {
 		panic("fake chart-img: " + err.Error())
 	}

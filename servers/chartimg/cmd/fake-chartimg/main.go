@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"strings"
 
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/fake"
 )
 
@@ -32,6 +33,12 @@ func main() {
 		m[k] = strings.ToUpper(p)
 	}
 	f := fake.New(fake.Options{Keys: m, NoRateLimit: *noRate})
+	dr, err := fakeupstream.DriftFromEnv()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, fakeupstream.EnvDrift+":", err)
+		os.Exit(2)
+	}
+	f.Drift().Set(dr)
 	base, stop := f.StartAt(*addr)
 	defer stop()
 	fmt.Fprintf(os.Stderr, "fake chart-img listening on %s (docs at %s/)\n", base, base)
