@@ -3,6 +3,7 @@ package drift
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -67,6 +68,13 @@ func runCommand(ctx context.Context, server string, setup Setup, args []string, 
 	rep := Report{Server: server, CheckedAt: time.Now().UTC(), Routes: []Result{}}
 	code := ExitOK
 	probes, shapes, err := setup(ctx)
+	var un Unprobed
+	if errors.As(err, &un) {
+		rep.Status, rep.Error = StatusSkip, un.Error()
+		b, _ := json.Marshal(rep)
+		fmt.Fprintln(stdout, string(b))
+		return ExitOK
+	}
 	if err != nil {
 		rep.Status, rep.Error, code = StatusFailed, err.Error(), ExitNoProbe
 	} else {
@@ -78,3 +86,11 @@ func runCommand(ctx context.Context, server string, setup Setup, args []string, 
 	fmt.Fprintln(stdout, string(b))
 	return code
 }
+
+// Unprobed is a Setup error for a server whose upstream is not probed
+// live, with the reason (a broker whose login would end the running
+// session): its report is "skipped", exit 0, and its run-time watch still
+// reports drift.
+type Unprobed string
+
+func (u Unprobed) Error() string { return string(u) }

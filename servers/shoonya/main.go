@@ -5,6 +5,7 @@ import (
 	"context"
 
 	mcpapps "github.com/mcpfleet/mcpfleet/pkg/apps"
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/apps"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/tools"
@@ -25,5 +26,8 @@ func app() serve.App {
 			// MCP Apps views: links only for clients that declare the extension.
 			return mcpapps.Install(r.Server, apps.Config())
 		},
+		Commands: map[string]serve.Command{"drift-probe": drift.Command("shoonya", func(context.Context) ([]drift.Probe, []drift.Shape, error) {
+			return nil, nil, drift.Unprobed("not probed live: every Noren route needs a logged-in session, and the probe never logs in with the operator's password and TOTP; drift on Noren's answers is watched at run time (docs/drift.md)")
+		})},
 	}
 }

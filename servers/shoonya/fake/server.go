@@ -29,11 +29,12 @@ const (
 // Server is the fake Noren OMS. Create it with New; serve Handler() yourself
 // or call Start for a loopback listener.
 type Server struct {
-	cfg Config
-	log zerolog.Logger
-	now func() time.Time
-	cat *catalog
-	mkt *market
+	drift fakeupstream.Drifter
+	cfg   Config
+	log   zerolog.Logger
+	now   func() time.Time
+	cat   *catalog
+	mkt   *market
 
 	accounts   map[string]*Account // by UID
 	byClientID map[string]*Account
@@ -327,7 +328,7 @@ func (s *Server) StartAt(addr string) (URLs, error) {
 	if err != nil {
 		return URLs{}, err
 	}
-	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.srv = &http.Server{Handler: s.drift.Wrap(s.Handler()), ReadHeaderTimeout: 10 * time.Second}
 	s.urls = urlsFor(ln.Addr().String())
 	s.wg.Add(1)
 	go func() {
@@ -338,6 +339,12 @@ func (s *Server) StartAt(addr string) (URLs, error) {
 	}()
 	return s.urls, nil
 }
+
+// Drift is the switch that makes this fake drift from Noren (deprecation
+// headers, a renamed field, a new enum value, a new error body; websocket
+// frames are left alone) and counts requests by method and path; Start
+// serves through it.
+func (s *Server) Drift() *fakeupstream.Drifter { return &s.drift }
 
 // URLs returns the addresses after Start (zero before).
 func (s *Server) URLs() URLs { return s.urls }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rs/zerolog"
+
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 )
@@ -50,6 +52,8 @@ type Config struct {
 	SharedLimiter bool
 	// LimiterInFile says that store is the state file, not Redis.
 	LimiterInFile bool
+	// Logger gets the drift watch's warnings (and a debug line per attempt).
+	Logger zerolog.Logger
 }
 
 // DefaultLimiter is Shoonya's documented budget: 20 requests/s and 200/min.
@@ -148,7 +152,7 @@ type Client struct {
 // New makes a client.
 func New(cfg Config) *Client {
 	cfg = cfg.Defaults()
-	return &Client{cfg: cfg, t: newTransport(cfg.RESTURL, cfg.HTTPClient)}
+	return &Client{cfg: cfg, t: newTransport(cfg.RESTURL, cfg.HTTPClient, cfg.Logger)}
 }
 
 // Config returns the effective configuration.

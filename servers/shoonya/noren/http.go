@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/upstream"
 )
@@ -27,8 +29,8 @@ type transport struct {
 	up *upstream.Client
 }
 
-func newTransport(base string, hc *http.Client) *transport {
-	cfg := upstream.Config{Name: "Shoonya", BaseURL: base, URLEnv: "SHOONYA_REST_URL", Retries: 2}
+func newTransport(base string, hc *http.Client, log zerolog.Logger) *transport {
+	cfg := upstream.Config{Name: "Shoonya", BaseURL: base, URLEnv: "SHOONYA_REST_URL", Retries: 2, Logger: log}
 	if hc != nil && hc.Transport != nil {
 		cfg.Transport = hc.Transport
 	}

@@ -120,6 +120,7 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	if db != nil {
 		pacer = orders.NewStoredPacer(db, lim.MaxOrdersPerMin) // one order pace per user for every process
 	}
+	cfg.Logger = r.Log.With().Str("upstream", "shoonya").Logger()
 	client := noren.New(cfg)
 	sessions := session.NewManager(client, session.CredentialsFromEnv())
 	if r.Redis != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/fake"
 )
 
@@ -39,6 +40,12 @@ func main() {
 		RateLimit: fake.RateLimit{Disabled: *noRateLimit}, Logger: &log, AllowMarketOrders: *allowMarket, OAuthEchoState: *echoState,
 	}
 	srv := fake.New(cfg)
+	dr, err := fakeupstream.DriftFromEnv()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, fakeupstream.EnvDrift+":", err)
+		os.Exit(2)
+	}
+	srv.Drift().Set(dr)
 	urls, err := srv.StartAt(*addr)
 	if err != nil {
 		log.Fatal().Err(err).Msg("listen")
