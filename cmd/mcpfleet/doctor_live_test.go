@@ -165,3 +165,46 @@ func TestDoctorShowsSavedDrift(t *testing.T) {
 		t.Errorf("saved drift not shown:\n%s", out)
 	}
 }
+
+// TestDoctorLiveAll: every server with an upstream, each pointed at its
+// fake with canary secrets: all routes ok (shoonya skipped: not probed
+// live), and no canary anywhere in the output.
+func TestDoctorLiveAll(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	for _, name := range []string{"ktrdr", "chartimg", "shoonya", "web-search"} {
+		cliEnv(t, name)
+	}
+	bins := buildFleet(t)
+	pm := "http://" + startFake(t, bins+"/fake-polymarket")
+	for _, env := range []string{"POLYMARKET_GAMMA_URL", "POLYMARKET_CLOB_URL", "POLYMARKET_DATA_URL", "POLYMARKET_BTC_URL", "POLYMARKET_BTC_FALLBACK_URL"} {
+		t.Setenv(env, pm)
+	}
+	t.Setenv("GOOGLE_NEWS_BASE_URL", "http://"+startFake(t, bins+"/fake-google-news-rss"))
+	code, out, errs := runCLI(t, "", "doctor", "--live", "--all", "--json")
+	noCanary(t, out, errs)
+	var rep liveReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s%s", err, out, errs)
+	}
+	got := map[string]string{}
+	for _, s := range rep.Servers {
+		got[s.Server] = s.Status
+		for _, r := range s.Routes {
+			if r.Status != drift.OK && r.Status != drift.StatusSkip {
+				t.Errorf("%s %s: %s %v %s", s.Server, r.Route, r.Status, r.Findings, r.Error)
+			}
+		}
+	}
+	want := map[string]string{"shoonya": drift.StatusSkip, "chartimg": drift.OK, "ktrdr": drift.OK, "polymarket": drift.OK,
+		"google-news-rss": drift.OK, "web-search": drift.OK}
+	for n, s := range want {
+		if got[n] != s {
+			t.Errorf("%s: %q, want %q", n, got[n], s)
+		}
+	}
+	if code != drift.ExitOK || len(rep.Servers) != len(want) {
+		t.Errorf("exit %d, %d servers\n%s", code, len(rep.Servers), out)
+	}
+}
