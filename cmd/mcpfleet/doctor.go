@@ -214,13 +214,14 @@ func checkStateFile(server string) (string, error) {
 	return path, db.Close()
 }
 
-// lastDrift shows the drift a running server saw on ordinary traffic, when
-// servers keep it in MCPFLEET_DRIFT_DIR; without it only the live process
-// knows (its get_*_capabilities tool), and doctor says so.
+// lastDrift shows the drift a server saw on ordinary traffic, which it
+// keeps beside its state (MCPFLEET_DRIFT_DIR, else the state directory).
+// With state in memory only the live process knows (its log, its
+// get_*_capabilities tool), and doctor says so.
 func lastDrift(name string, stdout io.Writer, report func(ok bool, what, fix string)) {
-	dir := os.Getenv(drift.EnvDir)
+	dir := drift.DirFromEnv(os.Getenv, false)
 	if dir == "" {
-		fmt.Fprintf(stdout, "  --   run-time drift: set %s to keep it for doctor; `mcpfleet doctor --live %s` probes now\n", drift.EnvDir, name)
+		fmt.Fprintf(stdout, "  --   run-time drift: kept in memory only (MCPFLEET_STATE=memory); set %s to keep it for doctor; `mcpfleet doctor --live %s` probes now\n", drift.EnvDir, name)
 		return
 	}
 	saved, ok, err := drift.Load(dir, name)

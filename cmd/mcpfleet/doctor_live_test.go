@@ -149,10 +149,18 @@ func TestDoctorShowsSavedDrift(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("MCPFLEET_BIN", t.TempDir()) // no binaries: doctor reports that and goes on
 	t.Setenv(drift.EnvDir, "")
+	t.Setenv("MCPFLEET_STATE", "memory")
 	_, out, _ := runCLI(t, "", "doctor", "web-search")
-	if !strings.Contains(out, "run-time drift: set MCPFLEET_DRIFT_DIR") {
-		t.Errorf("no hint without the dir:\n%s", out)
+	if !strings.Contains(out, "run-time drift: kept in memory only") {
+		t.Errorf("no hint without a dir:\n%s", out)
 	}
+	t.Setenv("MCPFLEET_STATE", "")
+	t.Setenv("MCPFLEET_STATE_DIR", dir) // the default: beside the state files
+	_, out, _ = runCLI(t, "", "doctor", "web-search")
+	if !strings.Contains(out, "no upstream drift seen") {
+		t.Errorf("empty state dir:\n%s", out)
+	}
+	t.Setenv("MCPFLEET_STATE_DIR", "")
 	t.Setenv(drift.EnvDir, dir)
 	_, out, _ = runCLI(t, "", "doctor", "web-search")
 	if !strings.Contains(out, "no upstream drift seen") {

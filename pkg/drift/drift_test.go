@@ -210,3 +210,23 @@ func TestCommandPrintsReport(t *testing.T) {
 	}
 	_ = os.Stderr
 }
+
+func TestDirFromEnv(t *testing.T) {
+	cases := []struct {
+		env    map[string]string
+		inTest bool
+		want   string
+	}{
+		{map[string]string{EnvDir: "/d", "MCPFLEET_STATE": "memory"}, true, "/d"},
+		{map[string]string{"MCPFLEET_STATE_DIR": "/s"}, false, "/s"},
+		{map[string]string{"MCPFLEET_STATE_DIR": "/s"}, true, ""}, // a test binary keeps state in memory unless told
+		{map[string]string{"MCPFLEET_STATE_DIR": "/s", "MCPFLEET_STATE": "file"}, true, "/s"},
+		{map[string]string{"MCPFLEET_STATE_DIR": "/s", "MCPFLEET_STATE": "memory"}, false, ""},
+		{map[string]string{"HOME": "/home/u", "XDG_STATE_HOME": "/x"}, false, "/x/mcpfleet"},
+	}
+	for _, c := range cases {
+		if got := DirFromEnv(func(k string) string { return c.env[k] }, c.inTest); got != c.want {
+			t.Errorf("%v (test %v): %q, want %q", c.env, c.inTest, got, c.want)
+		}
+	}
+}

@@ -9,9 +9,12 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/mcpfleet/mcpfleet/pkg/store"
 )
 
 // Settings read by Default.
@@ -19,8 +22,10 @@ const (
 	// EnvSample is how often one route's body is checked against its Shape
 	// on ordinary traffic (a Go duration; default 1m; 0 checks every answer).
 	EnvSample = "MCPFLEET_DRIFT_SAMPLE"
-	// EnvDir, when set, is where each server keeps its last seen drift
-	// (<dir>/<server>.json) for `mcpfleet doctor` to read offline.
+	// EnvDir is where each server keeps its last seen drift
+	// (<dir>/<server>.drift.json) for `mcpfleet doctor` to read offline;
+	// default: the state directory (pkg/store.Dir), none when
+	// MCPFLEET_STATE=memory.
 	EnvDir = "MCPFLEET_DRIFT_DIR"
 	// DefaultSample is the body check interval per route.
 	DefaultSample = time.Minute
@@ -72,10 +77,32 @@ func Default() *Watch {
 		if d, err := time.ParseDuration(os.Getenv(EnvSample)); err == nil && d >= 0 {
 			sample = d
 		}
-		def = NewWatch(filepath.Base(os.Args[0]), sample, os.Getenv(EnvDir))
+		def = NewWatch(filepath.Base(os.Args[0]), sample, DirFromEnv(os.Getenv, testing.Testing()))
 		def.restore()
 	})
 	return def
+}
+
+// DirFromEnv is where signals are kept: EnvDir, else the state directory
+// of pkg/store unless state is kept in memory (MCPFLEET_STATE=memory, or
+// unset in a test binary, as pkg/serve decides); "" keeps them in memory.
+func DirFromEnv(getenv func(string) string, inTest bool) string {
+	if d := getenv(EnvDir); d != "" {
+		return d
+	}
+	switch getenv(store.EnvMode) {
+	case "memory":
+		return ""
+	case "":
+		if inTest {
+			return ""
+		}
+	}
+	d, err := store.Dir(getenv)
+	if err != nil {
+		return ""
+	}
+	return d
 }
 
 // SetSample sets the body check interval per route (0: every answer).
@@ -218,7 +245,7 @@ func (w *Watch) list() []Signal {
 	return out
 }
 
-// Saved is the file a server keeps its signals in (EnvDir).
+// Saved is the file a server keeps its signals in (DirFromEnv).
 type Saved struct {
 	Server  string    `json:"server"`
 	Updated time.Time `json:"updated"`
@@ -244,7 +271,7 @@ func (w *Watch) save(all []Signal) {
 }
 
 // SavedPath is where server keeps its signals under dir.
-func SavedPath(dir, server string) string { return filepath.Join(dir, server+".json") }
+func SavedPath(dir, server string) string { return filepath.Join(dir, server+".drift.json") }
 
 // Load reads what server saved under dir; ok is false when it saved nothing.
 func Load(dir, server string) (s Saved, ok bool, err error) {
