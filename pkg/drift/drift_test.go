@@ -230,3 +230,17 @@ func TestDirFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// An answer on a route already checked within the interval costs no
+// allocation: the watch runs on every upstream answer.
+func TestObserveQuietAnswerDoesNotAllocate(t *testing.T) {
+	w := NewWatch("srv", time.Hour, "")
+	w.Register(testShape)
+	h := http.Header{"Content-Type": {"application/json"}}
+	body := []byte(`{"data":[],"total":0}`)
+	nop := zerolog.Nop()
+	w.Observe(nop, "Up", "list", 200, h, body)
+	if n := testing.AllocsPerRun(100, func() { w.Observe(nop, "Up", "list", 200, h, body) }); n != 0 {
+		t.Fatalf("%v allocations per quiet answer", n)
+	}
+}

@@ -49,7 +49,7 @@ type Watch struct {
 	mu      sync.Mutex
 	server  string
 	shapes  map[string]Shape
-	checked map[string]time.Time // upstream+route → last body check
+	checked map[[2]string]time.Time // {upstream, route} → last body check (no allocation per answer)
 	signals map[string]*Signal
 	logged  map[string]string // signal key → UTC day last logged
 	every   time.Duration
@@ -60,7 +60,7 @@ type Watch struct {
 // NewWatch is an empty watch for server that checks bodies every sample
 // (0: every answer) and keeps its signals in dir ("" keeps them in memory only).
 func NewWatch(server string, sample time.Duration, dir string) *Watch {
-	return &Watch{server: server, shapes: map[string]Shape{}, checked: map[string]time.Time{},
+	return &Watch{server: server, shapes: map[string]Shape{}, checked: map[[2]string]time.Time{},
 		signals: map[string]*Signal{}, logged: map[string]string{}, every: sample, dir: dir, now: time.Now}
 }
 
@@ -151,7 +151,7 @@ func (w *Watch) Observe(log zerolog.Logger, upstream, route string, status int, 
 	w.mu.Lock()
 	shape, ok := w.shapes[route]
 	now := w.now()
-	key := upstream + "\x00" + route
+	key := [2]string{upstream, route}
 	due := ok && (w.every == 0 || now.Sub(w.checked[key]) >= w.every)
 	if due {
 		if len(w.checked) > maxSignals {
