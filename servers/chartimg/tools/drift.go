@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
+	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/client"
 )
 
@@ -17,7 +18,7 @@ func DriftSetup(context.Context) ([]drift.Probe, []drift.Shape, error) {
 	if key == "" {
 		return nil, nil, errors.New(client.EnvAPIKey + " is not set: the probe asks chart-img with the operator's key")
 	}
-	cl := client.New(client.Config{APIURL: envOr(client.EnvAPIURL, client.DefaultAPIURL),
-		DocsURL: envOr(client.EnvDocsURL, client.DefaultDocsURL), APIKey: key})
+	cl := client.New(client.Config{APIURL: env.Or(client.EnvAPIURL, client.DefaultAPIURL),
+		DocsURL: env.Or(client.EnvDocsURL, client.DefaultDocsURL), APIKey: key})
 	return cl.Probes(), client.Shapes, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
+	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
 )
 
@@ -11,8 +12,8 @@ import (
 // for the drift-probe command (`mcpfleet doctor --live polymarket`). Every
 // Polymarket route it probes is public: no key is needed.
 func DriftSetup(context.Context) ([]drift.Probe, []drift.Shape, error) {
-	cl := client.New(client.Config{GammaURL: envOr(client.EnvGammaURL, client.DefaultGammaURL),
-		ClobURL: envOr(client.EnvClobURL, client.DefaultClobURL), DataURL: envOr(client.EnvDataURL, client.DefaultDataURL),
-		BTCURL: envOr(client.EnvBTCURL, client.DefaultBTCURL), BTCFallbackURL: envOr(client.EnvBTCFallbackURL, client.DefaultBTCFallbackURL)})
+	cl := client.New(client.Config{GammaURL: env.Or(client.EnvGammaURL, client.DefaultGammaURL),
+		ClobURL: env.Or(client.EnvClobURL, client.DefaultClobURL), DataURL: env.Or(client.EnvDataURL, client.DefaultDataURL),
+		BTCURL: env.Or(client.EnvBTCURL, client.DefaultBTCURL), BTCFallbackURL: env.Or(client.EnvBTCFallbackURL, client.DefaultBTCFallbackURL)})
 	return cl.Probes(), client.Shapes, nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
+	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/servers/web-search/openai"
 )
 
@@ -18,9 +19,9 @@ func DriftSetup(context.Context) ([]drift.Probe, []drift.Shape, error) {
 	if key == "" {
 		return nil, nil, errors.New(openai.EnvAPIKey + " is not set: the probe asks OpenAI with the operator's key")
 	}
-	cl := openai.New(openai.Config{APIKey: key, BaseURL: envOr(openai.EnvBaseURL, openai.DefaultBaseURL),
-		Model: envOr(openai.EnvModel, openai.DefaultModel), Effort: envOr(openai.EnvEffort, openai.DefaultEffort),
-		ContextSize: envOr(openai.EnvContextSize, openai.DefaultContextSize), Timeout: 30 * time.Second})
+	cl := openai.New(openai.Config{APIKey: key, BaseURL: env.Or(openai.EnvBaseURL, openai.DefaultBaseURL),
+		Model: env.Or(openai.EnvModel, openai.DefaultModel), Effort: env.Or(openai.EnvEffort, openai.DefaultEffort),
+		ContextSize: env.Or(openai.EnvContextSize, openai.DefaultContextSize), Timeout: 30 * time.Second})
 	return cl.Probes(time.Now()), openai.Shapes, nil
 }
 
