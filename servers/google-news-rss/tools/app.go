@@ -11,8 +11,8 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
-	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 	"github.com/mcpfleet/mcpfleet/pkg/env"
+	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/feed"
 	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/poll"

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
-	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 	"github.com/mcpfleet/mcpfleet/pkg/env"
+	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
 )
@@ -93,7 +93,6 @@ func safeURL(raw string) string {
 	u.User, u.RawQuery = nil, ""
 	return u.String()
 }
-
 
 // Per-user call limits an operator may change (a self-hosted deployment with
 // its own quota, or a benchmark's thousands of calls a minute); unset keeps
