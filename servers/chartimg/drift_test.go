@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/client"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/fake"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/tools"
@@ -87,9 +88,7 @@ func TestProbeSeesEachDrift(t *testing.T) {
 // TestRunTimeWatchSeesEachDrift: get_symbols notices the same drift and
 // logs each kind once.
 func TestRunTimeWatchSeesEachDrift(t *testing.T) {
-	drift.Default().Reset()
-	drift.Default().SetSample(0)
-	t.Cleanup(func() { drift.Default().SetSample(drift.DefaultSample); drift.Default().Reset() })
+	servetest.WatchEveryAnswer(t)
 	e := start(t, setup{})
 	for _, c := range driftCases {
 		e.fake.Drift().Set(c.drift)

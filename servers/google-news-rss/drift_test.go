@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/fake"
 	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/feed"
 	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/tools"
@@ -72,9 +73,7 @@ func TestProbeSeesEachDrift(t *testing.T) {
 // TestRunTimeWatchSeesEachDrift: ordinary previews notice the same drift
 // and log it once per route per day at warn level.
 func TestRunTimeWatchSeesEachDrift(t *testing.T) {
-	drift.Default().Reset()
-	drift.Default().SetSample(0)
-	t.Cleanup(func() { drift.Default().SetSample(drift.DefaultSample); drift.Default().Reset() })
+	servetest.WatchEveryAnswer(t)
 	e := start(t, setup{})
 	for i, c := range driftCases {
 		e.fake.Drift().Set(c.drift)

@@ -110,9 +110,7 @@ func TestProbeOnlyReads(t *testing.T) {
 // the same drift, logs it at warn level once, and get_search_capabilities
 // shows it.
 func TestRunTimeWatchSeesEachDrift(t *testing.T) {
-	drift.Default().Reset()
-	drift.Default().SetSample(0)
-	t.Cleanup(func() { drift.Default().SetSample(drift.DefaultSample); drift.Default().Reset() })
+	servetest.WatchEveryAnswer(t)
 	e := start(t, setup{extra: []string{"--cache-ttl", "0"}})
 	for i, c := range driftCases {
 		e.fake.Drift().Set(c.drift)

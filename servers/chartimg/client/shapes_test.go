@@ -23,10 +23,7 @@ func TestContractShapes(t *testing.T) {
 	if err := json.Unmarshal(raw, &cases); err != nil {
 		t.Fatal(err)
 	}
-	w := drift.Default()
-	w.Reset()
-	w.SetSample(0)
-	t.Cleanup(func() { w.SetSample(drift.DefaultSample); w.Reset() })
+	w := servetest.WatchEveryAnswer(t)
 	for _, tc := range cases {
 		rp := &servetest.Replay{T: t, Exchanges: tc.Exchanges}
 		srv := httptest.NewServer(rp)

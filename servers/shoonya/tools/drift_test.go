@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 )
 
@@ -14,9 +15,7 @@ import (
 // the OrderBook route (Shoonya is not probed live: every route needs a
 // session).
 func TestRunTimeWatchSeesEachDrift(t *testing.T) {
-	drift.Default().Reset()
-	drift.Default().SetSample(0)
-	t.Cleanup(func() { drift.Default().SetSample(drift.DefaultSample); drift.Default().Reset() })
+	servetest.WatchEveryAnswer(t)
 	e := newEnv(t, noren.Legacy, envOpt{})
 	e.connect()
 	e.openOrder()
