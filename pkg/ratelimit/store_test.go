@@ -143,7 +143,11 @@ func TestStoreAcrossProcesses(t *testing.T) {
 				cmd.Env = append(os.Environ(), childEnv+"="+path)
 				out, err := cmd.Output()
 				if err != nil {
-					t.Errorf("child: %v %s", err, out)
+					var stderr []byte
+					if ee, ok := err.(*exec.ExitError); ok {
+						stderr = ee.Stderr
+					}
+					t.Errorf("child: %v: stdout %q, stderr %q", err, out, stderr)
 					return
 				}
 				n, err := strconv.Atoi(strings.TrimSpace(string(out)))

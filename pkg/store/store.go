@@ -71,18 +71,36 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	sdb.SetMaxIdleConns(4)
 	sdb.SetConnMaxIdleTime(0)
 	d := &DB{path: path, db: sdb}
-	if err := d.check(ctx); err != nil {
-		_ = sdb.Close()
-		return nil, err
-	}
-	if err := d.Update(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS store_schema (component TEXT PRIMARY KEY, version INTEGER NOT NULL)`)
-		return err
-	}); err != nil {
+	if err := d.setUp(ctx, o.busy); err != nil {
 		_ = sdb.Close()
 		return nil, err
 	}
 	return d, nil
+}
+
+// setUp checks the file and creates the schema table. Processes opening a
+// new file together race to switch it to WAL; SQLite answers the loser
+// SQLITE_BUSY at once, without its busy handler (the two would deadlock), so
+// a locked answer is tried again until the busy timeout is spent.
+func (d *DB) setUp(ctx context.Context, busy time.Duration) error {
+	deadline := time.Now().Add(busy)
+	for pause := 5 * time.Millisecond; ; pause = min(2*pause, 200*time.Millisecond) {
+		err := d.check(ctx)
+		if err == nil {
+			err = d.Update(ctx, func(tx *sql.Tx) error {
+				_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS store_schema (component TEXT PRIMARY KEY, version INTEGER NOT NULL)`)
+				return err
+			})
+		}
+		if err == nil || !errors.Is(err, ErrLocked) || time.Now().Add(pause).After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+	}
 }
 
 // check opens a connection (running the WAL pragma, which needs the file's
