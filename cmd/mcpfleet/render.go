@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"golang.org/x/term"
 )
 
@@ -46,9 +47,7 @@ func progressPrinter(w io.Writer) (func(mcp.ProgressNotificationParams), func())
 			filled = int(pct / 100 * width)
 		}
 		filled = max(0, min(width, filled))
-		if len(msg) > 40 {
-			msg = msg[:39] + "…"
-		}
+		msg = extract.Cut(msg, 39)
 		fmt.Fprintf(w, "\r[%s%s] %3.0f%% %-40s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), max(pct, 0), msg)
 		drawn = true
 	}

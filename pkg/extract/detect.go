@@ -107,6 +107,22 @@ func Clip(s string, n int) string {
 	return strings.TrimSpace(b.String())
 }
 
+// Cut shortens s to at most n runes (plus "…"), keeping its text as it is
+// (newlines too): for a message a reader reads whole, such as a traceback.
+func Cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for k := range s {
+		if i == n {
+			return s[:k] + "…"
+		}
+		i++
+	}
+	return s
+}
+
 // object decodes body as a JSON object, or returns nil when it is not one.
 func object(body []byte) map[string]json.RawMessage {
 	b := bytes.TrimSpace(body)

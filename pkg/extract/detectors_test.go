@@ -198,3 +198,23 @@ func TestErrorForStatus(t *testing.T) {
 		}
 	}
 }
+
+func TestCut(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly", 7, "exactly"},
+		{"line one\nline two", 8, "line one…"},
+		{"紫微星在命宫", 2, "紫微…"},
+		{"ab\ncd", 4, "ab\nc…"},
+		{"", 3, ""},
+	}
+	for _, tc := range tests {
+		if got := Cut(tc.in, tc.n); got != tc.want {
+			t.Errorf("Cut(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -17,6 +18,7 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
 
 // inputCheck validates a call's arguments against the tool's published input
@@ -295,9 +297,8 @@ var printer = message.NewPrinter(language.English)
 func show(v any) string {
 	switch x := v.(type) {
 	case string:
-		r := []rune(x)
-		if len(r) > 60 {
-			x = string(r[:57]) + "…"
+		if utf8.RuneCountInString(x) > 60 {
+			x = extract.Cut(x, 57)
 		}
 		return strconv.Quote(x)
 	case json.Number:
@@ -307,8 +308,8 @@ func show(v any) string {
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	if len(b) > 60 {
-		return string(b[:57]) + "…"
+	if utf8.RuneCount(b) > 60 {
+		return extract.Cut(string(b), 57)
 	}
 	return string(b)
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
 
 // Request is one run: the code and the JSON object whose keys become globals.
@@ -90,10 +92,7 @@ var pythonKeywords = map[string]bool{
 }
 
 func checkIdentifier(k string) error {
-	show := k
-	if len(show) > 40 {
-		show = show[:40] + "…"
-	}
+	show := extract.Cut(k, 40)
 	if k == "" || len(k) > 100 {
 		return invalid("input_data", "input_data key %q is not usable as a Python name (1..100 characters)", show)
 	}

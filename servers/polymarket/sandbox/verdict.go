@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"syscall"
+
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
 
 // Exit statuses of the prelude: the run's done status (see doneStatus) when
@@ -109,10 +111,7 @@ func lastReport(rest string) (kind, msg string, ok bool) {
 	if json.Unmarshal([]byte(rest), &r) != nil || !reportType.MatchString(r.Type) || len(r.Type) > 200 {
 		return "", "", false
 	}
-	if len(r.Message) > 4000 {
-		r.Message = r.Message[:4000] + "…"
-	}
-	return r.Type, strings.ToValidUTF8(r.Message, "\uFFFD"), true
+	return r.Type, extract.Cut(strings.ToValidUTF8(r.Message, "\uFFFD"), 4000), true
 }
 
 // exitOf is the exit status, or the signal that ended the helper: bwrap
