@@ -18,7 +18,7 @@ import (
 
 // stdioConn serves srv over in-memory pipes with mcp-go's stdio server and
 // connects mcp-go's stdio client: the same JSON encoding and decoding as a real
-// stdio session (what mcpbench measures), without process and pipe scheduling.
+// stdio session, without process and pipe scheduling.
 func stdioConn(b *testing.B, srv *server.MCPServer) *client.Client {
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -56,7 +56,7 @@ func benchCall(b *testing.B, c *client.Client, tool string, args map[string]any)
 }
 
 // BenchmarkGetExchangesStdio is a cached get_exchanges call through mcp-go's
-// stdio server and client (both encode and decode, as mcpbench does).
+// stdio server and client (both encode and decode, as a real client does).
 func BenchmarkGetExchangesStdio(b *testing.B) {
 	f := fake.New(fake.Options{NoRateLimit: true})
 	base, stop := f.Start()

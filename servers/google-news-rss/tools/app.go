@@ -53,7 +53,9 @@ func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 	}
 	var claimOpts []ratelimit.Option
 	// a preview is a live look: after its minute, errors are shown, not a stale copy
-	cacheOpts := []cache.Option{cache.WithStaleFor(0)}
+	// Parsed feeds are large (tens of KB); a minute of previews rarely spans
+	// more than a few hundred queries, so more copies would only hold memory.
+	cacheOpts := []cache.Option{cache.WithStaleFor(0), cache.WithMaxEntries(PreviewCopies)}
 	if c.Clock != nil {
 		claimOpts = append(claimOpts, ratelimit.WithClock(c.Clock))
 		cacheOpts = append(cacheOpts, cache.WithClock(c.Clock))

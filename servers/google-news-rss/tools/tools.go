@@ -15,6 +15,9 @@ import (
 // news-websearch.md §1.5).
 const PreviewTTL = time.Minute
 
+// PreviewCopies bounds the parsed previews kept in memory.
+const PreviewCopies = 256
+
 // Service holds what the tools share.
 type Service struct {
 	client  *feed.Client
