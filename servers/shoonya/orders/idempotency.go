@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 )
@@ -66,7 +64,7 @@ type Placer struct {
 	mu     sync.Mutex
 	locks  map[string]*keyLock
 	placed map[string]string // user|key → norenordno
-	rdb    *redis.Client     // set: the lock also holds across replicas (NewSharedPlacer)
+	leases leases            // set: the lock also holds across processes (NewSharedPlacer, NewStoredPlacer)
 }
 
 type keyLock struct {
@@ -117,7 +115,7 @@ func (p *Placer) Place(ctx context.Context, user, key string, book Book, send Se
 		return Placed{}, err
 	}
 	defer unlock()
-	if p.rdb != nil {
+	if p.leases != nil {
 		unlease, err := p.lease(ctx, k)
 		if err != nil {
 			return Placed{}, err

@@ -155,10 +155,22 @@ func TestSharedPacer(t *testing.T) {
 }
 
 // TestSharedPlacerAcrossReplicas: two replicas (two placers on one real
-// redis-server) given the same key at the same moment send one order; a
-// holder that dies frees the key within the lease; Redis gone sends nothing.
+// redis-server) share each key; Redis gone sends nothing.
 func TestSharedPlacerAcrossReplicas(t *testing.T) {
 	srv := redistest.StartServer(t)
+	rdb := srv.NewClient(t)
+	placersShareKeys(t, NewSharedPlacer(srv.NewClient(t)), NewSharedPlacer(srv.NewClient(t)),
+		func(key string) error {
+			return rdb.Set(context.Background(), SharedLockPrefix+key, "dead-replica", leaseTTL).Err()
+		},
+		func() { _ = rdb.ShutdownNoSave(context.Background()).Err() })
+}
+
+// placersShareKeys: two placers (replicas or processes) given the same key at
+// the same moment send one order; a holder that dies (plantDead writes its
+// lease) frees the key within the lease; after breakBackend nothing is sent.
+func placersShareKeys(t *testing.T, a, b *Placer, plantDead func(key string) error, breakBackend func()) {
+	t.Helper()
 	var sent atomic.Int32
 	var mu sync.Mutex
 	var book []noren.Order
@@ -169,13 +181,13 @@ func TestSharedPlacerAcrossReplicas(t *testing.T) {
 	}
 	send := func(context.Context) (string, error) {
 		sent.Add(1)
-		time.Sleep(100 * time.Millisecond) // the broker takes a moment; both replicas are in the race
+		time.Sleep(100 * time.Millisecond) // the broker takes a moment; both placers are in the race
 		mu.Lock()
 		book = append(book, noren.Order{OrderNo: "7", Remarks: "key-x"})
 		mu.Unlock()
 		return "7", nil
 	}
-	replicas := []*Placer{NewSharedPlacer(srv.NewClient(t)), NewSharedPlacer(srv.NewClient(t))}
+	replicas := []*Placer{a, b}
 	var wg sync.WaitGroup
 	dedup := atomic.Int32{}
 	for i := range 8 {
@@ -184,7 +196,7 @@ func TestSharedPlacerAcrossReplicas(t *testing.T) {
 			defer wg.Done()
 			r, err := replicas[i%2].Place(context.Background(), "u", "key-x", bookFn, send, nil)
 			if err != nil || r.OrderNo != "7" {
-				t.Errorf("replica %d: %+v, %v", i%2, r, err)
+				t.Errorf("placer %d: %+v, %v", i%2, r, err)
 			}
 			if r.Deduplicated {
 				dedup.Add(1)
@@ -196,19 +208,18 @@ func TestSharedPlacerAcrossReplicas(t *testing.T) {
 		t.Fatalf("sent %d times, %d deduplicated; want 1 and 7", sent.Load(), dedup.Load())
 	}
 
-	// A replica killed while holding the key leaves its lease unrenewed: a
-	// retry on the other replica waits (Conflict if its deadline is shorter),
-	// then gets through once the lease expires.
-	rdb := srv.NewClient(t)
+	// A holder killed while holding the key leaves its lease unrenewed: a
+	// retry elsewhere waits (Conflict if its deadline is shorter), then gets
+	// through once the lease expires.
 	sum := sha256.Sum256([]byte("u|key-y"))
-	if err := rdb.Set(context.Background(), SharedLockPrefix+hex.EncodeToString(sum[:16]), "dead-replica", leaseTTL).Err(); err != nil {
+	if err := plantDead(hex.EncodeToString(sum[:16])); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	_, err := replicas[0].Place(ctx, "u", "key-y", bookFn, send, nil)
 	cancel()
 	if e := envelope.From(err); e == nil || e.Code != envelope.Conflict || !e.Retryable {
-		t.Fatalf("while a dead replica's lease lasts: %+v", err)
+		t.Fatalf("while a dead holder's lease lasts: %+v", err)
 	}
 	ctx, cancel = context.WithTimeout(context.Background(), 3*leaseTTL)
 	r, err := replicas[1].Place(ctx, "u", "key-y", bookFn, send, nil)
@@ -217,10 +228,10 @@ func TestSharedPlacerAcrossReplicas(t *testing.T) {
 		t.Fatalf("after the dead lease expired: %+v, %v", r, err)
 	}
 
-	_ = srv.NewClient(t).ShutdownNoSave(context.Background()).Err()
+	breakBackend()
 	before := sent.Load()
 	_, err = replicas[1].Place(context.Background(), "u", "key-z", bookFn, send, nil)
 	if e := envelope.From(err); e == nil || e.Code != envelope.UpstreamUnavailable || !e.Retryable || sent.Load() != before {
-		t.Fatalf("Redis gone: %+v, sent %d more", err, sent.Load()-before)
+		t.Fatalf("lock backend gone: %+v, sent %d more", err, sent.Load()-before)
 	}
 }

@@ -37,23 +37,51 @@ var (
 // sent (fail closed).
 func NewSharedPlacer(rdb *redis.Client) *Placer {
 	p := NewPlacer()
-	p.rdb = rdb
+	if rdb != nil {
+		p.leases = redisLeases{rdb}
+	}
 	return p
 }
 
-// lease takes the cross-replica lock for k, waiting while another replica
-// holds it, until ctx ends. The returned func renews nothing more and frees it.
+// leases is where the cross-process lock lives: Redis for replicas, the state
+// file for the processes of one host.
+type leases interface {
+	// acquire takes key for token unless another holder's lease is live.
+	acquire(ctx context.Context, key, token string, ttl time.Duration) (bool, error)
+	renew(ctx context.Context, key, token string, ttl time.Duration) error
+	release(ctx context.Context, key, token string) error
+	where() string // for the refusal when it does not answer
+}
+
+type redisLeases struct{ rdb *redis.Client }
+
+func (r redisLeases) acquire(ctx context.Context, key, token string, ttl time.Duration) (bool, error) {
+	return r.rdb.SetNX(ctx, SharedLockPrefix+key, token, ttl).Result()
+}
+
+func (r redisLeases) renew(ctx context.Context, key, token string, ttl time.Duration) error {
+	return renewScript.Run(ctx, r.rdb, []string{SharedLockPrefix + key}, token, ttl.Milliseconds()).Err()
+}
+
+func (r redisLeases) release(ctx context.Context, key, token string) error {
+	return releaseScript.Run(ctx, r.rdb, []string{SharedLockPrefix + key}, token).Err()
+}
+
+func (redisLeases) where() string { return "the shared order lock (Redis, MCPFLEET_REDIS_URL)" }
+
+// lease takes the cross-process lock for k, waiting while another process
+// holds it, until ctx ends. The returned func stops renewing and frees it.
 func (p *Placer) lease(ctx context.Context, k string) (func(), error) {
-	sum := sha256.Sum256([]byte(k)) // user and key stay out of Redis key names
-	key := SharedLockPrefix + hex.EncodeToString(sum[:16])
+	sum := sha256.Sum256([]byte(k)) // user and key stay out of stored key names
+	key := hex.EncodeToString(sum[:16])
 	var tok [16]byte
 	_, _ = rand.Read(tok[:])
 	token := hex.EncodeToString(tok[:])
 	for {
-		ok, err := p.rdb.SetNX(ctx, key, token, leaseTTL).Result()
+		ok, err := p.leases.acquire(ctx, key, token, leaseTTL)
 		if err != nil && ctx.Err() == nil {
 			return nil, envelope.New(envelope.UpstreamUnavailable,
-				"the shared order lock (Redis, MCPFLEET_REDIS_URL) did not answer, so nothing was sent to the broker; try again shortly").
+				"%s did not answer, so nothing was sent to the broker; try again shortly", p.leases.where()).
 				WithRetryable(true).WithRetryAfter(2 * time.Second).WithCause(err)
 		}
 		if ok {
@@ -61,7 +89,7 @@ func (p *Placer) lease(ctx context.Context, k string) (func(), error) {
 		}
 		select {
 		case <-ctx.Done():
-			return nil, envelope.New(envelope.Conflict, "another place_order with this idempotency key is still running (on another replica); wait for it, then call get_order_book").WithRetryable(true)
+			return nil, envelope.New(envelope.Conflict, "another place_order with this idempotency key is still running (in another process); wait for it, then call get_order_book").WithRetryable(true)
 		case <-time.After(leasePoll):
 		}
 	}
@@ -77,7 +105,7 @@ func (p *Placer) lease(ctx context.Context, k string) (func(), error) {
 				return
 			case <-t.C:
 				rctx, cancel := context.WithTimeout(context.Background(), leaseRenew)
-				_ = renewScript.Run(rctx, p.rdb, []string{key}, token, leaseTTL.Milliseconds()).Err()
+				_ = p.leases.renew(rctx, key, token, leaseTTL)
 				cancel()
 			}
 		}
@@ -87,6 +115,6 @@ func (p *Placer) lease(ctx context.Context, k string) (func(), error) {
 		<-done
 		rctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		_ = releaseScript.Run(rctx, p.rdb, []string{key}, token).Err()
+		_ = p.leases.release(rctx, key, token)
 	}, nil
 }

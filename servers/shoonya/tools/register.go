@@ -162,7 +162,13 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	notifier := feed.NewNotifier(nil) // feed.Register gives it the spine's sender
 	hub := feed.NewHub(ctx, feed.Options{URL: client.Config().WSURL}, sessions.AuthFor, notifier)
 	sessions.OnLogin = func(user string, _ noren.Auth) { hub.LoggedIn(user) }
-	d := &Deps{Sessions: sessions, Hub: hub, Placer: orders.NewSharedPlacer(r.Redis), Limits: lim,
+	placer := orders.NewSharedPlacer(r.Redis)
+	if db != nil {
+		if placer, err = orders.NewStoredPlacer(ctx, db); err != nil { // one order per key for every process
+			return err
+		}
+	}
+	d := &Deps{Sessions: sessions, Hub: hub, Placer: placer, Limits: lim,
 		Pacer: pacer, Confirm: mode, ChainConcurrency: 8}
 	log := r.Log
 	var rdb redis.Cmdable // a nil *redis.Client must stay a nil interface
