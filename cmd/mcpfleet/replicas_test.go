@@ -109,7 +109,7 @@ func replicaCases() []replicaCase {
 		{name: "ktrdr", read: toolCall{"list_operations", `{}`}}, // no limit of its own: the session caps
 		// a polymarket read that reaches Polymarket spends one of the user's 30 public calls a minute (cache hits do not)
 		{name: "polymarket", read: toolCall{"list_markets", `{}`}, killReads: 4, limits: []*sharedLimit{{
-			what: "user-data calls per user per minute (10, ref: polymarket.md §2.1)", budget: 10, calls: 13,
+			what: "user-data calls per user per minute (10, as the original polymarket-read allowed)", budget: 10, calls: 13,
 			call: func(i int, _ string) toolCall {
 				return toolCall{"get_user_positions", fmt.Sprintf(`{"user":"0x%040x"}`, i+1)}
 			}}}},

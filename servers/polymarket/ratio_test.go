@@ -14,7 +14,7 @@ const maxListRatio = 0.30
 // TestListResultRatio measures each list tool's result (the text block the
 // model reads and the structured content, the larger) against the raw bytes
 // of every upstream answer the call needed, on the fake's payloads (Gamma,
-// Data API and CLOB rows with the reference's field sets).
+// Data API and CLOB rows with the public field sets).
 func TestListResultRatio(t *testing.T) {
 	f := fake.New(fake.Options{})
 	base, stop := f.Start()
@@ -51,7 +51,7 @@ func TestListResultRatio(t *testing.T) {
 		// ~35 B a row is the values themselves; rank stays a column because
 		// upstream sends it (ties are not ruled out), not derived from order.
 		// 30% would take dropping rank or verified, both an agent's to weigh
-		// (ref: polymarket.md §1.4 lists exactly these fields and the logo).
+		// (rs-clob-client src/data/types/ lists exactly these fields and the logo).
 		{"get_builder_leaderboard", map[string]any{"time_period": "WEEK", "limit": 50}, 0.37},
 		{"find_trending_markets", map[string]any{"limit": 5}, 0},
 		{"find_closing_soon", map[string]any{"hours": 48}, 0},

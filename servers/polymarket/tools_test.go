@@ -36,7 +36,7 @@ func TestMarketsTools(t *testing.T) {
 			}
 		}
 	})
-	t.Run("get_market decodes the reference's live fixture", func(t *testing.T) {
+	t.Run("get_market decodes the live fixture market", func(t *testing.T) {
 		m := call[tools.MarketOut](t, s, "get_market", map[string]any{"identifier": "1066851", "detail": "compact"}).Market
 		if m.Outcomes[0].Name != "Up" || m.Outcomes[0].Price != 0.585 || *m.Volume != 92509.470055 || *m.Liquidity != 20579.7452 ||
 			!strings.HasPrefix(m.Outcomes[1].TokenID, "1018185981923541224") || m.State != "active" || m.BestBid != nil {

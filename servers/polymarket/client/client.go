@@ -28,7 +28,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/upstream"
 )
 
-// Settings and their defaults (ref: polymarket.md §1: the three hosts).
+// Settings and their defaults (the three hosts: docs.polymarket.com/market-data/overview).
 const (
 	EnvGammaURL       = "POLYMARKET_GAMMA_URL"
 	EnvClobURL        = "POLYMARKET_CLOB_URL"
@@ -165,7 +165,7 @@ func (c *Client) CloseIdleConnections() {
 }
 
 // call is one request with the whole-call deadline: pkg/upstream retries 429,
-// 5xx and resets; 425 ("service not ready", ref: polymarket.md §4.5) is retried
+// 5xx and resets; 425 ("service not ready", py-clob-client#273) is retried
 // here, inside the same deadline, because it too is answered before any work.
 func (c *Client) call(ctx context.Context, u *upstream.Client, req upstream.Request, nullable bool) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
@@ -197,7 +197,7 @@ func (c *Client) call(ctx context.Context, u *upstream.Client, req upstream.Requ
 }
 
 // checkBody refuses answers that carry no data: an empty body or a literal
-// null (ref: polymarket.md §1.4, rs-clob-client tests/data.rs; the routes
+// null (source: Polymarket/rs-clob-client tests/data.rs; the routes
 // where null means "none", such as /holders, ask with getNullable), an HTML
 // page sent with 200, and the Data API's rate-limit answer sent with 200
 // ({"error":"Too Many Requests"}, seen by public clients of the Data API):

@@ -8,7 +8,8 @@ import (
 )
 
 // Books fetches order books: GET /book for one token, POST /books for several
-// (ref: polymarket.md §1.3, §1.5: batch routes rather than N GETs).
+// (source: rs-clob-client tests/clob.rs; docs.polymarket.com/api-reference/
+// rate-limits: batch routes rather than N GETs).
 func (c *Client) Books(ctx context.Context, tokens []string) ([]Book, Source, error) {
 	if len(tokens) == 1 {
 		b, src, err := c.get(ctx, c.clob, "get order book", "/book", url.Values{"token_id": {tokens[0]}})
@@ -37,7 +38,7 @@ type PriceReq struct {
 }
 
 // Prices fetches best prices: side BUY = best bid, SELL = best ask
-// (ref: polymarket.md §1.3, §4.6). The answer maps token → side → price
+// (source: Vex-Foundation/Vex#72, verified live; py-clob-client#78). The answer maps token → side → price
 // (decimal strings live, numbers in SDK fixtures: both decode).
 func (c *Client) Prices(ctx context.Context, reqs []PriceReq) (map[string]map[string]float64, Source, error) {
 	for i := range reqs {
@@ -96,8 +97,8 @@ func MinFidelity(interval string) int {
 	return 1
 }
 
-// History fetches GET /prices-history?market=<token id> (ref: polymarket.md
-// §1.3: the original called /price-history?token_id=, which does not exist).
+// History fetches GET /prices-history?market=<token id> (source: rs-clob-client
+// tests/clob.rs; the original called /price-history?token_id=, which does not exist).
 func (c *Client) History(ctx context.Context, h HistoryQuery) ([]Point, Source, error) {
 	q := url.Values{"market": {h.Token}}
 	if h.Interval != "" {

@@ -8,7 +8,7 @@ import (
 
 // Cloudflare recognises the HTML page Cloudflare sends in front of Polymarket
 // when it filters or throttles a client (403 "Attention Required!",
-// ref: polymarket.md §4.5, py-clob-client #91/#101/#143), and any other HTML
+// source: py-clob-client#91, #101, #143), and any other HTML
 // error page: such a body is never parsed as JSON.
 func Cloudflare(status int, body []byte) *envelope.Error {
 	if status >= 200 && status <= 299 || !isHTML(body) {
@@ -37,7 +37,7 @@ func cloudflareError(op string, status int) *envelope.Error {
 }
 
 // TooEarly maps 425 "service not ready", which Polymarket answers during
-// volatility (ref: polymarket.md §4.5, py-clob-client #273); the client retries
+// volatility (source: py-clob-client#273, confirmed by support); the client retries
 // it inside the call's deadline before this error reaches a tool.
 func TooEarly(status int, _ []byte) *envelope.Error {
 	if status != 425 {

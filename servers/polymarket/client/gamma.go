@@ -11,7 +11,7 @@ import (
 )
 
 // MaxPage is Gamma's page size: limit is silently clamped to 100 on the list
-// routes and on /events/keyset (ref: polymarket.md §1.2; polyoxide
+// routes and on /events/keyset (source: nautilus_trader#4086; polyoxide
 // docs/specs/gamma/OBSERVED.md, probed 2026-09-23: limit 101 and 500 return 100).
 const MaxPage = 100
 
@@ -159,7 +159,7 @@ func (c *Client) Comments(ctx context.Context, q url.Values) ([]Comment, Source,
 // withTags asks Gamma for a market's tags: it leaves null keys out and
 // current markets carry no category, so the tags are where a market's
 // categories are (include_tag on /markets/{id}, /markets/slug/{slug} and the
-// lists: ref: polymarket.md §1.2, rs-clob-client request types).
+// lists: source: rs-clob-client src/gamma/types/request.rs).
 func withTags() url.Values { return url.Values{"include_tag": {"true"}} }
 
 // marketWhere finds the one market a keyset filter names: the filter lists

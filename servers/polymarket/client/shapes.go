@@ -88,7 +88,7 @@ var Shapes = []drift.Shape{
 		drift.Opt("[].currentValue", num...), drift.Opt("[].cashPnl", num...), drift.Opt("[].outcome", drift.String)}, Error: errorShape},
 	// Activity types and sides: the Data API's /activity reference (type
 	// TRADE, SPLIT, MERGE, REDEEM, REWARD, CONVERSION; side BUY/SELL, ""
-	// on non-trades; ref: polymarket.md §1.4).
+	// on non-trades; source: rs-clob-client src/data/types/).
 	{Route: "get user activity", Fields: []drift.Field{drift.Req("", drift.Array), drift.Req("[].timestamp", drift.Number),
 		drift.Req("[].type", drift.String).OneOf("TRADE", "SPLIT", "MERGE", "REDEEM", "REWARD", "CONVERSION"),
 		drift.Opt("[].side", drift.String).OneOf("BUY", "SELL", ""), drift.Opt("[].size", num...),

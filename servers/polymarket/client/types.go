@@ -31,7 +31,9 @@ func (i *ID) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Market is a Gamma market (ref: polymarket.md §1.1). outcomes, outcomePrices
+// Market is a Gamma market (source: docs.polymarket.com/market-data/overview;
+// rs-clob-client src/gamma/types/response.rs; Polymarket/agents
+// agents/polymarket/gamma.py json.loads the strings). outcomes, outcomePrices
 // and clobTokenIds arrive as JSON strings holding arrays (or, in some
 // fixtures, real arrays); volume/liquidity as decimal strings, the *Num and
 // change fields as numbers: extract.Num takes both.
@@ -109,7 +111,8 @@ func (m Market) Prices() []float64 {
 }
 
 // Event is a Gamma event with its nested markets (on events liquidity and
-// volume are numbers, unlike on markets: ref: polymarket.md §1.1).
+// volume are numbers, unlike on markets: a live event of 2025-12-31; fields
+// in rs-clob-client src/gamma/types/response.rs).
 type Event struct {
 	ID           ID          `json:"id"`
 	Ticker       string      `json:"ticker"`
@@ -137,7 +140,8 @@ type Level struct {
 	Size  extract.Num `json:"size"`
 }
 
-// Book is a CLOB order book (ref: polymarket.md §1.3): bids arrive ascending
+// Book is a CLOB order book (source: rs-clob-client tests/clob.rs,
+// rs-clob-client#330, py-clob-client#106): bids arrive ascending
 // and asks descending, so the best prices are the LAST elements; never index [0].
 type Book struct {
 	Market         string      `json:"market"`
@@ -181,7 +185,8 @@ type Point struct {
 	P extract.Num `json:"p"`
 }
 
-// Position is a Data API position row (ref: polymarket.md §1.4).
+// Position is a Data API position row (source: rs-clob-client
+// src/data/types/; docs.polymarket.com OpenAPI get-positions.json).
 type Position struct {
 	ProxyWallet  string      `json:"proxyWallet"`
 	Asset        string      `json:"asset"`
@@ -238,7 +243,7 @@ type Holder struct {
 	Verified     bool        `json:"verified"`
 }
 
-// Comment is a Gamma comment (ref: polymarket.md §1.2).
+// Comment is a Gamma comment (source: rs-clob-client src/gamma/types/).
 type Comment struct {
 	ID               ID          `json:"id"`
 	Body             string      `json:"body"`

@@ -8,7 +8,8 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
 
-// Identifier shapes (ref: polymarket.md §1.1): Gamma ids are numeric strings,
+// Identifier shapes (source: docs.polymarket.com/market-data/overview;
+// rs-clob-client src/gamma/types/response.rs): Gamma ids are numeric strings,
 // conditionIds 0x + 64 hex, CLOB token ids long decimal strings (~77 digits),
 // wallets 0x + 40 hex; slugs are lowercase words joined by hyphens.
 //

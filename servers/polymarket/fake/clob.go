@@ -23,13 +23,14 @@ func lv(p, size float64) map[string]string {
 }
 
 // bookJSON: bids ascending and asks descending, so the best prices are the
-// LAST elements (ref: polymarket.md §1.3, §4.2); best bid = p-0.01, best ask = p.
+// LAST elements (source: rs-clob-client tests/clob.rs, rs-clob-client#330,
+// py-clob-client#106); best bid = p-0.01, best ask = p.
 func (s *Server) bookJSON(m *market, token string, ghost bool) map[string]any {
 	p := tokenPrice(m, token)
 	bids := []map[string]string{lv(p-0.04, 300), lv(p-0.03, 200), lv(p-0.02, 150), lv(p-0.01, 100)}
 	asks := []map[string]string{lv(p+0.03, 250), lv(p+0.02, 180), lv(p+0.01, 120), lv(p, 80)}
 	if ghost {
-		// the stale "ghost" book of py-clob-client #180 (ref: polymarket.md §4.1)
+		// the stale "ghost" book of Polymarket/py-clob-client#180
 		bids, asks = []map[string]string{lv(0.01, 1000)}, []map[string]string{lv(0.99, 1000)}
 	}
 	return map[string]any{"market": m.condition, "asset_id": token,
@@ -40,7 +41,7 @@ func (s *Server) bookJSON(m *market, token string, ghost bool) map[string]any {
 
 // book: GET /book?token_id; 400 {"error":"Invalid token id"} without one, 404
 // {"error":"No orderbook exists for the requested token id"} for an unknown or
-// resolved token (ref: polymarket.md §1.3).
+// resolved token (assumed: the texts public client notes quote; no official capture).
 func (s *Server) book(w http.ResponseWriter, r *http.Request) {
 	tok := r.URL.Query().Get("token_id")
 	if tok == "" {
@@ -55,7 +56,7 @@ func (s *Server) book(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, s.bookJSON(m, tok, s.ghost()))
 }
 
-// books: POST /books with [{"token_id":…}] → array of books (ref: §1.3);
+// books: POST /books with [{"token_id":…}] → array of books (source: rs-clob-client tests/clob.rs);
 // unknown tokens are left out (assumed).
 func (s *Server) books(w http.ResponseWriter, r *http.Request) {
 	var req []struct {
@@ -75,7 +76,7 @@ func (s *Server) books(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, out)
 }
 
-// sidePrice: BUY → best bid, SELL → best ask (ref: polymarket.md §1.3, §4.6).
+// sidePrice: BUY → best bid, SELL → best ask (source: Vex-Foundation/Vex#72, py-clob-client#78).
 func sidePrice(m *market, token, side string) (float64, bool) {
 	p := tokenPrice(m, token)
 	switch strings.ToUpper(side) {
@@ -104,7 +105,7 @@ func (s *Server) price(w http.ResponseWriter, r *http.Request) {
 }
 
 // prices: POST /prices [{token_id, side}] → {"<token>":{"BUY":"0.5"}} with
-// decimal strings as live (ref: polymarket.md §1.3).
+// decimal strings (assumed as live; rs-clob-client tests/clob.rs uses numbers).
 func (s *Server) prices(w http.ResponseWriter, r *http.Request) {
 	var req []struct {
 		TokenID string `json:"token_id"`
@@ -133,8 +134,8 @@ func (s *Server) prices(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, out)
 }
 
-// intervals: 1m is a month ("a duration ending now", ref: polymarket.md
-// §1.3); max and all cover 31 days (a public historical-data cookbook,
+// intervals: 1m is a month ("a duration ending at the current time":
+// docs.polymarket.com prices-history); max and all cover 31 days (a public historical-data cookbook,
 // 2026-08-11: "max_span = 31.0d" on 40 markets).
 var intervals = map[string]time.Duration{"1h": time.Hour, "6h": 6 * time.Hour, "1d": 24 * time.Hour,
 	"1w": 7 * 24 * time.Hour, "1m": 30 * 24 * time.Hour, "max": 31 * 24 * time.Hour, "all": 31 * 24 * time.Hour}

@@ -10,8 +10,9 @@ import (
 	"time"
 )
 
-// FixtureMarket is the live market row captured 2025-12-31 (ref: polymarket.md
-// §1.1), served verbatim: JSON-string outcomes, outcomePrices and clobTokenIds,
+// FixtureMarket is a live market row captured 2025-12-31 (published in a
+// public repository's docs whose name was not recorded; keys as in
+// rs-clob-client src/gamma/types/response.rs), served verbatim: JSON-string outcomes, outcomePrices and clobTokenIds,
 // volume/liquidity as strings, the *Num fields as numbers.
 const FixtureMarket = `{"id":"1066851","question":"Bitcoin Up or Down - December 31, 12:00PM-12:15PM ET",
  "conditionId":"0x2e6af11e4b853b05ba7135239b21d77e808889b6ce1e735de856c94c4e5b5fce",
@@ -106,7 +107,7 @@ func jsonString(v any) string {
 }
 
 // marketJSON renders the Gamma market row: the same key set and types as the
-// fixture (ref: polymarket.md §1.1).
+// fixture (FixtureMarket).
 func marketJSON(m *market) map[string]any {
 	p0 := m.price
 	p1 := 1 - p0

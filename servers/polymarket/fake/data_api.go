@@ -14,7 +14,7 @@ var (
 )
 
 // dataPage reads the Data API's limit (0..max) and offset (0..maxOffset);
-// out of range answers 400 (ref: polymarket.md §1.4; body assumed).
+// out of range answers 400 (ranges: rs-clob-client src/data/types/request.rs; body assumed).
 func dataPage(w http.ResponseWriter, r *http.Request, def, maxLimit, maxOffset int) (int, int, bool) {
 	q := r.URL.Query()
 	limit, offset := def, 0
@@ -34,7 +34,7 @@ func dataPage(w http.ResponseWriter, r *http.Request, def, maxLimit, maxOffset i
 	return limit, offset, true
 }
 
-// user checks ?user=: 400 {"error":"Invalid user address"} (ref: polymarket.md §1.4, rs-clob-client tests).
+// user checks ?user=: 400 {"error":"Invalid user address"} (source: rs-clob-client tests/data.rs).
 func user(w http.ResponseWriter, r *http.Request) (string, bool) {
 	u := r.URL.Query().Get("user")
 	if !reAddress.MatchString(u) {
@@ -79,7 +79,7 @@ func marketIcon(slug string) string {
 }
 
 // activity: GET /activity; type is a csv of TRADE, SPLIT, MERGE, REDEEM,
-// REWARD, CONVERSION (ref: polymarket.md §1.4); another type is 400 (assumed).
+// REWARD, CONVERSION (source: rs-clob-client src/data/types/request.rs); another type is 400 (assumed).
 func (s *Server) activity(w http.ResponseWriter, r *http.Request) {
 	u, ok := user(w, r)
 	if !ok {
@@ -112,7 +112,7 @@ func (s *Server) activity(w http.ResponseWriter, r *http.Request) {
 				"slug": m.slug, "icon": marketIcon(m.slug), "eventSlug": fmt.Sprintf("fake-event-%d", m.event), "outcome": "Yes",
 				"name": "", "pseudonym": "Fake-Trader", "bio": "", "profileImage": "", "profileImageOptimized": ""}
 			if k != "TRADE" {
-				row["side"] = "" // "" possible on non-trades (ref §1.4)
+				row["side"] = "" // "" possible on non-trades (source: rs-clob-client src/data/types/)
 			}
 			rows = append(rows, row)
 		}
@@ -121,7 +121,7 @@ func (s *Server) activity(w http.ResponseWriter, r *http.Request) {
 }
 
 // holders: GET /holders?market=<conditionIds csv> → one group per outcome
-// token (ref: polymarket.md §1.4); limit 0..20.
+// token (source: rs-clob-client src/data/types/); limit 0..20.
 func (s *Server) holders(w http.ResponseWriter, r *http.Request) {
 	// market is checked for shape (0x + 64 hex) and any failure reads as
 	// absent; limit is clamped to 500, not refused; limit 0 and a market
@@ -171,7 +171,7 @@ func (s *Server) holders(w http.ResponseWriter, r *http.Request) {
 }
 
 // builders: GET /v1/builders/leaderboard?timePeriod=DAY|WEEK|MONTH|ALL; limit
-// 0..50 (default 25), offset 0..1000; rank is a string (ref: polymarket.md §1.4).
+// 0..50 (default 25), offset 0..1000; rank is a string (source: rs-clob-client src/data/types/).
 func (s *Server) builders(w http.ResponseWriter, r *http.Request) {
 	tp := r.URL.Query().Get("timePeriod")
 	switch tp {

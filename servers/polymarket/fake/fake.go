@@ -1,7 +1,7 @@
 // Package fake is a faithful stand-in for Polymarket's Gamma, CLOB and Data
 // APIs (plus the two BTC spot sources) for tests and demos, built from the
-// shapes in the project's Polymarket reference (cited per behaviour as
-// "ref: polymarket.md §x"): JSON-string list fields, camelCase, CLOB book
+// public shapes cited per behaviour ("source: …": Polymarket's docs, the
+// official SDKs' code and fixtures, issue threads) or marked assumed: JSON-string list fields, camelCase, CLOB book
 // order (bids ascending, asks descending), the 400/404/422 bodies, keyset and
 // offset paging with their caps. Faults (latency, 429 with both Retry-After
 // forms, Cloudflare's 403 HTML, 425, 500 JSON, a null body, malformed JSON, a
@@ -56,7 +56,7 @@ type Options struct {
 // Server is one fake Polymarket.
 type Server struct {
 	o       Options
-	markets []*market // generated, plus the reference's fixture market last
+	markets []*market // generated, plus the live fixture market (FixtureMarket) last
 	fixture map[string]any
 	byID    map[string]*market
 	byToken map[string]*market

@@ -1,6 +1,7 @@
 package fake
 
-// Faults: what Polymarket users report (ref: polymarket.md §0.3, §4.5, §5).
+// Faults: what Polymarket users report (source per kind below; throttling:
+// docs.polymarket.com/api-reference/rate-limits).
 
 import (
 	"io"
@@ -13,15 +14,15 @@ import (
 
 // Fault kinds.
 const (
-	FaultLatency   = "latency"   // delay the answer by LatencyMs (past the client's timeout: Cloudflare throttling delays, §1.5)
-	Fault429       = "429"       // 429 with Retry-After in seconds, or an HTTP-date with RetryAfterDate (§1.5, ts-sdk changelog)
-	FaultCF403     = "cf403"     // Cloudflare's 403 "Attention Required!" HTML page (§4.5)
-	Fault425       = "425"       // 425 {"error":"service not ready"} (§4.5, py-clob-client #273)
-	Fault500       = "500"       // 500 {"type":"internal error","error":"cannot get the information"} (§1.2, themis #21)
-	FaultNull      = "null"      // 200 with a literal null body (§1.4, rs-clob-client tests/data.rs)
+	FaultLatency   = "latency"   // delay the answer by LatencyMs (past the client's timeout: Cloudflare throttling delays, docs.polymarket.com/api-reference/rate-limits)
+	Fault429       = "429"       // 429 with Retry-After in seconds, or an HTTP-date with RetryAfterDate (Polymarket/ts-sdk .changeset/dev-659-retry-after-http-date.md)
+	FaultCF403     = "cf403"     // Cloudflare's 403 "Attention Required!" HTML page (py-clob-client#91, #101, #143)
+	Fault425       = "425"       // 425 {"error":"service not ready"} (py-clob-client#273)
+	Fault500       = "500"       // 500 {"type":"internal error","error":"cannot get the information"} (wasabipesto/themis#21)
+	FaultNull      = "null"      // 200 with a literal null body (rs-clob-client tests/data.rs)
 	FaultMalformed = "malformed" // 200 with truncated, unparseable JSON (assumed)
-	FaultReset     = "reset"     // the connection is reset before any answer (§4.5, rs-clob-client-v2 #77)
-	FaultGhost     = "ghost"     // /book and /books answer a 0.01/0.99 book that disagrees with /price (§4.1)
+	FaultReset     = "reset"     // the connection is reset before any answer (rs-clob-client-v2#77)
+	FaultGhost     = "ghost"     // /book and /books answer a 0.01/0.99 book that disagrees with /price (py-clob-client#180)
 	// FaultBusy200 is the Data API's rate-limit answer sent with status 200:
 	// {"error":"Too Many Requests"} (seen by public clients of the Data API;
 	// the body is that of its 429s).

@@ -92,7 +92,7 @@ func csvSet(vs []string) map[string]bool {
 }
 
 // sortMarkets orders by the first camelCase field of order (snake_case is
-// ignored upstream: ref: polymarket.md §1.2, forecastbench PR #233); ties and
+// ignored upstream: forecastingresearch/forecastbench#233); ties and
 // no order keep id order.
 func sortMarkets(ms []*market, order string, asc bool) {
 	key := func(m *market) float64 { return 0 }
@@ -161,7 +161,7 @@ func sunsetHeaders(w http.ResponseWriter) {
 	w.Header().Set("Warning", `299 - "use /markets/keyset"`)
 }
 
-// listMarkets: GET /markets answers a bare JSON array (ref: polymarket.md §1.2).
+// listMarkets: GET /markets answers a bare JSON array (source: rs-clob-client tests/gamma.rs).
 func (s *Server) listMarkets(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	sunsetHeaders(w)
@@ -221,7 +221,8 @@ func (s *Server) fixtureMatches(q url.Values) bool {
 // {"markets":[…],"next_cursor":"…"}, next_cursor absent on the last page
 // (a public historical-data cookbook, 2026-08-11: `after_cursor` in — a
 // `cursor` or `next_cursor` parameter is silently ignored —, the live body
-// also carries "$schema"); offset is rejected (ref: polymarket.md §1.2).
+// also carries "$schema"); offset is rejected (source: rs-clob-client
+// src/gamma/types/request.rs).
 func (s *Server) keysetMarkets(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	if q.Has("offset") {
@@ -250,7 +251,7 @@ func (s *Server) keysetMarkets(w http.ResponseWriter, r *http.Request) {
 }
 
 // getMarket: /markets/{id} and /markets/slug/{slug}; an unknown one is 404
-// with a JSON error (ref: polymarket.md §1.2 says the body is UNVERIFIED; assumed).
+// with a JSON error (assumed: no public capture of the body).
 func (s *Server) getMarket(w http.ResponseWriter, r *http.Request) {
 	rest := strings.TrimPrefix(r.URL.Path, "/markets/")
 	if slug, ok := strings.CutPrefix(rest, "slug/"); ok {
@@ -290,7 +291,7 @@ func (s *Server) eventJSON(i int, keepClosed bool) map[string]any {
 		}
 	}
 	cat := ms[0].category
-	// on events liquidity and volume are numbers (ref: polymarket.md §1.1)
+	// on events liquidity and volume are numbers (a live event of 2025-12-31)
 	return map[string]any{"id": strconv.Itoa(900000 + i), "ticker": fmt.Sprintf("fake-event-%d", i),
 		"slug": fmt.Sprintf("fake-event-%d", i), "title": fmt.Sprintf("Fake event %d (%s)", i, cat),
 		"description": "A generated event grouping ten fake markets.", "startDate": ms[0].raw["startDate"],
@@ -377,7 +378,7 @@ func (s *Server) getEvent(w http.ResponseWriter, r *http.Request) {
 }
 
 // search: GET /public-search → {"events","tags","profiles","pagination":{"hasMore","totalResults"}}
-// (ref: polymarket.md §1.2); matching on titles and questions is assumed.
+// (source: rs-clob-client src/gamma/types/); matching on titles and questions is assumed.
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	term := strings.ToLower(strings.TrimSpace(q.Get("q")))
@@ -444,7 +445,7 @@ func (s *Server) comments(w http.ResponseWriter, r *http.Request) {
 			all = append(all, map[string]any{"id": strconv.Itoa(id*10 + k), "body": fmt.Sprintf("Fake comment %d on %s %d", k, typ, id),
 				"parentEntityType": typ, "parentEntityID": id, "parentCommentID": nil,
 				"userAddress": KnownUser, "replyAddress": nil, "createdAt": "2025-12-30T10:00:00Z", "updatedAt": "2025-12-30T10:00:00Z",
-				// the reference's profile fields (§1.2); empty bio and image as on most real profiles
+				// profile fields of rs-clob-client src/gamma/types/; empty bio and image as on most real profiles
 				"profile": map[string]any{"name": "", "pseudonym": "Fake-Trader", "displayUsernamePublic": true, "bio": "",
 					"isMod": false, "isCreator": false, "proxyWallet": KnownUser, "baseAddress": fmt.Sprintf("0x%040x", 0xbA5e+k),
 					"profileImage": "", "positions": []any{}},

@@ -89,7 +89,7 @@ func (s *Service) getOrderBooks() toolkit.Tool {
 				return BooksOut{}, err
 			}
 			// headline prices from /prices: the book can be a stale "ghost"
-			// (ref: polymarket.md §4.1, py-clob-client #180)
+			// (Polymarket/py-clob-client#180)
 			reqs := make([]client.PriceReq, 0, 2*len(ids))
 			for _, id := range ids {
 				reqs = append(reqs, client.PriceReq{TokenID: id, Side: "BUY"}, client.PriceReq{TokenID: id, Side: "SELL"})
@@ -124,7 +124,7 @@ func asCode(err error, e **envelope.Error, code envelope.Code) bool {
 }
 
 // summarise takes best bid = max bid and best ask = min ask: the CLOB sends
-// bids ascending and asks descending (ref: polymarket.md §1.3, §4.2).
+// bids ascending and asks descending (rs-clob-client#330, py-clob-client#106).
 func summarise(b client.Book, depth int, band float64) BookOut {
 	bids := append([]client.Level(nil), b.Bids...)
 	asks := append([]client.Level(nil), b.Asks...)
@@ -342,7 +342,7 @@ func (s *Service) getPriceHistory() toolkit.Tool {
 				if len(pts) == 0 {
 					// interval windows end now: a resolved market has no
 					// points in them, but its history is reachable with
-					// windows before closedTime (cookbook §2.3)
+					// windows before closedTime (the public historical-data cookbook §2.3)
 					rp, rsrc, rnotes, rwin, err := s.beforeClose(ctx, in.TokenID, iv, fid)
 					if err != nil {
 						return HistoryOut{}, err

@@ -105,7 +105,7 @@ func scanOf(limit int, cat string, minVol, minLiq float64, budget int) scan {
 }
 
 // run reads up to budget open markets from GET /markets/keyset, 100 per
-// request (Gamma's cap, ref: polymarket.md §1.2; the original asked for 500 at
+// request (Gamma's cap, nautilus_trader#4086; the original asked for 500 at
 // once), with include_tag=true: Gamma leaves null keys out, so markets carry
 // no category, and tags come only when asked for (a market's tags are its
 // categories). It keeps those passing keep and the category/volume/liquidity

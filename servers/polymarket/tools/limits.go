@@ -14,8 +14,8 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
 )
 
-// Per-user limits of the original (ref: polymarket.md §2.1: non-admins get 30
-// public and 10 user-data calls per minute).
+// Per-user limits of the original polymarket-read (its issueMcpToken claims:
+// non-admins get 30 public and 10 user-data calls per minute).
 const (
 	PublicPerMinute = 30
 	UserPerMinute   = 10

@@ -12,7 +12,7 @@ import (
 )
 
 // orderFields maps the tools' order names to Gamma's camelCase fields
-// (snake_case is ignored upstream: ref: polymarket.md §1.2).
+// (snake_case is ignored upstream: forecastingresearch/forecastbench#233).
 var orderFields = map[string]string{"volume": "volumeNum", "volume_24h": "volume24hr", "liquidity": "liquidityNum",
 	"end_date": "endDate", "start_date": "startDate"}
 
@@ -23,8 +23,8 @@ var eventOrderFields = map[string]string{"volume": "volume", "volume_24h": "volu
 // list open markets only unless closed=true is sent (absent closed means
 // false: a public historical-data cookbook, 2026-08-11; polyoxide docs), so
 // state=all walks the open ones, then the closed ones. Open also sends
-// active=true, because Gamma's default order lists 2020 markets (ref:
-// polymarket.md §1.2, berlinbra PR #17).
+// active=true, because Gamma's default order lists 2020 markets
+// (berlinbra/polymarket-mcp#17).
 func statePhases(st string) []url.Values {
 	open := url.Values{"closed": {"false"}, "active": {"true"}}
 	closed := url.Values{"closed": {"true"}}

@@ -149,8 +149,8 @@ func shapeMarket(m client.Market, v view) Market {
 	return out
 }
 
-// outcomes zips outcomes, outcomePrices and clobTokenIds by index (ref:
-// polymarket.md §1.1: they map 1:1).
+// outcomes zips outcomes, outcomePrices and clobTokenIds by index (they map
+// 1:1: docs.polymarket.com/market-data/overview).
 func outcomes(m client.Market) []Outcome {
 	prices := m.Prices()
 	out := make([]Outcome, len(m.Outcomes))

@@ -13,7 +13,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
 )
 
-// Data API offset caps (ref: polymarket.md §1.4).
+// Data API offset caps (source: rs-clob-client src/data/types/request.rs).
 const dataMaxOffset = 10000
 
 // PositionsIn selects a wallet's positions.
@@ -365,7 +365,8 @@ type CommentsOut struct {
 // 2026-10-02), so a market's comments are read from its event.
 var entityTypes = map[string]string{"market": "Event", "event": "Event", "series": "Series"}
 
-// commentsMaxOffset: comment paging stops at offset 200 (ref: polymarket.md §1.2, ts-sdk changeset).
+// commentsMaxOffset: comment paging stops at offset 200 (Polymarket/ts-sdk
+// .changeset/dev-614-comments-offset-cap.md).
 const commentsMaxOffset = 200
 
 func (s *Service) listComments() toolkit.Tool {
