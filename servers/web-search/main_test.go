@@ -205,7 +205,7 @@ func TestSearchScenarios(t *testing.T) {
 	}
 }
 
-// TestSearchErrors: every error of the reference's table, a failed 200 and
+// TestSearchErrors: every error of OpenAI's error-code guide, a failed 200 and
 // broken bodies, each to its envelope code, with retries only where safe.
 func TestSearchErrors(t *testing.T) {
 	e := start(t, setup{extra: []string{"--cache-ttl", "0", "--limit", "1000"}})

@@ -1,9 +1,10 @@
 // Package fake is a faithful fake of the OpenAI Responses API's
 // POST /v1/responses with the hosted web_search tool, for tests and demos.
 // It checks the Bearer key and the request body, answers scripted responses
-// built from recorded real answers (ref: news-websearch.md §3.2, and the
-// recordings in servers/web-search/openai/testdata/contract), and injects
-// every error of the reference's table with its headers (§3.3), failed and
+// built from recorded real answers (source: the recordings in
+// servers/web-search/openai/testdata/contract and their SOURCES.md), and
+// injects every error of OpenAI's error-code guide with its headers
+// (help.openai.com/en/articles/6891839-api-error-code-guidance), failed and
 // incomplete 200s, malformed and truncated bodies, and slow answers.
 // Loopback only.
 package fake
@@ -117,7 +118,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(r.URL.Path, "/v1/models/") && r.Method == http.MethodGet:
 		s.retrieveModel(w, r)
 	case r.URL.Path == "/v1/responses":
-		// ref §3.3: every error is {"error":{message,type,param,code}}.  // assumed: wording
+		// source: openai-go internal/apierror/apierror.go: every error is {"error":{message,type,param,code}}.  // assumed: wording
 		s.writeError(w, http.StatusMethodNotAllowed, nil, "Method Not Allowed: use POST.", "invalid_request_error", "", "")
 	default:
 		s.writeError(w, http.StatusNotFound, nil, "Invalid URL ("+r.Method+" "+r.URL.Path+")", "invalid_request_error", "", "")
@@ -147,7 +148,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	setCommonHeaders(h, seq)
 	if !hasBearer {
-		// ref §3.3 (401 invalid_api_key); wording from OpenAI's error guide.
+		// source: OpenAI's error-code guide (401 invalid_api_key, its wording).
 		s.writeError(w, 401, nil, "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", "invalid_request_error", "", "")
 		return
 	}
@@ -178,7 +179,8 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	s.answer(w, sc, f, parsed)
 }
 
-// checkBody rejects what the real API rejects (ref §3.1 field notes;
+// checkBody rejects what the real API rejects (source: openai-go
+// responses/response.go; developers.openai.com/api/docs/guides/tools-web-search;
 // messages in the style of the recorded 400s in openai/testdata/contract).
 func checkBody(b map[string]any) (msg, param, code string) {
 	model, _ := b["model"].(string)
@@ -205,7 +207,7 @@ func checkBody(b map[string]any) (msg, param, code string) {
 				return "Invalid value for 'user_location.type': expected 'approximate'.", fmt.Sprintf("tools[%d].user_location.type", i), "invalid_value"
 			}
 			if c, ok := ul["country"].(string); ok && len(c) != 2 {
-				// assumed: the API wants ISO 3166-1 alpha-2 (ref §3.1).
+				// assumed: the API wants ISO 3166-1 alpha-2 (openai-go responses/response.go says so; the 400 text is not recorded).
 				return "Invalid 'tools[0].user_location.country': string must be a two-letter ISO country code.", fmt.Sprintf("tools[%d].user_location.country", i), "invalid_value"
 			}
 		}
@@ -245,7 +247,7 @@ func maskKey(k string) string {
 }
 
 // setCommonHeaders: every answer carries a request id, the processing time
-// and the rate-limit headers (ref §3.3).
+// and the rate-limit headers (source: platform.openai.com/docs/guides/rate-limits).
 func setCommonHeaders(h http.Header, seq int) {
 	h.Set("Content-Type", "application/json")
 	h.Set("x-request-id", "req_fake"+strconv.Itoa(100000+seq))
@@ -265,7 +267,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// writeError writes the error body of ref §3.3.
+// writeError writes the error body of openai-go internal/apierror/apierror.go.
 func (s *Server) writeError(w http.ResponseWriter, status int, extra http.Header, msg, typ, param, code string) {
 	for k, v := range extra {
 		w.Header()[k] = v

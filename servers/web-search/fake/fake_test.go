@@ -76,7 +76,7 @@ func TestAuthAndBodyChecks(t *testing.T) {
 
 // TestScenariosAreConsistent: every success scenario's annotations land on
 // their markers in the unit the scenario claims, and every error scenario
-// has the error body of ref §3.3.
+// has the error body of openai-go internal/apierror/apierror.go.
 func TestScenariosAreConsistent(t *testing.T) {
 	f := New(Options{})
 	base, stop := f.Start()

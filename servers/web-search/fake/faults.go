@@ -27,7 +27,7 @@ func (s *Server) Push(f Fault) { s.faults.Add(f, f.Count) }
 // Clear removes every fault and the latency.
 func (s *Server) Clear() { s.faults.Clear() }
 
-// SetLatency delays every answer (a slow upstream; ref §3.4 item 13).
+// SetLatency delays every answer (a slow upstream; tests the 15 s deadline).
 func (s *Server) SetLatency(d time.Duration) { s.faults.SetLatency(d) }
 
 // nextFault consumes one use of the first fault.

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 )
 
-// Response objects, shaped like the recorded answers (ref §3.2;
-// openai/testdata/contract): the request's settings echoed, a dated model
+// Response objects, shaped like the recorded answers (source:
+// openai/testdata/contract; vercel/ai packages/openai/src/responses/__fixtures__): the request's settings echoed, a dated model
 // name, interleaved output items, usage without search counters.
 
 func responseJSON(v map[string]any) []byte {
@@ -45,7 +45,7 @@ func envelope(req map[string]any, status string, output []any) map[string]any {
 				loc[k] = v
 			}
 		} else {
-			loc["country"] = "US" // ref §3.1: no user_location means the US
+			loc["country"] = "US" // no user_location means the US (developers.openai.com/api/docs/guides/tools-web-search)
 		}
 		size := tm["search_context_size"]
 		if size == nil {
@@ -147,7 +147,7 @@ func message(status string, t *textBuilder) map[string]any {
 
 // The sources of the default scenario. Two cite the same Reuters page,
 // once with utm_source=openai (2025–2026) and once with
-// utm_source=chatgpt.com (2025) (ref §3.2).
+// utm_source=chatgpt.com (2025) (source: openai/testdata/contract recordings).
 const (
 	reutersA  = "https://www.reuters.com/world/middle-east/uae-central-bank-holds-rates-2026-11-20/?utm_source=openai"
 	reutersB  = "https://www.reuters.com/world/middle-east/uae-central-bank-holds-rates-2026-11-20/?utm_source=chatgpt.com"
@@ -163,8 +163,8 @@ const (
 )
 
 // completedResponse: reasoning, a search with queries and sources (one of
-// type api), an open_page and a find_in_page, then the message (ref §3.2,
-// the gpt-5-mini recording's item order). The text has non-ASCII characters
+// type api), an open_page and a find_in_page, then the message (source:
+// openai/testdata/contract/gpt-5-mini-2025-12.json, its item order). The text has non-ASCII characters
 // (’ — “ ” é ã °) before citations, 9 distinct sources (more than the tool's
 // maximum of 8) and the Reuters page cited twice with different utm values.
 func completedResponse(req map[string]any) map[string]any {

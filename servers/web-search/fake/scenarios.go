@@ -9,28 +9,30 @@ import (
 )
 
 // Scenario names. Success scenarios answer 200 with a response object; error
-// scenarios answer the status and body of ref §3.3's table with its headers.
+// scenarios answer the status and body of OpenAI's error-code guide
+// (help.openai.com/en/articles/6891839-api-error-code-guidance) with the
+// headers of platform.openai.com/docs/guides/rate-limits.
 const (
-	Completed      = "completed"       // reasoning + searches + message, non-ASCII before citations, utm URLs, a duplicate, 9 sources (§3.4 items 2, 5, 6)
-	Plain          = "plain"           // gpt-4o shape: no reasoning items, utm_source=chatgpt.com (§3.4 item 1)
-	NoAction       = "no_action"       // web_search_call items with no action and with action:null (§3.4 item 3)
-	NoCitations    = "no_citations"    // an answer without annotations or searches (§3.4 item 4)
+	Completed      = "completed"       // reasoning + searches + message, non-ASCII before citations, utm URLs, a duplicate, 9 sources (testdata/contract/gpt-5-mini-2025-12.json)
+	Plain          = "plain"           // gpt-4o shape: no reasoning items, utm_source=chatgpt.com (testdata/contract/gpt-4o-2025-03.json)
+	NoAction       = "no_action"       // web_search_call items with no action and with action:null (a vercel/ai test of a call without action)
+	NoCitations    = "no_citations"    // an answer without annotations or searches (tool_choice auto: the tools-web-search guide)
 	Astral         = "astral"          // emoji before citations, offsets in code points (assumed: same unit as the recorded BMP text)
 	AstralUTF16    = "astral_utf16"    // the same, offsets in UTF-16 units (assumed: a unit the API might use; tests the parser's fallback)
-	Incomplete     = "incomplete"      // status incomplete, max_output_tokens, partial text (§3.4 item 7)
-	Failed         = "failed"          // 200 with status failed, error server_error (§3.4 item 8)
-	InvalidKey     = "invalid_api_key" // 401 (§3.4 item 9)
-	RateLimited    = "rate_limited"    // 429 rate_limit_exceeded (requests), retry-after: 2, x-ratelimit-* (§3.4 item 10)
-	TokenLimited   = "tokens_limited"  // 429 rate_limit_exceeded (tokens), only x-ratelimit-reset-tokens (§3.3 headers)
+	Incomplete     = "incomplete"      // status incomplete, max_output_tokens, partial text (openai-go responses/response.go)
+	Failed         = "failed"          // 200 with status failed, error server_error (openai-go responses/response.go)
+	InvalidKey     = "invalid_api_key" // 401 (OpenAI's error-code guide)
+	RateLimited    = "rate_limited"    // 429 rate_limit_exceeded (requests), retry-after: 2, x-ratelimit-* (error-code guide; rate-limits guide)
+	TokenLimited   = "tokens_limited"  // 429 rate_limit_exceeded (tokens), only x-ratelimit-reset-tokens (rate-limits guide)
 	NoQuota        = "insufficient_quota"
 	BadRequest     = "bad_request"     // 400 minimal effort with web_search, as recorded in openai/codex#3559
-	Forbidden      = "forbidden"       // 403 unsupported_country_region_territory (§3.3 "region/permission")
-	ModelNotFound  = "model_not_found" // 404 (§3.3)
-	RequestTimeout = "request_timeout" // 408 (§3.3, retried by the SDK)
-	Conflict       = "conflict"        // 409 (§3.3, retried by the SDK)
-	ServerError    = "server_error"    // 500 (§3.4 item 12)
+	Forbidden      = "forbidden"       // 403 unsupported_country_region_territory (error-code guide)
+	ModelNotFound  = "model_not_found" // 404 (testdata/contract/error-model-not-found.json)
+	RequestTimeout = "request_timeout" // 408 (retried by openai-go internal/requestconfig/requestconfig.go)
+	Conflict       = "conflict"        // 409 (retried by openai-go internal/requestconfig/requestconfig.go)
+	ServerError    = "server_error"    // 500 (error-code guide)
 	BadGateway     = "bad_gateway"     // 502
-	Overloaded     = "overloaded"      // 503 (§3.4 item 12)
+	Overloaded     = "overloaded"      // 503 (error-code guide)
 	GatewayTimeout = "gateway_timeout" // 504
 	Malformed      = "malformed"       // 200 with a cut JSON body (assumed: a proxy or a bug)
 	Truncated      = "truncated"       // 200 announcing more bytes than sent (assumed: a dropped connection)
@@ -145,7 +147,7 @@ func (t *textBuilder) text(s string) {
 }
 
 // cite appends " ([domain](url))" annotated as the recorded answers do:
-// the span covers the parenthesised markdown link (ref §3.2).
+// the span covers the parenthesised markdown link (source: testdata/contract recordings).
 func (t *textBuilder) cite(url, title string) {
 	domain := hostOfURL(url)
 	t.text(" ")

@@ -8,7 +8,8 @@ import (
 
 // trackingParams are query parameters that only track the click. The API
 // appends utm_source=chatgpt.com (2025) or utm_source=openai (late 2025–2026)
-// to cited URLs (ref §3.2); the rest are the common ad and mail trackers.
+// to cited URLs (source: testdata/contract recordings); the rest are the
+// common ad and mail trackers.
 var trackingParams = map[string]bool{
 	"fbclid": true, "gclid": true, "gclsrc": true, "dclid": true, "gbraid": true, "wbraid": true,
 	"msclkid": true, "yclid": true, "twclid": true, "ttclid": true, "li_fat_id": true,

@@ -1,8 +1,8 @@
 // Package openai calls the OpenAI Responses API (POST /v1/responses) with the
 // hosted web_search tool, and turns its answers into cleaned, cited results.
 // It is a small hand-written client on pkg/upstream rather than the SDK: one
-// endpoint, a small subset of the response, one deadline we own (ref:
-// news-websearch.md §3.6).
+// endpoint, a small subset of the response, one deadline we own (openai-go
+// v3 would add ~27 MB to the binary and retries on its own schedule).
 package openai
 
 import (
@@ -47,7 +47,7 @@ const (
 	// RetryOutputTokens caps the one retry after an answer ran out of room.
 	RetryOutputTokens  = 32000
 	DefaultTimeout     = 15 * time.Second
-	DefaultMaxAttempts = 3 // the SDK's default: 1 + 2 retries (ref §3.5)
+	DefaultMaxAttempts = 3 // the SDK's default: 1 + 2 retries (openai-go MaxRetries: 2)
 	DefaultRetryWait   = 500 * time.Millisecond
 )
 
@@ -184,7 +184,8 @@ type Query struct {
 // reasoning still counts, the prose does not.
 func (c *Client) sourcesOnlyTokens() int { return max(c.cfg.MaxOutputTokens/2, 1000) }
 
-// BuildRequest is the body sent for q (ref §3.1): freshness and the number of
+// BuildRequest is the body sent for q (source: openai-go responses/response.go;
+// the tools-web-search guide): freshness and the number of
 // sources can only be asked for in the instructions, since the API has no
 // parameter for either.
 func (c *Client) BuildRequest(q Query) Request {
@@ -204,7 +205,8 @@ func (c *Client) BuildRequest(q Query) Request {
 		fmt.Fprintf(&in, " Prefer sources published in the last %d hours and say so if none are that recent.", q.FreshnessHours)
 	}
 	tool := Tool{Type: "web_search", SearchContextSize: c.cfg.ContextSize,
-		// An empty approximate location stops the API assuming the US (ref §3.1).
+		// An empty approximate location stops the API assuming the US
+		// (developers.openai.com/api/docs/guides/tools-web-search).
 		UserLocation: &UserLocation{Type: "approximate", Country: q.Country}}
 	if len(q.AllowedDomains) > 0 {
 		tool.Filters = &Filters{AllowedDomains: q.AllowedDomains}
@@ -313,7 +315,7 @@ func backoff(base time.Duration, attempt int) time.Duration {
 }
 
 // result reads a 200: completed and incomplete answers are results; a
-// failed one is an error (ref §3.2: a 200 can carry a failure).
+// failed one is an error (a 200 can carry a failure: openai-go responses/response.go).
 func (c *Client) result(body []byte) (*Result, error) {
 	r, err := Decode(body)
 	if err != nil {

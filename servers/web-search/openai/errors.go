@@ -13,7 +13,7 @@ import (
 )
 
 // apiError reads the {"error":{message,type,param,code}} body of a non-2xx
-// answer (ref §3.3); ok is false for anything else (an HTML page, nothing).
+// answer (openai-go internal/apierror/apierror.go); ok is false for anything else (an HTML page, nothing).
 func apiError(body []byte) (msg, typ, param, code string, ok bool) {
 	var e APIError
 	if json.Unmarshal(body, &e) != nil || (e.Error.Message == "" && e.Error.Type == "" && e.Error.Code == nil) {
@@ -28,7 +28,8 @@ func apiError(body []byte) (msg, typ, param, code string, ok bool) {
 	return e.Error.Message, e.Error.Type, param, code, true
 }
 
-// detect maps OpenAI's error bodies (ref §3.3 table) to envelope errors whose
+// detect maps OpenAI's error bodies (help.openai.com/en/articles/6891839-api-
+// error-code-guidance; testdata/contract) to envelope errors whose
 // messages name the fix. Upstream text is clipped and, for 401, never echoed:
 // OpenAI's message repeats part of the key.
 func (c *Client) detect(status int, body []byte) *envelope.Error {
@@ -122,7 +123,8 @@ func badRequestFix(param, msg string) string {
 	return "check " + EnvModel + " and the server's web-search settings"
 }
 
-// retryable says whether an answer may be sent again (ref §3.3, §0.6): only
+// retryable says whether an answer may be sent again (openai-go
+// internal/requestconfig/requestconfig.go, minus insufficient_quota): only
 // 429 rate_limit_exceeded (never insufficient_quota), 408, 409 and 5xx, and
 // what the server marks with x-should-retry (openai-go honours it too).
 func retryable(status int, h http.Header, body []byte) bool {
@@ -147,7 +149,8 @@ func retryable(status int, h http.Header, body []byte) bool {
 
 // serverWait is how long the answer asks us to wait: retry-after-ms, then
 // retry-after (seconds or HTTP-date), then, on a 429, the x-ratelimit-reset-*
-// duration of the limit that ran out (Go-style "1s", "6m0s"; ref §3.3).
+// duration of the limit that ran out (Go-style "1s", "6m0s";
+// platform.openai.com/docs/guides/rate-limits).
 func serverWait(status int, h http.Header, body []byte, now time.Time) (time.Duration, bool) {
 	if h == nil {
 		return 0, false

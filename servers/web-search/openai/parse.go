@@ -185,7 +185,7 @@ func cleanLinks(s string) string {
 
 func (res *Result) addAction(a *Action, seen map[string]bool) {
 	if a == nil {
-		return // a call without an action (ref §3.2)
+		return // a call without an action (a vercel/ai test covers one)
 	}
 	qs := a.Queries
 	if len(qs) == 0 && a.Query != "" {

@@ -1,7 +1,7 @@
 package openai
 
 // Wire types: the small subset of the Responses API this server sends and reads.
-// Field names follow the API (ref: news-websearch.md §3.1, §3.2; openai-go
+// Field names follow the API (source: the tools-web-search guide; openai-go
 // responses/response.go). Unknown fields are ignored, so new API fields do not
 // break decoding.
 
@@ -28,13 +28,14 @@ type Tool struct {
 }
 
 // UserLocation is an approximate location. An object with only the type
-// stops the API from assuming the United States (ref §3.1).
+// stops the API from assuming the United States
+// (developers.openai.com/api/docs/guides/tools-web-search).
 type UserLocation struct {
 	Type    string `json:"type"`
 	Country string `json:"country,omitempty"`
 }
 
-// Filters is the domain allow-list (there is no block-list, ref §3.1).
+// Filters is the domain allow-list (there is no block-list: openai-go responses/response.go).
 type Filters struct {
 	AllowedDomains []string `json:"allowed_domains"`
 }
@@ -44,10 +45,11 @@ type Reasoning struct {
 	Effort string `json:"effort"`
 }
 
-// IncludeSources asks for every URL the search consulted (ref §3.1).
+// IncludeSources asks for every URL the search consulted (the tools-web-search guide).
 const IncludeSources = "web_search_call.action.sources"
 
-// Response is the answer of POST /v1/responses (ref §3.2).
+// Response is the answer of POST /v1/responses (source: openai-go
+// responses/response.go; testdata/contract).
 type Response struct {
 	ID                string       `json:"id"`
 	Object            string       `json:"object"`
@@ -87,7 +89,7 @@ type OutputItem struct {
 	// and later (OpenAI changelog 2026-02-24; vercel/ai fixture
 	// openai-phase.1.json). Absent on older models.
 	Phase   string        `json:"phase"`
-	Action  *Action       `json:"action"` // may be absent or null (ref §3.2)
+	Action  *Action       `json:"action"` // may be absent or null (a vercel/ai test)
 	Content []ContentPart `json:"content"`
 }
 
@@ -126,7 +128,7 @@ type Annotation struct {
 	Title      string `json:"title"`
 }
 
-// Usage is the token count; the API has no search counters (ref §3.2).
+// Usage is the token count; the API has no search counters (openai-go responses/response.go).
 type Usage struct {
 	InputTokens        int `json:"input_tokens"`
 	OutputTokens       int `json:"output_tokens"`
@@ -136,7 +138,7 @@ type Usage struct {
 	} `json:"output_tokens_details"`
 }
 
-// APIError is the body of every non-2xx answer (ref §3.3).
+// APIError is the body of every non-2xx answer (openai-go internal/apierror/apierror.go).
 type APIError struct {
 	Error struct {
 		Message string  `json:"message"`

@@ -1,6 +1,6 @@
 // Package quota is web-search's per-user spend limit: at most N searches in
 // any window (an exact sliding log through pkg/ratelimit, not a token bucket,
-// which would admit 2N−1 in the first window: ref news-websearch.md §5.1),
+// which would admit 2N−1 in the first window),
 // in memory, in the server's state file (shared by every process on the
 // host, kept across restarts) or shared by replicas through Redis, plus a
 // read-only look at a user's state for get_search_capabilities.

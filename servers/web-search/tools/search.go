@@ -172,7 +172,7 @@ func country(s string) (string, error) {
 }
 
 // host reduces an allowedDomains entry to a bare host name (the API wants no
-// scheme; subdomains are included: ref news-websearch.md §3.1).
+// scheme; subdomains are included: the tools-web-search guide).
 func host(d string) (string, error) {
 	h := strings.ToLower(strings.TrimSpace(d))
 	h = strings.TrimPrefix(strings.TrimPrefix(h, "https://"), "http://")
