@@ -23,8 +23,8 @@ func TestListResultRatio(t *testing.T) {
 		args       map[string]any
 		ceiling    float64 // 0: maxListRatio
 	}{
-		// The v3 list is bare ids ({updatedAt, payload: [id…]}, ref
-		// chartimg-ktrdr.md §A8: no name or type), 408 B for the fake's 42.
+		// The v3 list is bare ids ({updatedAt, payload: [id…]}, docs ›
+		// TradingView Snapshot v3: no name or type), 408 B for the fake's 42.
 		// The result adds each id's type (the lists are keyed by it) and the
 		// 8 names that differ from their id, which is what an agent picks an
 		// exchange by; it sends count, cached and stale, and no longer

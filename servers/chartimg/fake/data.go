@@ -23,9 +23,10 @@ type Source struct {
 }
 
 // exchangeIDs is the default /exchange/list payload: plain strings in
-// alphabetical order, as the API sends (ref: chartimg-ktrdr.md §A8, whose
-// capture shows the first five, these). assumed: the other 37 ids and the
-// list's length (the capture is cut after five ids).
+// alphabetical order, as the API sends (source: doc.chart-img.com ›
+// TradingView Snapshot v3 › Exchange List, whose example shows the first
+// five, these). assumed: the other 37 ids and the list's length (the example
+// is cut after five ids).
 var exchangeIDs = []string{"ACTIVTRADES", "ADX", "AFTERPRIME", "AMEX", "ASX", "BINANCE", "BINANCEUS", "BITFINEX",
 	"BITSTAMP", "BSE", "BYBIT", "CAPITALCOM", "CBOE", "CBOT", "CME", "CME_MINI", "COINBASE", "COMEX", "CRYPTOCAP",
 	"DJ", "EURONEXT", "FX", "FOREXCOM", "GEMINI", "HKEX", "KRAKEN", "KUCOIN", "LSE", "NASDAQ", "NSE", "NYMEX", "NYSE",

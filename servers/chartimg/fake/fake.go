@@ -177,7 +177,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case RouteDocs:
 		// The docs page: by default the embedded snapshot, which our generator
 		// renders as Slate-like markup from the docs' text (no HTML capture of the
-		// real page is public; ref: chartimg-ktrdr.md §A9). Its structure is assumed.
+		// real page is public, only text captures such as johnpaul-aquino/charttalk
+		// .docs/chart-img-raw-documentation). Its structure is assumed.
 		s.mu.Lock()
 		page := s.docs
 		s.mu.Unlock()
@@ -203,8 +204,8 @@ func msg(w http.ResponseWriter, status int, m string) {
 }
 
 // auth finds the caller's plan: x-api-key on every route, ?key= on v3 GETs;
-// otherwise 403 {"message":"Forbidden"} (docs › Authentication, Errors; ref:
-// chartimg-ktrdr.md §A1, §A7, §A11). A key bound to a plan is the fake's own
+// otherwise 403 {"message":"Forbidden"} (docs › Authentication, Errors:
+// doc.chart-img.com). A key bound to a plan is the fake's own
 // device: chart-img never tells the plan.
 func (s *Server) auth(w http.ResponseWriter, r *http.Request, allowQuery bool) (chart.Plan, string, bool) {
 	key := r.Header.Get("x-api-key")
@@ -223,7 +224,7 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request, allowQuery bool) (
 
 // limit applies the plan's per-second rate (with burst) and daily maximum: 429
 // {"message":"Too Many Requests"} / {"message":"Limit Exceeded"} (docs › Request
-// Limit, Errors; ref: §A2, §A7). Which message goes with which limit, the
+// Limit, Errors). Which message goes with which limit, the
 // Retry-After header and the UTC day boundary are assumed.
 func (s *Server) limit(w http.ResponseWriter, key string, p chart.Plan) bool {
 	if s.o.NoRateLimit {

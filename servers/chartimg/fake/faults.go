@@ -61,8 +61,8 @@ func (s *Server) fault(route string) (*Fault, time.Duration) {
 	return &f, lat
 }
 
-// defaultMessages are the documented bodies per status (docs › Errors; ref:
-// chartimg-ktrdr.md §A7); 400, 404, 502 and 503 have none documented (assumed).
+// defaultMessages are the documented bodies per status (docs › Errors:
+// doc.chart-img.com/#errors); 400, 404, 502 and 503 have none documented (assumed).
 var defaultMessages = map[int]string{400: "Bad Request", 401: "Invalid Request", 403: "Forbidden", 404: "Not Found",
 	409: "Session Disconnected", 422: "Invalid Request", 429: "Too Many Requests", 500: "Something Went Wrong",
 	502: "Bad Gateway", 503: "Service Unavailable", 504: "External Request Timeout"}

@@ -13,7 +13,7 @@ import (
 
 // render draws a small candlestick (or line) chart so every request gets a real,
 // decodable image of the requested size and format (the pixels are assumed; the
-// client checks only the type and size, ref: chartimg-ktrdr.md §A6).
+// client checks only the type and size: docs › Advanced Chart).
 func render(symbol, interval, style, theme, format string, w, h, studies int) ([]byte, error) {
 	bg, grid := color.RGBA{255, 255, 255, 255}, color.RGBA{230, 232, 238, 255}
 	if theme == "dark" {

@@ -8,8 +8,8 @@ import (
 )
 
 // TestEveryAnswerCitesItsSource: every function that writes a chart-img answer
-// names its source in a comment — a section of chart-img's docs, the
-// reference, or an honest "assumed"/"inferred" (listed in the README). Issue 10.
+// names its source in a comment — a section of chart-img's docs, another
+// public source, or an honest "assumed"/"inferred" (listed in the README). Issue 10.
 func TestEveryAnswerCitesItsSource(t *testing.T) {
-	servetest.FakeCitesSources(t, ".", regexp.MustCompile(`docs ›|ref: |assumed|inferred|test API|test-control`), "writeJSON", "msg")
+	servetest.FakeCitesSources(t, ".", regexp.MustCompile(`docs ›|source: |assumed|inferred|test API|test-control`), "writeJSON", "msg")
 }

@@ -34,13 +34,13 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request, storage bool) {
 		return
 	}
 	if sid := r.Header.Get("tradingview-session-id"); sid == "expired" {
-		// docs › Errors: 409 {"message":"Session Disconnected"} (ref: chartimg-ktrdr.md §A7);
+		// docs › Errors: 409 {"message":"Session Disconnected"};
 		// the "expired" session id that triggers it is a test convention.
 		msg(w, 409, "Session Disconnected")
 		return
 	}
 	// docs › Errors: 400 is a bad content type or invalid JSON; its body is not
-	// documented (assumed {"message":"Bad Request"}). ref: chartimg-ktrdr.md §A7.
+	// documented (assumed {"message":"Bad Request"}).
 	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	if err != nil {
 		msg(w, 400, "Bad Request")
@@ -65,7 +65,7 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request, storage bool) {
 		}
 	}
 	if errs := s.check(cfg); len(errs) > 0 {
-		// docs › Errors: 422 as a top-level array of {value,msg,param,location} (ref: §A7).
+		// docs › Errors: 422 as a top-level array of {value,msg,param,location}.
 		writeJSON(w, 422, errs)
 		return
 	}
@@ -90,7 +90,8 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request, storage bool) {
 		height = chart.DefaultHeight
 	}
 	// docs › Request Limit and Errors: plan limits are 403s with these messages,
-	// the parameter limit counts studies+drawings together (ref: §A2, §A7, Part 0 §3–4).
+	// the parameter limit counts studies+drawings together (docs › Request Limit ›
+	// Parameter Limit).
 	// The order of the checks is assumed.
 	if width > p.MaxWidth || height > p.MaxHeight {
 		msg(w, 403, fmt.Sprintf("Exceed Max Usage Resolution Limit (%dx%d)", p.MaxWidth, p.MaxHeight))
@@ -117,7 +118,7 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request, storage bool) {
 		msg(w, 500, "Something Went Wrong") // docs › Errors: 500 body
 		return
 	}
-	// docs › Advanced Chart: raw image bytes with its content type (ref: §A6).
+	// docs › Advanced Chart: raw image bytes with its content type.
 	mime := "image/" + format
 	if !storage {
 		w.Header().Set("Content-Type", mime)
@@ -137,7 +138,7 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request, storage bool) {
 		base = "http://" + r.Host
 	}
 	// docs › Advanced Chart To Storage: {url, etag, expire}, expiring after the
-	// plan's storage days (ref: chartimg-ktrdr.md §A6, §A2).
+	// plan's storage days (docs › Request Limit › Storage Limit).
 	writeJSON(w, 200, map[string]any{"url": base + "/storage/" + name, "etag": etag,
 		"expire": s.o.Now().UTC().Add(time.Duration(p.StorageDays) * 24 * time.Hour).Format("2006-01-02T15:04:05.000Z")})
 }
@@ -150,7 +151,7 @@ func orDefault(v, d string) string {
 }
 
 // check is the API's body validation; failures are the 422 array (docs › Errors:
-// the symbol and interval messages; the others are inferred, ref: chartimg-ktrdr.md §A7).
+// the symbol and interval messages; the others are inferred).
 func (s *Server) check(c chart.Config) []fieldError {
 	var errs []fieldError
 	add := func(v any, m, p string) { errs = append(errs, fieldError{v, m, p, "body"}) }

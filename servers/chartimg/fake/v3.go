@@ -18,7 +18,7 @@ func (s *Server) v3(w http.ResponseWriter, r *http.Request, route string) {
 	}
 	// docs › TradingView Snapshot v3: {updatedAt, payload}; the list is plain ids,
 	// the symbols keep their hyphenated keys, symbol= and type= filter upstream
-	// (ref: chartimg-ktrdr.md §A8). How symbol= matches (substring) is assumed.
+	// How symbol= matches (substring) is assumed.
 	updated := "2024-07-08T00:00:00.106Z"
 	if route == RouteList {
 		writeJSON(w, 200, map[string]any{"updatedAt": updated, "payload": s.o.Exchanges})
