@@ -12,8 +12,8 @@ import (
 
 // FakeCitesSources fails for every function in the fake package in dir that
 // writes an upstream answer (calls one of writers) without a comment naming
-// where the behaviour comes from (marker: a reference section, an upstream
-// file, or an honest "assumed"). A fake behaviour a client depends on must be
+// where the behaviour comes from (marker: a public source such as a docs page,
+// an upstream file or an issue thread, or an honest "assumed"). A fake behaviour a client depends on must be
 // traceable to the real service or be marked assumed (DEVELOPERS.md).
 func FakeCitesSources(t testing.TB, dir string, marker *regexp.Regexp, writers ...string) {
 	t.Helper()

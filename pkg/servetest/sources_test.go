@@ -24,7 +24,7 @@ func TestFakeCitesSourcesCatchesAnUncitedWriter(t *testing.T) {
 
 func writeJSON(v any) {}
 
-// cited: ref: api.md §2
+// cited: source: docs.example.com/api#errors
 func good() { writeJSON(1) }
 
 func bad() { writeJSON(2) }
@@ -38,7 +38,7 @@ func inner() {
 		t.Fatal(err)
 	}
 	r := &recorder{TB: t}
-	FakeCitesSources(r, dir, regexp.MustCompile(`ref: |assumed`), "writeJSON")
+	FakeCitesSources(r, dir, regexp.MustCompile(`source: |assumed`), "writeJSON")
 	if len(r.errs) != 1 || !regexp.MustCompile(`\bbad\b`).MatchString(r.errs[0]) {
 		t.Fatalf("want one error for bad, got %q", r.errs)
 	}

@@ -15,7 +15,9 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
 
-// Handlers for each fault class (conformance-security.md §3.2).
+// Handlers for each fault class a client must survive: latency past the
+// deadline, resets, truncated and malformed bodies, HTML error pages, 429
+// with Retry-After (RFC 9110 §10.2.3) and 5xx bursts.
 
 func ok200(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "application/json")

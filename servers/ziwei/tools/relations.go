@@ -105,7 +105,8 @@ func st(s astro.StarID) flankToken  { return flankToken{star: s} }
 func mu(m astro.Mutagen) flankToken { return flankToken{mutagen: m} }
 
 // flankPairs are the 夹 pairs the literature names (《紫微斗数全书》 and the
-// reference's §1.2 list 羊陀 火铃 左右 昌曲; plus 魁钺 空劫 日月 紫府 and the
+// original's Get_Jia_Gong_Info list 羊陀 火铃 左右 昌曲, lujunjiehhh/iztro
+// mcp-tools.ts; plus 魁钺 空劫 日月 紫府 and the
 // transformation pairs).
 var flankPairs = []flankPair{
 	{"羊陀夹", "羊陀夾", "Ram-Spinner flank", false, st(astro.QingYang), st(astro.TuoLuo)},
