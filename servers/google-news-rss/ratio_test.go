@@ -14,7 +14,7 @@ const maxListRatio = 0.30
 
 // TestListResultRatio measures the feed tools' results (the text block and
 // the structured content, the larger) against the RSS bytes Google News sent
-// for them, on the fake's feeds (items with the reference's elements: title,
+// for them, on the fake's feeds (items with the captured feeds' elements: title,
 // link, guid, pubDate, the description's HTML list, source).
 func TestListResultRatio(t *testing.T) {
 	clk := clock.NewFake(t0)

@@ -1,5 +1,6 @@
 // Package fake is a faithful fake of Google News' RSS search feed, built from
-// news-websearch.md §1 (captures in §1.4, quirks in §1.5, checklist §1.6):
+// public sources cited per behaviour (the captures in feed/testdata/SOURCES.md,
+// pygooglenews, ranahaani/GNews, Outsharp's SKILL.md, issue threads):
 // feeds shaped like the real captures, the /rss/unsupported redirect, the
 // ~100-item cap, Google's throttling as it really comes (a 302 to
 // www.google.com/sorry/index on another host, which answers 429), a consent
@@ -138,8 +139,11 @@ func (s *Server) Count() int {
 }
 
 // supported are the editions the fake serves: the 24 English editions of
-// Google's picker plus some non-English ones (ref: §1.2). Anything else is
-// redirected to /rss/unsupported, as Google does for e.g. AE:en (§0.1, §1.5).
+// Google's picker plus some non-English ones (source: ranahaani/GNews
+// gnews/utils/constants.py AVAILABLE_COUNTRIES). Anything else is redirected
+// to /rss/unsupported, as Google does for feeds it does not serve
+// (kotartemiy/pygooglenews pygooglenews/__init__.py checks for it; that AE:en
+// is one is assumed: a public build log saw "a redirect with no usable body").
 var supported = map[string]string{
 	"US:en": "en-US", "GB:en": "en-GB", "IN:en": "en-IN", "AU:en": "en-AU", "CA:en": "en-CA", "IL:en": "en-IL",
 	"SG:en": "en-SG", "NZ:en": "en-NZ", "IE:en": "en-IE", "ZA:en": "en-ZA", "PK:en": "en-PK", "NG:en": "en-NG",
@@ -191,7 +195,8 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	}
 	hl, ok := supported[req.CEID]
 	if f.Unsupported || !ok || hl != req.HL || !strings.HasPrefix(req.CEID, req.GL+":") {
-		// Google redirects feeds it does not serve (§1.5); the mismatch rule
+		// Google redirects feeds it does not serve (pygooglenews
+		// pygooglenews/__init__.py); the mismatch rule
 		// for hl/gl/ceid is // assumed (Outsharp: mismatches "may return
 		// unexpected or empty results").
 		http.Redirect(w, r, "/rss/unsupported?"+r.URL.RawQuery, http.StatusFound)
@@ -205,8 +210,8 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	writeXML(w, body)
 }
 
-// writeXML answers 200 application/xml (ref: §1.6; the content type is
-// UNVERIFIED there, // assumed).
+// writeXML answers 200 application/xml (// assumed: no public capture
+// records the content type).
 func writeXML(w http.ResponseWriter, body []byte) {
 	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
 	_, _ = w.Write(body)

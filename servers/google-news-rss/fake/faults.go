@@ -11,23 +11,25 @@ import (
 // Faults switch the fake away from the happy path; the zero value is healthy.
 type Faults struct {
 	// Status answers search requests with this status. 429 and 503 carry the
-	// "Sorry…" HTML page (ref: §1.6 "429 with HTML Sorry… body; and 503");
+	// "Sorry…" HTML page (source: iv-org/invidious#2519; 503:
+	// Hakim-Github/my-google-news#2);
 	// other statuses a short HTML error page (// assumed).
 	Status int `json:"status,omitempty"`
 	// RetryAfter is sent as Retry-After (seconds) with Status (// assumed:
 	// Google is not known to send it).
 	RetryAfter int `json:"retry_after,omitempty"`
-	// Sorry answers 200 with the "Sorry…" HTML page (§1.5: "the body may be
-	// HTML, not XML").
+	// Sorry answers 200 with the "Sorry…" HTML page (iv-org/invidious#2519;
+	// assumed: that it can come with a 200).
 	Sorry bool `json:"sorry,omitempty"`
-	// NonRSS answers 200 with an HTML page that is not a feed (§1.6 malformed).
+	// NonRSS answers 200 with an HTML page that is not a feed (assumed: a
+	// consent-style page).
 	NonRSS bool `json:"non_rss,omitempty"`
-	// Truncated cuts the feed's XML (§1.6 malformed: truncated XML).
+	// Truncated cuts the feed's XML (assumed: a dropped connection).
 	Truncated bool `json:"truncated,omitempty"`
-	// SlowMS delays every search answer (§1.6 slow: > 10 s tests the timeout).
+	// SlowMS delays every search answer (> 10 s tests the client's timeout).
 	SlowMS int `json:"slow_ms,omitempty"`
 	// Unsupported redirects every search to /rss/unsupported, as if Google had
-	// dropped the edition (§1.5).
+	// dropped the edition (pygooglenews pygooglenews/__init__.py).
 	Unsupported bool `json:"unsupported,omitempty"`
 	// SorryRedirect throttles the real way: a 302 (or RedirectStatus) to
 	// {SorryBase}/sorry/index?continue={the search URL}, another host, which

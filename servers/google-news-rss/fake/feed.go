@@ -11,11 +11,11 @@ import (
 )
 
 // rfc1123GMT is how Google writes dates: "Fri, 25 Sep 2026 13:53:48 GMT"
-// (§1.4); Go's time.RFC1123 would print "UTC".
+// (feed/testdata captures); Go's time.RFC1123 would print "UTC".
 const rfc1123GMT = "Mon, 02 Jan 2006 15:04:05 GMT"
 
 // MaxItems is Google's cap: a search feed holds about 100 items and has no
-// pagination (ref: news-websearch.md §1.5, ranahaani/GNews docs/backends/rss.md).
+// pagination (source: ranahaani/GNews docs/backends/rss.md).
 const MaxItems = 100
 
 // publishers the fake's stories come from (// assumed: any real outlets do).
@@ -42,7 +42,8 @@ type Story struct {
 
 // ArticleID makes an opaque current-format id: "CBMi" + URL-safe base64 of a
 // token starting AU_yqL, which cannot be decoded to the publisher URL offline
-// (ref: §1.4 "Article ID format").
+// (source: SSujitX/google-news-url-decoder README.md; techempower-org/candela
+// GoogleNewsUrlDecoder.kt).
 func ArticleID(seed string) string {
 	sum := sha256.Sum256([]byte(seed))
 	tok := "AU_yqL" + base64.RawURLEncoding.EncodeToString(sum[:18])
@@ -50,10 +51,11 @@ func ArticleID(seed string) string {
 }
 
 // Stories generates n (≤ MaxItems) stories for q, newest first, deterministic
-// in q and now. Every 5th story is a cluster with two related entries (§1.4,
-// <ol> descriptions seen in search feeds), every 7th headline contains " - "
-// itself (§1.4 field notes), and story 12 repeats story 3 under its own link
-// and story 13 repeats story 4's link (§1.5 duplicates; // assumed: where in
+// in q and now. Every 5th story is a cluster with two related entries (<ol>
+// descriptions, as in feed/testdata/top-us-2026-06.xml), every 7th headline
+// contains " - " itself (assumed: how often; real headlines can), and story
+// 12 repeats story 3 under its own link and story 13 repeats story 4's link
+// (duplicates: bubelov/vesti#134; // assumed: where in
 // the feed duplicates fall).
 func Stories(q string, n int, now time.Time) []Story {
 	n = min(max(n, 0), MaxItems)
@@ -95,14 +97,14 @@ func Stories(q string, n int, now time.Time) []Story {
 type RenderOptions struct {
 	HL, GL, CEID string
 	// CDATA wraps descriptions in CDATA instead of escaping them. Real
-	// captures escape (§1.4 "entity-escaped HTML (not CDATA)"); the issue
+	// captures in feed/testdata escape the HTML; the issue
 	// described CDATA, so both are served and parsed (// assumed).
 	CDATA     bool
 	BuildTime time.Time
 }
 
 // RenderSearch renders a search feed as Google does (channel and item
-// structure from the 2026-09-25 US search capture, §1.4).
+// structure from feed/testdata/search-us-2026-09-25.xml).
 func RenderSearch(q string, stories []Story, o RenderOptions) []byte {
 	var b strings.Builder
 	link := "https://news.google.com/search?q=" + url.QueryEscape(q) + "&hl=" + o.HL + "&gl=" + o.GL + "&ceid=" + o.CEID
@@ -144,16 +146,17 @@ func writeItem(b *strings.Builder, s Story, cdata bool) {
 }
 
 // unsupportedFeed is what /rss/unsupported serves: a 200 feed with one "This
-// feed is not available." item linking to https://news.google.com/ (ref:
-// §1.5; // assumed: the exact channel markup, which was not captured).
+// feed is not available." item linking to https://news.google.com/ (source:
+// pygooglenews pygooglenews/__init__.py; // assumed: the exact channel
+// markup, which was not captured).
 func unsupportedFeed(now time.Time) []byte {
 	return []byte(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><generator>NFE/5.0</generator><title>Google News</title><link>https://news.google.com/</link><language>en-US</language><webMaster>news-webmaster@google.com</webMaster><lastBuildDate>` +
 		now.UTC().Format(rfc1123GMT) + `</lastBuildDate><description>Google News</description><item><title>This feed is not available.</title><link>https://news.google.com/</link><guid isPermaLink="false">unsupported</guid><pubDate>` +
 		now.UTC().Format(rfc1123GMT) + `</pubDate><description>This feed is not available.</description></item></channel></rss>`)
 }
 
-// sorryPage is Google's generic throttle page (ref: §1.5, iv-org/invidious
-// PR #2519; // assumed: the exact markup, which varies).
+// sorryPage is Google's generic throttle page (source: iv-org/invidious#2519;
+// // assumed: the exact markup, which varies).
 const sorryPage = `<!DOCTYPE html><html><head><meta http-equiv="content-type" content="text/html; charset=utf-8"><title>https://news.google.com/rss/search</title></head><body><div><b>Sorry...</b></div><div>We're sorry... but your computer or network may be sending automated queries. To protect our users, we can't process your request right now.</div><div>Our systems have detected unusual traffic from your computer network.</div></body></html>`
 
 // otherPage is a 200 HTML page that is not a feed (// assumed: e.g. a consent

@@ -27,7 +27,8 @@ const (
 	// maxAttempts: one retry, only on connection errors, timeouts and
 	// 500/502/504; each attempt gets half of the call's deadline.
 	maxAttempts = 2
-	// UnsupportedPath is where Google redirects feeds it does not serve (§1.5).
+	// UnsupportedPath is where Google redirects feeds it does not serve
+	// (pygooglenews pygooglenews/__init__.py).
 	UnsupportedPath = "/rss/unsupported"
 )
 
@@ -79,7 +80,7 @@ func New(cfg Config) *Client {
 			Name: "Google News", BaseURL: base, URLEnv: EnvBaseURL, Timeout: cfg.Timeout,
 			Retries:      -1, // this client decides what is retried (429/503 never are)
 			MaxBodyBytes: MaxBodyBytes, Logger: cfg.Logger, Transport: finalPathTransport{http.DefaultTransport.(*http.Transport).Clone()},
-			// Outsharp's SKILL.md: empty or bot-like User-Agents may be blocked (§1.5).
+			// Outsharp/shipp-skills skills/google-news/SKILL.md: empty or bot-like User-Agents may be blocked.
 			UserAgent:         "Mozilla/5.0 (compatible; mcpfleet-google-news-rss/1; feed reader)",
 			Limiter:           limiter,
 			CrossHostRedirect: classifyRedirect,
@@ -89,7 +90,8 @@ func New(cfg Config) *Client {
 }
 
 // FeedURL is the search feed URL of q on edition e: q, hl, gl, ceid in that
-// order (news-websearch.md §1.1), spaces as +, quotes as %22, ceid's colon %3A.
+// order (as Google's picker and pygooglenews send them), spaces as +, quotes
+// as %22, ceid's colon %3A.
 func (c *Client) FeedURL(q string, e query.Edition) string {
 	return FeedURL(c.public, q, e)
 }
@@ -194,8 +196,9 @@ func statusOf(e *envelope.Error) int {
 	return s
 }
 
-// classify turns throttling statuses into the throttled error (ref:
-// news-websearch.md §0.3 and §1.5: 429, 503, and 403 for some clients).
+// classify turns throttling statuses into the throttled error (429:
+// ranahaani/GNews docs/usage/retries.md; 503: Hakim-Github/my-google-news#2;
+// 403: yang991178/fluent-reader#273).
 func classify(err error) error {
 	var e *envelope.Error
 	if !errors.As(err, &e) {
@@ -267,7 +270,7 @@ func sorryPath(p string) bool { return p == "/sorry" || strings.HasPrefix(p, "/s
 
 // finalPathTransport records the path of the last request of a call (after
 // redirects), so a redirect to /rss/unsupported is recognized even if the
-// page it serves changes (§1.5: its markup is unverified).
+// page it serves changes (assumed: its markup was never captured).
 type finalPathTransport struct{ rt http.RoundTripper }
 
 type finalPathKey struct{}

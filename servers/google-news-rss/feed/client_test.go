@@ -15,7 +15,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/query"
 )
 
-// Google redirects editions it does not serve (AE:en, §0.1) to
+// Google redirects editions it does not serve (AE:en, assumed) to
 // /rss/unsupported: an error naming the edition, not news.
 func TestFetchUnsupportedRedirect(t *testing.T) {
 	f := fake.New(fake.Options{Now: func() time.Time { return fixedNow }})

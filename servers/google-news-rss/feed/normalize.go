@@ -1,7 +1,8 @@
 // Package feed fetches and normalizes Google News RSS search feeds: the
 // upstream client (10 s, at most 2 attempts, capped body), the throttle and
 // /rss/unsupported detection, and the parse of the feed into plain items.
-// Facts: news-websearch.md §1.4 (document structure) and §1.5 (quirks).
+// Facts: the captures in testdata/SOURCES.md (document structure) and the
+// public reports cited where each quirk is handled.
 package feed
 
 import (
@@ -76,8 +77,8 @@ func throttled(why string, status int) *envelope.Error {
 // title and publisher (the same headline from a second publisher is kept).
 func Parse(body []byte, edition string) (Feed, error) {
 	if isHTML(body) {
-		// ref: news-websearch.md §1.5 — throttling can come as a 200 HTML
-		// "Sorry…" page (iv-org/invidious PR #2519); check before parsing.
+		// Throttling can come as a 200 HTML "Sorry…" page
+		// (iv-org/invidious#2519); check before parsing.
 		if bytes.Contains(body, []byte("Sorry")) || bytes.Contains(body, []byte("unusual traffic")) {
 			return Feed{}, throttled("its \"Sorry…\" page", 0)
 		}
@@ -114,8 +115,8 @@ func Parse(body []byte, edition string) (Feed, error) {
 }
 
 // Unsupported is the error for the /rss/unsupported answer: Google does not
-// serve this edition (ref: news-websearch.md §1.5; pygooglenews raises "This
-// feed is not available").
+// serve this edition (source: pygooglenews pygooglenews/__init__.py raises
+// "This feed is not available").
 func Unsupported(edition string) *envelope.Error {
 	return envelope.New(envelope.UpstreamError,
 		"Google News answered \"This feed is not available\" (/rss/unsupported) for edition %s; Google no longer serves it: pick another edition from list_editions", edition).
@@ -123,8 +124,8 @@ func Unsupported(edition string) *envelope.Error {
 }
 
 // unsupportedItem: the single item of /rss/unsupported links to
-// https://news.google.com/ itself, never to an article (ref: §1.5 "detect it by
-// … an item link whose host is news.google.com and path is /").
+// https://news.google.com/ itself, never to an article (pygooglenews
+// pygooglenews/__init__.py; assumed: the item's exact markup).
 func unsupportedItem(link string) bool {
 	u, err := url.Parse(strings.TrimSpace(link))
 	if err != nil || u.Host != "news.google.com" {
@@ -162,7 +163,7 @@ func normalizeItem(it *rss.Item) Item {
 		out.Publisher = firstPub
 	}
 	// "Headline - Source": strip the suffix only when it is exactly the
-	// <source> name; headlines can contain " - " themselves (§1.4).
+	// <source> name; headlines can contain " - " themselves.
 	if out.Publisher != "" {
 		if h, ok := strings.CutSuffix(title, " - "+out.Publisher); ok && strings.TrimSpace(h) != "" {
 			title = strings.TrimSpace(h)
@@ -181,8 +182,8 @@ func normalizeItem(it *rss.Item) Item {
 	return out
 }
 
-// published converts the RFC 1123 pubDate (§1.4: "Fri, 25 Sep 2026 13:53:48
-// GMT") to RFC 3339 UTC; an unparsable date is left out.
+// published converts the RFC 1123 pubDate (testdata captures: "Fri, 25 Sep
+// 2026 13:53:48 GMT") to RFC 3339 UTC; an unparsable date is left out.
 func published(it *rss.Item) string {
 	if it.PubDateParsed != nil {
 		return it.PubDateParsed.UTC().Format(time.RFC3339)
@@ -196,7 +197,7 @@ func published(it *rss.Item) string {
 }
 
 // describe turns the description's HTML (an <a> plus a <font> publisher, or an
-// <ol> of such entries for a cluster, §1.4) into plain text: "Headline
+// <ol> of such entries for a cluster, testdata/top-us-2026-06.xml) into plain text: "Headline
 // (Publisher); Related headline (Publisher)".
 func describe(html string) (snippet, firstPublisher string) {
 	if strings.TrimSpace(html) == "" {
@@ -264,7 +265,7 @@ func domainOf(raw string) string {
 }
 
 // linkKey is the article id when the link has one (links differ only by
-// ?oc=5 and the old __i/rss/rd form, §1.4), else the link.
+// ?oc=5 and the old __i/rss/rd form, miniflux/v2#1390), else the link.
 func linkKey(it Item) string {
 	if u, err := url.Parse(it.URL); err == nil && u.Host != "" {
 		if i := strings.LastIndex(u.Path, "/articles/"); i >= 0 {
@@ -278,8 +279,8 @@ func linkKey(it Item) string {
 
 // storyKey is the folded title and publisher: the same headline from the same
 // publisher under two links (two clusters) is one story, while a second
-// publisher's identical headline (wire copy) is another (news-websearch.md
-// §1.5: dedupe on the article id, then on title and source).
+// publisher's identical headline (wire copy) is another (dedupe on the
+// article id, then on title and source).
 func storyKey(it Item) string {
 	t := titleKey(it.Title)
 	if t == "" {

@@ -12,8 +12,7 @@ import (
 )
 
 // Shapes: what this client reads from Google News' one route, the RSS 2.0
-// search feed (news-websearch.md §1.4; testdata/SOURCES.md for the
-// captures): per item <title>, <link> (a news.google.com/rss/articles/
+// search feed (testdata/SOURCES.md for the captures): per item <title>, <link> (a news.google.com/rss/articles/
 // redirect), <guid> (the article id), <pubDate> (RFC 1123) and, when
 // present, <source url="...">. Errors come as HTML pages (the 404 page, the
 // "Sorry…" throttle page); anything else in an error answer is new.

@@ -15,7 +15,7 @@ import (
 )
 
 // Window is the polling window: aligned on the Unix epoch, so windows start at
-// 00:00, 03:00, … UTC (news-websearch.md §5.4).
+// 00:00, 03:00, … UTC (w = floor(unix seconds / 10800)).
 const Window = 3 * time.Hour
 
 // Statuses of a fetch.

@@ -1,6 +1,6 @@
 // Package poll is the scheduled path of google-news-rss: kept queryKeys, the
 // cached feed per key, and the window claim that lets upstream be polled at
-// most once per aligned 3-hour window per queryKey (news-websearch.md §5.4),
+// most once per aligned 3-hour window per queryKey (the design's courtesy limit),
 // in memory for one replica or in Redis for many.
 package poll
 
@@ -198,7 +198,7 @@ func redisErr(err error) error {
 }
 
 // SharedStateDown is the error when Redis fails: fail closed, nothing is
-// polled (news-websearch.md §5.5).
+// polled (an outage must not turn into unlimited polling of Google).
 func SharedStateDown(err error) *envelope.Error {
 	return envelope.New(envelope.UpstreamUnavailable, "the shared state (Redis, MCPFLEET_REDIS_URL) is unreachable; nothing was polled, try again shortly").
 		WithCause(err)

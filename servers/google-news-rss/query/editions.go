@@ -17,8 +17,8 @@ type Edition struct {
 }
 
 // Editions is the static allow-list: the 24 English editions of Google's
-// picker, in its order (ref: news-websearch.md §1.2, from ranahaani/GNews
-// gnews/utils/constants.py and two copies of the picker; "validated" rows were
+// picker, in its order (source: ranahaani/GNews gnews/utils/constants.py
+// AVAILABLE_COUNTRIES, the first 24; "validated" rows were
 // tested by Outsharp/shipp-skills skills/google-news/SKILL.md). There is no
 // English UAE edition: the UAE is offered only in Arabic (AE:ar).
 var Editions = []Edition{
@@ -62,8 +62,8 @@ type Preset struct {
 	Description string   `json:"description"`
 }
 
-// Presets: the UAE has no English edition (ref: news-websearch.md §0.1, a
-// public build log kept UAE terms in the query on the US locale), so UAE
+// Presets: the UAE has no English edition (Google's picker offers it in Arabic
+// only; a public build log kept UAE terms in the query on the US locale), so UAE
 // focus is the US edition plus scoping. The outlet list is our choice
 // (// assumed: the Gulf's main English-language outlets).
 var Presets = []Preset{

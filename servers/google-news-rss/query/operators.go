@@ -17,9 +17,9 @@ const (
 )
 
 // Operator is one row of the cheat-sheet (explain_operators) and of the
-// grammar's table tests. Rows follow news-websearch.md §1.3, which cites
-// kotartemiy/pygooglenews README.md, the NewsCatcher blog post, Outsharp's
-// SKILL.md and ranahaani/GNews.
+// grammar's table tests. Rows follow kotartemiy/pygooglenews README.md, the
+// NewsCatcher blog post (newscatcherapi.com/blog/google-news-rss-search-
+// parameters-the-missing-documentaiton), Outsharp's SKILL.md and ranahaani/GNews.
 type Operator struct {
 	Operator string `json:"operator"`
 	Status   string `json:"status"`

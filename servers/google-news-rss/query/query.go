@@ -1,7 +1,7 @@
 // Package query is the Google News search grammar: a structured query, its one
 // canonical q string (fixed ordering, uppercase OR, lowercase operator names),
 // the parser that reads a raw q back into the same structure, and the stable
-// queryKey (same meaning → same key). Facts: news-websearch.md §1.3.
+// queryKey (same meaning → same key). Operator facts: operators.go.
 package query
 
 import (
@@ -18,8 +18,8 @@ import (
 )
 
 // MaxQLen bounds the canonical q. Google documents no limit for News search;
-// 400 characters is what the web-search servers in the reference cap at
-// (// assumed; news-websearch.md §4 "Query limits").
+// 400 characters is what Brave's search MCP server caps at
+// (// assumed; brave/brave-search-mcp-server).
 const MaxQLen = 400
 
 // Query is the structured form of a search. Every field is optional but at
@@ -210,7 +210,7 @@ func (out *Query) setDates(when, after, before string) error {
 // inurl, site, then when or after/before; uppercase OR,
 // lowercase operator names. An OR group is parenthesized unless it is the only
 // keyword part (Google's own example: `boeing OR airbus`; parenthesized groups
-// are used in the wild, news-websearch.md §1.3).
+// are used in the wild, unverified: // assumed).
 func (q Query) Canonical() string {
 	parts := q.keywordCount()
 	var b strings.Builder

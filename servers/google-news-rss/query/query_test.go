@@ -8,8 +8,8 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 )
 
-// One case per row of the reference's operator table (news-websearch.md
-// §1.3): the raw q, and either its canonical form or the words the
+// One case per row of the operator table (operators.go, from pygooglenews,
+// GNews, Outsharp and NewsCatcher): the raw q, and either its canonical form or the words the
 // rejection must contain (naming the fix).
 func TestOperatorTable(t *testing.T) {
 	cases := []struct {

@@ -11,8 +11,8 @@ import (
 )
 
 // PreviewTTL: a preview of the same query_key within a minute is served from
-// memory (Outsharp's SKILL.md suggests ≥ 60 s between polls of one feed,
-// news-websearch.md §1.5).
+// memory (Outsharp/shipp-skills skills/google-news/SKILL.md suggests ≥ 60 s
+// between polls of one feed).
 const PreviewTTL = time.Minute
 
 // PreviewCopies bounds the parsed previews kept in memory.
