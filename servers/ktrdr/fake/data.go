@@ -137,7 +137,7 @@ func f64(v float64) *float64 { return &v }
 // timeframe it was trained on (start_training takes symbols and timeframes;
 // ModelStorage keeps every version it saved, and GET /models lists each one
 // with these fields: ktrdr/api/services/training_service.py
-// list_trained_models; ref: chartimg-ktrdr.md §B5). One model would make the
+// list_trained_models; ktrdr/api/endpoints/models.py). One model would make the
 // list's fixed bytes weigh more than on a backend a researcher has used.
 func seedModels() []model {
 	m := func(v int, sym, tf, created string, train, test float64) model {

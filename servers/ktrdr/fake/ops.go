@@ -83,7 +83,7 @@ type opProgress struct {
 	Context        map[string]any `json:"context"`
 }
 
-// operationInfo is OperationInfo on the wire (ref: chartimg-ktrdr.md §B4,
+// operationInfo is OperationInfo on the wire (source: kpiteira/ktrdr
 // ktrdr/api/models/operations.py; HEAD adds metrics in getOperation, see epochs.go; parent_operation_id is left out).
 type operationInfo struct {
 	OperationID   string         `json:"operation_id"`
@@ -101,7 +101,7 @@ type operationInfo struct {
 	durationS     *float64
 }
 
-// operationSummary is OperationSummary on the wire (list items; ref: chartimg-ktrdr.md §B4).
+// operationSummary is OperationSummary on the wire (list items; ktrdr/api/models/operations.py).
 type operationSummary struct {
 	OperationID        string   `json:"operation_id"`
 	OperationType      string   `json:"operation_type"`
@@ -275,7 +275,7 @@ func (s *Server) sortedOps() []*operation {
 }
 
 // newOp registers an operation with the id format op_{type}_{YYYYmmdd_HHMMSS}_{uuid8}
-// (operations_service.py generate_operation_id; ref: chartimg-ktrdr.md §B4).
+// (ktrdr/api/services/operations_service.py generate_operation_id).
 func (s *Server) newOp(opType string, md opMetadata, created time.Time) *operation {
 	s.seq++
 	id := fmt.Sprintf("op_%s_%s_%08x", opType, created.UTC().Format("20060102_150405"), uint32(s.seq*2654435761))

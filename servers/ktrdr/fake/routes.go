@@ -24,7 +24,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, f Fa
 	}
 	switch {
 	case path == "/health":
-		// Flat {status, version}; HEAD adds orphan_detector (ref: chartimg-ktrdr.md §B5).
+		// Flat {status, version}; HEAD adds orphan_detector (ktrdr/api/endpoints/__init__.py health_check).
 		if is("GET") {
 			writeJSON(w, 200, map[string]any{"status": "ok", "version": Version, "orphan_detector": nil})
 		}
@@ -59,7 +59,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, f Fa
 			s.marketData(w, r, seg[1], seg[2], f)
 		}
 	case path == "/symbols":
-		// ApiResponse envelope around the list (ref: chartimg-ktrdr.md §B5).
+		// ApiResponse envelope around the list (ktrdr/api/endpoints/data.py).
 		if is("GET") {
 			s.mu.Lock()
 			data := append([]symbolInfo{}, s.symbols...)
@@ -70,12 +70,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, f Fa
 		// FastAPI's redirect_slashes: the router is mounted with a trailing slash.
 		http.Redirect(w, r, r.URL.Path+"/", http.StatusTemporaryRedirect)
 	case path == "/indicators/":
-		// Envelope list; the route has a trailing slash (ref: chartimg-ktrdr.md §B5, §B10).
+		// Envelope list; the route has a trailing slash (ktrdr/api/endpoints/indicators.py).
 		if is("GET") {
 			writeJSON(w, 200, map[string]any{"success": true, "data": seedIndicators(), "error": nil})
 		}
 	case path == "/strategies/":
-		// Flat {success, strategies} (ref: chartimg-ktrdr.md §B5).
+		// Flat {success, strategies} (ktrdr/api/endpoints/strategies.py).
 		if is("GET") {
 			s.mu.Lock()
 			b, _ := json.Marshal(s.strategies)
@@ -124,7 +124,7 @@ type verr struct {
 // validation answers 422 in the shape the Validation fault selects.
 func validation(w http.ResponseWriter, f Faults, errs ...verr) {
 	// HEAD: the custom RequestValidationError handler's envelope; 3ba55e75:
-	// FastAPI's default {"detail": [...]} (ref: chartimg-ktrdr.md §B3).
+	// FastAPI's default {"detail": [...]} (ktrdr/api/main.py at each commit).
 	if f.Validation == "envelope" || (f.Validation == "" && f.head()) {
 		details := make([]map[string]any, len(errs))
 		for i, e := range errs {
@@ -146,7 +146,7 @@ func validation(w http.ResponseWriter, f Faults, errs ...verr) {
 
 // decodeBody reads a JSON object body; a missing body is an empty object when
 // optional. Failures are FastAPI's request-validation 422 with pydantic v2's
-// types and messages (ref: chartimg-ktrdr.md §B3).
+// types and messages (FastAPI's default; ktrdr/api/main.py).
 func decodeBody(w http.ResponseWriter, r *http.Request, f Faults, optional bool) (map[string]any, bool) {
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
 	if err != nil {
@@ -246,7 +246,7 @@ func (s *Server) listOperations(w http.ResponseWriter, r *http.Request, f Faults
 	items := []operationSummary{}
 	total, active := 0, 0
 	// Newest first; total_count counts the matches, active_count all active ops
-	// (ref: chartimg-ktrdr.md §B5; the count semantics are assumed).
+	// (ktrdr/api/endpoints/operations.py; the count semantics are assumed).
 	for _, o := range s.sortedOps() {
 		st := o.state(now)
 		if isActive(st.Status) {
@@ -357,7 +357,7 @@ func (s *Server) operationResults(w http.ResponseWriter, id string) {
 	}
 	if st.Status != StatusCompleted && st.Status != StatusFailed {
 		// HTTPException(400, f"Operation not finished (status: {operation.status.value})")
-		// (ktrdr/api/endpoints/operations.py); the body on success is flat (ref: §B5).
+		// (ktrdr/api/endpoints/operations.py); the body on success is flat (same file).
 		detail(w, 400, "Operation not finished (status: "+st.Status+")")
 		return
 	}
@@ -369,7 +369,8 @@ func (s *Server) operationResults(w http.ResponseWriter, id string) {
 }
 
 // successFalse is a 200 carrying success:false, which the MCP's strict extractor
-// must catch (assumed: the backend's routes raise instead; ref: chartimg-ktrdr.md §B3, §B10).
+// must catch (assumed: the backend's routes raise instead; the envelope is
+// ktrdr/api/models/base.py ApiResponse, the extractor mcp/src/clients/base.py).
 func successFalse(w http.ResponseWriter, msg string) {
 	writeJSON(w, 200, envelopeError("PROCESSING_ERROR", msg, map[string]any{}))
 }
@@ -497,7 +498,7 @@ func (s *Server) marketData(w http.ResponseWriter, r *http.Request, symbol, tf s
 		}
 	}
 	limit := 0
-	// HEAD added limit (1–100000); 3ba55e75 ignores it (ref: chartimg-ktrdr.md §B5).
+	// HEAD added limit (1–100000); 3ba55e75 ignores it (ktrdr/api/endpoints/data.py at each commit).
 	if v := q.Get("limit"); v != "" && !f.OldShape && f.head() {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 100000 {
@@ -518,7 +519,7 @@ func (s *Server) marketData(w http.ResponseWriter, r *http.Request, symbol, tf s
 		kept = append(kept, b)
 	}
 	if len(kept) == 0 {
-		// Nothing cached is an empty 200, not an error (ref: chartimg-ktrdr.md §B5).
+		// Nothing cached is an empty 200, not an error (ktrdr/api/endpoints/data.py).
 		writeJSON(w, 200, map[string]any{"success": true, "data": map[string]any{"dates": []string{}, "ohlcv": [][]float64{}, "points": nil,
 			"metadata": map[string]any{"symbol": symbol, "timeframe": tf, "start": "", "end": "", "points": 0}}, "error": nil})
 		return
@@ -535,7 +536,7 @@ func (s *Server) marketData(w http.ResponseWriter, r *http.Request, symbol, tf s
 	}
 	md := map[string]any{"symbol": symbol, "timeframe": tf, "start_date": dates[0], "end_date": dates[len(dates)-1], "point_count": len(kept)}
 	if limit > 0 {
-		// HEAD's metadata.limited/original_points (ref: chartimg-ktrdr.md §B5).
+		// HEAD's metadata.limited/original_points (kpiteira/ktrdr@2c5c7173 ktrdr/api/endpoints/data.py).
 		md["limited"] = original > len(kept)
 		md["original_points"] = original
 	}

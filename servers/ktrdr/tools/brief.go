@@ -24,7 +24,8 @@ type detailIn struct {
 // (training_service.py list_trained_models: model.get("test_accuracy", 0.0)).
 
 // opRow is one list_operations row: the id (whose prefix is the type,
-// op_{type}_{time}_{uuid}: ref chartimg-ktrdr.md §B4), status, symbol and
+// op_{type}_{time}_{uuid}: ktrdr/api/services/operations_service.py
+// generate_operation_id), status, symbol and
 // progress (for a failed or cancelled one, where it stopped).
 type opRow struct {
 	OperationID string  `json:"operation_id"`
