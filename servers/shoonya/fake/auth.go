@@ -58,7 +58,8 @@ func (s *Server) newSession(uid string, era Era) *session {
 	return ss
 }
 
-// ref: shoonya.md §3.5 (tokens last a trading day; unknown or expired → Session Expired).
+// source: ShoonyaApi-py README OrderBook/TPSeries samples (Session Expired);
+// assumed: tokens last a trading day (openalgo's ws code says "3am IST daily token expiry").
 func (s *Server) lookupSession(token string) *session {
 	if token == "" {
 		return nil
@@ -94,7 +95,8 @@ func (s *Server) ExpireSession(token string) bool {
 }
 
 // validTOTP checks factor2 as RFC 6238 (6 digits, 30 s, SHA1, ±skew steps).
-// ref: shoonya.md §3.4 (RFC 6238, 6 digits, 30 s; skew per Config.TOTPSkew).
+// source: ShoonyaApi-py README (pyotp.TOTP), Shoonya-Dev on ShoonyaApi-py#131
+// (30-second slot; skew per Config.TOTPSkew).
 func (s *Server) validTOTP(code, secret string) bool {
 	ok, err := totp.ValidateCustom(code, secret, s.now(), totp.ValidateOpts{
 		Period: 30, Skew: uint(s.cfg.TOTPSkew), Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1,
@@ -102,7 +104,8 @@ func (s *Server) validTOTP(code, secret string) bool {
 	return err == nil && ok
 }
 
-// quickAuth is the legacy login (reference §3.1).
+// quickAuth is the legacy login (source: NorenRestApi 0.0.30 NorenApi.py login;
+// ShoonyaApi-py README QuickAuth samples).
 func (s *Server) quickAuth(c *call) reply {
 	uid := c.str("uid")
 	acct := s.accounts[uid]
@@ -182,7 +185,9 @@ func (s *Server) IssueAuthCode(uid string) (string, error) {
 	return ac.code, nil
 }
 
-// genAcsTok exchanges an auth code for an access token (reference §3.2).
+// genAcsTok exchanges an auth code for an access token (source:
+// kambalatech/NorenRestApiWrapper-Py 0.0.33 getAccessToken; profitmart's Noren
+// GenAcsTok doc page; INVALID_VERIFIER: docs.infinn.in, openalgo#1508).
 // Every failure is INVALID_VERIFIER, as Noren reports it.
 func (s *Server) genAcsTok(c *call) reply {
 	code, uid := c.str("code"), c.str("uid")
@@ -212,8 +217,8 @@ func (s *Server) genAcsTok(c *call) reply {
 	}))
 }
 
-// logout drops the session; like Noren, the websocket stays up (issue #23).
-// ref: shoonya.md §3.3 (Logout; the websocket keeps working, issue #23).
+// logout drops the session; like Noren, the websocket stays up
+// (source: ShoonyaApi-py README Logout sample; ShoonyaApi-py#23).
 func (s *Server) logout(c *call) reply {
 	s.mu.Lock()
 	delete(s.sessions, c.sess.token)

@@ -176,7 +176,7 @@ func TestAuthorizePage(t *testing.T) {
 			}
 			if tc.status == 302 {
 				loc, _ := url.Parse(res.Header.Get("Location"))
-				// The real redirect carries only ?code= (reference §3.2).
+				// The real redirect carries only ?code= (kambalatech 0.0.33; auto_login.py).
 				if loc.Query().Get("code") == "" || loc.Query().Has("state") {
 					t.Fatalf("redirect %s", loc)
 				}

@@ -63,7 +63,7 @@ func (s *Server) applyFillLocked(o *order, qty int, px float64) {
 
 // marginUsedLocked is a simple RMS: open long/short value × product factor
 // plus the value of working buy orders.
-// assumed: a crude RMS (value × marginFactor); Noren publishes no formula (§4.9).
+// assumed: a crude RMS (value × marginFactor); Noren publishes no formula.
 func (s *Server) marginUsedLocked(uid string) float64 {
 	var used float64
 	for _, p := range s.positions {
@@ -85,7 +85,8 @@ func (s *Server) marginUsedLocked(uid string) float64 {
 	return used
 }
 
-// ref: shoonya.md §4.4 (array of rows, newest first; no-data object when empty, §2.3).
+// source: ShoonyaApi-py README OrderBook (array of rows, newest first); the
+// no-data object when empty: NorenApi.py checks type(res) != list.
 func (s *Server) orderBook(c *call) reply {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -100,7 +101,7 @@ func (s *Server) orderBook(c *call) reply {
 }
 
 // singleOrdHist answers the order's history, newest first.
-// ref: shoonya.md §4.5 (rpt rows, newest first).
+// source: ShoonyaApi-py README SingleOrdHist sample (rpt rows, newest first).
 func (s *Server) singleOrdHist(c *call) reply {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -119,7 +120,7 @@ func (s *Server) singleOrdHist(c *call) reply {
 	return s.list(out)
 }
 
-// ref: shoonya.md §4.6.
+// source: ShoonyaApi-py README TradeBook fields and sample.
 func (s *Server) tradeBook(c *call) reply {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -148,7 +149,7 @@ func (s *Server) tradeBook(c *call) reply {
 	return s.list(out)
 }
 
-// ref: shoonya.md §4.7 (no-data sample for an empty book).
+// source: ShoonyaApi-py README PositionBook (no-data sample for an empty book).
 func (s *Server) positionBook(c *call) reply {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -206,7 +207,7 @@ func (s *Server) positionView(p *position, key string) map[string]any {
 }
 
 // holdings serves the account's configured demat holdings.
-// ref: shoonya.md §4.8 (prd required: "Missing uid or actid or prd." sample).
+// source: ShoonyaApi-py README Holdings (prd required: "Missing uid or actid or prd." sample).
 func (s *Server) holdings(c *call) reply {
 	if !c.has("prd") || !c.has("actid") {
 		return s.notOk(EmsgHoldingsMissing)

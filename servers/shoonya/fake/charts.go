@@ -12,8 +12,8 @@ import (
 )
 
 // chartsNeedJKey refuses an OAuth-era chart request without &jKey= in the
-// body when Config.ChartsRequireJKey is set (openalgo broker/shoonya/api/data.py,
-// reference §2.2; the answer text is // assumed: the session-expired one).
+// body when Config.ChartsRequireJKey is set (openalgo broker/shoonya/api/data.py
+// says the chart routes need it; the answer text is // assumed: the session-expired one).
 func (s *Server) chartsNeedJKey(c *call) (reply, bool) {
 	if s.cfg.ChartsRequireJKey && c.era == EraOAuth && !c.bodyJKey {
 		return s.sessionExpired(), true
@@ -56,7 +56,7 @@ func parseEpoch(s string) (time.Time, bool) {
 
 var validIntervals = []string{"1", "3", "5", "10", "15", "30", "60", "120", "240"}
 
-// tpSeries (reference §4.12): intraday candles, newest first.
+// tpSeries (source: ShoonyaApi-py README TPSeries): intraday candles, newest first.
 func (s *Server) tpSeries(c *call) reply {
 	if rp, refused := s.chartsNeedJKey(c); refused {
 		return rp
@@ -148,7 +148,8 @@ func (s *Server) candle(in *Instrument, t0 time.Time, step int, cumV *int64) map
 
 const eodMaxRows = 1201
 
-// eodChartData (reference §4.13): an array of JSON *strings*, newest first,
+// eodChartData (source: ShoonyaApi-py README EODChartData; openalgo
+// broker/shoonya/api/data.py): an array of JSON *strings*, newest first,
 // at most 1201 rows. sym is "EXCH:TSYM" (indices by display name, "NSE:Nifty 50").
 func (s *Server) eodChartData(c *call) reply {
 	if rp, refused := s.chartsNeedJKey(c); refused {

@@ -32,7 +32,8 @@ type call struct {
 	remote   string
 }
 
-// parseCall implements the reference's parsing rule: ignore Content-Type,
+// parseCall reads a body as every public client sends it (NorenApi.py,
+// ShoonyaApi-js lib/RestApi.js, norenapigo http.go): ignore Content-Type,
 // strip the leading jData=, split off a trailing &jKey=, JSON-decode the rest.
 func parseCall(r *http.Request, body []byte, route string, era Era) *call {
 	c := &call{route: route, era: era, remote: r.RemoteAddr}
@@ -132,7 +133,7 @@ func (s *Server) ok(fields map[string]any) reply {
 	return reply{status: http.StatusOK, body: fields}
 }
 
-// ref: shoonya.md §2.3 (in-band Not_Ok with emsg; HTTP 200 in issue #131).
+// source: ShoonyaApi-py README samples (in-band Not_Ok with emsg; HTTP 200 in ShoonyaApi-py#131).
 func (s *Server) notOk(emsg string) reply { return s.notOkStatus(http.StatusOK, emsg) }
 
 func (s *Server) notOkStatus(status int, emsg string) reply {
@@ -143,8 +144,9 @@ func (s *Server) notOkStatus(status int, emsg string) reply {
 
 // list answers a list endpoint: a bare array on success, the configured
 // "no data" object when empty.
-// ref: shoonya.md §0.3, §2.3 (bare array on success, Not_Ok object when empty;
-// the exact empty-book emsg is not public: Config.NoDataEmsg, §11).
+// source: NorenApi.py (type(res) != list means failure) and the README
+// PositionBook sample (bare array on success, Not_Ok object when empty);
+// assumed: the exact empty-book emsg of the other books, Config.NoDataEmsg.
 func (s *Server) list(items []map[string]any) reply {
 	if len(items) == 0 {
 		if s.cfg.EmptyBooksAsArray {
@@ -158,7 +160,8 @@ func (s *Server) list(items []map[string]any) reply {
 	return reply{status: http.StatusOK, body: items}
 }
 
-// ref: shoonya.md §3.5 ("Session Expired : Invalid Session Key"; HTTP 403 per the live docs, configurable).
+// source: ShoonyaApi-py README samples ("Session Expired : Invalid Session Key"); HTTP 403 per a
+// transcription of shoonya.com/api-documentation (assumed, configurable).
 func (s *Server) sessionExpired() reply {
 	return s.notOkStatus(s.cfg.SessionExpiredStatus, EmsgSessionExpired)
 }

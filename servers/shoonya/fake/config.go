@@ -75,11 +75,11 @@ type Config struct {
 	// a code (as if the user had logged in). Per request: add auto=1.
 	OAuthAutoApprove bool
 	// OAuthEchoState copies a state parameter into the redirect. Off by
-	// default: the real redirect carries only ?code= (reference §3.2 step 1).
+	// default: the real redirect carries only ?code= (kambalatech 0.0.33; auto_login.py).
 	OAuthEchoState bool
 	// ChartsRequireJKey makes OAuth-era TPSeries and EODChartData refuse a
-	// request without &jKey= in the body (openalgo's claim, reference §2.2
-	// and §11; the vendor SDK sends the Bearer header only).
+	// request without &jKey= in the body (openalgo's claim in
+	// broker/shoonya/api/data.py; the vendor SDK sends the Bearer header only).
 	ChartsRequireJKey bool
 	// LegacyGone makes /NorenWClientTP/ answer 502 Bad Gateway, as the real
 	// host does after the 2026-04-01 OAuth switch.
@@ -90,7 +90,7 @@ type Config struct {
 
 	// AllowMarketOrders lets MKT / SL-MKT orders fill. By default they are
 	// accepted and then REJECTED, as the real OMS does for API orders since
-	// 2026 (reference §5.1: openalgo transform_data.py "Shoonya blocks both
+	// 2026 (openalgo broker/shoonya/mapping/transform_data.py "Shoonya blocks both
 	// MKT and SL-MKT order types for API orders").
 	AllowMarketOrders bool
 	NoDataEmsg        string // emsg for empty books; "" → `Error Occurred : 5 "no data"`

@@ -1,7 +1,9 @@
 package fake
 
-// Reply texts, copied exactly (double spaces included) from the reference
-// (§2.3 table). Texts marked "fake-chosen" are not shown in public material.
+// Reply texts, copied exactly (double spaces included) from public samples:
+// Shoonya-Dev/ShoonyaApi-py README.md and issues (#13, #131, #145, #218),
+// ShoonyaApi-js#16, other brokers' Noren doc pages (docs.infinn.in,
+// star.prostocks.com). Texts marked "fake-chosen" are not shown in public material.
 const (
 	EmsgWrongPassword    = "Invalid Input : Wrong Password"
 	EmsgPasswordExpired  = "Invalid Input : Password Expired"
@@ -22,7 +24,7 @@ const (
 	EmsgServerTimeout    = "Server Timeout :  "
 	EmsgTriggerInvalidFm = "Trigger price invalid - %.2f" // openalgo: trgprc "0" on an LMT modify
 
-	// fake-chosen texts (the reference shows no public sample):
+	// fake-chosen texts (assumed: no public sample):
 	EmsgUnknownUser   = "Invalid Input : Invalid User Id"
 	EmsgRateLimited   = "Too Many Requests"
 	RejInsufficient   = "Insufficient funds"                      // OrderBook rejreason sample

@@ -2,7 +2,8 @@ package fake
 
 import "fmt"
 
-// searchScrip (reference §4.10): every word of stext must occur in tsym.
+// searchScrip (source: ShoonyaApi-py README SearchScrip): every word of stext
+// must occur in tsym (assumed).
 func (s *Server) searchScrip(c *call) reply {
 	found := s.cat.search(c.str("exch"), c.symbol("stext"))
 	if len(found) == 0 {
@@ -24,7 +25,7 @@ func (s *Server) searchScrip(c *call) reply {
 }
 
 // staticFields are the scrip-master fields shared by GetQuotes and GetSecurityInfo.
-// ref: shoonya.md §4.11 (GetQuotes/GetSecurityInfo scrip-master fields: pp, ls, ti, uc, lc).
+// source: ShoonyaApi-py README GetQuotes/GetSecurityInfo (scrip-master fields: pp, ls, ti, uc, lc).
 func (s *Server) staticFields(in *Instrument) map[string]any {
 	q, _ := s.mkt.snapshot(in.Key())
 	uc, lc := circuit(in, q.c)
@@ -42,7 +43,7 @@ func (s *Server) staticFields(in *Instrument) map[string]any {
 	return m
 }
 
-// securityInfo (reference §4.11).
+// securityInfo (source: ShoonyaApi-py README GetSecurityInfo).
 func (s *Server) securityInfo(c *call) reply {
 	in := s.cat.byToken(c.str("exch"), c.str("token"))
 	if in == nil {
@@ -62,7 +63,7 @@ func (s *Server) securityInfo(c *call) reply {
 	return s.ok(m)
 }
 
-// getQuotes (reference §4.11): static fields plus the live depth snapshot.
+// getQuotes (source: ShoonyaApi-py README GetQuotes): static fields plus the live depth snapshot.
 func (s *Server) getQuotes(c *call) reply {
 	in := s.cat.byToken(c.str("exch"), c.str("token"))
 	if in == nil {

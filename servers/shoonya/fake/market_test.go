@@ -164,7 +164,7 @@ func TestEODChartData(t *testing.T) {
 }
 
 // TestChartsRequireJKey: with the switch on, OAuth chart routes want the token
-// in the body too (openalgo's claim, reference §2.2); the Bearer alone fails.
+// in the body too (openalgo's claim, broker/shoonya/api/data.py); the Bearer alone fails.
 func TestChartsRequireJKey(t *testing.T) {
 	for _, require := range []bool{false, true} {
 		s, u := newTestServer(t, Config{ChartsRequireJKey: require})

@@ -52,7 +52,7 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	q := u.Query()
 	q.Set("code", code)
 	if st := r.Form.Get("state"); st != "" && s.cfg.OAuthEchoState {
-		q.Set("state", st) // not by default: the real redirect carries only ?code= (reference §3.2)
+		q.Set("state", st) // not by default: the real redirect carries only ?code= (kambalatech 0.0.33)
 	}
 	u.RawQuery = q.Encode()
 	http.Redirect(w, r, u.String(), http.StatusFound)

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// optionChain (reference §7): tsym names any option or future of the
+// optionChain (source: ShoonyaApi-py README GetOptionChain; Noren docs): tsym names any option or future of the
 // underlying; the answer has cnt strikes below and cnt at/above strprc, CE
 // and PE each (cnt 4 → 16 legs), from the expiry of the given contract (the
 // nearest option expiry for a future or the cash scrip).

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Order statuses and report types (reference §5.2).
+// Order statuses and report types (source: ShoonyaApi-py README annexure).
 const (
 	StatusPending        = "PENDING"
 	StatusOpen           = "OPEN"
@@ -63,7 +63,7 @@ func (o *order) view() map[string]any {
 		m["exchordid"] = o.exchordid
 		m["exch_tm"] = o.updated.In(IST).Format("02-01-2006 15:04:05")
 	}
-	// ref: shoonya.md §4.4: avgprc is an element field whether or not the
+	// source: ShoonyaApi-py README OrderBook: avgprc is an element field whether or not the
 	// order filled; the README sample has "avgprc":"0" on an open order with
 	// fillshares "0".
 	m["avgprc"] = "0"
@@ -108,7 +108,7 @@ var (
 
 // coverBracketLegsOK: a COVER (H) order carries blprc and a BRACKET (B)
 // order blprc and bpprc, positive; trailprc is optional (the SDK sends exactly
-// these, reference §4 table and §5.1). What the real OMS answers when they are
+// these: NorenApi.py place_order). What the real OMS answers when they are
 // missing is not public: the syntax error below is // assumed.
 func coverBracketLegsOK(c *call) bool {
 	pos := func(k string) bool {
@@ -137,7 +137,7 @@ func parsePrice(s string) (float64, bool) {
 	return f, err == nil && f >= 0 && !math.IsInf(f, 0)
 }
 
-// The exchange refuses prices that are not whole ticks (ti, §4.11); the reject text is // assumed.
+// The exchange refuses prices that are not whole ticks (ti in GetQuotes); the reject text is // assumed.
 func onTick(p, tick float64) bool {
 	if tick <= 0 {
 		return true
@@ -149,7 +149,7 @@ func onTick(p, tick float64) bool {
 
 // placeOrder validates like the OMS (syntax → Not_Ok "invalid input"), then
 // accepts with a norenordno; business checks reject the order afterwards,
-// visible only in the books, as on Noren (reference §4.2).
+// visible only in the books, as on Noren (source: ShoonyaApi-py README PlaceOrder).
 func (s *Server) placeOrder(c *call) reply {
 	in := s.cat.bySymbol(c.str("exch"), c.symbol("tsym"))
 	qty, qok := parsePositiveInt(c.str("qty"))
@@ -218,9 +218,9 @@ func (s *Server) placeOrder(c *call) reply {
 
 // rejectReason holds the exchange/RMS checks that turn an accepted order
 // into REJECTED.
-// ref: shoonya.md §4.2 ("Ok only means accepted by the OMS; exchange rejection
-// appears later in OrderBook"); the checks (lot, tick, circuit, funds) are exchange
-// rules, their rejreason texts are // assumed except "Insufficient funds" (§4.4).
+// source: ShoonyaApi-py README PlaceOrder and OrderBook (accepted by the OMS,
+// rejected later in the book); the checks (lot, tick, circuit, funds) are exchange
+// rules, their rejreason texts are // assumed except "Insufficient funds" (README OrderBook sample).
 func (s *Server) rejectReason(o *order) string {
 	in := o.inst
 	acct := s.accounts[o.uid]
@@ -263,7 +263,7 @@ func marginFactor(prd string) float64 {
 
 // matchLocked fills or triggers o against the current last price.
 // assumed: fills at the last price when it crosses (one fill per order); statuses
-// and rpt names follow shoonya.md §5.2.
+// and rpt names follow the ShoonyaApi-py README annexure.
 func (s *Server) matchLocked(o *order) {
 	if o.terminal() {
 		return
@@ -341,7 +341,7 @@ func (s *Server) restingKeys() []string {
 	return keys
 }
 
-// modifyOrder (reference §4.3): qty is the total quantity, tsym must match,
+// modifyOrder (source: ShoonyaApi-py README ModifyOrder): qty is the total quantity, tsym must match,
 // the answer carries the order number in "result".
 func (s *Server) modifyOrder(c *call) reply {
 	no := c.str("norenordno")
@@ -413,7 +413,7 @@ func (s *Server) modifyOrder(c *call) reply {
 
 // cancelOrder: only working orders can be cancelled; anything else is
 // "Rejected : ORA:Order not found to Cancel".
-// ref: shoonya.md §4.3 (answer in "result"; CancelOrder failure sample).
+// source: ShoonyaApi-py README CancelOrder (answer in "result"; failure sample).
 func (s *Server) cancelOrder(c *call) reply {
 	s.mu.Lock()
 	defer s.mu.Unlock()

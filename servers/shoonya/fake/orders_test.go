@@ -85,7 +85,7 @@ func TestOrderLifecycle(t *testing.T) {
 	if book[3]["remarks"] != "mkt-1" || book[3]["avgprc"] == nil || book[3]["stat"] != "Ok" || book[3]["fillshares"] != "5" {
 		t.Fatalf("MKT row: %v", book[3])
 	}
-	if book[0]["fillshares"] != "0" || book[0]["avgprc"] != "0" || book[0]["exchordid"] == nil { // README sample (§4.4)
+	if book[0]["fillshares"] != "0" || book[0]["avgprc"] != "0" || book[0]["exchordid"] == nil { // ShoonyaApi-py README OrderBook sample
 		t.Fatalf("unfilled row: %v", book[0])
 	}
 	if _, has := book[2]["remarks"]; has {

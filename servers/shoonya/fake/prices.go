@@ -190,7 +190,7 @@ func (m *market) fields(key string, depth bool) map[string]string {
 
 // circuit gives the upper/lower price bands around the previous close.
 // assumed: ±20% (equity) / ±90% (derivatives) bands around the previous close;
-// real limits vary per scrip (uc/lc in GetQuotes, §4.11).
+// real limits vary per scrip (uc/lc in GetQuotes).
 func circuit(in *Instrument, c float64) (uc, lc float64) {
 	band := 0.2
 	if in.Seg != "EQT" {

@@ -16,7 +16,7 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// Base paths of the two generations (reference §2.1).
+// Base paths of the two generations (ShoonyaApi-py api_helper.py; deepak-dhyani8742/Shoonya_oAuthAPI-py api_helper.py).
 const (
 	PathLegacyREST = "/NorenWClientTP/"
 	PathOAuthREST  = "/NorenWClientAPI/"

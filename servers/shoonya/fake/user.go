@@ -2,7 +2,7 @@ package fake
 
 import "fmt"
 
-// userDetails (reference §4.1).
+// userDetails (source: finserv-docs.pages.dev/login_and_user_details/user_details, a Noren doc page).
 func (s *Server) userDetails(c *call) reply {
 	a := s.accounts[c.sess.uid]
 	return s.ok(map[string]any{
@@ -12,7 +12,7 @@ func (s *Server) userDetails(c *call) reply {
 	})
 }
 
-// limits (reference §4.9): cash from the account, usage from the fake RMS.
+// limits (source: ShoonyaApi-py README Limits): cash from the account, usage from the fake RMS.
 func (s *Server) limits(c *call) reply {
 	a := s.accounts[c.sess.uid]
 	s.mu.Lock()

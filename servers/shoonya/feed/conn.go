@@ -59,7 +59,7 @@ type Status struct {
 // the legacy era, a/ak in OAuth), keeps the connection alive with pings,
 // merges t/d frames into the Store, and on any drop reconnects with backoff
 // and subscribes again to everything that was subscribed (the official
-// Python client does not; reference §6.1).
+// Python client does not: NorenApi.py leaves __resubscribe commented out).
 type Conn struct {
 	opt   Options
 	auth  Auth

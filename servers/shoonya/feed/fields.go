@@ -1,6 +1,6 @@
 package feed
 
-// Numeric feed fields (reference §6.1 touchline and depth tables). Each has a
+// Numeric feed fields (ShoonyaApi-py README touchline and depth tables). Each has a
 // fixed slot so a merge is an array write, not a map insert.
 const (
 	fLP = iota

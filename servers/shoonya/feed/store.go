@@ -23,8 +23,8 @@ type inst struct {
 }
 
 // Store merges touchline and depth frames per exchange|token into snapshots.
-// Noren's tf/df frames carry only the fields that changed (reference §6.1,
-// issue #164), so a snapshot is the union of everything seen.
+// Noren's tf/df frames carry only the fields that changed (ShoonyaApi-py README,
+// tests/test_websocket_feed.py, ShoonyaApi-py#164), so a snapshot is the union of everything seen.
 type Store struct {
 	mu    sync.RWMutex
 	insts map[string]*inst

@@ -26,7 +26,7 @@ const (
 	OAuth  Era = "oauth"
 )
 
-// Default hosts per era (reference §2.1).
+// Default hosts per era (ShoonyaApi-py api_helper.py; deepak-dhyani8742/Shoonya_oAuthAPI-py api_helper.py).
 const (
 	DefaultLegacyREST = "https://api.shoonya.com/NorenWClientTP/"
 	DefaultLegacyWS   = "wss://api.shoonya.com/NorenWSTP/"
@@ -45,7 +45,7 @@ type Config struct {
 	OrderTimeout time.Duration // per order call; 0 → 15s
 	HTTPClient   *http.Client
 	// Limiter throttles calls per account (keyed by Auth.LimitKey) on the
-	// client side; Shoonya allows 20 requests/s and 200/min (reference §3.5).
+	// client side; Shoonya allows 20 requests/s and 200/min (Shoonya-Dev on ShoonyaApi-py#146).
 	Limiter ratelimit.Limiter
 	// SharedLimiter says Limiter keeps its state in Redis or the state file:
 	// its errors are then that store failing, answered as upstream_unavailable.
@@ -165,7 +165,7 @@ func (c *Client) post(ctx context.Context, route string, a *Auth, jdata map[stri
 
 // postAs is post; jkeyToo also puts an OAuth access token in the body as
 // &jKey= (the Bearer header stays): public OAuth-era clients send the chart
-// routes that way (reference §2.2: openalgo broker/shoonya/api/data.py sends
+// routes that way (openalgo broker/shoonya/api/data.py sends
 // TPSeries and EODChartData with jKey, "claiming those chart endpoints
 // require it"; the vendor SDK 0.0.33 uses the Bearer header). Sending both
 // satisfies either reading.
@@ -267,7 +267,7 @@ type OrderRequest struct {
 	// round a price away).
 	Decimals int
 	// COVER (H) and BRACKET (B) legs, as price distances from the entry
-	// (reference §5.1: "stop-loss diff (H,B) / profit diff (B) / trailing
+	// (ShoonyaApi-py README: "stop-loss diff (H,B) / profit diff (B) / trailing
 	// (H,B)"); sent only for those products.
 	BookLoss   float64 // blprc: H and B
 	BookProfit float64 // bpprc: B
@@ -310,7 +310,7 @@ func (c *Client) PlaceOrder(ctx context.Context, a *Auth, o OrderRequest) (strin
 		j["amo"] = "Yes"
 	}
 	// The SDK (NorenApi.py place_order) sends blprc for H, blprc and bpprc
-	// for B, and trailprc for either when it is not 0 (reference §4 table).
+	// for B, and trailprc for either when it is not 0.
 	switch o.Product {
 	case "H":
 		j["blprc"] = FormatPrice(o.BookLoss, o.Decimals)
@@ -456,7 +456,7 @@ func (c *Client) TPSeries(ctx context.Context, a *Auth, exch, token string, st, 
 // get_daily_price_series: not quote_plus'd; index names carry spaces, e.g.
 // "NSE:Nifty 50"); a '&' in it still never reaches the body raw, because the
 // JSON encoder writes it as \u0026 (openalgo escapes '&' that way on the data
-// routes, reference §2.2).
+// routes, broker/shoonya/api/data.py).
 func (c *Client) EODChartData(ctx context.Context, a *Auth, sym string, from, to int64) ([]Candle, error) {
 	body, err := c.postAs(ctx, "EODChartData", a, map[string]any{"uid": a.UID, "sym": sym, "from": i64(from), "to": i64(to)}, true, true)
 	if err != nil {

@@ -102,8 +102,8 @@ func DecodeList[T any](op string, body []byte) ([]T, error) {
 		}
 		// The official SDK treats every non-array answer to a list read as
 		// "nothing" (NorenApi.py send_payload: expected_return_type 'list' and
-		// type(res) != list → None; reference §0.3), and the emsg of an empty
-		// OrderBook/TradeBook/Holdings is not public (reference §2.3, §11). So
+		// type(res) != list → None), and the emsg of an empty
+		// OrderBook/TradeBook/Holdings is not public. So
 		// any Not_Ok is an empty list, except answers that say the read itself
 		// failed: session/auth, rate limit and server timeout stay errors, so a
 		// caller checking the order book for an earlier order never mistakes

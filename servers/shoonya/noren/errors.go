@@ -25,7 +25,9 @@ type emsgRule struct {
 	cause    error
 }
 
-// emsgRules are checked in order; texts are from the reference §2.3 and §10.
+// emsgRules are checked in order; texts are from the ShoonyaApi-py README
+// samples and issues (#13, #47, #131, #145, #218), ShoonyaApi-js#16 and Noren
+// doc pages (INVALID_VERIFIER: docs.infinn.in; INVALID_IP: nimitshah74/Shoonya_oAuthAPI-py README).
 var emsgRules = []emsgRule{
 	{"session expired", envelope.Unauthenticated, "the Shoonya session expired or was invalidated; call connect_shoonya_broker to log in again", ErrSessionExpired},
 	{"invalid session key", envelope.Unauthenticated, "the Shoonya session expired or was invalidated; call connect_shoonya_broker to log in again", ErrSessionExpired},

@@ -1,6 +1,6 @@
 package noren
 
-// Raw Noren records, field names as Noren sends them (reference §4). Numbers
+// Raw Noren records, field names as Noren sends them (ShoonyaApi-py README field tables). Numbers
 // are Num (Noren sends strings). Tools map these to readable results.
 
 // Order is an OrderBook / SingleOrdHist element.

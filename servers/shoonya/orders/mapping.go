@@ -9,7 +9,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 )
 
-// Human values (the tool schemas' enums) and their Noren codes (reference §5.1).
+// Human values (the tool schemas' enums) and their Noren codes (ShoonyaApi-py README; NorenApi.py classes).
 var (
 	OrderTypes = map[string]string{"LIMIT": "LMT", "MARKET": "MKT", "SL": "SL-LMT", "SL-M": "SL-MKT"}
 	Sides      = map[string]string{"BUY": "B", "SELL": "S"}

@@ -14,7 +14,7 @@ import (
 // from the quote bound it further.
 const MaxPrice = 10_000_000
 
-// Instrument is what the price checks need, from GetQuotes (reference §4.11:
+// Instrument is what the price checks need, from GetQuotes (ShoonyaApi-py README:
 // ti tick size, pp price precision, uc/lc circuit limits, lp last price).
 type Instrument struct {
 	TSym     string

@@ -103,8 +103,8 @@ func (cb *Callback) listen() error {
 }
 
 // take finds the pending login a redirect belongs to and removes it. With a
-// state it must match. Shoonya's real redirect carries only ?code= (reference
-// §3.2 step 1: "redirect to the registered URL with ?code=<auth_code>"), so a
+// state it must match. Shoonya's real redirect carries only ?code= (kambalatech
+// 0.0.33 getAccessToken; deepak-dhyani8742/Shoonya_oAuthAPI-py auto_login.py), so a
 // redirect without state binds to the one login still pending within its 10
 // minutes; with several pending (several users) it cannot be told apart and
 // is refused (ambiguous = true) rather than guessed.

@@ -13,7 +13,7 @@ import (
 )
 
 // TestCallbackBindsStatelessRedirect: Shoonya's real redirect carries only
-// ?code= (reference §3.2). A redirect without state binds to the one pending
+// ?code= (kambalatech 0.0.33; auto_login.py). A redirect without state binds to the one pending
 // login; with logins of two users pending it is refused, not guessed; a state
 // that is present must match.
 func TestCallbackBindsStatelessRedirect(t *testing.T) {

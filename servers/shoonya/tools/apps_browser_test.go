@@ -87,7 +87,7 @@ func TestAppViewsInBrowser(t *testing.T) {
 	e := appEnv(t)
 	// A filled market order makes a position; a limit far below the market stays
 	// open; one far beyond the account's cash is accepted, then REJECTED with
-	// rejreason "Insufficient funds" (shoonya.md §4.4; fake rejectReason).
+	// rejreason "Insufficient funds" (ShoonyaApi-py README OrderBook sample; fake rejectReason).
 	for i, o := range []map[string]any{
 		{"exchange": "NSE", "trading_symbol": "INFY-EQ", "side": "BUY", "quantity": 2, "order_type": "MARKET"},
 		{"exchange": "NSE", "trading_symbol": "INFY-EQ", "side": "BUY", "quantity": 1, "order_type": "LIMIT", "price": 1400},

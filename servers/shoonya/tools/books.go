@@ -287,7 +287,7 @@ func holdingsTool(d *Deps) toolkit.Tool {
 		var out HoldingsOut
 		for i, h := range list {
 			v := HoldingRow{
-				// Reference §4.8 formulas.
+				// The ShoonyaApi-py README's Holdings formulas.
 				Quantity:         float64(h.BTSTQty + h.HoldQty + h.BrkColQty + h.UnplgdQty + h.BenQty + max(h.NPOADQty, h.DPQty) - h.UsedQty),
 				SellableQuantity: float64(h.BTSTQty + h.HoldQty + h.UnplgdQty + h.BenQty + h.DPQty - h.UsedQty),
 				AveragePrice:     float64(h.UploadPrc),
@@ -357,7 +357,7 @@ func limitsTool(d *Deps) toolkit.Tool {
 }
 
 // valueHoldings prices each holding at its last traded price (GetQuotes,
-// reference §4.11 lp; the Holdings answer carries no price but upldprc),
+// lp; the Holdings answer carries no price but upldprc),
 // a few quotes at a time. A holding whose quote fails keeps last_price 0 and
 // is counted unpriced; a lost session fails the call.
 func (d *Deps) valueHoldings(ctx context.Context, rows []HoldingRow, tokens []string) error {

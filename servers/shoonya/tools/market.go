@@ -23,7 +23,7 @@ type SearchIn struct {
 
 // Instrument is one search hit: a row of search_scrip's table (cols once,
 // then rows of values, issue 17's 30% list budget); "" is no option type. No
-// strike column: SearchScrip rows carry no strprc (ref: shoonya.md §4.10); an
+// strike column: SearchScrip rows carry no strprc (ShoonyaApi-py README); an
 // option's strike ends its trading symbol.
 type Instrument struct {
 	TradingSymbol string  `json:"trading_symbol"`
@@ -485,7 +485,7 @@ func isUnderlyingName(tsym string) bool {
 
 // contractExpiry reads the expiry a Noren derivative symbol carries after
 // its underlying's name: NIFTY28NOV24F, NIFTY28NOV24C24000 (DDMMMYY;
-// reference §4.10 symbol samples).
+// ShoonyaApi-py README symbol samples).
 var contractExpiry = regexp.MustCompile(`^([A-Z&-]+?)(\d{2}[A-Z]{3}\d{2})[CPF]`)
 
 // nearestContract returns the contract of name with the nearest expiry not

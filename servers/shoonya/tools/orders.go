@@ -98,7 +98,7 @@ func mapOrder(in PlaceIn) (noren.OrderRequest, error) {
 
 // coverBracketArgs checks which leg arguments the product takes: COVER (H)
 // needs stop_loss, BRACKET (B) stop_loss and target (the SDK sends blprc for
-// H, blprc+bpprc for B; reference §4 table); no other product takes them.
+// H, blprc+bpprc for B: NorenApi.py place_order); no other product takes them.
 func coverBracketArgs(in PlaceIn, prd string) error {
 	switch prd {
 	case "H":
@@ -171,7 +171,7 @@ func lookupErr(tsym string, err error) error {
 
 // prepare validates o's prices against in and converts MARKET/SL-M to a
 // protective LIMIT/SL: public live-trading clients do so because Shoonya
-// rejects API MKT and SL-MKT orders (reference §5.1, openalgo
+// rejects API MKT and SL-MKT orders (marketcalls/openalgo
 // broker/shoonya/mapping/transform_data.py). It returns how it converted ("" if not).
 func prepare(o *noren.OrderRequest, in PlaceIn, inst orders.Instrument) (string, error) {
 	o.Decimals = inst.Decimals
@@ -206,7 +206,7 @@ func prepare(o *noren.OrderRequest, in PlaceIn, inst orders.Instrument) (string,
 		return converted, nil
 	}
 	// COVER/BRACKET legs: absolute prices from the caller, checked against the
-	// entry, sent as distances (reference §5.1).
+	// entry, sent as distances (ShoonyaApi-py README: "stop-loss diff / profit diff").
 	buy := o.TranType == "B"
 	if err := orders.CheckPrice("stop_loss", in.StopLoss, inst); err != nil {
 		return "", err

@@ -12,7 +12,7 @@ import (
 
 // ScripTTL is how long search_scrip answers from its cache. Instruments (trading
 // symbol, token, lot and tick size) come from the scrip masters Shoonya
-// publishes once a day (ref: shoonya.md "Scrip masters"); an agent searches the
+// publishes once a day (ShoonyaApi-py README "scripmasters"); an agent searches the
 // same names again and again while it quotes, charts and orders, and each search
 // is otherwise a Noren request counted against the account's rate limit. Ten
 // minutes keeps a day's new listings visible soon after they appear.
