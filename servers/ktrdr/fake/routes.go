@@ -289,7 +289,7 @@ func (s *Server) getOperation(w http.ResponseWriter, id string, f Faults) {
 		writeJSON(w, 200, map[string]any{"success": true, "data": st})
 		return
 	}
-	// HEAD's OperationInfo has metrics (null until there are some; ref: ktrdr/api/models/operations.py).
+	// HEAD's OperationInfo has metrics (null until there are some; source: ktrdr/api/models/operations.py).
 	writeJSON(w, 200, map[string]any{"success": true, "data": struct {
 		operationInfo
 		Metrics map[string]any `json:"metrics"`
