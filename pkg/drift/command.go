@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/redact"
 )
 
 // Exit codes of a probe (the server's drift-probe command and
@@ -83,14 +85,16 @@ func runCommand(ctx context.Context, server string, setup Setup, args []string, 
 		code = ExitCode(rep.Status)
 	}
 	b, _ := json.Marshal(rep)
-	fmt.Fprintln(stdout, string(b))
+	// The messages are the clients' own scrubbed errors; this is the last
+	// net for a secret a client learnt at run time (a session token).
+	fmt.Fprintln(stdout, redact.String(string(b)))
 	return code
 }
 
 // Unprobed is a Setup error for a server whose upstream is not probed
-// live, with the reason (a broker whose login would end the running
-// session): its report is "skipped", exit 0, and its run-time watch still
-// reports drift.
+// live, with the reason: its report is "skipped", exit 0, and its run-time
+// watch still reports drift. From a Sender it skips that one route (Noren
+// refusing a session that expired: no answer to judge).
 type Unprobed string
 
 func (u Unprobed) Error() string { return string(u) }

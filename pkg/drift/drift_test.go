@@ -170,19 +170,31 @@ func TestRunJudgesEachKind(t *testing.T) {
 		{Route: "list", Path: "/paid", Paid: true, Send: reply(Reply{Status: 200, Body: good}, nil)},
 		{Route: "list", Path: "/needs", Needs: []string{"x"}, Prepare: func(map[string][]byte, *Call) error { return errString("no id") },
 			Send: reply(Reply{Status: 200, Body: good}, nil)},
+		{Route: "list", Path: "/nosession", Skip: "no session", Send: reply(Reply{Status: 200, Body: good}, nil)},
+		{Route: "list", Path: "/expired", Send: reply(Reply{Status: 200, Body: []byte(`{"stat":"Not_Ok"}`)}, Unprobed("session expired"))},
 	}
-	want := []string{OK, StatusDepr, StatusDrift, StatusFailed, StatusDrift, StatusFailed, StatusSkip, StatusSkip}
+	want := []string{OK, StatusDepr, StatusDrift, StatusFailed, StatusDrift, StatusFailed, StatusSkip, StatusSkip, StatusSkip, StatusSkip}
 	rs := Run(context.Background(), probes, []Shape{testShape}, Options{})
 	for i, r := range rs {
 		if r.Status != want[i] {
 			t.Errorf("%s: %s, want %s (%+v)", r.Path, r.Status, want[i], r)
 		}
 	}
-	if strings.Join(sent, ",") != "GET /ok,GET /dep,GET /enum,GET /err,GET /newerr" {
+	if strings.Join(sent, ",") != "GET /ok,GET /dep,GET /enum,GET /err,GET /newerr,GET /expired" {
 		t.Fatalf("sent %v: a refused, paid or unprepared probe went out", sent)
 	}
 	if Worst(rs) != StatusFailed || ExitCode(Worst(rs)) != ExitFailing {
 		t.Fatal("worst")
+	}
+	if rs[7].Error != "needs x: no id" || rs[8].Error != "no session" || rs[9].Error != "session expired" {
+		t.Errorf("skip reasons %q, %q, %q", rs[7].Error, rs[8].Error, rs[9].Error)
+	}
+	// Nothing sent is not ok: every route skipped reads skipped (exit 0).
+	if w := Worst(rs[6:]); w != StatusSkip || ExitCode(w) != ExitOK {
+		t.Errorf("all skipped: %s", w)
+	}
+	if w := Worst(append([]Result{rs[0]}, rs[6:]...)); w != OK {
+		t.Errorf("ok and skipped: %s", w)
 	}
 }
 

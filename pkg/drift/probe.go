@@ -2,6 +2,7 @@ package drift
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -49,6 +50,9 @@ type Probe struct {
 	// look up); Prepare fills the call from them.
 	Needs   []string
 	Prepare func(earlier map[string][]byte, c *Call) error `json:"-"`
+	// Skip, when set, is why this probe is not sent (Noren's routes when no
+	// session may be used): the route is reported skipped with it.
+	Skip string
 	// Extra checks what a shape cannot say (a model's shutdown_date).
 	Extra func(r Reply) []Finding `json:"-"`
 	Send  Sender                  `json:"-"`
@@ -119,6 +123,8 @@ func Run(ctx context.Context, probes []Probe, shapes []Shape, o Options) []Resul
 		switch err := CheckReadOnly(p); {
 		case err != nil:
 			r.Status, r.Error = StatusFailed, err.Error()
+		case p.Skip != "":
+			r.Status, r.Error = StatusSkip, p.Skip
 		case p.Paid && !o.IncludePaid:
 			r.Status, r.Error = StatusSkip, "costs money: run with --include-paid"
 		case p.Send == nil:
@@ -126,7 +132,10 @@ func Run(ctx context.Context, probes []Probe, shapes []Shape, o Options) []Resul
 		default:
 			if p.Prepare != nil {
 				if err := p.Prepare(bodies, &call); err != nil {
-					r.Status, r.Error = StatusSkip, "needs "+strings.Join(p.Needs, ", ")+": "+err.Error()
+					r.Status, r.Error = StatusSkip, err.Error()
+					if len(p.Needs) > 0 {
+						r.Error = "needs " + strings.Join(p.Needs, ", ") + ": " + r.Error
+					}
 					break
 				}
 				r.Path = call.Path
@@ -141,6 +150,11 @@ func Run(ctx context.Context, probes []Probe, shapes []Shape, o Options) []Resul
 				bodies[p.Route] = reply.Body
 			}
 			r.Findings, r.Status, r.Error = judge(byRoute[p.Route], p, reply, err)
+			if un := Unprobed(""); errors.As(err, &un) {
+				// Not the upstream's doing (a session it no longer takes):
+				// nothing to judge.
+				r.Findings, r.Status, r.Error = []Finding{}, StatusSkip, un.Error()
+			}
 		}
 		out = append(out, r)
 	}
@@ -208,11 +222,18 @@ func worse(a, b string) string {
 	return a
 }
 
-// Worst is the most severe status among results (ok when none).
+// Worst is the most severe status among results (ok when none); skipped
+// when every route was skipped, so a probe that sent nothing never reads ok.
 func Worst(rs []Result) string {
-	w := OK
+	w, skipped := OK, 0
 	for _, r := range rs {
 		w = worse(w, r.Status)
+		if r.Status == StatusSkip {
+			skipped++
+		}
+	}
+	if len(rs) > 0 && skipped == len(rs) {
+		return StatusSkip
 	}
 	return w
 }

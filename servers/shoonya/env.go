@@ -27,5 +27,7 @@ var envVars = []serve.EnvVar{
 	{Name: "SHOONYA_REQUESTS_PER_MINUTE", Help: "broker request budget per minute"},
 	{Name: "SHOONYA_TIMEOUT", Help: "per-request timeout"},
 	{Name: "SHOONYA_ORDER_TIMEOUT", Help: "order request timeout"},
+	{Name: "SHOONYA_PROBE_LOGIN", Help: "drift-probe only: 1 lets the probe log in (legacy) when no stored session exists; a new login may end the server's session"},
+	{Name: "SHOONYA_PROBE_USER", Help: "drift-probe only: whose stored session the probe reads with (default local)"},
 	{Name: "MCPFLEET_STATE_KEY", Help: "with MCPFLEET_REDIS_URL: 32 random bytes, base64, encrypting broker sessions shared in Redis", Secret: true},
 }

@@ -26,8 +26,6 @@ func app() serve.App {
 			// MCP Apps views: links only for clients that declare the extension.
 			return mcpapps.Install(r.Server, apps.Config())
 		},
-		Commands: map[string]serve.Command{"drift-probe": drift.Command("shoonya", func(context.Context) ([]drift.Probe, []drift.Shape, error) {
-			return nil, nil, drift.Unprobed("not probed live: every Noren route needs a logged-in session, and the probe never logs in with the operator's password and TOTP; drift on Noren's answers is watched at run time (docs/drift.md)")
-		})},
+		Commands: map[string]serve.Command{"drift-probe": drift.Command("shoonya", tools.DriftSetup)},
 	}
 }

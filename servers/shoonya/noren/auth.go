@@ -35,21 +35,8 @@ func TOTP(secret string, now time.Time) (string, error) {
 
 // QuickAuth logs in the legacy way. factor2 is the TOTP (computed by the caller).
 func (c *Client) QuickAuth(ctx context.Context, cr Credentials, factor2 string) (*Auth, error) {
-	vc := cr.VendorCode
-	if vc == "" {
-		vc = cr.UID + "_U"
-	}
-	imei := cr.IMEI
-	if imei == "" {
-		imei = "mcpfleet"
-	}
-	j := map[string]any{
-		"source": "API", "apkversion": "1.0.0", "uid": cr.UID,
-		"pwd": PasswordHash(cr.Password), "factor2": factor2, "vc": vc,
-		"appkey": AppKey(cr.UID, cr.APISecret), "imei": imei,
-	}
 	var res LoginResult
-	if err := c.object(ctx, "QuickAuth", nil, j, false, &res); err != nil {
+	if err := c.object(ctx, "QuickAuth", nil, quickAuthData(cr, factor2), false, &res); err != nil {
 		return nil, loginErr(err)
 	}
 	if res.SUserToken == "" {
@@ -60,6 +47,23 @@ func (c *Client) QuickAuth(ctx context.Context, cr Credentials, factor2 string) 
 		actid = cr.UID
 	}
 	return &Auth{Era: Legacy, UID: cr.UID, ActID: actid, Token: res.SUserToken}, nil
+}
+
+// quickAuthData is QuickAuth's jData (NorenApi.py login).
+func quickAuthData(cr Credentials, factor2 string) map[string]any {
+	vc := cr.VendorCode
+	if vc == "" {
+		vc = cr.UID + "_U"
+	}
+	imei := cr.IMEI
+	if imei == "" {
+		imei = "mcpfleet"
+	}
+	return map[string]any{
+		"source": "API", "apkversion": "1.0.0", "uid": cr.UID,
+		"pwd": PasswordHash(cr.Password), "factor2": factor2, "vc": vc,
+		"appkey": AppKey(cr.UID, cr.APISecret), "imei": imei,
+	}
 }
 
 // AuthorizeURL is the browser page where the user logs in for OAuth; it

@@ -170,6 +170,11 @@ func (c *Client) post(ctx context.Context, route string, a *Auth, jdata map[stri
 // require it"; the vendor SDK 0.0.33 uses the Bearer header). Sending both
 // satisfies either reading.
 func (c *Client) postAs(ctx context.Context, route string, a *Auth, jdata map[string]any, idempotent, jkeyToo bool) ([]byte, error) {
+	if kind := Routes[route]; kind == 0 || (kind == Reads) != idempotent {
+		// A route missing from the table (or a read sent as a write) would
+		// escape the probe's read-only rule: a programming error.
+		return nil, envelope.New(envelope.Internal, "%s: not in the client's route table as sent", route)
+	}
 	timeout := c.cfg.Timeout
 	if !idempotent {
 		timeout = c.cfg.OrderTimeout

@@ -12,8 +12,7 @@ import (
 
 // TestRunTimeWatchSeesEachDrift: the fake Noren drifts each way and
 // get_order_book's ordinary traffic notices it: one warn line per kind on
-// the OrderBook route (Shoonya is not probed live: every route needs a
-// session).
+// the OrderBook route (the live probe: drift_probe_test.go).
 func TestRunTimeWatchSeesEachDrift(t *testing.T) {
 	servetest.WatchEveryAnswer(t)
 	e := newEnv(t, noren.Legacy, envOpt{})
