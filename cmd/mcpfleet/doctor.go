@@ -26,10 +26,29 @@ func doctor(args []string, stdout, stderr io.Writer) int {
 			return doctorLive(args, stdout, stderr)
 		}
 	}
+	var names []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--state-dir" && i+1 < len(args):
+			i++
+			a = "--state-dir=" + args[i]
+			fallthrough
+		case strings.HasPrefix(a, "--state-dir="):
+			// As the servers take it: their state file and the drift they
+			// saw live there. Set for doctor's checks and the servers it starts.
+			_ = os.Setenv(store.EnvDir, strings.TrimPrefix(a, "--state-dir="))
+		case strings.HasPrefix(a, "-"):
+			fmt.Fprintf(stderr, "mcpfleet doctor: unknown flag %s\n%s\n", a, usage)
+			return exitUsage
+		default:
+			names = append(names, a)
+		}
+	}
 	picked := servers
-	if len(args) > 0 {
+	if len(names) > 0 {
 		picked = nil
-		for _, n := range args {
+		for _, n := range names {
 			s, ok := findServer(n)
 			if !ok {
 				fmt.Fprintf(stderr, "mcpfleet: unknown server %q; `mcpfleet list` shows them\n", n)

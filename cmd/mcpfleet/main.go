@@ -28,7 +28,7 @@ const usage = `usage:
   mcpfleet shell [--save-images DIR] SERVER       one server process, calls typed as TOOL {json}, Tab completes
   mcpfleet batch [--save-images DIR] SERVER [FILE|-]
                                                   the calls in FILE (or stdin), one per line, in one process
-  mcpfleet doctor [SERVER...]                     check binaries, credentials, upstreams and Redis; say what to fix
+  mcpfleet doctor [--state-dir DIR] [SERVER...]   check binaries, credentials, upstreams and Redis; say what to fix
   mcpfleet doctor --live [--json] [--include-paid] SERVER...|--all
                                                   read-only probe of every upstream route: ok, deprecated, drifted,
                                                   failing (exit 0, 5, 6, 7; docs/drift.md)

@@ -87,16 +87,25 @@ func Default() *Watch {
 // of pkg/store unless state is kept in memory (MCPFLEET_STATE=memory, or
 // unset in a test binary, as pkg/serve decides); "" keeps them in memory.
 func DirFromEnv(getenv func(string) string, inTest bool) string {
+	mode := getenv(store.EnvMode)
+	if mode == "" && inTest {
+		mode = "memory"
+	}
+	return DirFor(getenv, mode, "")
+}
+
+// DirFor is DirFromEnv for a server whose flags are parsed: EnvDir, else
+// "" with mode "memory", else stateDir (its --state-dir), else the state
+// directory.
+func DirFor(getenv func(string) string, mode, stateDir string) string {
 	if d := getenv(EnvDir); d != "" {
 		return d
 	}
-	switch getenv(store.EnvMode) {
-	case "memory":
+	if mode == "memory" {
 		return ""
-	case "":
-		if inTest {
-			return ""
-		}
+	}
+	if stateDir != "" {
+		return stateDir
 	}
 	d, err := store.Dir(getenv)
 	if err != nil {
@@ -104,6 +113,22 @@ func DirFromEnv(getenv func(string) string, inTest bool) string {
 	}
 	return d
 }
+
+// SetDir moves where the signals are kept (a server's --state-dir is known
+// only once its flags are parsed, after Default was made) and reads back
+// what an earlier run saved there.
+func (w *Watch) SetDir(dir string) {
+	w.mu.Lock()
+	same := w.dir == dir
+	w.dir = dir
+	w.mu.Unlock()
+	if !same {
+		w.restore()
+	}
+}
+
+// Dir is where the signals are kept ("": memory only).
+func (w *Watch) Dir() string { w.mu.Lock(); defer w.mu.Unlock(); return w.dir }
 
 // SetSample sets the body check interval per route (0: every answer).
 func (w *Watch) SetSample(d time.Duration) { w.mu.Lock(); w.every = d; w.mu.Unlock() }
@@ -330,13 +355,16 @@ func (w *Watch) RecentText(n int) []string {
 // restore loads what an earlier run of this server saved, so a restart
 // does not forget the drift it saw (signals are logged again once a day).
 func (w *Watch) restore() {
-	if w.dir == "" {
+	dir := w.Dir()
+	if dir == "" {
 		return
 	}
-	saved, ok, err := Load(w.dir, w.server)
+	saved, ok, err := Load(dir, w.server)
 	if !ok || err != nil {
 		return
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	for _, s := range saved.Signals {
 		if len(w.signals) >= maxSignals {
 			break

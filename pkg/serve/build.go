@@ -12,6 +12,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/rs/zerolog"
 
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/metrics"
 	"github.com/mcpfleet/mcpfleet/pkg/redact"
@@ -101,6 +102,9 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	if r.state.mode == "" { // Options built by hand, not by ParseOptions
 		r.state.mode = StateMemory
 	}
+	// The drift watch was made before the flags were read: keep its
+	// signals beside the state file --state-dir names too.
+	drift.Default().SetDir(drift.DirFor(os.Getenv, r.state.mode, o.StateDir))
 	reg = r
 	if o.RedisURL != "" {
 		rdb, err := connectRedis(ctx, o.RedisURL, log)
