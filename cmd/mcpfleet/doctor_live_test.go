@@ -172,11 +172,70 @@ func TestDoctorShowsSavedDrift(t *testing.T) {
 	if !strings.Contains(out, "FIX  upstream drift seen: OpenAI search unknown_enum output[].type") {
 		t.Errorf("saved drift not shown:\n%s", out)
 	}
+	// --state-dir, as the server took it: its drift file is read there.
+	t.Setenv(drift.EnvDir, "")
+	for _, args := range [][]string{{"doctor", "--state-dir", dir, "web-search"}, {"doctor", "--state-dir=" + dir, "web-search"}} {
+		t.Setenv("MCPFLEET_STATE_DIR", t.TempDir()) // overridden by the flag
+		_, out, _ = runCLI(t, "", args...)
+		if !strings.Contains(out, "FIX  upstream drift seen: OpenAI search unknown_enum") || !strings.Contains(out, "state file "+dir) {
+			t.Errorf("%v: saved drift not read from the flag's directory:\n%s", args, out)
+		}
+	}
+	if code, _, _ := runCLI(t, "", "doctor", "--frobnicate", "web-search"); code != exitUsage {
+		t.Errorf("unknown flag: exit %d", code)
+	}
+}
+
+// TestDoctorLiveShoonya: the shoonya probe through its binary, allowed to
+// log in (the fake's demo account: no session is stored): the login and
+// every read ok; a renamed field and a new error body change the exit
+// code; neither the password, the API secret nor the TOTP secret is printed.
+func TestDoctorLiveShoonya(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e")
+	}
+	cliEnv(t, "shoonya")
+	secrets := []string{"fake-Passw0rd", "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", "fake-api-secret-0000"}
+	t.Setenv("SHOONYA_PASSWORD", secrets[0]) // the fake's demo account (servers/shoonya/fake)
+	t.Setenv("SHOONYA_TOTP_SECRET", secrets[1])
+	t.Setenv("SHOONYA_API_SECRET", secrets[2])
+	t.Setenv("SHOONYA_PROBE_LOGIN", "1")
+	code, out, errs := runCLI(t, "", "doctor", "--live", "--json", "shoonya")
+	var rep liveReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != drift.ExitOK || len(rep.Servers) != 1 ||
+		len(rep.Servers[0].Routes) < 10 || rep.Servers[0].Routes[0].Route != "QuickAuth" {
+		t.Fatalf("exit %d %v\n%s%s", code, err, out, errs)
+	}
+	base := strings.TrimSuffix(os.Getenv("SHOONYA_REST_URL"), "/NorenWClientTP/")
+	for _, c := range []struct {
+		drift string
+		code  int
+		want  string
+	}{
+		{`{"rename_from":"cash","rename_to":"cash_balance"}`, drift.ExitDrifted, "missing_field cash"},
+		{`{"error_body":true}`, drift.ExitDrifted, "new_error_body"},
+	} {
+		resp, err := http.Post(base+"/_fake/drift", "application/json", strings.NewReader(c.drift))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		code, out, errs := runCLI(t, "", "doctor", "--live", "shoonya")
+		if code != c.code || !strings.Contains(out, c.want) {
+			t.Errorf("%s: exit %d\n%s%s", c.drift, code, out, errs)
+		}
+		for _, s := range secrets {
+			if strings.Contains(out+errs, s) {
+				t.Fatalf("%q printed:\n%s%s", s, out, errs)
+			}
+		}
+	}
 }
 
 // TestDoctorLiveAll: every server with an upstream, each pointed at its
-// fake with canary secrets: all routes ok (shoonya skipped: not probed
-// live), and no canary anywhere in the output.
+// fake with canary secrets: all routes ok (shoonya skipped: no stored
+// session, and the probe may not log in), and no canary anywhere in the
+// output.
 func TestDoctorLiveAll(t *testing.T) {
 	if testing.Short() {
 		t.Skip("e2e")
