@@ -1,8 +1,10 @@
 package fakeupstream
 
 import (
+	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -147,4 +149,62 @@ func FuzzDecodeFaults(f *testing.F) {
 			t.Fatalf("nil list without error for %q", body)
 		}
 	})
+}
+
+func TestQueueReplaceAndRemove(t *testing.T) {
+	var q Queue[fault]
+	onRoute := func(r string) func(*fault) bool { return func(f *fault) bool { return f.Route == r } }
+	q.SetLatency(time.Second)
+	q.Add(fault{Route: "a", Count: 1}, 0)
+	q.Add(fault{Route: "b"}, 0)
+	q.Replace(onRoute("a"), fault{Route: "a", Count: 2}, 1) // one fault per route: a's is swapped
+	if got := q.Faults(); len(got) != 2 || got[0].Route != "b" || got[1] != (fault{Route: "a", Count: 2}) {
+		t.Fatalf("after Replace(a): %+v", got)
+	}
+	q.Remove(onRoute("b"))
+	if got := q.Faults(); len(got) != 1 || got[0].Route != "a" {
+		t.Fatalf("after Remove(b): %+v", got)
+	}
+	q.Replace(nil, fault{Route: "c"}, 0) // nil: the whole queue
+	if got := q.Faults(); len(got) != 1 || got[0].Route != "c" || q.Latency() != time.Second {
+		t.Fatalf("after Replace(nil): %+v, latency %v", got, q.Latency())
+	}
+	q.Remove(nil)
+	if q.Len() != 0 || q.Latency() != time.Second {
+		t.Fatal("Remove(nil) left a fault or dropped the latency")
+	}
+}
+
+func TestServeFaults(t *testing.T) {
+	var q Queue[fault]
+	check := func(f fault) error {
+		if f.Route == "bad" {
+			return errors.New("unknown route bad")
+		}
+		return nil
+	}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ServeFaults(w, r, &q, check, func(f fault) { q.Add(f, f.Count) })
+	})
+	steps := []struct {
+		method, body string
+		status       int
+		queued       int
+		contains     string
+	}{
+		{"POST", `{"route":"a","count":1}`, 200, 1, `{"faults":[{"route":"a","count":1}]}`},
+		{"POST", `[{"route":"b"},{"route":"c"}]`, 200, 3, `"route":"c"`},
+		{"POST", `[{"route":"d"},{"route":"bad"}]`, 400, 3, "unknown route bad"}, // nothing of a refused list is queued
+		{"POST", `{"route":`, 400, 3, "fault object or a list"},
+		{"GET", "", 200, 3, `"route":"b"`},
+		{"PUT", "", 405, 3, "DELETE"},
+		{"DELETE", "", 200, 0, `{"faults":[]}`},
+	}
+	for i, s := range steps {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(s.method, "/_fake/faults", strings.NewReader(s.body)))
+		if rec.Code != s.status || q.Len() != s.queued || !strings.Contains(rec.Body.String(), s.contains) {
+			t.Errorf("step %d %s %s: %d %s, %d queued; want %d, %d, %q", i, s.method, s.body, rec.Code, rec.Body, q.Len(), s.status, s.queued, s.contains)
+		}
+	}
 }

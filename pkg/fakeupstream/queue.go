@@ -74,3 +74,42 @@ func (q *Queue[F]) Take(match func(*F) bool) (f F, ok bool) {
 	}
 	return f, false
 }
+
+// Faults is a copy of the queued faults, in order.
+func (q *Queue[F]) Faults() []F {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := make([]F, len(q.items))
+	for i, e := range q.items {
+		out[i] = e.fault
+	}
+	return out
+}
+
+// Remove drops every queued fault for which match is true (nil match: all of
+// them) and keeps the latency.
+func (q *Queue[F]) Remove(match func(*F) bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.remove(match)
+}
+
+// Replace removes the faults match picks (nil: all) and queues f for uses
+// requests in one step: for a fake whose faults are a state (one for the
+// whole upstream, or one per route) rather than a sequence.
+func (q *Queue[F]) Replace(match func(*F) bool, f F, uses int) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.remove(match)
+	q.items = append(q.items, &entry[F]{fault: f, left: uses})
+}
+
+func (q *Queue[F]) remove(match func(*F) bool) {
+	kept := q.items[:0:0]
+	for _, e := range q.items {
+		if match != nil && !match(&e.fault) {
+			kept = append(kept, e)
+		}
+	}
+	q.items = kept
+}

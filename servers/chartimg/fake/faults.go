@@ -116,23 +116,12 @@ func (s *Server) applyFault(w http.ResponseWriter, route string, f *Fault) bool 
 
 var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 
-// control is the test API: POST /_fake/faults (a Fault or a list), DELETE
-// /_fake/faults, GET /_fake/stats (request counts per route).
+// control is the test API: /_fake/faults (fakeupstream.ServeFaults),
+// POST /_fake/latency?ms=, GET /_fake/stats (request counts per route).
 func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 	switch {
-	case r.URL.Path == "/_fake/faults" && r.Method == http.MethodPost:
-		list, err := fakeupstream.DecodeFaults[Fault](r.Body)
-		if err != nil {
-			msg(w, 400, err.Error())
-			return
-		}
-		for _, f := range list {
-			s.SetFault(f)
-		}
-		writeJSON(w, 200, map[string]int{"faults": len(list)})
-	case r.URL.Path == "/_fake/faults" && r.Method == http.MethodDelete:
-		s.ClearFaults()
-		writeJSON(w, 200, map[string]int{"faults": 0})
+	case r.URL.Path == "/_fake/faults":
+		fakeupstream.ServeFaults(w, r, &s.faults, nil, s.SetFault)
 	case r.URL.Path == "/_fake/latency" && r.Method == http.MethodPost:
 		ms, _ := strconv.Atoi(r.URL.Query().Get("ms"))
 		s.SetLatency(time.Duration(ms) * time.Millisecond)

@@ -48,7 +48,7 @@ type Request struct {
 type Server struct {
 	o         Options
 	mu        sync.Mutex
-	faults    Faults
+	faults    fakeupstream.Queue[Faults]
 	requests  []Request
 	perMinute map[time.Time]int // search GETs per minute of Now
 	sorryHits int
@@ -171,7 +171,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	req := Request{Q: v.Get("q"), HL: v.Get("hl"), GL: v.Get("gl"), CEID: v.Get("ceid")}
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
-	f := s.faults.take()
+	f := s.take()
 	if s.perMinute == nil {
 		s.perMinute = map[time.Time]int{}
 	}

@@ -1,11 +1,12 @@
 package fake
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 )
 
 // Faults switch the fake away from the happy path; the zero value is healthy.
@@ -49,26 +50,17 @@ type Faults struct {
 	Times int `json:"times,omitempty"`
 }
 
-// SetFaults replaces the active faults.
-func (s *Server) SetFaults(f Faults) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults = f
-}
+// SetFaults replaces the active faults (for Times search requests).
+func (s *Server) SetFaults(f Faults) { s.faults.Replace(nil, f, f.Times) }
 
 // ClearFaults restores the healthy feed.
-func (s *Server) ClearFaults() { s.SetFaults(Faults{}) }
+func (s *Server) ClearFaults() { s.faults.Clear() }
 
-// take returns the faults for one request and counts down Times. Caller holds mu.
-func (f *Faults) take() Faults {
-	cur := *f
-	if f.Times > 0 {
-		f.Times--
-		if f.Times == 0 {
-			*f = Faults{}
-		}
-	}
-	return cur
+// take returns the faults for one search request (zero: healthy) and counts
+// down their Times.
+func (s *Server) take() Faults {
+	f, _ := s.faults.Take(nil)
+	return f
 }
 
 // applyRedirect sends the throttle or consent redirect. RetryAfter rides on
@@ -137,26 +129,8 @@ func (f Faults) applyStatus(w http.ResponseWriter) bool {
 	return true
 }
 
-// serveFaults: GET returns the active faults, POST sets them (JSON body),
-// DELETE clears them.
+// serveFaults is /_fake/faults (fakeupstream.ServeFaults): a POSTed Faults
+// replaces the active one, as SetFaults does.
 func (s *Server) serveFaults(w http.ResponseWriter, r *http.Request) {
-	switch r.Method {
-	case http.MethodGet:
-	case http.MethodPost:
-		var f Faults
-		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&f); err != nil {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "faults: " + err.Error()})
-			return
-		}
-		s.SetFaults(f)
-	case http.MethodDelete:
-		s.ClearFaults()
-	default:
-		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "use GET, POST or DELETE"})
-		return
-	}
-	s.mu.Lock()
-	f := s.faults
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, f)
+	fakeupstream.ServeFaults(w, r, &s.faults, nil, s.SetFaults)
 }

@@ -51,7 +51,7 @@ type Server struct {
 	ops        map[string]*operation
 	scripts    map[string]Script
 	seq        uint64
-	faults     Faults
+	faults     fakeupstream.Queue[Faults]
 	symbols    []symbolInfo
 	strategies []*strategy
 	models     []model
@@ -224,7 +224,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.inflight[key] > s.maxFlight[key] {
 		s.maxFlight[key] = s.inflight[key]
 	}
-	f := s.faults
+	f := s.Faults()
 	if f.Backend == "" {
 		f.Backend = s.backend
 	}

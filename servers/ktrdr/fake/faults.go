@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 )
 
 // Backend versions the fake can answer as (kpiteira/ktrdr commits).
@@ -57,22 +59,18 @@ type Faults struct {
 	PathPrefix string `json:"path_prefix,omitempty"`
 }
 
-// SetFaults replaces the active faults.
-func (s *Server) SetFaults(f Faults) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults = f
-}
+// SetFaults replaces the active faults. They are a state of the backend, not
+// a sequence: they apply until replaced or cleared.
+func (s *Server) SetFaults(f Faults) { s.faults.Replace(nil, f, 0) }
 
 // Faults returns the active faults.
 func (s *Server) Faults() Faults {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.faults
+	f, _ := s.faults.Take(nil) // uses 0: taking consumes nothing
+	return f
 }
 
 // ClearFaults restores the healthy backend.
-func (s *Server) ClearFaults() { s.SetFaults(Faults{}) }
+func (s *Server) ClearFaults() { s.faults.Clear() }
 
 func (f Faults) head() bool { return f.Backend != Backend3ba55e75 }
 
@@ -105,26 +103,15 @@ func writeFaultStatus(w http.ResponseWriter, status int, f Faults) {
 
 // handleControl serves the test-control routes under /_fake/.
 //
-//	GET    /_fake/faults          the active faults
-//	POST   /_fake/faults          replace them (JSON Faults; {} heals)
+//	GET    /_fake/faults          the active faults (fakeupstream.ServeFaults)
+//	POST   /_fake/faults          replace them, as SetFaults (JSON Faults; {} heals)
 //	DELETE /_fake/faults          heal
 //	POST   /_fake/operations/{id}/finish   end a running op now ({"error": "..."} fails it)
 func (s *Server) handleControl(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimPrefix(r.URL.Path, "/_fake")
 	switch {
-	case path == "/faults" && r.Method == http.MethodGet:
-		writeJSON(w, 200, s.Faults())
-	case path == "/faults" && r.Method == http.MethodPost:
-		var f Faults
-		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&f); err != nil {
-			writeJSON(w, 400, map[string]any{"detail": "faults body: " + err.Error()})
-			return
-		}
-		s.SetFaults(f)
-		writeJSON(w, 200, f)
-	case path == "/faults" && r.Method == http.MethodDelete:
-		s.ClearFaults()
-		writeJSON(w, 200, Faults{})
+	case path == "/faults":
+		fakeupstream.ServeFaults(w, r, &s.faults, nil, s.SetFaults)
 	case strings.HasPrefix(path, "/operations/") && strings.HasSuffix(path, "/finish") && r.Method == http.MethodPost:
 		id := strings.TrimSuffix(strings.TrimPrefix(path, "/operations/"), "/finish")
 		var body struct {

@@ -115,23 +115,12 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, route string
 	return true
 }
 
-// control is the test API: POST /_fake/faults (a Fault or a list), DELETE
-// /_fake/faults, GET /_fake/stats (request counts per route).
+// control is the test API: /_fake/faults (fakeupstream.ServeFaults), GET
+// /_fake/stats (request counts per route).
 func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 	switch {
-	case r.URL.Path == "/_fake/faults" && r.Method == http.MethodPost:
-		list, err := fakeupstream.DecodeFaults[Fault](r.Body)
-		if err != nil {
-			writeJSON(w, 400, map[string]string{"error": err.Error()})
-			return
-		}
-		for _, f := range list {
-			s.SetFault(f)
-		}
-		writeJSON(w, 200, map[string]int{"faults": len(list)})
-	case r.URL.Path == "/_fake/faults" && r.Method == http.MethodDelete:
-		s.ClearFaults()
-		writeJSON(w, 200, map[string]int{"faults": 0})
+	case r.URL.Path == "/_fake/faults":
+		fakeupstream.ServeFaults(w, r, &s.faults, nil, s.SetFault)
 	case r.URL.Path == "/_fake/stats":
 		out := map[string]int{}
 		for k, c := range s.counts {

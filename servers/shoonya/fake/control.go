@@ -2,12 +2,17 @@ package fake
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 )
 
-// faultRequest is the JSON body of POST /_fake/faults.
+// faultRequest is a fault as POST /_fake/faults takes it: durations as Go
+// durations ("1.5s") or latency_ms.
 type faultRequest struct {
 	Route     string `json:"route"`
 	Kind      string `json:"kind"`
@@ -22,8 +27,8 @@ type faultRequest struct {
 // serveControl is the test-control API under /_fake/ (loopback only, like
 // the whole fake):
 //
-//	GET    /_fake/faults            active faults
-//	POST   /_fake/faults            {"route":"PlaceOrder","kind":"timeout","latency":"2s","status":502,"times":1}
+//	GET    /_fake/faults            active faults (fakeupstream.ServeFaults)
+//	POST   /_fake/faults            {"route":"PlaceOrder","kind":"timeout","latency":"2s","status":502,"times":1} or a list
 //	DELETE /_fake/faults[?route=R]  clear all (or one route)
 //	POST   /_fake/sessions/expire   expire every token
 //	POST   /_fake/ws/drop           drop every websocket
@@ -32,47 +37,17 @@ type faultRequest struct {
 //	POST   /_fake/fill              {"norenordno":"...","price":0}
 //	POST   /_fake/oauth/code?uid=U  mint an OAuth auth code
 func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, path string) {
+	if path == "faults" {
+		if rt := r.URL.Query().Get("route"); rt != "" && r.Method == http.MethodDelete {
+			s.ClearFault(rt) // one route; ServeFaults's DELETE clears all
+			writeJSON(w, http.StatusOK, map[string][]routed{"faults": s.faults.Faults()})
+			return
+		}
+		fakeupstream.ServeFaults(w, r, &s.faults, checkFault, func(f routed) { s.SetFault(f.Route, f.Fault) })
+		return
+	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	switch {
-	case path == "faults" && r.Method == http.MethodGet:
-		writeJSON(w, http.StatusOK, s.Faults())
-	case path == "faults" && r.Method == http.MethodPost:
-		var fr faultRequest
-		if err := json.Unmarshal(body, &fr); err != nil || fr.Kind == "" {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "want JSON {route, kind, ...}"})
-			return
-		}
-		f := Fault{Kind: FaultKind(fr.Kind), Status: fr.Status, Body: fr.Body, Times: fr.Times,
-			Latency: time.Duration(fr.LatencyMS) * time.Millisecond}
-		if fr.Latency != "" {
-			d, err := time.ParseDuration(fr.Latency)
-			if err != nil {
-				writeJSON(w, http.StatusBadRequest, map[string]string{"error": "latency: " + err.Error()})
-				return
-			}
-			f.Latency = d
-		}
-		if fr.Hang != "" {
-			d, err := time.ParseDuration(fr.Hang)
-			if err != nil {
-				writeJSON(w, http.StatusBadRequest, map[string]string{"error": "hang: " + err.Error()})
-				return
-			}
-			f.Hang = d
-		}
-		if !knownKind(f.Kind) {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unknown kind " + fr.Kind})
-			return
-		}
-		s.SetFault(fr.Route, f)
-		writeJSON(w, http.StatusOK, s.Faults())
-	case path == "faults" && r.Method == http.MethodDelete:
-		if rt := r.URL.Query().Get("route"); rt != "" {
-			s.ClearFault(rt)
-		} else {
-			s.ClearFaults()
-		}
-		writeJSON(w, http.StatusOK, s.Faults())
 	case path == "sessions/expire" && r.Method == http.MethodPost:
 		s.ExpireSessions()
 		writeJSON(w, http.StatusOK, map[string]string{"result": "expired"})
@@ -117,6 +92,36 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, path strin
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+// UnmarshalJSON reads a faultRequest.
+func (f *routed) UnmarshalJSON(b []byte) error {
+	var fr faultRequest
+	if err := json.Unmarshal(b, &fr); err != nil {
+		return err
+	}
+	*f = routed{Route: normRoute(fr.Route), Fault: Fault{Kind: FaultKind(fr.Kind), Status: fr.Status, Body: fr.Body,
+		Times: fr.Times, Latency: time.Duration(fr.LatencyMS) * time.Millisecond}}
+	var err error
+	if fr.Latency != "" {
+		if f.Latency, err = time.ParseDuration(fr.Latency); err != nil {
+			return errors.New("latency: " + err.Error())
+		}
+	}
+	if fr.Hang != "" {
+		if f.Hang, err = time.ParseDuration(fr.Hang); err != nil {
+			return errors.New("hang: " + err.Error())
+		}
+	}
+	return nil
+}
+
+// checkFault refuses a fault without a known kind.
+func checkFault(f routed) error {
+	if !knownKind(f.Kind) {
+		return fmt.Errorf("unknown kind %q: want JSON {route, kind, ...}", f.Kind)
+	}
+	return nil
 }
 
 func knownKind(k FaultKind) bool {

@@ -5,8 +5,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestControlEndpoints(t *testing.T) {
@@ -72,5 +74,42 @@ func TestControlEndpoints(t *testing.T) {
 	}
 	if len(Routes()) < 19 {
 		t.Fatalf("routes %v", Routes())
+	}
+}
+
+func TestControlFaults(t *testing.T) {
+	s := New(Config{TickInterval: -1, RateLimit: RateLimit{Disabled: true}})
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(func() { ts.Close(); s.Close() })
+	u := URLsFor(strings.TrimPrefix(ts.URL, "http://"))
+	steps := []struct {
+		method, path, body string
+		status             int
+		want               map[string]Fault // the active faults after the step
+	}{
+		{"POST", "faults", `{"route":"PlaceOrder","kind":"timeout","hang":"2s","times":1}`, 200,
+			map[string]Fault{"PlaceOrder": {Kind: FaultTimeout, Hang: 2 * time.Second, Times: 1}}},
+		{"POST", "faults", `[{"route":"","kind":"latency","latency":"1.5s"},{"route":"PlaceOrder","kind":"status","status":503}]`, 200,
+			map[string]Fault{"*": {Kind: FaultLatency, Latency: 1500 * time.Millisecond}, "PlaceOrder": {Kind: FaultStatus, Status: 503}}},
+		{"POST", "faults", `{"route":"Limits","kind":"nope"}`, 400, nil}, // refused: nothing changes
+		{"POST", "faults", `{"route":"Limits","latency":"soon","kind":"latency"}`, 400, nil},
+		{"DELETE", "faults?route=PlaceOrder", "", 200, map[string]Fault{"*": {Kind: FaultLatency, Latency: 1500 * time.Millisecond}}},
+		{"DELETE", "faults", "", 200, map[string]Fault{}},
+	}
+	var want map[string]Fault
+	for i, st := range steps {
+		req, _ := http.NewRequest(st.method, u.Control+st.path, strings.NewReader(st.body))
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if st.want != nil {
+			want = st.want
+		}
+		if res.StatusCode != st.status || !reflect.DeepEqual(s.Faults(), want) {
+			t.Fatalf("step %d %s %s: %d %s; faults %+v, want %d %+v", i, st.method, st.path, res.StatusCode, b, s.Faults(), st.status, want)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -52,12 +51,12 @@ type Fault struct {
 	Times int `json:"times,omitempty"`
 }
 
-type faultSet struct {
-	mu sync.Mutex
-	m  map[string]*Fault
+// routed is a fault on one route, as the fault queue holds it; a route has
+// one fault at most.
+type routed struct {
+	Route string `json:"route"`
+	Fault
 }
-
-func newFaultSet() *faultSet { return &faultSet{m: map[string]*Fault{}} }
 
 func normRoute(r string) string {
 	r = strings.Trim(r, "/")
@@ -67,35 +66,18 @@ func normRoute(r string) string {
 	return r
 }
 
-// take returns the fault for route (exact first, then "*") and consumes one use.
-func (fs *faultSet) take(route string) (Fault, bool) {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	for _, k := range []string{route, "*"} {
-		f := fs.m[k]
-		if f == nil {
-			continue
-		}
-		out := *f
-		if f.Times > 0 {
-			f.Times--
-			if f.Times == 0 {
-				delete(fs.m, k)
-			}
-		}
-		return out, true
-	}
-	return Fault{}, false
+func onRoute(route string) func(*routed) bool {
+	return func(f *routed) bool { return f.Route == route }
 }
 
-func (fs *faultSet) snapshot() map[string]Fault {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	out := map[string]Fault{}
-	for k, f := range fs.m {
-		out[k] = *f
+// take returns the fault for route (exact first, then "*") and consumes one use.
+func (s *Server) take(route string) (Fault, bool) {
+	for _, k := range []string{route, "*"} {
+		if f, ok := s.faults.Take(onRoute(k)); ok {
+			return f.Fault, true
+		}
 	}
-	return out
+	return Fault{}, false
 }
 
 // SetFault switches a fault on for a REST route name ("PlaceOrder"), "ws"
@@ -113,27 +95,23 @@ func (s *Server) SetFault(route string, f Fault) {
 			return // a one-shot drop; reconnects are accepted
 		}
 	}
-	s.faults.mu.Lock()
-	s.faults.m[route] = &f
-	s.faults.mu.Unlock()
+	s.faults.Replace(onRoute(route), routed{Route: route, Fault: f}, f.Times)
 }
 
 // ClearFault removes the fault of one route.
-func (s *Server) ClearFault(route string) {
-	s.faults.mu.Lock()
-	delete(s.faults.m, normRoute(route))
-	s.faults.mu.Unlock()
-}
+func (s *Server) ClearFault(route string) { s.faults.Remove(onRoute(normRoute(route))) }
 
 // ClearFaults removes every fault.
-func (s *Server) ClearFaults() {
-	s.faults.mu.Lock()
-	s.faults.m = map[string]*Fault{}
-	s.faults.mu.Unlock()
-}
+func (s *Server) ClearFaults() { s.faults.Clear() }
 
 // Faults lists the active faults by route.
-func (s *Server) Faults() map[string]Fault { return s.faults.snapshot() }
+func (s *Server) Faults() map[string]Fault {
+	out := map[string]Fault{}
+	for _, f := range s.faults.Faults() {
+		out[f.Route] = f.Fault
+	}
+	return out
+}
 
 // deliverFaulty sends an already computed reply body the broken way f asks.
 func (s *Server) deliverFaulty(w http.ResponseWriter, r *http.Request, f Fault, body []byte) {

@@ -49,7 +49,7 @@ type Server struct {
 	ledger    []LedgerEntry
 	seq       int64
 
-	faults  *faultSet
+	faults  fakeupstream.Queue[routed]
 	limiter *limiter
 	hub     *wsHub
 
@@ -73,7 +73,6 @@ func New(cfg Config) *Server {
 		codes:      map[string]*authCode{},
 		orders:     map[string]*order{},
 		positions:  map[string]*position{},
-		faults:     newFaultSet(),
 		stop:       make(chan struct{}),
 	}
 	s.log = zerolog.Nop()
@@ -190,7 +189,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, era Era, name
 		writeReply(w, s.notOkStatus(http.StatusTooManyRequests, EmsgRateLimited))
 		return
 	}
-	f, hasFault := s.faults.take(name)
+	f, hasFault := s.take(name)
 	if hasFault {
 		s.log.Debug().Str("route", name).Str("fault", string(f.Kind)).Msg("fault")
 		if f.Latency > 0 && !s.sleep(r.Context(), f.Latency) {

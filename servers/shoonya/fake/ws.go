@@ -40,7 +40,7 @@ type wsConn struct {
 
 // serveWS accepts a feed connection on either era's path.
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request, era Era) {
-	if f, ok := s.faults.take("ws"); ok {
+	if f, ok := s.take("ws"); ok {
 		if f.Latency > 0 && !s.sleep(r.Context(), f.Latency) {
 			return
 		}

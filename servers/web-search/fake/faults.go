@@ -1,8 +1,9 @@
 package fake
 
 import (
+	"fmt"
 	"net/http"
-	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
@@ -43,29 +44,12 @@ func (s *Server) nextFault() (*Fault, time.Duration) {
 	return &f, lat
 }
 
-// control is the test API: POST /_fake/faults (a Fault or a list), DELETE
-// /_fake/faults, GET /_fake/requests (bodies received), GET /_fake/scenarios.
+// control is the test API: /_fake/faults (fakeupstream.ServeFaults), GET
+// /_fake/requests (bodies received), GET /_fake/scenarios.
 func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 	switch {
-	case r.URL.Path == "/_fake/faults" && r.Method == http.MethodPost:
-		list, err := fakeupstream.DecodeFaults[Fault](r.Body)
-		if err != nil {
-			writeJSON(w, 400, map[string]string{"error": err.Error()})
-			return
-		}
-		for _, f := range list {
-			if f.Scenario != "" && !Known(f.Scenario) {
-				writeJSON(w, 400, map[string]any{"error": "unknown scenario " + strconv.Quote(f.Scenario), "scenarios": Scenarios()})
-				return
-			}
-		}
-		for _, f := range list {
-			s.Push(f)
-		}
-		writeJSON(w, 200, map[string]int{"faults": len(list)})
-	case r.URL.Path == "/_fake/faults" && r.Method == http.MethodDelete:
-		s.Clear()
-		writeJSON(w, 200, map[string]int{"faults": 0})
+	case r.URL.Path == "/_fake/faults":
+		fakeupstream.ServeFaults(w, r, &s.faults, checkScenario, s.Push)
 	case r.URL.Path == "/_fake/requests" && r.Method == http.MethodGet:
 		writeJSON(w, 200, s.Requests())
 	case r.URL.Path == "/_fake/scenarios" && r.Method == http.MethodGet:
@@ -73,4 +57,12 @@ func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeJSON(w, 404, map[string]string{"error": "unknown control route"})
 	}
+}
+
+// checkScenario refuses a fault naming a scenario the fake does not have.
+func checkScenario(f Fault) error {
+	if f.Scenario != "" && !Known(f.Scenario) {
+		return fmt.Errorf("unknown scenario %q; known: %s", f.Scenario, strings.Join(Scenarios(), ", "))
+	}
+	return nil
 }
