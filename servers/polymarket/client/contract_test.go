@@ -2,7 +2,7 @@ package client
 
 import (
 	"context"
-	"net/http"
+	"encoding/json"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 )
 
 // Contract tests: the recorded real answers in testdata/contract replayed
@@ -21,31 +22,31 @@ import (
 
 type exchange struct {
 	method, path string
-	query        url.Values // must be present with these values
+	query        map[string]string // exactly these parameters; nil: not checked
+	body         string            // the JSON body sent; "": none
 	status       int
 	file         string
 }
 
+// replay answers every request with the recorded answer in file (a client
+// that retries gets it again) through servetest.Replay, which checks the
+// request; the client must make one at least.
 func replay(t *testing.T, ex exchange) *Client {
 	t.Helper()
 	body, err := os.ReadFile(filepath.Join("testdata", "contract", ex.file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != ex.method || r.URL.Path != ex.path {
-			t.Errorf("request %s %s, want %s %s", r.Method, r.URL.Path, ex.method, ex.path)
+	rp := servetest.Answer(t, ex.method, ex.path, ex.status, body)
+	rp.AnyBody = false
+	rp.Exchanges[0].Request.Query, rp.Exchanges[0].Request.Body = ex.query, json.RawMessage(ex.body)
+	srv := httptest.NewServer(rp)
+	t.Cleanup(func() {
+		srv.Close()
+		if rp.Served() == 0 {
+			t.Errorf("the client never asked for %s %s", ex.method, ex.path)
 		}
-		for k, v := range ex.query {
-			if got := r.URL.Query()[k]; strings.Join(got, ",") != strings.Join(v, ",") {
-				t.Errorf("query %s = %v, want %v", k, got, v)
-			}
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(ex.status)
-		_, _ = w.Write(body)
-	}))
-	t.Cleanup(srv.Close)
+	})
 	return New(Config{GammaURL: srv.URL, ClobURL: srv.URL, DataURL: srv.URL, BTCURL: srv.URL, BTCFallbackURL: srv.URL,
 		Timeout: 2 * time.Second, Retries: -1})
 }
@@ -71,7 +72,7 @@ func TestContractMarketBySlugAndCondition(t *testing.T) {
 }
 
 func TestContractKeyset(t *testing.T) {
-	c := replay(t, exchange{method: "GET", path: "/markets/keyset", query: url.Values{"after_cursor": {"abc"}}, status: 200, file: "keyset_markets.json"})
+	c := replay(t, exchange{method: "GET", path: "/markets/keyset", query: map[string]string{"after_cursor": "abc"}, status: 200, file: "keyset_markets.json"})
 	p, _, err := c.MarketsKeyset(context.Background(), url.Values{"after_cursor": {"abc"}})
 	if err != nil || len(p.Markets) != 1 || p.NextCursor != "MTA2Njg1MQ==" {
 		t.Fatalf("%+v %v", p, err)
@@ -80,7 +81,7 @@ func TestContractKeyset(t *testing.T) {
 
 func TestContractBookOrder(t *testing.T) {
 	tok := "8851848546962572193739008211889046036776198486765606333032192644001246174440"
-	c := replay(t, exchange{method: "GET", path: "/book", query: url.Values{"token_id": {tok}}, status: 200, file: "book.json"})
+	c := replay(t, exchange{method: "GET", path: "/book", query: map[string]string{"token_id": tok}, status: 200, file: "book.json"})
 	bs, _, err := c.Books(context.Background(), []string{tok})
 	if err != nil || len(bs) != 1 {
 		t.Fatal(err)
@@ -95,7 +96,7 @@ func TestContractBookOrder(t *testing.T) {
 
 func TestContractPrices(t *testing.T) {
 	for _, f := range []string{"prices_live_strings.json", "prices_sdk_numbers.json"} {
-		c := replay(t, exchange{method: "POST", path: "/prices", status: 200, file: f})
+		c := replay(t, exchange{method: "POST", path: "/prices", body: `[{"token_id":"1","side":"BUY"}]`, status: 200, file: f})
 		p, _, err := c.Prices(context.Background(), []PriceReq{{TokenID: "1", Side: "buy"}})
 		if err != nil || p["1"]["BUY"] != 0.5 {
 			t.Fatalf("%s: %v %v", f, p, err)
@@ -104,7 +105,7 @@ func TestContractPrices(t *testing.T) {
 }
 
 func TestContractHistory(t *testing.T) {
-	c := replay(t, exchange{method: "GET", path: "/prices-history", query: url.Values{"market": {"123"}, "interval": {"1d"}, "fidelity": {"60"}},
+	c := replay(t, exchange{method: "GET", path: "/prices-history", query: map[string]string{"market": "123", "interval": "1d", "fidelity": "60"},
 		status: 200, file: "history.json"})
 	h, _, err := c.History(context.Background(), HistoryQuery{Token: "123", Interval: "1d", Fidelity: 60})
 	if err != nil || len(h) != 2 || h[1].P != 0.51 || h[1].T != 1060 {
@@ -114,13 +115,13 @@ func TestContractHistory(t *testing.T) {
 
 func TestContractDataAPI(t *testing.T) {
 	ctx := context.Background()
-	c := replay(t, exchange{method: "GET", path: "/v1/builders/leaderboard", query: url.Values{"timePeriod": {"WEEK"}}, status: 200, file: "builders.json"})
+	c := replay(t, exchange{method: "GET", path: "/v1/builders/leaderboard", query: map[string]string{"timePeriod": "WEEK"}, status: 200, file: "builders.json"})
 	b, _, err := c.Builders(ctx, url.Values{"timePeriod": {"WEEK"}})
 	if err != nil || len(b) != 2 || b[0].Rank != "1" || b[0].Volume != 5e6 || b[1].ActiveUsers != 3 {
 		t.Fatalf("%+v %v", b, err)
 	}
 	cond := "0x2e6af11e4b853b05ba7135239b21d77e808889b6ce1e735de856c94c4e5b5fce"
-	c = replay(t, exchange{method: "GET", path: "/holders", query: url.Values{"market": {cond}}, status: 200, file: "holders.json"})
+	c = replay(t, exchange{method: "GET", path: "/holders", query: map[string]string{"market": cond}, status: 200, file: "holders.json"})
 	h, _, err := c.Holders(ctx, url.Values{"market": {cond}})
 	if err != nil || len(h) != 1 || h[0].Holders[0].Amount != 1234.5 {
 		t.Fatalf("%+v %v", h, err)

@@ -93,7 +93,7 @@ func TestSunsetHeadersLoggedOncePerRoutePerDay(t *testing.T) {
 // RFC 3339, and weeks before endDate) is what history windows end at.
 func TestContractKeysetClosedMarket(t *testing.T) {
 	tok := "25714007960293389110960044475283546872601238755063051359394740854408462452120"
-	c := replay(t, exchange{method: "GET", path: "/markets/keyset", query: url.Values{"clob_token_ids": {tok}}, status: 200, file: "observed_keyset_closed.json"})
+	c := replay(t, exchange{method: "GET", path: "/markets/keyset", query: map[string]string{"clob_token_ids": tok, "closed": "false", "include_tag": "true", "limit": "1"}, status: 200, file: "observed_keyset_closed.json"})
 	m, _, err := c.Market(context.Background(), tok)
 	if err != nil || m.ID != "2169995" || !m.Closed {
 		t.Fatalf("%+v %v", m, err)

@@ -7,18 +7,8 @@ import (
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 )
-
-func shapeOf(t *testing.T, route string) drift.Shape {
-	t.Helper()
-	for _, s := range Shapes {
-		if s.Route == route {
-			return s
-		}
-	}
-	t.Fatalf("no shape for %q", route)
-	return drift.Shape{}
-}
 
 func contractBody(t *testing.T, file string) []byte {
 	t.Helper()
@@ -40,7 +30,7 @@ func TestContractShapes(t *testing.T) {
 		"history.json": "get price history", "holders.json": "get top holders", "builders.json": "get builder leaderboard",
 	}
 	for file, route := range ok {
-		if fs := shapeOf(t, route).CheckBody(contractBody(t, file)); len(fs) != 0 {
+		if fs := servetest.ShapeOf(t, Shapes, route).CheckBody(contractBody(t, file)); len(fs) != 0 {
 			t.Errorf("%s as %s: %v", file, route, fs)
 		}
 	}
@@ -51,7 +41,7 @@ func TestContractShapes(t *testing.T) {
 		t.Fatalf("%d error recordings", len(errs))
 	}
 	for _, f := range errs {
-		if fs := shapeOf(t, "get market").CheckError(contractBody(t, filepath.Base(f))); len(fs) != 0 {
+		if fs := servetest.ShapeOf(t, Shapes, "get market").CheckError(contractBody(t, filepath.Base(f))); len(fs) != 0 {
 			t.Errorf("%s: %v", f, fs)
 		}
 	}
@@ -62,21 +52,12 @@ func TestContractShapes(t *testing.T) {
 func TestShapesCatchDrift(t *testing.T) {
 	keyset := string(contractBody(t, "keyset_markets.json"))
 	book := string(contractBody(t, "book.json"))
-	cases := []struct{ route, body, kind string }{
-		{"list markets", strings.Replace(keyset, `"conditionId"`, `"condition_id"`, 1), drift.Missing},
-		{"list markets", strings.Replace(keyset, `"markets"`, `"data"`, 1), drift.Missing},
-		{"get order book", strings.Replace(book, `"bids"`, `"buys"`, 1), drift.Missing},
-		{"get order book", strings.Replace(book, `"asset_id": "`, `"asset_id": 1, "x": "`, 1), drift.Retyped},
-		{"get user activity", `[{"timestamp":1,"type":"MAKER_REBATE","side":""}]`, drift.NewEnum},
-		{"get user activity", `[{"timestamp":1,"type":"TRADE","side":"SHORT"}]`, drift.NewEnum},
-	}
-	for _, c := range cases {
-		fs := shapeOf(t, c.route).CheckBody([]byte(c.body))
-		if len(fs) == 0 || fs[0].Kind != c.kind {
-			t.Errorf("%s: %.80s → %v", c.route, c.body, fs)
-		}
-	}
-	if fs := shapeOf(t, "get order book").CheckError([]byte(`{"message":"No orderbook"}`)); len(fs) != 1 || fs[0].Kind != drift.ErrorBody {
-		t.Errorf("new error body: %v", fs)
-	}
+	servetest.CheckShapesCatchDrift(t, Shapes, []servetest.Drifted{
+		{Route: "list markets", Of: keyset, Body: strings.Replace(keyset, `"conditionId"`, `"condition_id"`, 1), Kind: drift.Missing},
+		{Route: "list markets", Of: keyset, Body: strings.Replace(keyset, `"markets"`, `"data"`, 1), Kind: drift.Missing},
+		{Route: "get order book", Of: book, Body: strings.Replace(book, `"bids"`, `"buys"`, 1), Kind: drift.Missing},
+		{Route: "get order book", Of: book, Body: strings.Replace(book, `"asset_id": "`, `"asset_id": 1, "x": "`, 1), Kind: drift.Retyped},
+		{Route: "get user activity", Body: `[{"timestamp":1,"type":"MAKER_REBATE","side":""}]`, Kind: drift.NewEnum},
+		{Route: "get user activity", Body: `[{"timestamp":1,"type":"TRADE","side":"SHORT"}]`, Kind: drift.NewEnum},
+	}, "get order book", map[string]string{`{"message":"No orderbook"}`: drift.ErrorBody})
 }

@@ -6,7 +6,6 @@ package openai
 
 import (
 	"context"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 )
 
 func readContract(t testing.TB, name string) []byte {
@@ -141,19 +141,13 @@ func TestContractRecordedErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
-			body := readContract(t, tc.file)
-			n := 0
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-				n++
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(tc.status)
-				_, _ = w.Write(body)
-			}))
+			rp := servetest.Answer(t, "POST", "/v1/responses", tc.status, readContract(t, tc.file))
+			srv := httptest.NewServer(rp)
 			defer srv.Close()
 			c := New(Config{APIKey: "sk-test", BaseURL: srv.URL + "/v1", RetryWait: time.Millisecond, Model: "gpt-5-nano"})
 			_, err := c.Search(context.Background(), Query{Text: "anything"})
 			e := envelope.From(err)
-			if e.Code != tc.code || e.Retryable != tc.retryable || n != tc.attempts || !strings.Contains(e.Message, tc.inMessage) {
+			if n := rp.Served(); e.Code != tc.code || e.Retryable != tc.retryable || n != tc.attempts || !strings.Contains(e.Message, tc.inMessage) {
 				t.Errorf("got %s retryable=%v after %d attempts: %s", e.Code, e.Retryable, n, e.Message)
 			}
 		})
@@ -163,15 +157,9 @@ func TestContractRecordedErrors(t *testing.T) {
 // TestContractRecordedAnswerThroughClient sends a recorded 200 through the
 // client's HTTP path.
 func TestContractRecordedAnswerThroughClient(t *testing.T) {
-	body := readContract(t, "gpt-5-mini-2025-12.json")
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/v1/responses" || r.Header.Get("Authorization") != "Bearer sk-test" {
-			w.WriteHeader(404)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(body)
-	}))
+	rp := servetest.Answer(t, "POST", "/v1/responses", 200, readContract(t, "gpt-5-mini-2025-12.json"))
+	rp.Exchanges[0].Request.Headers = map[string]string{"Authorization": "Bearer sk-test"}
+	srv := httptest.NewServer(rp)
 	defer srv.Close()
 	c := New(Config{APIKey: "sk-test", BaseURL: srv.URL + "/v1"})
 	res, err := c.Search(context.Background(), Query{Text: "tech news", MaxResults: 3})

@@ -7,17 +7,8 @@ import (
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 )
-
-func shapeOf(t *testing.T, route string) drift.Shape {
-	for _, s := range Shapes {
-		if s.Route == route {
-			return s
-		}
-	}
-	t.Fatalf("no shape for %s", route)
-	return drift.Shape{}
-}
 
 // TestContractShapes: every recorded answer passes the shapes the probe
 // and the run-time watch use (2xx against the route, errors against the
@@ -27,7 +18,7 @@ func TestContractShapes(t *testing.T) {
 	if len(files) < 8 {
 		t.Fatalf("only %d recordings", len(files))
 	}
-	search := shapeOf(t, "search")
+	search := servetest.ShapeOf(t, Shapes, "search")
 	for _, f := range files {
 		body, err := os.ReadFile(f)
 		if err != nil {
@@ -43,7 +34,7 @@ func TestContractShapes(t *testing.T) {
 			t.Errorf("%s: %v", f, fs)
 		}
 	}
-	model := shapeOf(t, "model")
+	model := servetest.ShapeOf(t, Shapes, "model")
 	for _, body := range []string{
 		`{"id":"gpt-5-nano","object":"model","created":1754426384,"owned_by":"system","shutdown_date":"2026-12-11"}`,
 		`{"id":"gpt-6-luna","object":"model","created":1780000000,"owned_by":"system","shutdown_date":null}`,
@@ -60,23 +51,10 @@ func TestContractShapes(t *testing.T) {
 // type, a new error shape.
 func TestShapesCatchDrift(t *testing.T) {
 	rec := string(readContract(t, "gpt-5-mini-2025-12.json"))
-	search := shapeOf(t, "search")
-	cases := []struct{ name, body, kind string }{
-		{"output renamed", strings.Replace(rec, `"output"`, `"items"`, 1), drift.Missing},
-		{"status retyped", strings.Replace(rec, `"status": "completed"`, `"status": 1`, 1), drift.Retyped},
-		{"new item type", strings.Replace(rec, `"type": "web_search_call"`, `"type": "web_search_preview_call"`, 1), drift.NewEnum},
-		{"new annotation type", strings.Replace(rec, `"type": "url_citation"`, `"type": "file_citation"`, 1), drift.NewEnum},
-	}
-	for _, c := range cases {
-		if c.body == rec {
-			t.Fatalf("%s: the recording did not change", c.name)
-		}
-		fs := search.CheckBody([]byte(c.body))
-		if len(fs) == 0 || fs[0].Kind != c.kind {
-			t.Errorf("%s: %v", c.name, fs)
-		}
-	}
-	if fs := search.CheckError([]byte(`{"detail":"Not Found"}`)); len(fs) != 1 || fs[0].Kind != drift.ErrorBody {
-		t.Errorf("new error body: %v", fs)
-	}
+	servetest.CheckShapesCatchDrift(t, Shapes, []servetest.Drifted{
+		{Name: "output renamed", Route: "search", Of: rec, Body: strings.Replace(rec, `"output"`, `"items"`, 1), Kind: drift.Missing},
+		{Name: "status retyped", Route: "search", Of: rec, Body: strings.Replace(rec, `"status": "completed"`, `"status": 1`, 1), Kind: drift.Retyped},
+		{Name: "new item type", Route: "search", Of: rec, Body: strings.Replace(rec, `"type": "web_search_call"`, `"type": "web_search_preview_call"`, 1), Kind: drift.NewEnum},
+		{Name: "new annotation type", Route: "search", Of: rec, Body: strings.Replace(rec, `"type": "url_citation"`, `"type": "file_citation"`, 1), Kind: drift.NewEnum},
+	}, "search", map[string]string{`{"detail":"Not Found"}`: drift.ErrorBody})
 }
