@@ -7,18 +7,10 @@ import (
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 )
 
-func shapeOf(t *testing.T, route string) drift.Shape {
-	t.Helper()
-	for _, s := range Shapes {
-		if s.Route == route {
-			return s
-		}
-	}
-	t.Fatalf("no shape for %s", route)
-	return drift.Shape{}
-}
+func shapeOf(t *testing.T, route string) drift.Shape { return servetest.ShapeOf(t, Shapes, route) }
 
 // TestContractShapes: every recorded Noren answer passes its route's
 // shape (the one the run-time watch uses); changed the ways Noren could
