@@ -8,8 +8,10 @@
 // JWT access tokens are verified against the issuer's JWKS (go-oidc's
 // RemoteKeySet: cached, refetched when a token names a key it does not know,
 // so rotated keys are picked up); opaque tokens go to the issuer's RFC 7662
-// introspection endpoint. The package knows nothing of MCP methods or tools:
-// the caller decides which scope a request needs.
+// introspection endpoint. Gate puts static tokens, issued tokens
+// (pkg/auth/issued) and OAuth access tokens in front of an endpoint. The
+// package knows nothing of MCP methods or tools: the caller decides which
+// scope a request needs.
 package auth
 
 import (

@@ -43,10 +43,15 @@ func MetadataPaths(resource string) []string {
 }
 
 // Challenge writes the WWW-Authenticate header for a refusal (RFC 6750 §3,
-// RFC 9728 §5.1): resource_metadata always, the scope the request needs, and
-// error/error_description when a token was sent.
+// RFC 9728 §5.1): resource_metadata (realm="mcpfleet" for a resource ""
+// without OAuth, whose tokens come from MCPFLEET_AUTH_TOKENS or `mcpfleet
+// token issue`), the scope the request needs, and error/error_description
+// when a token was sent.
 func Challenge(h http.Header, resource string, e *Error) {
-	parts := []string{`resource_metadata="` + MetadataURL(resource) + `"`}
+	parts := []string{`realm="mcpfleet"`}
+	if resource != "" {
+		parts[0] = `resource_metadata="` + MetadataURL(resource) + `"`
+	}
 	if e.Scope != "" {
 		parts = append(parts, `scope="`+e.Scope+`"`)
 	}

@@ -188,3 +188,19 @@ func TestChallenge(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }
+
+// Without OAuth (static or issued tokens only) there is no metadata to point
+// at: the challenge names the realm, as the static refusal always did.
+func TestChallengeWithoutOAuth(t *testing.T) {
+	h := http.Header{}
+	auth.Challenge(h, "", &auth.Error{Status: 403, Code: "insufficient_scope", Scope: "srv:write", Description: "needs srv:write"})
+	want := `Bearer realm="mcpfleet", scope="srv:write", error="insufficient_scope", error_description="needs srv:write"`
+	if got := h.Get("WWW-Authenticate"); got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+	h = http.Header{}
+	auth.Challenge(h, "", &auth.Error{Status: 401, Description: "missing or invalid bearer token"})
+	if got := h.Get("WWW-Authenticate"); got != `Bearer realm="mcpfleet"` {
+		t.Fatalf("got %s", got)
+	}
+}

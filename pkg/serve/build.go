@@ -12,6 +12,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/rs/zerolog"
 
+	"github.com/mcpfleet/mcpfleet/pkg/auth/issued"
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/metrics"
@@ -60,6 +61,7 @@ type Built struct {
 	Registry *Registry
 	Options  Options
 	Log      zerolog.Logger
+	Issued   issued.Store // tokens from `mcpfleet token issue`; nil unless MCPFLEET_AUTH_ISSUED on HTTP
 }
 
 // Build makes the MCP server for app with the given options: limits filled,
@@ -120,11 +122,16 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 			return nil, err
 		}
 	}
+	tokens, err := issuedStore(ctx, r, o)
+	if err != nil {
+		r.state.close()
+		return nil, err
+	}
 	r.refuseUnwatched()
 	if len(r.skipped) > 0 {
 		log.Info().Strs("filtered_out", r.skipped).Bool("read_only", o.ReadOnly).Msg("tools not served")
 	}
-	return &Built{Server: s, Registry: r, Options: o, Log: log}, nil
+	return &Built{Server: s, Registry: r, Options: o, Log: log, Issued: tokens}, nil
 }
 
 // callLogger puts a per-call logger in ctx (zerolog.Ctx) and logs one info

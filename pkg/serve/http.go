@@ -3,7 +3,6 @@ package serve
 import (
 	"bytes"
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -273,42 +272,6 @@ func isLoopbackHost(h string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// bearerAuth requires "Authorization: Bearer <token>" when tokens are configured
-// and puts the token's user in the request context. Every configured token is
-// compared in constant time, so timing tells nothing about which one is close.
-func bearerAuth(tokens map[string]string, next http.Handler) http.Handler {
-	if len(tokens) == 0 {
-		return next
-	}
-	type entry struct {
-		tok  []byte
-		user string
-	}
-	var entries []entry
-	for t, u := range tokens {
-		entries = append(entries, entry{[]byte(t), u})
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := r.Header.Get("Authorization")
-		scheme, got, ok := strings.Cut(h, " ")
-		user := ""
-		if ok && strings.EqualFold(scheme, "Bearer") {
-			g := []byte(strings.TrimSpace(got))
-			for _, e := range entries {
-				if subtle.ConstantTimeCompare(g, e.tok) == 1 {
-					user = e.user
-				}
-			}
-		}
-		if user == "" {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="mcpfleet"`)
-			refuse(w, http.StatusUnauthorized, "missing or invalid bearer token")
-			return
-		}
-		next.ServeHTTP(w, r.WithContext(WithUser(r.Context(), user)))
-	})
-}
-
 // refuse answers before the body was read: the connection closes after the
 // answer, so an unread (maybe slow) body is never drained.
 func refuse(w http.ResponseWriter, status int, msg string) {
@@ -324,21 +287,21 @@ func rpcError(w http.ResponseWriter, status int, id json.RawMessage, code int, m
 	_, _ = w.Write(rpcErrorLine(id, code, msg))
 }
 
-// checkListen refuses a non-loopback address unless bearer tokens are set.
-func checkListen(addr string, tokens map[string]string, oauth bool) error {
+// checkListen refuses a non-loopback address unless callers must authenticate.
+func checkListen(addr string, authenticated bool) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("--addr %q is not host:port: %v", addr, err)
 	}
-	if isLoopbackHost(host) || len(tokens) > 0 || oauth {
+	if isLoopbackHost(host) || authenticated {
 		return nil
 	}
-	return fmt.Errorf("refusing to listen on %s without authentication: anyone who can reach it could use this server's credentials; set MCPFLEET_AUTH_TOKENS=user=token,..., or MCPFLEET_OAUTH_ISSUER and MCPFLEET_PUBLIC_URL, or listen on 127.0.0.1", addr)
+	return fmt.Errorf("refusing to listen on %s without authentication: anyone who can reach it could use this server's credentials; set MCPFLEET_AUTH_TOKENS=user=token,..., or MCPFLEET_AUTH_ISSUED=1 with tokens from `mcpfleet token issue`, or MCPFLEET_OAUTH_ISSUER and MCPFLEET_PUBLIC_URL, or listen on 127.0.0.1", addr)
 }
 
 // serveHTTP runs the HTTP transport until ctx ends, then shuts down gracefully.
 func serveHTTP(ctx context.Context, b *Built, log zerolog.Logger) error {
-	if err := checkListen(b.Options.Addr, b.Options.AuthTokens, b.Options.OAuth != nil); err != nil {
+	if err := checkListen(b.Options.Addr, b.Options.authenticated()); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", b.Options.Addr)
@@ -357,7 +320,7 @@ func serveHTTP(ctx context.Context, b *Built, log zerolog.Logger) error {
 		IdleTimeout:    lim.IdleTimeout,
 		MaxHeaderBytes: lim.MaxHeaderBytes,
 	}
-	log.Info().Str("addr", ln.Addr().String()).Bool("auth", len(b.Options.AuthTokens) > 0).Bool("oauth", b.Options.OAuth != nil).Msg("serving MCP over HTTP at /mcp")
+	log.Info().Str("addr", ln.Addr().String()).Bool("auth", len(b.Options.AuthTokens) > 0).Bool("oauth", b.Options.OAuth != nil).Bool("issued_tokens", b.Issued != nil).Msg("serving MCP over HTTP at /mcp")
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

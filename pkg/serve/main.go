@@ -59,7 +59,7 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 	}
 	if o.Transport == "http" {
 		// Check before Register so a refused address fails fast with its reason.
-		if err := checkListen(o.Addr, o.AuthTokens, o.OAuth != nil); err != nil {
+		if err := checkListen(o.Addr, o.authenticated()); err != nil {
 			logger.Error().Msg(err.Error())
 			fmt.Fprintln(stderr, app.Name+":", err)
 			return 2

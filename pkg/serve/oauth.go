@@ -2,7 +2,6 @@ package serve
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"net/http"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/pkg/auth"
+	"github.com/mcpfleet/mcpfleet/pkg/auth/issued"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
 
@@ -37,91 +37,79 @@ func oauthFromEnv() (*auth.Config, error) {
 	return cfg, nil
 }
 
-// authenticate is the bearer check in front of /mcp. A token from
-// MCPFLEET_AUTH_TOKENS passes as before (its user may call every tool);
-// with OAuth on, any other token must be an access token of the configured
-// issuer for this server, holding at least the server's read scope. The
-// Protected Resource Metadata is mounted on mux.
+// authenticate is the bearer check in front of /mcp (auth.Gate): static
+// MCPFLEET_AUTH_TOKENS, issued tokens looked up in the shared store on every
+// request (MCPFLEET_AUTH_ISSUED), OAuth access tokens of the configured
+// issuer. The Protected Resource Metadata is mounted on mux.
 func authenticate(b *Built, mux *http.ServeMux, next http.Handler) http.Handler {
-	static := bearerAuth(b.Options.AuthTokens, next)
-	if b.Options.OAuth == nil {
-		return static
+	g := gateOf(b)
+	if b.Options.OAuth != nil {
+		v, err := auth.New(*b.Options.OAuth)
+		if err != nil { // ParseOptions checked the same config
+			panic(err)
+		}
+		cfg := v.Config()
+		g.OAuth, g.Resource = v, cfg.Resource
+		meta := auth.MetadataHandler(cfg, serverName(b))
+		for _, p := range auth.MetadataPaths(cfg.Resource) {
+			mux.Handle(p, meta)
+		}
 	}
-	v, err := auth.New(*b.Options.OAuth)
-	if err != nil { // ParseOptions checked the same config
-		panic(err)
+	if b.Issued != nil {
+		g.Issued = issued.NewChecker(b.Issued, serverName(b), func(err error) {
+			b.Log.Warn().Err(err).Msg("issued tokens cannot be checked")
+		})
 	}
-	cfg := v.Config()
-	name := "mcp"
+	return g.Handler(next)
+}
+
+// gateOf is the gate's configuration without its verifiers, which is all
+// scopeGate needs to refuse.
+func gateOf(b *Built) *auth.Gate {
+	g := &auth.Gate{Static: b.Options.AuthTokens, Scope: auth.ReadScope(serverName(b)), Refuse: refuse, WithUser: WithUser}
+	if b.Options.OAuth != nil {
+		g.Resource = strings.TrimSuffix(b.Options.OAuth.Resource, "/")
+	}
+	return g
+}
+
+func serverName(b *Built) string {
 	if b.Registry != nil && b.Registry.name != "" {
-		name = b.Registry.name
+		return b.Registry.name
 	}
-	meta := auth.MetadataHandler(cfg, name)
-	for _, p := range auth.MetadataPaths(cfg.Resource) {
-		mux.Handle(p, meta)
-	}
-	tokens := make([][]byte, 0, len(b.Options.AuthTokens))
-	for t := range b.Options.AuthTokens {
-		tokens = append(tokens, []byte(t))
-	}
-	read := auth.ReadScope(name)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tok := bearerToken(r)
-		if tok != "" && isStatic(tokens, tok) {
-			static.ServeHTTP(w, r)
-			return
-		}
-		p, err := v.Verify(r.Context(), tok)
-		if err == nil && !p.Has(read) {
-			err = &auth.Error{Status: http.StatusForbidden, Code: "insufficient_scope", Description: "the token lacks " + read}
-		}
-		var ae *auth.Error
-		if errors.As(err, &ae) {
-			ae.Scope = read
-			oauthRefuse(w, cfg.Resource, ae)
-			return
-		}
-		ctx := auth.WithPrincipal(WithUser(r.Context(), p.UserID()), p)
-		next.ServeHTTP(w, r.WithContext(ctx))
-	})
+	return "mcp"
 }
 
-func bearerToken(r *http.Request) string {
-	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return ""
+// issuedStore is where the server reads issued tokens (MCPFLEET_AUTH_ISSUED):
+// Redis when replicas share one, else the state file, the same place
+// `mcpfleet token` writes to. Never with MCPFLEET_STATE=memory: the CLI
+// could not reach a process's memory.
+func issuedStore(ctx context.Context, r *Registry, o Options) (issued.Store, error) {
+	if !o.AuthIssued || o.Transport == "stdio" {
+		return nil, nil
 	}
-	return strings.TrimSpace(tok)
-}
-
-func isStatic(tokens [][]byte, tok string) bool {
-	found := false
-	for _, t := range tokens {
-		if subtle.ConstantTimeCompare([]byte(tok), t) == 1 {
-			found = true
-		}
+	if r.Redis != nil {
+		return issued.NewRedis(r.Redis, r.name), nil
 	}
-	return found
-}
-
-func oauthRefuse(w http.ResponseWriter, resource string, e *auth.Error) {
-	if e.Status != http.StatusServiceUnavailable {
-		auth.Challenge(w.Header(), resource, e)
-	} else {
-		w.Header().Set("Retry-After", "10")
+	db, err := r.Store()
+	if err != nil {
+		return nil, err
 	}
-	refuse(w, e.Status, e.Description)
+	if db == nil {
+		return nil, errors.New("MCPFLEET_AUTH_ISSUED=1 needs the tokens' shared store: the state file (unset MCPFLEET_STATE=memory) or MCPFLEET_REDIS_URL")
+	}
+	return issued.NewStore(ctx, db)
 }
 
 // scopeGate answers a tools/call the token's scopes do not cover with 403
 // insufficient_scope naming the scope the tool needs, so the client can step
-// up (MCP basic/authorization, "Scope Challenge Handling"). Only OAuth
-// callers carry a principal; everyone else passes.
+// up (MCP basic/authorization, "Scope Challenge Handling"). Only OAuth and
+// issued-token callers carry a principal; everyone else passes.
 func scopeGate(b *Built, next http.Handler) http.Handler {
-	if b.Options.OAuth == nil {
+	if b.Options.OAuth == nil && b.Issued == nil {
 		return next
 	}
-	resource := strings.TrimSuffix(b.Options.OAuth.Resource, "/")
+	g := gateOf(b)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, ok := auth.FromContext(r.Context())
 		if !ok {
@@ -134,7 +122,7 @@ func scopeGate(b *Built, next http.Handler) http.Handler {
 		}
 		if ok && h.Method == string(mcp.MethodToolsCall) && h.tool != "" {
 			if need := b.Registry.scopeOf(h.tool); need != "" && !p.Has(need) {
-				oauthRefuse(w, resource, &auth.Error{Status: http.StatusForbidden, Code: "insufficient_scope", Scope: need,
+				g.Deny(w, &auth.Error{Status: http.StatusForbidden, Code: "insufficient_scope", Scope: need,
 					Description: "tool " + h.tool + " needs the scope " + need + "; authorize again with it"})
 				return
 			}
@@ -166,7 +154,7 @@ func (r *Registry) scopeOf(name string) string {
 	return r.scopes[name]
 }
 
-// scopeFilter shows an OAuth caller only the tools its token can call, in
+// scopeFilter shows an OAuth or issued-token caller only the tools its token can call, in
 // tools/list and at call time (mcp-go applies tool filters to both).
 func scopeFilter(r **Registry) func(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
 	return func(ctx context.Context, tools []mcp.Tool) []mcp.Tool {

@@ -29,6 +29,7 @@ type Options struct {
 	StateDir     string            // --state-dir / MCPFLEET_STATE_DIR; "" for the platform's state directory
 	MetricsAddr  string            // Prometheus /metrics listener, MCPFLEET_METRICS_ADDR; "" = off
 	OAuth        *auth.Config      // OAuth 2.1 resource server (MCPFLEET_OAUTH_ISSUER + MCPFLEET_PUBLIC_URL), env only; nil: off
+	AuthIssued   bool              // accept tokens from `mcpfleet token issue` (MCPFLEET_AUTH_ISSUED), env only
 	Limits       Limits            // transport limits, MCPFLEET_HTTP_* / MCPFLEET_STDIO_* env only
 }
 
@@ -76,6 +77,7 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "  MCPFLEET_AUTH_TOKENS=user=token,... bearer tokens for HTTP (env only)")
+		fmt.Fprintln(stderr, "  MCPFLEET_AUTH_ISSUED=1 accept tokens issued with `mcpfleet token issue` (kept in the state file or Redis; env only; docs/deploy.md)")
 		fmt.Fprintln(stderr, "  MCPFLEET_OAUTH_ISSUER + MCPFLEET_PUBLIC_URL accept OAuth access tokens from that issuer for this URL (env only; docs/deploy.md)")
 		fmt.Fprintln(stderr, "  MCPFLEET_METRICS_ADDR=127.0.0.1:9464 serve Prometheus /metrics on a listener of its own (env only)")
 		fmt.Fprintln(stderr, "  MCPFLEET_REDIS_URL=redis://host:6379/0 share rate limits and caches between replicas (env only; wins over the state file)")
@@ -104,11 +106,19 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 	if o.OAuth, err = oauthFromEnv(); err != nil {
 		return o, err
 	}
+	if v := os.Getenv("MCPFLEET_AUTH_ISSUED"); v != "" {
+		if o.AuthIssued, err = strconv.ParseBool(v); err != nil {
+			return o, fmt.Errorf("MCPFLEET_AUTH_ISSUED must be 1 (accept tokens from `mcpfleet token issue`) or 0, not %q", v)
+		}
+	}
 	if o.Limits, err = limitsFromEnv(os.Getenv); err != nil {
 		return o, err
 	}
 	return o, nil
 }
+
+// authenticated reports whether HTTP callers must show a token.
+func (o Options) authenticated() bool { return len(o.AuthTokens) > 0 || o.OAuth != nil || o.AuthIssued }
 
 // parseTokens reads "user=token,user2=token2". Errors never quote a token.
 func parseTokens(s string) (map[string]string, error) {
