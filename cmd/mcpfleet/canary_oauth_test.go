@@ -16,14 +16,16 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/pkg/auth/authtest"
+	"github.com/mcpfleet/mcpfleet/pkg/auth/issued"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 )
 
 // TestNoSecretsLeakWithOAuth runs every server as an OAuth resource server of
 // a real OpenID provider (pkg/auth/authtest), with its canary secrets, a
 // metrics listener and an introspection secret: access tokens (valid,
-// tampered, for another audience, opaque), the introspection secret and the
-// canaries appear in no result, log line, refusal or metric.
+// tampered, for another audience, opaque), issued tokens (`mcpfleet token`,
+// beside OAuth: one valid, one revoked) and their hashes, the introspection
+// secret and the canaries appear in no result, log line, refusal or metric.
 func TestNoSecretsLeakWithOAuth(t *testing.T) {
 	if testing.Short() {
 		t.Skip("e2e")
@@ -37,7 +39,12 @@ func TestNoSecretsLeakWithOAuth(t *testing.T) {
 			public := "http://" + addr + "/mcp"
 			env := append(serverEnv(t, bins, s.Name), "MCPFLEET_OAUTH_ISSUER="+p.Issuer, "MCPFLEET_PUBLIC_URL="+public,
 				"MCPFLEET_OAUTH_CLIENT_ID="+p.IntrospectionClient, "MCPFLEET_OAUTH_CLIENT_SECRET="+p.IntrospectionSecret,
-				"MCPFLEET_METRICS_ADDR="+metricsAddr)
+				"MCPFLEET_METRICS_ADDR="+metricsAddr, "MCPFLEET_AUTH_ISSUED=1", "MCPFLEET_STATE_DIR="+t.TempDir())
+			issuedTok, _ := issueToken(t, env, "--server", s.Name, "--user", "canary-team")
+			revokedTok, revokedID := issueToken(t, env, "--server", s.Name, "--user", "canary-gone")
+			if code, _, errOut := tokenCLI(t, env, "revoke", "--server", s.Name, revokedID); code != 0 {
+				t.Fatalf("token revoke: %s", errOut)
+			}
 			var stderr servetest.Buffer
 			cmd := exec.Command(filepath.Join(bins, s.Name), "--transport", "http", "--addr", addr)
 			cmd.Env, cmd.Stderr = env, &stderr
@@ -60,10 +67,11 @@ func TestNoSecretsLeakWithOAuth(t *testing.T) {
 			opaque := p.Token(t, "opaque-user", "opaque-secret-0123456789", public, scopes...)
 			foreign := p.Token(t, "jwt-user", "jwt-secret-0123456789", "https://other.example/mcp", scopes...)
 			tampered := jwtTok[:len(jwtTok)-6] + "AAAAAA"
-			secrets := append([]string{jwtTok, opaque, foreign, tampered, p.IntrospectionSecret}, canaries...)
+			secrets := append([]string{jwtTok, opaque, foreign, tampered, p.IntrospectionSecret,
+				issuedTok, revokedTok, issued.Hash(issuedTok), issued.Hash(revokedTok)}, canaries...)
 
 			var seen []string // results and refusals
-			for _, bad := range []string{foreign, tampered, "not-a-real-token-0123456789"} {
+			for _, bad := range []string{foreign, tampered, "not-a-real-token-0123456789", revokedTok, revokedTok} {
 				req, _ := http.NewRequest(http.MethodPost, public, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 				req.Header.Set("Content-Type", "application/json")
 				req.Header.Set("Accept", "application/json, text/event-stream")
@@ -79,7 +87,7 @@ func TestNoSecretsLeakWithOAuth(t *testing.T) {
 				}
 				seen = append(seen, string(b), resp.Header.Get("WWW-Authenticate"))
 			}
-			for _, tok := range []string{jwtTok, opaque} {
+			for _, tok := range []string{jwtTok, opaque, issuedTok} {
 				tr, err := transport.NewStreamableHTTP(public, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + tok}))
 				if err != nil {
 					t.Fatal(err)
@@ -139,6 +147,9 @@ func TestNoSecretsLeakWithOAuth(t *testing.T) {
 						t.Errorf("a secret (%.6s…) is in a result or refusal: %.200s", sec, r)
 					}
 				}
+			}
+			if !strings.Contains(logs, "issued#canary-team") {
+				t.Errorf("the issued token's calls were not logged as issued#canary-team")
 			}
 			if !strings.Contains(logs, p.Issuer+"#jwt-user") {
 				t.Errorf("the calls were not logged as the token's user")

@@ -1,5 +1,6 @@
 // Command mcpfleet lists the fleet's servers and their tools, calls a tool end
-// to end over stdio, and prints client configuration snippets.
+// to end over stdio, prints client configuration snippets, and issues,
+// lists and revokes bearer tokens for the servers.
 package main
 
 import (
@@ -33,6 +34,9 @@ const usage = `usage:
                                                   read-only probe of every upstream route: ok, deprecated, drifted,
                                                   failing (exit 0, 5, 6, 7; docs/drift.md)
   mcpfleet config --client claude-desktop|claude-code|cursor|vscode --servers a,b
+  mcpfleet token issue|list|revoke --server SERVER [--user ID] [--scopes read,write] [--expires 30d] [ID...]
+                                                  bearer tokens for a team without an identity provider
+                                                  (servers accept them with MCPFLEET_AUTH_ISSUED=1; mcpfleet token help)
   mcpfleet --version
 Binaries are looked up in $MCPFLEET_BIN, then next to mcpfleet, then ./bin, then $PATH.
 Exit codes: 0 ok, 1 a tool answered an error (doctor: something to fix), 2 usage, 3 the server could not be run,
@@ -72,6 +76,8 @@ func runWithInput(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return doctor(args[1:], stdout, stderr)
 	case "config":
 		return config(args[1:], stdout, stderr)
+	case "token":
+		return tokenCommand(args[1:], os.Getenv, stdout, stderr)
 	case "--version", "-version", "version":
 		fmt.Fprintln(stdout, "mcpfleet", cliVersion())
 		return exitOK

@@ -6,8 +6,9 @@ package main
 // server in front of its fake upstream (the fake's own binary). Legacy
 // (2025-11-25) sessions work on either replica, terminate for both and count
 // against the caps in total; modern (2026-07-28) clients are stateless; each
-// server's own shared limit admits its budget in total; killing a replica
-// loses no call the client retries, and an order is never sent twice.
+// server's own shared limit admits its budget in total; an issued token
+// (`mcpfleet token`) revoked is refused by both replicas at once; killing a
+// replica loses no call the client retries, and an order is never sent twice.
 
 import (
 	"crypto/rand"
@@ -562,7 +563,7 @@ func TestReplicasOfEveryServer(t *testing.T) {
 			env := func(db int, extra ...string) []string {
 				e := append(append([]string{}, up.env...), "MCPFLEET_LOG_LEVEL=warn",
 					fmt.Sprintf("MCPFLEET_REDIS_URL=redis://%s/%d", rs.Addr(), db), // a database per server and phase
-					"MCPFLEET_AUTH_TOKENS=alice="+replicaTokenA+",bob="+replicaTokenB,
+					"MCPFLEET_AUTH_TOKENS=alice="+replicaTokenA+",bob="+replicaTokenB, "MCPFLEET_AUTH_ISSUED=1",
 					"MCPFLEET_HTTP_MAX_SESSIONS=6", "MCPFLEET_HTTP_MAX_SESSIONS_PER_USER=4")
 				return append(e, extra...)
 			}
@@ -719,6 +720,10 @@ func replicasServe(t *testing.T, tc replicaCase, p pair, up upstream) {
 	if len(modern) != 2 {
 		t.Fatalf("modern calls did not alternate replicas: %v", modern)
 	}
+
+	// A token from `mcpfleet token issue` works on both; revoked, the next
+	// request and a replay are 401 on both.
+	revokedOnEveryReplica(t, tc.name, p, p.backends[0].cmd.Env, tc.read)
 
 	// Session caps hold in total: 4 per user, 6 in all, whichever replica is asked.
 	var alice []answer
