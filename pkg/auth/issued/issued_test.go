@@ -321,3 +321,31 @@ func FuzzLooksIssued(f *testing.F) {
 		}
 	})
 }
+
+// Redis away: Check says the store cannot be read (the server answers 503
+// and logs it), never "invalid", and the error names no token or hash.
+func TestCheckWhenRedisIsAway(t *testing.T) {
+	ctx := context.Background()
+	srv := redistest.StartServer(t)
+	w := issued.NewRedis(srv.NewClient(t), "ziwei")
+	secret, _, err := issued.Issue(ctx, w, "ziwei", "alice", nil, 0, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := srv.NewClient(t)
+	r := issued.NewRedis(rdb, "ziwei")
+	if _, err := issued.Check(ctx, r, "ziwei", secret, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	_ = rdb.Close()
+	_, err = issued.Check(ctx, r, "ziwei", secret, time.Now())
+	if !errors.Is(err, issued.ErrUnavailable) || strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), issued.Hash(secret)) {
+		t.Fatalf("Check with Redis away: %v", err)
+	}
+	if e := issued.Refusal(err); e == nil || e.Status != 503 {
+		t.Fatalf("Refusal: %+v", e)
+	}
+	if e := issued.Refusal(issued.ErrRevoked); e == nil || e.Status != 401 || e.Code != "invalid_token" || *e != *issued.Refusal(issued.ErrUnknown) {
+		t.Fatalf("a revoked token must be refused as an unknown one: %+v", e)
+	}
+}
