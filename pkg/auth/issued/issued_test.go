@@ -349,3 +349,37 @@ func TestCheckWhenRedisIsAway(t *testing.T) {
 		t.Fatalf("a revoked token must be refused as an unknown one: %+v", e)
 	}
 }
+
+// BenchmarkCheck is the cost each request pays for an issued token: one
+// lookup in the state file or Redis.
+func BenchmarkCheck(b *testing.B) {
+	ctx := context.Background()
+	for name, open := range map[string]func(b *testing.B) issued.Store{
+		"store": func(b *testing.B) issued.Store {
+			db, err := store.Open(ctx, store.File(b.TempDir(), "ziwei"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { _ = db.Close() })
+			s, err := issued.NewStore(ctx, db)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return s
+		},
+		"redis": func(b *testing.B) issued.Store { return issued.NewRedis(redistest.Start(b), "ziwei") },
+	} {
+		b.Run(name, func(b *testing.B) {
+			s := open(b)
+			secret, _, err := issued.Issue(ctx, s, "ziwei", "alice", nil, 0, time.Now())
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := issued.Check(ctx, s, "ziwei", secret, time.Now()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
