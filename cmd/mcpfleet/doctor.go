@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -77,6 +78,14 @@ func doctor(args []string, stdout, stderr io.Writer) int {
 		report(err == nil, "binary "+s.Name+" found", fmt.Sprint(err))
 		if path, err := checkStateFile(s.Name); path != "" || err != nil {
 			report(err == nil, "state file "+path+" usable", fmt.Sprint(err))
+		}
+		if on, _ := strconv.ParseBool(os.Getenv("MCPFLEET_AUTH_ISSUED")); on {
+			n, where, err := activeTokens(s.Name, os.Getenv)
+			fix := fmt.Sprint(err)
+			if err == nil {
+				fix = "none to accept yet: `mcpfleet token issue --server " + s.Name + " --user ID` (with the server's MCPFLEET_REDIS_URL or state dir)"
+			}
+			report(err == nil && n > 0, fmt.Sprintf("%d active issued tokens in %s", n, where), fix)
 		}
 		for _, e := range s.Env {
 			v, set := os.LookupEnv(e.Name)

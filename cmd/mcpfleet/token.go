@@ -231,3 +231,23 @@ func openTokens(ctx context.Context, server, dir string, create bool, getenv fun
 	}
 	return st, path, func() { _ = db.Close() }, nil
 }
+
+// activeTokens counts server's tokens that a server with MCPFLEET_AUTH_ISSUED
+// would accept now, for doctor; where is the store it read.
+func activeTokens(server string, getenv func(string) string) (n int, where string, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	st, where, closeStore, err := openTokens(ctx, server, "", false, getenv)
+	if err != nil {
+		return 0, "the token store", err
+	}
+	defer closeStore()
+	ts, err := st.List(ctx)
+	now := time.Now()
+	for _, t := range ts {
+		if t.Status(now) == "active" {
+			n++
+		}
+	}
+	return n, where, err
+}

@@ -111,6 +111,20 @@ func TestTokenCLI(t *testing.T) {
 			}
 		})
 	}
+	t.Run("doctor counts active tokens", func(t *testing.T) {
+		env := []string{"MCPFLEET_STATE_DIR=" + t.TempDir()}
+		if _, _, err := activeTokens("ziwei", func(k string) string { return envValue(env, k) }); err == nil || !strings.Contains(err.Error(), "no state file") {
+			t.Fatalf("no tokens yet: %v", err)
+		}
+		issueToken(t, env, "--server", "ziwei", "--user", "a")
+		_, id := issueToken(t, env, "--server", "ziwei", "--user", "b")
+		issueToken(t, env, "--server", "ziwei", "--user", "c", "--expires", "1s")
+		tokenCLI(t, env, "revoke", "--server", "ziwei", id)
+		time.Sleep(1100 * time.Millisecond)
+		if n, where, err := activeTokens("ziwei", func(k string) string { return envValue(env, k) }); n != 1 || err != nil || !strings.HasSuffix(where, "ziwei.db") {
+			t.Fatalf("activeTokens: %d %s %v, want 1 (one revoked, one expired)", n, where, err)
+		}
+	})
 	t.Run("memory state", func(t *testing.T) {
 		code, _, errOut := tokenCLI(t, []string{"MCPFLEET_STATE=memory"}, "issue", "--server", "ziwei", "--user", "a")
 		if code != 1 || !strings.Contains(errOut, "MCPFLEET_REDIS_URL") {
