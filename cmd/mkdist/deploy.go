@@ -119,7 +119,9 @@ name: mcpfleet
 services:
   redis:
     image: redis:7-alpine
-    command: ["redis-server", "--save", "", "--appendonly", "no"]
+    # Append-only file on a volume: issued tokens (docs/deploy.md section 5) must survive a restart.
+    command: ["redis-server", "--save", "", "--appendonly", "yes"]
+    volumes: ["redis-data:/data"]
     healthcheck: {test: ["CMD", "redis-cli", "ping"], interval: 5s}
 {{- range .}}
   {{.Name}}:
@@ -141,6 +143,7 @@ services:
 # One state volume per server, shared by its replicas on this host (SQLite in
 # WAL mode serves several processes of one host; see docs/architecture.md).
 volumes:
+  redis-data:
 {{- range .}}
   {{.Name}}-state:
 {{- end}}

@@ -169,7 +169,7 @@ func TestKubernetesManifests(t *testing.T) {
 	for _, d := range readKube(t, filepath.Join(root, "deploy", "kubernetes", "redis.yaml")) {
 		kinds = append(kinds, d.Kind+"/"+d.Metadata.Name)
 	}
-	if len(kinds) != 2 || kinds[0] != "Deployment/redis" || kinds[1] != "Service/redis" {
+	if len(kinds) != 3 || kinds[0] != "Deployment/redis" || kinds[1] != "PersistentVolumeClaim/redis-data" || kinds[2] != "Service/redis" {
 		t.Errorf("redis.yaml: %v", kinds)
 	}
 }
