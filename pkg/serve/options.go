@@ -129,6 +129,11 @@ func parseTokens(s string) (map[string]string, error) {
 		if !ok || user == "" || tok == "" {
 			return nil, fmt.Errorf("MCPFLEET_AUTH_TOKENS entry %d is not user=token", i+1)
 		}
+		if strings.Contains(user, "#") {
+			// "#" joins issuer and subject in OAuth users and marks issued-token users
+			// (issued#<user>): a static user with one could pass for either.
+			return nil, fmt.Errorf("MCPFLEET_AUTH_TOKENS: user %q contains '#'; choose a user name without it", user)
+		}
 		if len(tok) < 16 {
 			return nil, fmt.Errorf("MCPFLEET_AUTH_TOKENS: the token of user %q is shorter than 16 characters", user)
 		}

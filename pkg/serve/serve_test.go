@@ -306,6 +306,7 @@ func TestBadFlagsAndTokens(t *testing.T) {
 		{"", []string{"--transport", "carrier-pigeon"}, "stdio or http"},
 		{"alice", nil, "not user=token"},
 		{"alice=short", nil, "shorter than 16"},
+		{"issued#bob=0123456789abcdef0123", nil, "contains '#'"},
 		{"", []string{"--log-level", "loud"}, "log-level"},
 	}
 	for _, tc := range cases {
