@@ -415,10 +415,11 @@ type answer struct {
 func mcpDo(t *testing.T, base, method, token, sid, body string, modern bool) answer {
 	t.Helper()
 	a, err := mcpTry(base, method, token, sid, body, modern)
-	if err != nil && method == http.MethodPost && !strings.Contains(body, `"initialize"`) {
-		// A connection the proxy pooled can be closed under it by a backend
-		// that just refused a request (refusals close the connection); every
-		// request sent this way is a read, so a client may send it again.
+	// A connection the proxy pooled can be closed under it by a backend that
+	// just refused a request (refusals close the connection), on each replica
+	// in turn; every request sent this way is a read, so a client may send it
+	// again, once per replica.
+	for try := 0; try < 2 && err != nil && method == http.MethodPost && !strings.Contains(body, `"initialize"`); try++ {
 		a, err = mcpTry(base, method, token, sid, body, modern)
 	}
 	if err != nil {
