@@ -3,7 +3,6 @@ package orders
 import (
 	"context"
 	"database/sql"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,15 +13,7 @@ import (
 // (two connections to it, as two stdio servers have) share each key; a
 // closed file sends nothing.
 func TestStoredPlacerAcrossProcesses(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "shoonya.db")
-	open := func() *store.DB {
-		db, err := store.Open(context.Background(), path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = db.Close() })
-		return db
-	}
+	open := stateFile(t)
 	dbA, dbB := open(), open()
 	place := func(db *store.DB) *Placer {
 		p, err := NewStoredPlacer(context.Background(), db)

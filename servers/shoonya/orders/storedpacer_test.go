@@ -11,11 +11,11 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/store"
 )
 
-// TestStoredPacer: two processes' pacers on one state file admit the limit
-// once in total; a state file that fails refuses, naming it, sending nothing.
-func TestStoredPacer(t *testing.T) {
+// stateFile returns a function that opens one new state file again, as each
+// process of a host does.
+func stateFile(t *testing.T) func() *store.DB {
 	path := filepath.Join(t.TempDir(), "shoonya.db")
-	open := func() *store.DB {
+	return func() *store.DB {
 		db, err := store.Open(context.Background(), path)
 		if err != nil {
 			t.Fatal(err)
@@ -23,6 +23,12 @@ func TestStoredPacer(t *testing.T) {
 		t.Cleanup(func() { _ = db.Close() })
 		return db
 	}
+}
+
+// TestStoredPacer: two processes' pacers on one state file admit the limit
+// once in total; a state file that fails refuses, naming it, sending nothing.
+func TestStoredPacer(t *testing.T) {
+	open := stateFile(t)
 	dbA := open()
 	a, b := NewStoredPacer(dbA, 2), NewStoredPacer(open(), 2)
 	ctx := context.Background()
