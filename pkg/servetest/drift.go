@@ -15,3 +15,13 @@ func WatchEveryAnswer(t testing.TB) *drift.Watch {
 	t.Cleanup(func() { w.SetSample(drift.DefaultSample); w.Reset() })
 	return w
 }
+
+// ResultFor is the probe result of route in rs (the zero Result when none).
+func ResultFor(rs []drift.Result, route string) drift.Result {
+	for _, r := range rs {
+		if r.Route == route {
+			return r
+		}
+	}
+	return drift.Result{}
+}

@@ -36,15 +36,6 @@ func probeChartimg(t *testing.T, paid bool) []drift.Result {
 	return drift.Run(context.Background(), probes, shapes, drift.Options{IncludePaid: paid})
 }
 
-func routeOf(rs []drift.Result, route string) drift.Result {
-	for _, r := range rs {
-		if r.Route == route {
-			return r
-		}
-	}
-	return drift.Result{}
-}
-
 // TestProbeSeesEachDrift: against the fake every route probes ok (the
 // render only with --include-paid), each drift shows on the symbols route,
 // and the probe never stores a chart.
@@ -60,7 +51,7 @@ func TestProbeSeesEachDrift(t *testing.T) {
 			t.Errorf("undrifted: %s %s %s %v %s", r.Route, r.Path, r.Status, r.Findings, r.Error)
 		}
 	}
-	if r := routeOf(probeChartimg(t, false), "render chart"); r.Status != drift.StatusSkip {
+	if r := servetest.ResultFor(probeChartimg(t, false), "render chart"); r.Status != drift.StatusSkip {
 		t.Errorf("a render ran without --include-paid: %+v", r)
 	}
 	for _, c := range driftCases {
@@ -69,7 +60,7 @@ func TestProbeSeesEachDrift(t *testing.T) {
 		if c.drift.ErrorBody {
 			route = "list exchanges" // the symbols probe needs its answer: skipped
 		}
-		r := routeOf(probeChartimg(t, false), route)
+		r := servetest.ResultFor(probeChartimg(t, false), route)
 		found := false
 		for _, fd := range r.Findings {
 			found = found || fd.Kind == c.kind

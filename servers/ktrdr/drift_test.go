@@ -35,15 +35,6 @@ func probeKTRDR(t *testing.T) []drift.Result {
 	return drift.Run(context.Background(), probes, shapes, drift.Options{})
 }
 
-func routeResult(rs []drift.Result, route string) drift.Result {
-	for _, r := range rs {
-		if r.Route == route {
-			return r
-		}
-	}
-	return drift.Result{}
-}
-
 // TestProbeSeesEachDrift: every GET route probes ok against the fake, each
 // drift shows on the operations list, and only GETs are sent.
 func TestProbeSeesEachDrift(t *testing.T) {
@@ -58,7 +49,7 @@ func TestProbeSeesEachDrift(t *testing.T) {
 	}
 	for _, c := range driftCases {
 		f.Drift().Set(c.drift)
-		r := routeResult(probeKTRDR(t), "list operations")
+		r := servetest.ResultFor(probeKTRDR(t), "list operations")
 		found := false
 		for _, fd := range r.Findings {
 			found = found || fd.Kind == c.kind

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/pkg/store"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/fake"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
@@ -83,15 +84,6 @@ func onlyReads(t *testing.T, sent map[string]int, login bool) {
 	}
 }
 
-func routeOf(rs []drift.Result, route string) drift.Result {
-	for _, r := range rs {
-		if r.Route == route {
-			return r
-		}
-	}
-	return drift.Result{}
-}
-
 // TestProbeSkipsWithoutSession: no stored session and no permission to log
 // in: every route is skipped, saying how to get a session, and nothing
 // is sent.
@@ -138,7 +130,7 @@ func TestProbeSeesEachDrift(t *testing.T) {
 	}
 	for _, c := range cases {
 		e.fake.Drift().Set(c.drift)
-		r := routeOf(runProbe(t), c.route)
+		r := servetest.ResultFor(runProbe(t), c.route)
 		found := false
 		for _, f := range r.Findings {
 			found = found || f.Kind == c.kind
