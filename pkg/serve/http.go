@@ -23,6 +23,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/mcpfleet/mcpfleet/pkg/auth"
+	"github.com/mcpfleet/mcpfleet/pkg/sessions"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
 
@@ -34,14 +35,14 @@ const MaxBodyBytes = 4 << 20
 // unauthenticated /healthz.
 func HTTPHandler(b *Built) http.Handler {
 	lim := b.Options.Limits
-	var sess *sessions
-	if b.Registry != nil && b.Registry.Redis != nil {
+	rdb := sharedRedis(b)
+	store := sessions.NewMemory(lim.MaxSessions, lim.MaxUserSessions)
+	if rdb != nil {
 		// Replicas share legacy sessions: any one accepts a live id, all
 		// answer 404 for an ended one (docs/deploy.md, "Sessions across replicas").
-		sess = newSessions(&redisStore{rdb: b.Registry.Redis, ttl: lim.SessionIdleTTL, max: lim.MaxSessions, maxPerUser: lim.MaxUserSessions}, true, b.Log)
-	} else {
-		sess = newSessions(newMemoryStore(lim.MaxSessions, lim.MaxUserSessions), false, b.Log)
+		store = sessions.NewRedis(rdb, lim.SessionIdleTTL, lim.MaxSessions, lim.MaxUserSessions)
 	}
+	sess := sessions.NewManager(store, b.Log)
 	mcpHandler := server.NewStreamableHTTPServer(b.Server,
 		// Stateful: legacy (2025-11-25) sessions are tracked so a terminated one
 		// answers 404; 2026-07-28 clients are stateless either way. The resolver
@@ -72,7 +73,7 @@ func HTTPHandler(b *Built) http.Handler {
 	var h http.Handler = scopeResponses(toolkit.NewDelivery(), mcpHandler)
 	h = unknownToolGate(newToolNames(b.Registry), h)
 	h = resourceGate(b.Registry, h)
-	h = endStreamsOnDelete(sharedRedis(b), h)
+	h = sessions.EndStreamsOnDelete(rdb, h)
 	h = scopeGate(b, h)
 	h = rpcGate(lim, sess, h)
 	h = bodyLimit(lim, h)

@@ -4,14 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpfleet/mcpfleet/pkg/sessions"
 )
 
 // rpcGate answers, before mcp-go, what mcp-go answers wrongly or not at all:
@@ -24,31 +28,25 @@ import (
 //     Mcp-Session-Id header (other than initialization) with HTTP 400");
 //   - a session of another bearer user: 404, as an unknown one (with Redis
 //     the lookup also refreshes the session's idle TTL, a store failure is
-//     503, and a live session this replica never saw is adopted: adopt);
+//     503, and a live session this replica never saw is adopted: sessions.Manager);
 //   - initialize params over lim.MaxInitParams (clientInfo, capabilities are
 //     kept for the session's life), and new sessions past the caps.
 //
 // It decodes only the envelope, with encoding/json as mcp-go does, so both
 // read the same id and method (case-insensitive keys, last duplicate wins).
-func rpcGate(lim Limits, sess *sessions, next http.Handler) http.Handler {
+func rpcGate(lim Limits, sess *sessions.Manager, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		user := UserID(r.Context())
 		legacy := !mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion))
 		sid := r.Header.Get(server.HeaderKeySessionID)
 		if legacy && sid != "" {
-			owner, init, ok, err := sess.lookup(r.Context(), sid)
-			if err != nil {
-				tooMany(w, nil, err)
-				return
-			}
-			if ok && owner != user {
+			var err error
+			if r, err = sess.Check(r, user, sid, next); errors.Is(err, sessions.ErrNotOwner) {
 				http.Error(w, "Invalid session ID", http.StatusNotFound)
 				return
-			}
-			// mcp-go's Validate reuses this answer instead of asking Redis again.
-			r = r.WithContext(context.WithValue(r.Context(), checkedKey{}, checkedID{sid, ok}))
-			if ok && sess.shared && r.Method != http.MethodDelete && !sess.isLocal(sid) {
-				sess.adopt(r, sid, init, next)
+			} else if err != nil {
+				sessionRefused(w, nil, err)
+				return
 			}
 		}
 		switch r.Method {
@@ -59,13 +57,13 @@ func rpcGate(lim Limits, sess *sessions, next http.Handler) http.Handler {
 			}
 			if legacy && sid == "" {
 				// mcp-go mints a session for a GET without one.
-				sl, err := sess.reserve(r.Context(), user, nil)
-				if err != nil {
-					tooMany(w, nil, err)
+				var release func()
+				var err error
+				if r, release, err = sess.Reserve(r, user, nil); err != nil {
+					sessionRefused(w, nil, err)
 					return
 				}
-				defer sl.release()
-				r = r.WithContext(withSlot(r.Context(), sl))
+				defer release()
 			}
 		case http.MethodPost:
 			data := bodyBytes(r)
@@ -103,30 +101,27 @@ func rpcGate(lim Limits, sess *sessions, next http.Handler) http.Handler {
 					"initialize params are %d bytes, at most %d: send a shorter clientInfo and capabilities", n, lim.MaxInitParams))
 				return
 			}
-			sl, err := sess.reserve(r.Context(), user, head.Params)
-			if err != nil {
-				tooMany(w, head.ID, err)
+			var release func()
+			var err error
+			if r, release, err = sess.Reserve(r, user, head.Params); err != nil {
+				sessionRefused(w, head.ID, err)
 				return
 			}
-			defer sl.release()
-			r = r.WithContext(withSlot(r.Context(), sl))
+			defer release()
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-func tooMany(w http.ResponseWriter, id json.RawMessage, err error) {
-	status := http.StatusServiceUnavailable
-	if e, ok := err.(*errTooManySessions); ok {
-		status = e.status
+// sessionRefused answers a refused session (caps, store failure) with
+// JSON-RPC's implementation-defined server error -32000.
+func sessionRefused(w http.ResponseWriter, id json.RawMessage, err error) {
+	rf, ok := err.(*sessions.Refusal)
+	if !ok {
+		rf = sessions.ErrStore
 	}
-	retry := "60" // a slot frees when a session ends or idles out
-	if err == errSessionStore {
-		retry = "1"
-	}
-	w.Header().Set("Retry-After", retry)
-	// -32000: JSON-RPC's implementation-defined server error range.
-	rpcError(w, status, id, -32000, err.Error())
+	w.Header().Set("Retry-After", strconv.Itoa(rf.RetryAfter))
+	rpcError(w, rf.Status, id, -32000, rf.Error())
 }
 
 // acceptsEventStream: no Accept header accepts anything (RFC 9110 §12.5.1).

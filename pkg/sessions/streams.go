@@ -1,4 +1,4 @@
-package serve
+package sessions
 
 import (
 	"context"
@@ -10,12 +10,12 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// sessionsEndedChannel carries the ids of 2025-11-25 sessions a DELETE ended,
+// endedChannel carries the ids of 2025-11-25 sessions a DELETE ended,
 // to every replica sharing the Redis (ids are random: one channel serves
 // every server).
-const sessionsEndedChannel = "mcpfleet:sessions/ended"
+const endedChannel = "mcpfleet:sessions/ended"
 
-// endStreamsOnDelete ends a 2025-11-25 session's GET streams when a DELETE
+// EndStreamsOnDelete ends a 2025-11-25 session's GET streams when a DELETE
 // ends the session. mcp-go v1.2.1 answers the DELETE (200) and refuses the
 // session's later POSTs (404) but leaves its GET stream open until the client
 // goes: one leaked stream per ended session. The spec: "the client SHOULD
@@ -24,7 +24,7 @@ const sessionsEndedChannel = "mcpfleet:sessions/ended"
 // goes on. With Redis (rdb not nil) a DELETE answered by one replica ends the
 // session's streams on every replica: the ids go through Redis pub/sub, which
 // a replica listens to while it holds GET streams.
-func endStreamsOnDelete(rdb *redis.Client, next http.Handler) http.Handler {
+func EndStreamsOnDelete(rdb *redis.Client, next http.Handler) http.Handler {
 	st := &getStreams{rdb: rdb, byID: map[string]map[*context.CancelFunc]struct{}{}}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sid := r.Header.Get(server.HeaderKeySessionID)
@@ -44,7 +44,7 @@ func endStreamsOnDelete(rdb *redis.Client, next http.Handler) http.Handler {
 				st.end(sid)
 				if rdb != nil {
 					ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 2*time.Second)
-					_ = rdb.Publish(ctx, sessionsEndedChannel, sid).Err() // best effort: the session is gone either way
+					_ = rdb.Publish(ctx, endedChannel, sid).Err() // best effort: the session is gone either way
 					cancel()
 				}
 			}
@@ -73,7 +73,7 @@ func (g *getStreams) add(sid string, cancel *context.CancelFunc) {
 	if g.open++; g.open == 1 && g.rdb != nil {
 		ctx, stop := context.WithCancel(context.Background())
 		g.stop = stop
-		ps := g.rdb.Subscribe(ctx, sessionsEndedChannel)
+		ps := g.rdb.Subscribe(ctx, endedChannel)
 		// Listening before the stream is served: a DELETE right after is heard.
 		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		_, _ = ps.Receive(rctx)

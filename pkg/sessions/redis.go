@@ -1,4 +1,4 @@
-package serve
+package sessions
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// redisStore keeps legacy session ids in Redis (MCPFLEET_REDIS_URL), so every
+// redisStore keeps session ids in Redis (MCPFLEET_REDIS_URL), so every
 // replica behind a load balancer accepts a live session and answers 404 for an
 // ended one. Per session one hash (owner, initialize params, expiry time),
 // expiring after the idle TTL, which a use refreshes once a tenth of it has
@@ -30,16 +30,21 @@ type redisStore struct {
 	maxPerUser int
 }
 
-const sessionKeyPrefix = "mcpfleet:session:"
+// NewRedis is the Store replicas share: at most max sessions, maxPerUser per
+// user, each expiring ttl after its last use.
+func NewRedis(rdb *redis.Client, ttl time.Duration, max, maxPerUser int) Store {
+	return &redisStore{rdb: rdb, ttl: ttl, max: max, maxPerUser: maxPerUser}
+}
 
 const (
-	sessionsAllKey  = sessionKeyPrefix + "all"
-	sessionsUserKey = sessionKeyPrefix + "user:"
+	keyPrefix = "mcpfleet:session:"
+	allKey    = keyPrefix + "all"
+	userKey   = keyPrefix + "user:"
 )
 
-func sessionHashKey(id string) string {
+func hashKey(id string) string {
 	sum := sha256.Sum256([]byte(id))
-	return sessionKeyPrefix + "id:" + hex.EncodeToString(sum[:])
+	return keyPrefix + "id:" + hex.EncodeToString(sum[:])
 }
 
 // Redis' own clock (TIME) scores expiry, so replicas' clocks need not agree.
@@ -96,17 +101,16 @@ redis.call('ZREM', ARGV[1] .. o, KEYS[1])
 return 1
 `)
 
-// sessionOpTimeout bounds each session operation; connectRedis already makes
-// go-redis fail fast, this keeps a stalled Redis from holding a request.
-const sessionOpTimeout = 2 * time.Second
+// opTimeout bounds each operation: a stalled Redis must not hold a request.
+const opTimeout = 2 * time.Second
 
-// reserve mints an id and records it for user in one step, within the caps.
-func (r *redisStore) reserve(ctx context.Context, user string, init []byte) (string, error) {
-	id := newSessionID()
-	ctx, cancel := context.WithTimeout(ctx, sessionOpTimeout)
+// Reserve mints an id and records it for user in one step, within the caps.
+func (r *redisStore) Reserve(ctx context.Context, user string, init []byte) (string, error) {
+	id := newID()
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
 	res, err := reserveScript.Run(ctx, r.rdb,
-		[]string{sessionHashKey(id), sessionsAllKey, sessionsUserKey + user},
+		[]string{hashKey(id), allKey, userKey + user},
 		user, init, r.ttl.Milliseconds(), r.max, r.maxPerUser).Int()
 	if err != nil {
 		return "", fmt.Errorf("session reserve: %w", err)
@@ -120,10 +124,10 @@ func (r *redisStore) reserve(ctx context.Context, user string, init []byte) (str
 	return id, nil
 }
 
-func (r *redisStore) lookup(ctx context.Context, id string) (owner string, init []byte, ok bool, err error) {
-	ctx, cancel := context.WithTimeout(ctx, sessionOpTimeout)
+func (r *redisStore) Lookup(ctx context.Context, id string) (owner string, init []byte, ok bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	v, err := touchScript.Run(ctx, r.rdb, []string{sessionHashKey(id), sessionsAllKey}, r.ttl.Milliseconds(), sessionsUserKey).StringSlice()
+	v, err := touchScript.Run(ctx, r.rdb, []string{hashKey(id), allKey}, r.ttl.Milliseconds(), userKey).StringSlice()
 	switch {
 	case errors.Is(err, redis.Nil):
 		return "", nil, false, nil
@@ -133,11 +137,11 @@ func (r *redisStore) lookup(ctx context.Context, id string) (owner string, init 
 	return v[0], []byte(v[1]), true, nil
 }
 
-// end ends id for every replica.
-func (r *redisStore) end(ctx context.Context, id string) error {
-	ctx, cancel := context.WithTimeout(ctx, sessionOpTimeout)
+// End ends id for every replica.
+func (r *redisStore) End(ctx context.Context, id string) error {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	if err := terminateScript.Run(ctx, r.rdb, []string{sessionHashKey(id), sessionsAllKey}, sessionsUserKey).Err(); err != nil {
+	if err := terminateScript.Run(ctx, r.rdb, []string{hashKey(id), allKey}, userKey).Err(); err != nil {
 		return fmt.Errorf("session terminate: %w", err)
 	}
 	return nil

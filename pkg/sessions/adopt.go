@@ -1,7 +1,8 @@
-package serve
+package sessions
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 )
 
@@ -19,9 +20,9 @@ import (
 //
 // Sticky routing would avoid the replay, but would need the load balancer to
 // know the session header; adoption works behind any of them.
-func (s *sessions) adopt(r *http.Request, sid string, init []byte, next http.Handler) {
-	_, _, _ = s.flight.Do(sid, func() (any, error) {
-		if s.isLocal(sid) {
+func (m *Manager) adopt(r *http.Request, sid string, init []byte, next http.Handler) {
+	_, _, _ = m.flight.Do(sid, func() (any, error) {
+		if m.isLocal(sid) {
 			return nil, nil
 		}
 		params := init
@@ -31,7 +32,7 @@ func (s *sessions) adopt(r *http.Request, sid string, init []byte, next http.Han
 		body := make([]byte, 0, len(params)+64)
 		body = append(body, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":`...)
 		body = append(append(body, params...), '}')
-		req, err := http.NewRequestWithContext(withAdopt(r.Context(), sid), http.MethodPost, r.URL.String(), bytes.NewReader(body))
+		req, err := http.NewRequestWithContext(context.WithValue(r.Context(), adoptKey{}, sid), http.MethodPost, r.URL.String(), bytes.NewReader(body))
 		if err != nil {
 			return nil, err
 		}
@@ -40,13 +41,16 @@ func (s *sessions) adopt(r *http.Request, sid string, init []byte, next http.Han
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		rec := &discardResponse{header: http.Header{}}
 		next.ServeHTTP(rec, req)
-		if !s.isLocal(sid) || rec.status >= 300 {
+		if !m.isLocal(sid) || rec.status >= 300 {
 			// The request still runs, on mcp-go's ephemeral session.
-			s.log.Warn().Int("status", rec.status).Msg("could not adopt a session initialized on another replica")
+			m.log.Warn().Int("status", rec.status).Msg("could not adopt a session initialized on another replica")
 		}
 		return nil, nil
 	})
 }
+
+// adoptKey marks the initialize replayed to adopt a foreign session.
+type adoptKey struct{}
 
 // discardResponse takes the replayed initialize's answer, which no client waits for.
 type discardResponse struct {
