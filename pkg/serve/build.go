@@ -17,6 +17,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/metrics"
 	"github.com/mcpfleet/mcpfleet/pkg/redact"
+	"github.com/mcpfleet/mcpfleet/pkg/subscriptions"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
 
@@ -127,7 +128,9 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 		r.state.close()
 		return nil, err
 	}
-	r.refuseUnwatched()
+	if !r.watched {
+		subscriptions.RefuseAll(s)
+	}
 	if len(r.skipped) > 0 {
 		log.Info().Strs("filtered_out", r.skipped).Bool("read_only", o.ReadOnly).Msg("tools not served")
 	}

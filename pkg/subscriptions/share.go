@@ -1,4 +1,4 @@
-package serve
+package subscriptions
 
 import (
 	"context"
@@ -7,20 +7,23 @@ import (
 	"encoding/json"
 	"sync"
 	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/rs/zerolog"
 )
 
-// ShareResourceUpdates carries "user's resource uri changed" between replicas
+// Share carries "user's resource uri changed" between replicas
 // through Redis pub/sub (channel mcpfleet:<name>:resources/updated), so a
 // client watching a resource on one replica hears of changes another replica
 // saw (its upstream connection lives there). Every other replica's
 // changes arrive through local; the returned publish announces this
-// replica's. Without Redis there is nobody to tell: it returns nil.
+// replica's. Without Redis (rdb nil) there is nobody to tell: it returns nil.
 //
 // Publishing is off the caller's path and coalesced: a burst of changes to
 // one resource is one message; a message Redis cannot take is dropped (the
 // next change says the same).
-func (r *Registry) ShareResourceUpdates(ctx context.Context, name string, local func(user, uri string)) (publish func(user, uri string)) {
-	if r.Redis == nil {
+func Share(ctx context.Context, rdb *redis.Client, log zerolog.Logger, name string, local func(user, uri string)) (publish func(user, uri string)) {
+	if rdb == nil {
 		return nil
 	}
 	channel := "mcpfleet:" + name + ":resources/updated"
@@ -30,7 +33,7 @@ func (r *Registry) ShareResourceUpdates(ctx context.Context, name string, local 
 		User   string `json:"u"`
 		URI    string `json:"r"`
 	}
-	sub := r.Redis.Subscribe(ctx, channel)
+	sub := rdb.Subscribe(ctx, channel)
 	go func() {
 		defer sub.Close()
 		for msg := range sub.Channel() {
@@ -58,8 +61,8 @@ func (r *Registry) ShareResourceUpdates(ctx context.Context, name string, local 
 			for k := range batch {
 				b, _ := json.Marshal(update{self, k[0], k[1]})
 				pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-				if err := r.Redis.Publish(pctx, channel, b).Err(); err != nil && ctx.Err() == nil {
-					r.Log.Debug().Err(err).Msg("resource update not shared with the other replicas")
+				if err := rdb.Publish(pctx, channel, b).Err(); err != nil && ctx.Err() == nil {
+					log.Debug().Err(err).Msg("resource update not shared with the other replicas")
 				}
 				cancel()
 			}
