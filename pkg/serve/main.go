@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 
 	"github.com/mcpfleet/mcpfleet/pkg/redact"
@@ -24,12 +25,12 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	redact.RegisterEnv()
-	stopRecordings, err := StartRecordings(os.Getenv)
+	stopProfile, err := startCPUProfile(os.Getenv("MCPFLEET_CPUPROFILE"))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 	}
-	if stopRecordings != nil {
-		defer stopRecordings()
+	if stopProfile != nil {
+		defer stopProfile()
 	}
 	if len(args) > 0 {
 		if cmd, ok := app.Commands[args[0]]; ok {
@@ -89,4 +90,26 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		return 1
 	}
 	return 0
+}
+
+// startCPUProfile writes a CPU profile of the whole run to path
+// (MCPFLEET_CPUPROFILE) for `go tool pprof`: where a server's time goes under
+// a real client. An empty path starts nothing: a nil stop and no error.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		if err = pprof.StartCPUProfile(f); err != nil {
+			_ = f.Close()
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("MCPFLEET_CPUPROFILE: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}, nil
 }
