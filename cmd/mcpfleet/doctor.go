@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
+	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/redact"
-	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/store"
 )
 
@@ -90,7 +90,7 @@ func doctor(args []string, stdout, stderr io.Writer) int {
 		for _, e := range s.Env {
 			v, set := os.LookupEnv(e.Name)
 			switch {
-			case set && serve.IsPlaceholder(v):
+			case set && env.IsPlaceholder(v):
 				report(false, e.Name+" set", "it is still a placeholder; put the real value in the environment or the client's config")
 			case e.Required && (!set || strings.TrimSpace(v) == ""):
 				report(false, e.Name+" set", "the server needs it; see configs/"+s.Name+".env.example")

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/rs/zerolog"
 
+	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
 
@@ -31,6 +32,9 @@ type App struct {
 	// Env lists the variables the server reads (--help, placeholder checks).
 	Env []EnvVar
 }
+
+// EnvVar is one environment variable a server reads (env.Var).
+type EnvVar = env.Var
 
 // Command is a subcommand: it gets the arguments after its name and returns the exit code.
 type Command func(ctx context.Context, args []string) int

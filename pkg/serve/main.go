@@ -11,6 +11,7 @@ import (
 	"runtime/pprof"
 	"syscall"
 
+	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/redact"
 )
 
@@ -25,7 +26,7 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	redact.RegisterEnv()
-	stopProfile, err := startCPUProfile(os.Getenv("MCPFLEET_CPUPROFILE"))
+	stopProfile, err := startCPUProfile(env.Or("MCPFLEET_CPUPROFILE", ""))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 	}
@@ -49,7 +50,7 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintln(stdout, app.Name, resolveVersion(app.Version))
 		return 0
 	}
-	if err := checkPlaceholders(app, environ()); err != nil {
+	if err := env.CheckPlaceholders(app.Env, os.Environ()); err != nil {
 		fmt.Fprintln(stderr, app.Name+":", err)
 		return 2
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/auth"
+	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
 
@@ -33,13 +34,6 @@ type Options struct {
 	Limits       Limits            // transport limits, MCPFLEET_HTTP_* / MCPFLEET_STDIO_* env only
 }
 
-func envOr(key, def string) string {
-	if v, ok := os.LookupEnv(key); ok && v != "" {
-		return v
-	}
-	return def
-}
-
 func splitList(s string) []string {
 	var out []string
 	for _, p := range strings.Split(s, ",") {
@@ -56,15 +50,15 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 	fs.SetOutput(stderr)
 	var o Options
 	var tools, exclude string
-	ro, _ := strconv.ParseBool(envOr("MCPFLEET_READ_ONLY", "false"))
-	fs.StringVar(&o.Transport, "transport", envOr("MCPFLEET_TRANSPORT", "stdio"), "stdio or http [MCPFLEET_TRANSPORT]")
-	fs.StringVar(&o.Addr, "addr", envOr("MCPFLEET_ADDR", fmt.Sprintf("127.0.0.1:%d", app.DefaultPort)), "HTTP listen address [MCPFLEET_ADDR]")
+	ro, _ := strconv.ParseBool(env.Or("MCPFLEET_READ_ONLY", "false"))
+	fs.StringVar(&o.Transport, "transport", env.Or("MCPFLEET_TRANSPORT", "stdio"), "stdio or http [MCPFLEET_TRANSPORT]")
+	fs.StringVar(&o.Addr, "addr", env.Or("MCPFLEET_ADDR", fmt.Sprintf("127.0.0.1:%d", app.DefaultPort)), "HTTP listen address [MCPFLEET_ADDR]")
 	fs.BoolVar(&o.ReadOnly, "read-only", ro, "hide every tool that changes anything [MCPFLEET_READ_ONLY]")
-	fs.StringVar(&tools, "tools", envOr("MCPFLEET_TOOLS", ""), "comma-separated tools or toolsets to keep [MCPFLEET_TOOLS]")
-	fs.StringVar(&exclude, "exclude-tools", envOr("MCPFLEET_EXCLUDE_TOOLS", ""), "comma-separated tools or toolsets to drop [MCPFLEET_EXCLUDE_TOOLS]")
-	fs.StringVar(&o.LogLevel, "log-level", envOr("MCPFLEET_LOG_LEVEL", "info"), "debug, info, warn or error [MCPFLEET_LOG_LEVEL]")
-	fs.StringVar(&o.LogFormat, "log-format", envOr("MCPFLEET_LOG_FORMAT", "auto"), "auto (console on a terminal, else json), json or console [MCPFLEET_LOG_FORMAT]")
-	fs.StringVar(&o.StateDir, "state-dir", os.Getenv("MCPFLEET_STATE_DIR"), "directory of the state file <server>.db (default $XDG_STATE_HOME/mcpfleet or ~/.local/state/mcpfleet) [MCPFLEET_STATE_DIR]")
+	fs.StringVar(&tools, "tools", env.Or("MCPFLEET_TOOLS", ""), "comma-separated tools or toolsets to keep [MCPFLEET_TOOLS]")
+	fs.StringVar(&exclude, "exclude-tools", env.Or("MCPFLEET_EXCLUDE_TOOLS", ""), "comma-separated tools or toolsets to drop [MCPFLEET_EXCLUDE_TOOLS]")
+	fs.StringVar(&o.LogLevel, "log-level", env.Or("MCPFLEET_LOG_LEVEL", "info"), "debug, info, warn or error [MCPFLEET_LOG_LEVEL]")
+	fs.StringVar(&o.LogFormat, "log-format", env.Or("MCPFLEET_LOG_FORMAT", "auto"), "auto (console on a terminal, else json), json or console [MCPFLEET_LOG_FORMAT]")
+	fs.StringVar(&o.StateDir, "state-dir", env.Or("MCPFLEET_STATE_DIR", ""), "directory of the state file <server>.db (default $XDG_STATE_HOME/mcpfleet or ~/.local/state/mcpfleet) [MCPFLEET_STATE_DIR]")
 	fs.BoolVar(&o.Version, "version", false, "print the version and exit")
 	if app.Flags != nil {
 		app.Flags(fs)
@@ -83,7 +77,7 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 		fmt.Fprintln(stderr, "  MCPFLEET_REDIS_URL=redis://host:6379/0 share rate limits and caches between replicas (env only; wins over the state file)")
 		fmt.Fprintln(stderr, "  MCPFLEET_STATE=memory keep limits, caches and stored data in memory only (default: file, see --state-dir)")
 		fmt.Fprintln(stderr, "  MCPFLEET_HTTP_* / MCPFLEET_STDIO_MAX_LINE_BYTES transport limits (env only; see docs/architecture.md)")
-		printEnv(stderr, app)
+		env.PrintHelp(stderr, app.Name, app.Env)
 	}
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -92,17 +86,17 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 		return o, fmt.Errorf("--transport must be stdio or http, not %q", o.Transport)
 	}
 	o.Tools, o.ExcludeTools = splitList(tools), splitList(exclude)
-	tokens, err := parseTokens(os.Getenv("MCPFLEET_AUTH_TOKENS"))
+	tokens, err := parseTokens(env.Or("MCPFLEET_AUTH_TOKENS", ""))
 	if err != nil {
 		return o, err
 	}
 	o.AuthTokens = tokens
-	o.AllowOrigins = splitList(os.Getenv("MCPFLEET_ALLOWED_ORIGINS"))
-	o.RedisURL = os.Getenv("MCPFLEET_REDIS_URL")
+	o.AllowOrigins = splitList(env.Or("MCPFLEET_ALLOWED_ORIGINS", ""))
+	o.RedisURL = env.Or("MCPFLEET_REDIS_URL", "")
 	if o.State, err = stateFromEnv(); err != nil {
 		return o, err
 	}
-	o.MetricsAddr = os.Getenv("MCPFLEET_METRICS_ADDR")
+	o.MetricsAddr = env.Or("MCPFLEET_METRICS_ADDR", "")
 	if o.OAuth, err = oauthFromEnv(); err != nil {
 		return o, err
 	}

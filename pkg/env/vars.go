@@ -1,18 +1,16 @@
-package serve
+package env
 
 import (
 	"fmt"
 	"io"
-	"os"
 	"regexp"
-	"runtime/debug"
 	"sort"
 	"strings"
 )
 
-// EnvVar is one environment variable a server reads: listed by --help, checked
+// Var is one environment variable a server reads: listed by --help, checked
 // for placeholders at start-up, and (in the fleet CLI) written into configs.
-type EnvVar struct {
+type Var struct {
 	Name string
 	Help string
 	// Secret values are scrubbed from logs (they are registered with redact).
@@ -47,12 +45,13 @@ func IsPlaceholder(v string) bool {
 	return false
 }
 
-// checkPlaceholders refuses to start when a declared variable, or any
-// MCPFLEET_* one, still holds a template value: it would be sent upstream as a
-// credential. The message names the variable, never the value of a secret.
-func checkPlaceholders(app App, environ []string) error {
-	declared := map[string]EnvVar{}
-	for _, e := range app.Env {
+// CheckPlaceholders refuses to start when a declared variable, or any
+// MCPFLEET_* one, still holds a template value in environ (os.Environ's
+// form): it would be sent upstream as a credential. The message names the
+// variable, never the value of a secret.
+func CheckPlaceholders(declaredVars []Var, environ []string) error {
+	declared := map[string]Var{}
+	for _, e := range declaredVars {
 		declared[e.Name] = e
 	}
 	var bad []string
@@ -76,13 +75,13 @@ func checkPlaceholders(app App, environ []string) error {
 	return fmt.Errorf("%s: set the real value (or unset the variable) in the client's config or the environment, then start again", strings.Join(bad, "; "))
 }
 
-// printEnv lists the server's variables for --help.
-func printEnv(w io.Writer, app App) {
-	if len(app.Env) == 0 {
+// PrintHelp lists server's variables for --help.
+func PrintHelp(w io.Writer, server string, vars []Var) {
+	if len(vars) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "environment (%s):\n", app.Name)
-	for _, e := range app.Env {
+	fmt.Fprintf(w, "environment (%s):\n", server)
+	for _, e := range vars {
 		s := "  " + e.Name
 		if e.Secret {
 			s += " (secret)"
@@ -92,38 +91,4 @@ func printEnv(w io.Writer, app App) {
 		}
 		fmt.Fprintln(w, s)
 	}
-}
-
-func environ() []string { return os.Environ() }
-
-// resolveVersion is the version --version prints: the one set at build time
-// (-ldflags "-X main.version=v1.2.3"), else the module version and VCS
-// revision from the binary's build info (go install …@v1.2.3 sets both).
-func resolveVersion(v string) string {
-	if v != "" && v != "dev" {
-		return v
-	}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "dev"
-	}
-	out := bi.Main.Version
-	if out == "" || out == "(devel)" {
-		out = "dev"
-	}
-	var rev, modified string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				modified = "+dirty"
-			}
-		}
-	}
-	if rev != "" && !strings.Contains(out, rev[:min(12, len(rev))]) {
-		out += " (" + rev[:min(12, len(rev))] + modified + ")"
-	}
-	return out + " " + bi.GoVersion
 }

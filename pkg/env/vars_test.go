@@ -1,17 +1,16 @@
-package serve
+package env
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 )
 
 func TestPlaceholdersRefused(t *testing.T) {
-	app := App{Name: "x", Env: []EnvVar{
+	vars := []Var{
 		{Name: "CHART_IMG_API_KEY", Secret: true},
 		{Name: "SHOONYA_USER_ID", Sample: "FA12345"},
 		{Name: "CHART_IMG_PLAN"},
-	}}
+	}
 	cases := []struct {
 		env  []string
 		want string // "" = starts
@@ -26,7 +25,7 @@ func TestPlaceholdersRefused(t *testing.T) {
 		{[]string{"CHART_IMG_API_KEY="}, ""},
 	}
 	for _, c := range cases {
-		err := checkPlaceholders(app, c.env)
+		err := CheckPlaceholders(vars, c.env)
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%v: refused: %v", c.env, err)
@@ -36,29 +35,5 @@ func TestPlaceholdersRefused(t *testing.T) {
 		if err != nil && strings.Contains(err.Error(), "s3cr3t") {
 			t.Errorf("message shows a value: %v", err)
 		}
-	}
-}
-
-func TestVersionIsReal(t *testing.T) {
-	if v := resolveVersion("v1.2.3"); v != "v1.2.3" {
-		t.Fatal(v)
-	}
-	if v := resolveVersion("dev"); !strings.Contains(v, "go1.") {
-		t.Fatalf("build-info version %q has no Go version", v)
-	}
-}
-
-func TestConsoleLogFormat(t *testing.T) {
-	var buf bytes.Buffer
-	l, err := NewLoggerFormat(&buf, "info", "console")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.Info().Str("tool", "x").Msg("tool call")
-	if s := buf.String(); strings.HasPrefix(s, "{") || !strings.Contains(s, "tool call") || !strings.Contains(s, "tool=x") {
-		t.Fatalf("not console: %q", s)
-	}
-	if _, err := NewLoggerFormat(&buf, "info", "xml"); err == nil {
-		t.Fatal("bad format accepted")
 	}
 }
