@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,19 +9,15 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
-	"runtime/debug"
-	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/redis/go-redis/v9"
 	"github.com/rs/zerolog"
 	"golang.org/x/net/netutil"
-	"golang.org/x/sync/semaphore"
 
 	"github.com/mcpfleet/mcpfleet/pkg/auth"
+	"github.com/mcpfleet/mcpfleet/pkg/httpguard"
 	"github.com/mcpfleet/mcpfleet/pkg/sessions"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
@@ -76,11 +71,11 @@ func HTTPHandler(b *Built) http.Handler {
 	h = sessions.EndStreamsOnDelete(rdb, h)
 	h = scopeGate(b, h)
 	h = rpcGate(lim, sess, h)
-	h = bodyLimit(lim, h)
+	h = httpguard.Body(lim.MaxBodyBytes, lim.BodyBudgetBytes, lim.BodyTimeout, refuse, h)
 	h = authenticate(b, mux, h)
-	h = originCheck(b.Options.AllowOrigins, h)
-	h = bodyDeadline(lim.BodyTimeout, h)
-	h = writeDeadline(lim.WriteTimeout, h)
+	h = httpguard.Origin(b.Options.AllowOrigins, refuse, h)
+	h = httpguard.BodyDeadline(lim.BodyTimeout, h)
+	h = httpguard.WriteDeadline(lim.WriteTimeout, h)
 	mux.Handle("/mcp", h)
 	mux.Handle("/mcp/", h)
 	return mux
@@ -92,185 +87,6 @@ func sharedRedis(b *Built) *redis.Client {
 		return nil
 	}
 	return b.Registry.Redis
-}
-
-// bodyDeadline bounds every read of the request body, including the one
-// net/http makes to discard an unread body after a refusal (a slow drip would
-// otherwise hold the connection for ever). bodyLimit lifts it once the body
-// is in: a read deadline while mcp-go streams a response would cancel it.
-func bodyDeadline(d time.Duration, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(d))
-		next.ServeHTTP(w, r)
-	})
-}
-
-// writeDeadline gives each write of the response d to reach the client. A
-// client that stops reading (a slow-read attack, or a dead peer behind a
-// proxy) then loses its connection instead of holding it for ever, while a
-// stream that keeps being read (SSE, progress) may last as long as it needs:
-// the deadline moves forward with every write.
-func writeDeadline(d time.Duration, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		dw := &deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), d: d}
-		next.ServeHTTP(dw, r)
-		dw.arm() // net/http flushes what is buffered after the handler returns
-	})
-}
-
-type deadlineWriter struct {
-	http.ResponseWriter
-	rc *http.ResponseController
-	d  time.Duration
-}
-
-// arm moves the deadline to d from now.
-func (w *deadlineWriter) arm() { _ = w.rc.SetWriteDeadline(time.Now().Add(w.d)) }
-
-func (w *deadlineWriter) WriteHeader(status int) {
-	w.arm()
-	w.ResponseWriter.WriteHeader(status)
-}
-
-func (w *deadlineWriter) Write(p []byte) (int, error) {
-	w.arm()
-	return w.ResponseWriter.Write(p)
-}
-
-func (w *deadlineWriter) Flush() {
-	w.arm()
-	_ = w.rc.Flush()
-}
-
-// Unwrap lets http.ResponseController reach the connection (deadlines, flush).
-func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// bodyLimit reads a POST body, at most lim.MaxBodyBytes (413 beyond, checked on
-// Content-Length first) within lim.BodyTimeout (408 for a slower body), and
-// only while the bytes of all bodies being held stay within lim.BodyBudgetBytes
-// (503 when a burst of large bodies would pass it). mcp-go reads the body with
-// io.ReadAll and would answer an oversized one with a generic 400.
-func bodyLimit(lim Limits, next http.Handler) http.Handler {
-	budget := semaphore.NewWeighted(lim.BodyBudgetBytes)
-	var release memoryRelease
-	maxBody := lim.MaxBodyBytes
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rc := http.NewResponseController(w)
-		if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
-			_ = rc.SetReadDeadline(time.Time{})
-			next.ServeHTTP(w, r)
-			return
-		}
-		if r.ContentLength > maxBody {
-			refuse(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", maxBody))
-			return
-		}
-		size := r.ContentLength
-		if size < 0 { // chunked: reserve the most it may be
-			size = maxBody
-		}
-		size = max(size, 1)
-		wctx, cancel := context.WithTimeout(r.Context(), lim.BodyTimeout)
-		err := budget.Acquire(wctx, size)
-		cancel()
-		if err != nil {
-			w.Header().Set("Retry-After", "1")
-			refuse(w, http.StatusServiceUnavailable, "too many large requests at once; retry in a second")
-			return
-		}
-		defer budget.Release(size)
-		data, err := readBody(http.MaxBytesReader(w, r.Body, maxBody), r.ContentLength)
-		defer release.after(max(int(r.ContentLength), len(data))) // what the read allocated, on error too
-		var tooBig *http.MaxBytesError
-		var ne net.Error
-		switch {
-		case errors.As(err, &tooBig):
-			refuse(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", maxBody))
-			return
-		case errors.As(err, &ne) && ne.Timeout():
-			refuse(w, http.StatusRequestTimeout, fmt.Sprintf("request body not received within %s", lim.BodyTimeout))
-			return
-		case err != nil:
-			refuse(w, http.StatusBadRequest, "could not read the request body")
-			return
-		}
-		_ = rc.SetReadDeadline(time.Time{})
-		r.Body = bufferedBody{bytes.NewReader(data), data}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// memoryRelease hands memory back to the OS 2 s after a request with a body of
-// 1 MiB or more ends, at most once per 2 s. mcp-go allocates about 14 times
-// such a body while handling it (58 MB for a 4 MiB tools/call), and an idle
-// Go process collects that garbage only at its next forced GC, two minutes
-// later: without this a burst of large bodies stays in RSS (the hostile suite
-// bounds RSS 30 s after a burst). It changes no runtime setting.
-type memoryRelease struct{ pending atomic.Bool }
-
-func (m *memoryRelease) after(n int) {
-	if n < 1<<20 || !m.pending.CompareAndSwap(false, true) {
-		return
-	}
-	time.AfterFunc(2*time.Second, func() {
-		// Cleared first: a request that ends while the collection runs
-		// schedules the next one instead of leaving its garbage in RSS.
-		m.pending.Store(false)
-		debug.FreeOSMemory()
-	})
-}
-
-// readBody reads a body of known length into one buffer of that size
-// (io.ReadAll grows and copies it, leaving twice its size to collect), or of
-// unknown length with io.ReadAll.
-func readBody(r io.Reader, n int64) ([]byte, error) {
-	if n < 0 {
-		return io.ReadAll(r)
-	}
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(r, buf); err != nil {
-		return nil, err
-	}
-	return buf, nil
-}
-
-// originCheck answers 403 when a browser sends a foreign Origin (DNS rebinding,
-// cross-site requests). Loopback origins and MCPFLEET_ALLOWED_ORIGINS pass; no
-// Origin (non-browser clients) passes. Scheme and host compare
-// case-insensitively (RFC 6454 serialises both in lower case). mcp-go's own
-// Host check stays on.
-func originCheck(allowed []string, next http.Handler) http.Handler {
-	allow := map[string]bool{}
-	for _, o := range allowed {
-		allow[strings.TrimRight(strings.ToLower(o), "/")] = true
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		origin := r.Header.Get("Origin")
-		if origin != "" && !allow[strings.TrimRight(strings.ToLower(origin), "/")] && !isLoopbackOrigin(origin) {
-			refuse(w, http.StatusForbidden, "origin not allowed")
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-func isLoopbackOrigin(origin string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || u.Opaque != "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-		return false
-	}
-	if s := strings.ToLower(u.Scheme); s != "http" && s != "https" {
-		return false
-	}
-	return isLoopbackHost(u.Hostname())
-}
-
-func isLoopbackHost(h string) bool {
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
 }
 
 // refuse answers before the body was read: the connection closes after the
@@ -294,7 +110,7 @@ func checkListen(addr string, authenticated bool) error {
 	if err != nil {
 		return fmt.Errorf("--addr %q is not host:port: %v", addr, err)
 	}
-	if isLoopbackHost(host) || authenticated {
+	if httpguard.IsLoopbackHost(host) || authenticated {
 		return nil
 	}
 	return fmt.Errorf("refusing to listen on %s without authentication: anyone who can reach it could use this server's credentials; set MCPFLEET_AUTH_TOKENS=user=token,..., or MCPFLEET_AUTH_ISSUED=1 with tokens from `mcpfleet token issue`, or MCPFLEET_OAUTH_ISSUER and MCPFLEET_PUBLIC_URL, or listen on 127.0.0.1", addr)
@@ -317,7 +133,7 @@ func serveHTTP(ctx context.Context, b *Built, log zerolog.Logger) error {
 		ReadHeaderTimeout: lim.ReadHeaderTimeout,
 		// No ReadTimeout or WriteTimeout: both would cut long SSE responses
 		// (a read deadline cancels the request's context). Bodies get their
-		// own deadline (bodyDeadline, bodyLimit).
+		// own deadline (httpguard.BodyDeadline, httpguard.Body).
 		IdleTimeout:    lim.IdleTimeout,
 		MaxHeaderBytes: lim.MaxHeaderBytes,
 	}

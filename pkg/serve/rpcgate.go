@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpfleet/mcpfleet/pkg/httpguard"
 	"github.com/mcpfleet/mcpfleet/pkg/sessions"
 )
 
@@ -143,25 +143,8 @@ func acceptsEventStream(values []string) bool {
 	return false
 }
 
-type bufferedBody struct {
-	*bytes.Reader
-	data []byte
-}
-
-func (bufferedBody) Close() error { return nil }
-
-// bodyBytes returns the body bodyLimit read (without copying it), or reads it.
-func bodyBytes(r *http.Request) []byte {
-	if b, ok := r.Body.(bufferedBody); ok {
-		return b.data
-	}
-	if r.Body == nil {
-		return nil
-	}
-	data, _ := io.ReadAll(r.Body)
-	r.Body = bufferedBody{bytes.NewReader(data), data}
-	return data
-}
+// bodyBytes returns the body httpguard.Body read (without copying it), or reads it.
+func bodyBytes(r *http.Request) []byte { return httpguard.Bytes(r) }
 
 type rpcHead struct {
 	ID     json.RawMessage `json:"id"`
