@@ -1,8 +1,6 @@
 package serve
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -19,43 +17,30 @@ import (
 // is answered -32602 with the error's text (which should name the fix).
 func (r *Registry) CheckResourceURIs(check func(uri string) error) { r.resourceCheck = check }
 
-var readMark = []byte(`"resources/read"`)
-
-// resourceRefusal is the -32602 answer to a resources/read message whose URI
-// the check refuses, or nil (anything else, or no check).
-func (r *Registry) resourceRefusal(msg []byte) []byte {
-	if r == nil || r.resourceCheck == nil || !bytes.Contains(msg, readMark) {
+// resourceRefusal is the -32602 answer to a resources/read whose URI the
+// check refuses, or nil (anything else, or no check).
+func (r *Registry) resourceRefusal(h rpcHead) []byte {
+	if r == nil || r.resourceCheck == nil || h.Method != string(mcp.MethodResourcesRead) || len(h.ID) == 0 {
 		return nil
 	}
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Params struct {
-			URI string `json:"uri"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(msg, &m) != nil || m.Method != string(mcp.MethodResourcesRead) || len(m.ID) == 0 {
-		return nil
-	}
-	if err := r.resourceCheck(m.Params.URI); err != nil {
-		return rpcErrorLine(m.ID, mcp.INVALID_PARAMS, err.Error())
+	if err := r.resourceCheck(h.uri); err != nil {
+		return rpcErrorLine(h.ID, mcp.INVALID_PARAMS, err.Error())
 	}
 	return nil
 }
 
-// resourceGate answers such a resources/read over HTTP.
+// resourceGate answers such a resources/read over HTTP, from the head rpcGate
+// parsed.
 func resourceGate(r *Registry, next http.Handler) http.Handler {
 	if r.resourceCheck == nil {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if req.Method == http.MethodPost {
-			if h, ok := headOf(req); !ok || h.Method == string(mcp.MethodResourcesRead) {
-				if line := r.resourceRefusal(bodyBytes(req)); line != nil {
-					w.Header().Set("Content-Type", "application/json")
-					_, _ = w.Write(line)
-					return
-				}
+		if h, ok := headOf(req); ok {
+			if line := r.resourceRefusal(h); line != nil {
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write(line)
+				return
 			}
 		}
 		next.ServeHTTP(w, req)

@@ -154,6 +154,7 @@ type rpcHead struct {
 	badID  bool
 	modern bool   // params._meta names a 2026-07-28+ protocol (mcp-go's era test)
 	tool   string // params.name of a tools/call
+	uri    string // params.uri of a resources/read
 }
 
 type headKey struct{}
@@ -202,10 +203,10 @@ func parseHead(data []byte) (h rpcHead, ok bool) {
 		return h, false
 	}
 	h.badID = isBadID(h.ID)
-	// The params are decoded only when they can matter: a _meta (the era) or
-	// a tools/call (its tool name).
-	if len(h.Params) > 0 && h.Params[0] == '{' &&
-		(h.Method == string(mcp.MethodToolsCall) || bytes.Contains(h.Params, []byte(`"_meta"`))) {
+	// The params are decoded only when they can matter: a _meta (the era), a
+	// tools/call (its tool name) or a resources/read (its URI).
+	if len(h.Params) > 0 && h.Params[0] == '{' && (h.Method == string(mcp.MethodToolsCall) ||
+		h.Method == string(mcp.MethodResourcesRead) || bytes.Contains(h.Params, []byte(`"_meta"`))) {
 		// Only the version key of _meta is read (mcp.Meta decodes every key
 		// into a map of interfaces).
 		var p struct {
@@ -213,10 +214,11 @@ func parseHead(data []byte) (h rpcHead, ok bool) {
 				Version string `json:"io.modelcontextprotocol/protocolVersion"`
 			} `json:"_meta"`
 			Name string `json:"name"`
+			URI  string `json:"uri"`
 		}
 		if json.Unmarshal(h.Params, &p) == nil {
 			h.modern = mcp.IsModernProtocol(p.Meta.Version)
-			h.tool = p.Name
+			h.tool, h.uri = p.Name, p.URI
 		}
 	}
 	return h, true

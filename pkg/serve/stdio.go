@@ -68,9 +68,9 @@ type stdioIn struct {
 	out   *stdioOut
 	log   zerolog.Logger
 	drain time.Duration // how long EOF waits for answers
-	// refuse answers a line mcp-go should not see (an error line) or
+	// refuse answers a message mcp-go should not see (an error line) or
 	// returns nil (resourcecheck.go)
-	refuse func(line []byte) []byte
+	refuse func(h rpcHead) []byte
 	line   []byte // the rest of the line being handed out
 	err    error  // the input's error, returned once the last line is out
 }
@@ -136,7 +136,7 @@ func (in *stdioIn) accept(line []byte) bool {
 		return false
 	}
 	if in.refuse != nil {
-		if out := in.refuse(line); out != nil {
+		if out := in.refuse(h); out != nil {
 			_, _ = in.out.Write(out)
 			return false
 		}
