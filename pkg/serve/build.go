@@ -78,23 +78,18 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 		// (Registry.WatchResources turns it on).
 		server.WithResourceCapabilities(false, true),
 		server.WithPromptCapabilities(true),
-		// Input validation is the toolkit's (one pass, readable per-field
-		// errors); mcp-go's would run a second pass with Go struct dumps.
-		// Output validation is not per call either (it marshalled, decoded
-		// and validated every result, ~15% of server CPU): pre-encoded
-		// results are checked once per encoding by the toolkit, and every
-		// other result's conformance is proven in tests — servetest validates
-		// each result of every MCP-level test against the tool's output
-		// schema, and each server fuzzes its outputs against it.
+		// No mcp-go input or output validation: the toolkit validates input
+		// once with readable errors, and output conformance is proven in
+		// tests (servetest checks every result against the output schema)
+		// instead of costing every call.
 		server.WithRecovery(),
 		// Always a hook set, so Register can add hooks via r.Server.GetHooks().
 		server.WithHooks(sessionGauge(app.Name)),
 		server.WithResourceRecovery(),
 		// An OAuth caller sees and calls only the tools its scopes cover.
 		server.WithToolFilter(scopeFilter(&reg)),
-		// No server.WithLogger: mcp-go logs only info lines through it (a line
-		// per message and per tool call), which callLogger already writes; at
-		// warn it logged nothing yet built its attributes on every call.
+		// No server.WithLogger: its lines (one per message and call) repeat
+		// callLogger's and cost every call even when not written.
 	)
 	s.Use(callLogger(log, app.Name))
 	// A cancelled call's response is left out (MCP: no response to a

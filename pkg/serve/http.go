@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/redis/go-redis/v9"
 	"github.com/rs/zerolog"
 	"golang.org/x/net/netutil"
 
@@ -30,7 +29,7 @@ const MaxBodyBytes = 4 << 20
 // unauthenticated /healthz.
 func HTTPHandler(b *Built) http.Handler {
 	lim := b.Options.Limits
-	rdb := sharedRedis(b)
+	rdb := b.Registry.Redis // nil: this process alone
 	store := sessions.NewMemory(lim.MaxSessions, lim.MaxUserSessions)
 	if rdb != nil {
 		// Replicas share legacy sessions: any one accepts a live id, all
@@ -81,14 +80,6 @@ func HTTPHandler(b *Built) http.Handler {
 	return mux
 }
 
-// sharedRedis is the Redis replicas share, or nil.
-func sharedRedis(b *Built) *redis.Client {
-	if b.Registry == nil {
-		return nil
-	}
-	return b.Registry.Redis
-}
-
 // refuse answers before the body was read: the connection closes after the
 // answer, so an unread (maybe slow) body is never drained.
 func refuse(w http.ResponseWriter, status int, msg string) {
@@ -117,10 +108,9 @@ func checkListen(addr string, authenticated bool) error {
 }
 
 // serveHTTP runs the HTTP transport until ctx ends, then shuts down gracefully.
-func serveHTTP(ctx context.Context, b *Built, log zerolog.Logger) error {
-	if err := checkListen(b.Options.Addr, b.Options.authenticated()); err != nil {
-		return err
-	}
+// Run has checked the address (checkListen).
+func serveHTTP(ctx context.Context, b *Built) error {
+	log := b.Log
 	ln, err := net.Listen("tcp", b.Options.Addr)
 	if err != nil {
 		return err

@@ -81,7 +81,7 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 	defer stopMetrics()
 	switch o.Transport {
 	case "http":
-		err = serveHTTP(ctx, b, b.Log)
+		err = serveHTTP(ctx, b)
 	default:
 		b.Log.Info().Int("tools", len(b.Registry.Tools())).Msg("serving MCP over stdio")
 		err = serveStdio(ctx, b, stdin, stdout, stderr)
