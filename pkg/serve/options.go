@@ -100,7 +100,7 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 	if o.OAuth, err = oauthFromEnv(); err != nil {
 		return o, err
 	}
-	if v := os.Getenv("MCPFLEET_AUTH_ISSUED"); v != "" {
+	if v := env.Or("MCPFLEET_AUTH_ISSUED", ""); v != "" {
 		if o.AuthIssued, err = strconv.ParseBool(v); err != nil {
 			return o, fmt.Errorf("MCPFLEET_AUTH_ISSUED must be 1 (accept tokens from `mcpfleet token issue`) or 0, not %q", v)
 		}
