@@ -319,7 +319,7 @@ func loadHTTP(c config, cmd, env []string, argsOf func(int) map[string]any, anch
 		}
 		per := c.httpCalls / httpBlocks
 		for n := b * per; n < (b+1)*per; n++ {
-			work <- n
+			work <- c.n + n // after the stdio calls' numbers: a state file shared by both loads caches nothing for these
 		}
 		close(work)
 		wg.Wait()
