@@ -49,7 +49,8 @@ func TestReadmeTryItRunsVerbatim(t *testing.T) {
 			cmd.Dir = work
 			// A reader runs the block on a fresh machine: no limits already spent by
 			// other tests in this process's shared state directory.
-			cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "MCPFLEET_STATE_DIR="+t.TempDir())
+			// TMPDIR: what a block writes under ${TMPDIR:-/tmp} goes with the test.
+			cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "MCPFLEET_STATE_DIR="+t.TempDir(), "TMPDIR="+t.TempDir())
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("try-it block failed: %v\n%s", err, out)
