@@ -35,11 +35,14 @@ build:
 # failed and skipped, and which missing prerequisite caused each skip with the
 # command that installs it. Redis- and inspector-backed tests run when
 # redis-server and .tools/ are present (.ci/run installs them and makes them required).
+# Servers that tests start keep their state files in a directory of this run
+# (XDG_STATE_HOME), never in the tester's home: limits would carry over.
 test:
 	@race=-race; \
 	if [ "$$($(GO) env CGO_ENABLED)" != 1 ] || ! command -v "$$($(GO) env CC)" >/dev/null 2>&1; then \
 	  echo "note: the race detector needs cgo and a C compiler (apt-get install gcc); running the tests without -race"; race=; \
 	fi; \
+	state=$$(mktemp -d); trap 'rm -rf "$$state"' EXIT; export XDG_STATE_HOME="$$state"; \
 	set -o pipefail; $(GO) test $$race -json -count=1 -timeout 30m $(PKGS) | $(GO) run ./cmd/testreport
 
 test-short:
