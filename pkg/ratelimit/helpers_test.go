@@ -1,14 +1,13 @@
 package ratelimit
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/redistest"
-	"github.com/mcpfleet/mcpfleet/pkg/store"
+	"github.com/mcpfleet/mcpfleet/pkg/store/storetest"
 )
 
 // t0 is window-aligned for every window the tests use.
@@ -30,11 +29,7 @@ func backends() []backend {
 			return func(string) []Option { return nil }
 		}},
 		{"store", func(t *testing.T) func(string) []Option {
-			db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "rl.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = db.Close() })
+			db := storetest.Open(t, filepath.Join(t.TempDir(), "rl.db"))
 			return func(prefix string) []Option { return []Option{WithStore(db, "rl:test:"+prefix+":")} }
 		}},
 		{"redis", func(t *testing.T) func(string) []Option {

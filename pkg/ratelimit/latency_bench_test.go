@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/redistest"
-	"github.com/mcpfleet/mcpfleet/pkg/store"
+	"github.com/mcpfleet/mcpfleet/pkg/store/storetest"
 )
 
 // reportLatency times each call of op and reports the median and the 99th
@@ -38,11 +38,7 @@ func BenchmarkDecisionLatency(b *testing.B) {
 	backends := map[string]func(b *testing.B) []Option{
 		"memory": func(*testing.B) []Option { return nil },
 		"store": func(b *testing.B) []Option {
-			db, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { _ = db.Close() })
+			db := storetest.Open(b, filepath.Join(b.TempDir(), "bench.db"))
 			return []Option{WithStore(db, "rl:bench:")}
 		},
 		"redis": func(b *testing.B) []Option { return []Option{WithRedis(redistest.Start(b), "rl:bench:")} },

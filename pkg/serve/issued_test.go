@@ -16,6 +16,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/pkg/store"
+	"github.com/mcpfleet/mcpfleet/pkg/store/storetest"
 )
 
 // issuedServer serves testApp with issued tokens on (and the static token
@@ -39,11 +40,7 @@ func issuedServer(t *testing.T, dir, static string) (url string, tokens issued.S
 	}
 	ts := httptest.NewServer(serve.HTTPHandler(b))
 	t.Cleanup(ts.Close)
-	db, err := store.Open(context.Background(), store.File(dir, "testsrv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
+	db := storetest.Open(t, store.File(dir, "testsrv"))
 	if tokens, err = issued.NewStore(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
-	"github.com/mcpfleet/mcpfleet/pkg/store"
+	"github.com/mcpfleet/mcpfleet/pkg/store/storetest"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/rules"
 )
@@ -166,11 +166,7 @@ func TestRuleQuotasOverMCP(t *testing.T) {
 	}
 	// A corrupt entry (an older release's, or a hand edit) is reported to
 	// its owner and removable by id.
-	db, err := store.Open(context.Background(), filepath.Join(dir, "ziwei.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.Open(t, filepath.Join(dir, "ziwei.db"))
 	var data []byte
 	if err := db.SQL().QueryRow(`SELECT data FROM ziwei_rules_doc`).Scan(&data); err != nil {
 		t.Fatal(err)

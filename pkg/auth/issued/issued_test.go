@@ -13,6 +13,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/auth/issued"
 	"github.com/mcpfleet/mcpfleet/pkg/redistest"
 	"github.com/mcpfleet/mcpfleet/pkg/store"
+	"github.com/mcpfleet/mcpfleet/pkg/store/storetest"
 )
 
 // backends are the two implementations, each opened twice on one shared
@@ -23,11 +24,7 @@ func backends(t *testing.T) map[string]func(t *testing.T, server string) (writer
 		"store": func(t *testing.T, server string) (issued.Store, issued.Store, func(string) issued.Store) {
 			path := store.File(t.TempDir(), server)
 			open := func() issued.Store {
-				db, err := store.Open(context.Background(), path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = db.Close() })
+				db := storetest.Open(t, path)
 				s, err := issued.NewStore(context.Background(), db)
 				if err != nil {
 					t.Fatal(err)
@@ -229,11 +226,7 @@ func TestIssueConcurrently(t *testing.T) {
 
 func TestIssueRefuses(t *testing.T) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "x.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.Open(t, filepath.Join(t.TempDir(), "x.db"))
 	s, err := issued.NewStore(ctx, db)
 	if err != nil {
 		t.Fatal(err)
@@ -356,11 +349,7 @@ func BenchmarkCheck(b *testing.B) {
 	ctx := context.Background()
 	for name, open := range map[string]func(b *testing.B) issued.Store{
 		"store": func(b *testing.B) issued.Store {
-			db, err := store.Open(ctx, store.File(b.TempDir(), "ziwei"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { _ = db.Close() })
+			db := storetest.Open(b, store.File(b.TempDir(), "ziwei"))
 			s, err := issued.NewStore(ctx, db)
 			if err != nil {
 				b.Fatal(err)

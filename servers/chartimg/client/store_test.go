@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
-	"github.com/mcpfleet/mcpfleet/pkg/store"
+	"github.com/mcpfleet/mcpfleet/pkg/store/storetest"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/fake"
 )
@@ -21,11 +21,7 @@ func TestDailyLimitHeldInTheStateFile(t *testing.T) {
 	defer stop()
 	path := filepath.Join(t.TempDir(), "chartimg.db")
 	client := func() *Client {
-		db, err := store.Open(context.Background(), path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = db.Close() })
+		db := storetest.Open(t, path)
 		return New(Config{APIURL: base, APIKey: "test-key", Retries: -1, Store: db,
 			Plan: chart.Plan{Name: "TINY", PerSecond: 100, Burst: 100, DailyMax: 2, MaxWidth: 800, MaxHeight: 600, MaxParameters: 3}})
 	}

@@ -6,26 +6,27 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpfleet/mcpfleet/pkg/store"
+	"github.com/mcpfleet/mcpfleet/pkg/store/storetest"
 )
 
-// The file store keeps specs and feeds across handles (processes) and
-// drops them after their lifetimes, as the Redis store's TTLs do.
-func TestFileStoreLifetimes(t *testing.T) {
-	ctx := context.Background()
+// fileStores returns a function that opens one new state file's store again,
+// as each process of a host does.
+func fileStores(t *testing.T) func() *fileStore {
 	path := filepath.Join(t.TempDir(), "gnr.db")
-	open := func() *fileStore {
-		db, err := store.Open(ctx, path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = db.Close() })
-		s, err := NewFileStore(ctx, db)
+	return func() *fileStore {
+		s, err := NewFileStore(context.Background(), storetest.Open(t, path))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return s.(*fileStore)
 	}
+}
+
+// The file store keeps specs and feeds across handles (processes) and
+// drops them after their lifetimes, as the Redis store's TTLs do.
+func TestFileStoreLifetimes(t *testing.T) {
+	ctx := context.Background()
+	open := fileStores(t)
 	now := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
 	a := open()
 	a.now = func() time.Time { return now }
@@ -58,19 +59,7 @@ func TestFileStoreLifetimes(t *testing.T) {
 // gone a minute after it ends.
 func TestFileStoreHolds(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "gnr.db")
-	open := func() *fileStore {
-		db, err := store.Open(ctx, path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = db.Close() })
-		s, err := NewFileStore(ctx, db)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s.(*fileStore)
-	}
+	open := fileStores(t)
 	a, b := open(), open()
 	until := time.Now().Add(time.Hour).Truncate(time.Millisecond)
 	if err := a.HoldUntil(ctx, "news.google.com", until); err != nil {

@@ -9,17 +9,13 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
-	"github.com/mcpfleet/mcpfleet/pkg/store"
+	"github.com/mcpfleet/mcpfleet/pkg/store/storetest"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 )
 
 func openFileStore(t *testing.T, path string, key []byte) *FileStore {
 	t.Helper()
-	db, err := store.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
+	db := storetest.Open(t, path)
 	fs, err := NewFileStore(context.Background(), db, key)
 	if err != nil {
 		t.Fatal(err)

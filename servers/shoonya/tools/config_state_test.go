@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mcpfleet/mcpfleet/pkg/store"
+	"github.com/mcpfleet/mcpfleet/pkg/store/storetest"
 )
 
 // TestConfigOnStateFile: without Redis, two processes on one state file
@@ -16,11 +16,7 @@ func TestConfigOnStateFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "shoonya.db")
 	admitted := 0
 	for range 2 {
-		db, err := store.Open(context.Background(), path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = db.Close() })
+		db := storetest.Open(t, path)
 		cfg, _, _, err := ConfigOn(nil, db)
 		if err != nil {
 			t.Fatal(err)

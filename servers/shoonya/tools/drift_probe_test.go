@@ -13,6 +13,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/pkg/store"
+	"github.com/mcpfleet/mcpfleet/pkg/store/storetest"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/fake"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/session"
@@ -230,11 +231,7 @@ func runCommand(t *testing.T) string {
 func storedToken(t *testing.T) string {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, store.File(os.Getenv("MCPFLEET_STATE_DIR"), "shoonya"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := storetest.Open(t, store.File(os.Getenv("MCPFLEET_STATE_DIR"), "shoonya"))
 	key, _ := session.ParseStateKey(os.Getenv(session.EnvStateKey))
 	fs, err := session.NewFileStore(ctx, db, key)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/redistest"
-	"github.com/mcpfleet/mcpfleet/pkg/store"
+	"github.com/mcpfleet/mcpfleet/pkg/store/storetest"
 )
 
 var t0 = time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC)
@@ -20,11 +20,7 @@ func backends(t *testing.T) map[string]func(c clock.Clock) *Quota {
 	srv := redistest.StartServer(t)
 	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr()})
 	t.Cleanup(func() { _ = rdb.Close() })
-	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "web-search.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
+	db := storetest.Open(t, filepath.Join(t.TempDir(), "web-search.db"))
 	return map[string]func(c clock.Clock) *Quota{
 		"memory": func(c clock.Clock) *Quota { return New(20, 10*time.Minute, Options{Clock: c}) },
 		"redis":  func(c clock.Clock) *Quota { return New(20, 10*time.Minute, Options{Clock: c, Redis: rdb}) },

@@ -12,15 +12,12 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpfleet/mcpfleet/pkg/store"
+	"github.com/mcpfleet/mcpfleet/pkg/store/storetest"
 )
 
 func openDB(t *testing.T, path string) *store.DB {
 	t.Helper()
-	db, err := store.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
+	db := storetest.Open(t, path)
 	return db
 }
 
