@@ -134,7 +134,19 @@ func TestPlacerOnePerKey(t *testing.T) {
 // once in total; a store that stops answering refuses, sending nothing.
 func TestSharedPacer(t *testing.T) {
 	srv := redistest.StartServer(t)
-	a, b := NewSharedPacer(srv.NewClient(t), 2), NewSharedPacer(srv.NewClient(t), 2)
+	if NewSharedPacer(nil, 2).shared != nil {
+		t.Fatal("no Redis: the pacer must stay in memory")
+	}
+	pacersShareLimit(t, NewSharedPacer(srv.NewClient(t), 2), NewSharedPacer(srv.NewClient(t), 2),
+		func() { _ = srv.NewClient(t).ShutdownNoSave(context.Background()).Err() })
+}
+
+// pacersShareLimit: a and b, two processes' pacers of 2 orders a minute on
+// one backend, admit 2 for a user in total and refuse the third with when to
+// retry; after breakBackend a refusal says the backend failed, retryable. It
+// returns that refusal.
+func pacersShareLimit(t *testing.T, a, b *Pacer, breakBackend func()) *envelope.Error {
+	t.Helper()
 	ctx := context.Background()
 	if a.Take(ctx, "u") != nil || b.Take(ctx, "u") != nil || a.Take(ctx, "v") != nil {
 		t.Fatal("within the shared limit")
@@ -145,13 +157,12 @@ func TestSharedPacer(t *testing.T) {
 			t.Fatalf("over the shared limit: %+v", e)
 		}
 	}
-	if NewSharedPacer(nil, 2).shared != nil {
-		t.Fatal("no Redis: the pacer must stay in memory")
+	breakBackend()
+	e := envelope.From(a.Take(ctx, "w"))
+	if e == nil || e.Code != envelope.UpstreamUnavailable || !e.Retryable {
+		t.Fatalf("backend gone: %+v", e)
 	}
-	_ = srv.NewClient(t).ShutdownNoSave(ctx).Err()
-	if e := envelope.From(a.Take(ctx, "w")); e == nil || e.Code != envelope.UpstreamUnavailable || !e.Retryable {
-		t.Fatalf("Redis gone: %+v", e)
-	}
+	return e
 }
 
 // TestSharedPlacerAcrossReplicas: two replicas (two placers on one real
