@@ -110,6 +110,9 @@ func runInspector(t *testing.T, era string, bin string, env []string, method ...
 		// --strict lints every tool schema for portability (exit 6 on errors).
 		args = append(args, "--strict")
 	}
+	// The Inspector passes a spawned server only HOME, PATH and a few more
+	// of its own environment: the run's state directory goes explicitly.
+	args = append(args, "-e", "MCPFLEET_STATE_DIR="+os.Getenv("MCPFLEET_STATE_DIR"))
 	for _, e := range env {
 		args = append(args, "-e", e)
 	}

@@ -81,7 +81,9 @@ func runTS(t *testing.T, node, dir, script, sdk, server, era, tr, bin string, en
 	if tr == "http" {
 		desc["url"] = startHTTP(t, bin, env) + "/mcp"
 	} else {
-		m := map[string]string{}
+		// The SDK passes a spawned server only HOME, PATH and a few more of
+		// its own environment: the run's state directory goes explicitly.
+		m := map[string]string{"MCPFLEET_STATE_DIR": os.Getenv("MCPFLEET_STATE_DIR")}
 		for _, kv := range env {
 			k, v, _ := strings.Cut(kv, "=")
 			m[k] = v
