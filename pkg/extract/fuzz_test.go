@@ -130,8 +130,8 @@ func FuzzStringList(f *testing.F) {
 	})
 }
 
-// FuzzFindKey checks the scanner against encoding/json's own map decoding.
-func FuzzFindKey(f *testing.F) {
+// FuzzAtKey checks a one-key path against encoding/json's own map decoding.
+func FuzzAtKey(f *testing.F) {
 	for _, s := range seedBodies {
 		f.Add([]byte(s), "data")
 	}
@@ -142,10 +142,13 @@ func FuzzFindKey(f *testing.F) {
 		if json.Unmarshal(body, &m) != nil || m == nil {
 			return
 		}
-		want, wantOK := m[key]
-		got, ok := findKey(body, key)
-		if ok != wantOK || (ok && !bytes.Equal(trimmed(got), trimmed(want))) {
-			t.Fatalf("findKey(%q, %q) = %q, %v; encoding/json: %q, %v", body, key, got, ok, want, wantOK)
+		want := m[key]
+		if isNull(trimmed(want)) {
+			want = nil
+		}
+		got, err := At(body, key)
+		if err != nil || !bytes.Equal(got, trimmed(want)) {
+			t.Fatalf("At(%q, %q) = %q, %v; encoding/json: %q", body, key, got, err, want)
 		}
 	})
 }

@@ -35,7 +35,13 @@ func At(body []byte, path ...string) (json.RawMessage, error) {
 		if cur[0] != '{' {
 			return nil, wrongType(path[:i], "an object", cur)
 		}
-		next, ok := findKey(cur, key)
+		// encoding/json's own map decode: the last of repeated keys wins and
+		// escaped keys compare unescaped, exactly as a struct decode reads them.
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(cur, &obj); err != nil {
+			return nil, malformed(cur)
+		}
+		next, ok := obj[key]
 		if !ok {
 			return nil, nil
 		}

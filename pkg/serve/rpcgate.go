@@ -203,21 +203,19 @@ func parseHead(data []byte) (h rpcHead, ok bool) {
 		return h, false
 	}
 	h.badID = isBadID(h.ID)
-	// The params are decoded only when they can matter: a _meta (the era), a
-	// tools/call (its tool name) or a resources/read (its URI).
-	if len(h.Params) > 0 && h.Params[0] == '{' && (h.Method == string(mcp.MethodToolsCall) ||
-		h.Method == string(mcp.MethodResourcesRead) || bytes.Contains(h.Params, []byte(`"_meta"`))) {
-		// Only the version key of _meta is read (mcp.Meta decodes every key
-		// into a map of interfaces).
+	// Params are read as mcp-go reads them: the struct's keys matched without
+	// case by encoding/json, _meta's keys exactly (mcp.Meta is a map), for
+	// the era, a tool's name or a resource's URI.
+	if len(h.Params) > 0 && h.Params[0] == '{' {
 		var p struct {
-			Meta struct {
-				Version string `json:"io.modelcontextprotocol/protocolVersion"`
-			} `json:"_meta"`
-			Name string `json:"name"`
-			URI  string `json:"uri"`
+			Meta map[string]json.RawMessage `json:"_meta"`
+			Name string                     `json:"name"`
+			URI  string                     `json:"uri"`
 		}
 		if json.Unmarshal(h.Params, &p) == nil {
-			h.modern = mcp.IsModernProtocol(p.Meta.Version)
+			var version string
+			_ = json.Unmarshal(p.Meta[mcp.MetaKeyProtocolVersion], &version)
+			h.modern = mcp.IsModernProtocol(version)
 			h.tool, h.uri = p.Name, p.URI
 		}
 	}

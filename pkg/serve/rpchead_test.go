@@ -20,6 +20,10 @@ func TestParseHead(t *testing.T) {
 		{"modern call", `{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"echo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","progressToken":7}}}`, true, "tools/call", "echo", true, false, false},
 		{"modern list", `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, true, "tools/list", "", true, false, false},
 		{"legacy meta", `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"progressToken":"p"}}}`, true, "tools/list", "", false, false, false},
+		{"meta key in any case, as mcp-go's struct reads it", `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_META":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, true, "tools/list", "", true, false, false},
+		{"escaped meta key", `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"\u005fmeta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, true, "tools/list", "", true, false, false},
+		{"version key only exact, as mcp-go's map reads it", `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"IO.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, true, "tools/list", "", false, false, false},
+		{"last of repeated version keys", `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/protocolVersion":"2025-11-25"}}}`, true, "tools/list", "", false, false, false},
 		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, true, "", "", false, true, false},
 		{"object id", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, true, "ping", "", false, false, true},
 		{"not json", `nope`, false, "", "", false, false, false},
@@ -44,6 +48,7 @@ func FuzzParseHead(f *testing.F) {
 		`{"ID":1,"Method":"tools/call","params":{"NAME":"x"}}`,
 		`{"id":{},"method":"ping"} `,
 		`{"method":"tools/call","paramſ":{"name":"x"}}`,
+		`{"method":"tools/list","params":{"_Meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
 		`[{"id":1}]`,
 		`{"id":1} x`,
 	} {
@@ -64,6 +69,9 @@ func FuzzParseHead(f *testing.F) {
 		var req mcp.CallToolRequest
 		if json.Unmarshal(body, &req) == nil && (req.Method != h.Method || (h.Method == string(mcp.MethodToolsCall) && req.Params.Name != h.tool)) {
 			t.Fatalf("%q: gate read %q/%q, mcp-go's type %q/%q", body, h.Method, h.tool, req.Method, req.Params.Name)
+		}
+		if json.Unmarshal(body, &req) == nil && req.Params.Meta != nil && h.modern != mcp.IsModernProtocol(req.Params.Meta.ProtocolVersion()) {
+			t.Fatalf("%q: gate read modern=%v, mcp-go's _meta says %q", body, h.modern, req.Params.Meta.ProtocolVersion())
 		}
 		if id := bytes.TrimSpace(h.ID); len(id) > 0 && h.badID != bytes.ContainsAny(id[:1], "{[tf") {
 			t.Fatalf("%q: badID %v", body, h.badID)

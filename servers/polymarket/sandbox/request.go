@@ -69,7 +69,7 @@ func Validate(r Request) (json.RawMessage, error) {
 			return nil, err
 		}
 	}
-	if d := jsonDepth(raw); d > MaxInputDepth {
+	if d := extract.Depth(raw); d > MaxInputDepth {
 		return nil, &RefusedError{Message: fmt.Sprintf("input_data is nested %d levels deep; the limit is %d: flatten it (e.g. pass the inner list itself) and rerun", d, MaxInputDepth)}
 	}
 	var buf bytes.Buffer
@@ -110,26 +110,4 @@ func checkIdentifier(k string) error {
 		return invalid("input_data", "input_data key %q is reserved (dunder names are not allowed)", show)
 	}
 	return nil
-}
-
-// jsonDepth is the deepest nesting of objects and arrays in valid JSON,
-// read with encoding/json's own tokenizer.
-func jsonDepth(raw []byte) int {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	depth, deepest := 0, 0
-	for {
-		t, err := dec.Token()
-		if err != nil {
-			return deepest
-		}
-		if d, ok := t.(json.Delim); ok {
-			switch d {
-			case '{', '[':
-				depth++
-				deepest = max(deepest, depth)
-			default:
-				depth--
-			}
-		}
-	}
 }

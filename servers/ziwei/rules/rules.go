@@ -99,7 +99,7 @@ func Parse(data []byte) (*Rule, error) {
 		return nil, errAt("", "rule is %d bytes of compact JSON; the limit is %d", n, MaxBytes)
 	}
 	// Depth check before decoding, so a deeply nested document costs nothing.
-	if d := jsonDepth(data); d > 2*MaxDepth+4 {
+	if d := extract.Depth(data); d > 2*MaxDepth+4 {
 		return nil, errAt("", "rule nests too deeply; at most %d levels of all/any/not", MaxDepth)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -121,30 +121,6 @@ func cleanJSONErr(err error) string {
 		s = s[:200] + "…"
 	}
 	return s
-}
-
-func jsonDepth(b []byte) int {
-	depth, max := 0, 0
-	inStr, esc := false, false
-	for _, c := range b {
-		switch {
-		case esc:
-			esc = false
-		case inStr && c == '\\':
-			esc = true
-		case c == '"':
-			inStr = !inStr
-		case inStr:
-		case c == '{' || c == '[':
-			depth++
-			if depth > max {
-				max = depth
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return max
 }
 
 // Rule is a compiled rule, safe for concurrent evaluation.
