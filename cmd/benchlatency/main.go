@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -176,6 +177,9 @@ func run(c config) (*result, error) {
 
 	// Streamable HTTP at c.conc clients, each with its own connection, in
 	// blocks that alternate with blocks of the anchor at the same concurrency.
+	if c.httpCalls == 0 { // stdio only: one process to profile
+		return r, nil
+	}
 	anchorBlock := func(n int) []time.Duration { return replay(px, calls, n, c.conc) }
 	lat, anchor, r.HTTPPeakRSSMiB, err = loadHTTP(c, cmd, env, argsOf, anchorBlock)
 	if err != nil {
@@ -264,7 +268,7 @@ func loadHTTP(c config, cmd, env []string, argsOf func(int) map[string]any, anch
 	if err := proc.Start(); err != nil {
 		return nil, nil, 0, err
 	}
-	defer func() { _ = proc.Process.Kill(); _ = proc.Wait() }()
+	defer stop(proc)
 	for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if conn, err := net.Dial("tcp", addr); err == nil {
 			_ = conn.Close()
@@ -475,5 +479,19 @@ func bare(args []string) {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
+	}
+}
+
+// stop ends a server as an operator does (SIGTERM), so it exits through its
+// own shutdown (MCPFLEET_CPUPROFILE is written then); killed after 5 s.
+func stop(proc *exec.Cmd) {
+	_ = proc.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = proc.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		_ = proc.Process.Kill()
+		<-done
 	}
 }
