@@ -50,7 +50,6 @@ type options struct {
 	staleFor   time.Duration
 	maxEntries int
 	onError    func(error)
-	local      bool
 }
 
 // WithClock sets the clock (default: time.Now).
@@ -114,14 +113,8 @@ func New[V any](ttl time.Duration, opts ...Option) *Cache[V] {
 	}
 	c := &Cache[V]{ttl: ttl, staleFor: o.staleFor, clock: o.clock, onError: o.onError}
 	switch {
-	case o.rdb != nil && o.local:
-		c.store = &tieredStore[V]{near: newMemStore[V](o.maxEntries, ttl+o.staleFor),
-			far: &redisStore[V]{rdb: o.rdb, prefix: o.prefix, keep: ttl + o.staleFor}, ttl: ttl}
 	case o.rdb != nil:
 		c.store = &redisStore[V]{rdb: o.rdb, prefix: o.prefix, keep: ttl + o.staleFor}
-	case o.db != nil && o.local:
-		c.store = &tieredStore[V]{near: newMemStore[V](o.maxEntries, ttl+o.staleFor),
-			far: newStoreStore[V](o.db, o.prefix, ttl+o.staleFor, o.maxEntries), ttl: ttl}
 	case o.db != nil:
 		c.store = newStoreStore[V](o.db, o.prefix, ttl+o.staleFor, o.maxEntries)
 	default:

@@ -42,9 +42,4 @@
 // of ttl. When Redis fails, Get still works, as an uncached call through to
 // fetch (no stale copy is available then); the Redis error goes to the
 // WithErrorHandler function. Set and Invalidate return Redis errors.
-//
-// WithLocalCopies (with WithRedis) also keeps what the process read or wrote
-// in its own memory: a fresh hit costs no Redis round trip. Replicas still
-// share the Redis copy once their own is past its ttl, but another replica's
-// Invalidate or Refresh does not reach it: only for keys never invalidated.
 package cache

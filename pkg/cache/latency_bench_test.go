@@ -13,8 +13,7 @@ import (
 )
 
 // BenchmarkHitLatency is one fresh hit per backend (1,000 keys, serially),
-// reported as median and 99th percentile in µs; "+local" adds
-// WithLocalCopies (a process's own copy in front of the shared one).
+// reported as median and 99th percentile in µs.
 func BenchmarkHitLatency(b *testing.B) {
 	db := func(b *testing.B) *embedded.DB {
 		d, err := embedded.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
@@ -30,7 +29,6 @@ func BenchmarkHitLatency(b *testing.B) {
 	}{
 		{"memory", func(*testing.B) []Option { return nil }},
 		{"store", func(b *testing.B) []Option { return []Option{WithStore(db(b), "bench:")} }},
-		{"store+local", func(b *testing.B) []Option { return []Option{WithStore(db(b), "bench:"), WithLocalCopies()} }},
 		{"redis", func(b *testing.B) []Option { return []Option{WithRedis(redistest.Start(b), "bench:")} }},
 	}
 	for _, c := range cases {

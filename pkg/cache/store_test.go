@@ -36,7 +36,7 @@ func TestStoreSharedAcrossHandles(t *testing.T) {
 	if _, _, err := a.Get(ctx, "uae", func(context.Context) (Feed, error) { return want, nil }); err != nil {
 		t.Fatal(err)
 	}
-	b := New[Feed](time.Minute, WithStore(openStore(t, path), "gnr:feed:"), WithLocalCopies())
+	b := New[Feed](time.Minute, WithStore(openStore(t, path), "gnr:feed:"))
 	got, meta, err := b.Get(ctx, "uae", func(context.Context) (Feed, error) {
 		t.Error("second handle fetched although the first had stored the value")
 		return Feed{}, nil

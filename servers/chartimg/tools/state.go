@@ -76,8 +76,8 @@ func NewServiceOn(c *client.Client, backend func(prefix string) []cache.Option, 
 		docsCache: cache.New[*docsparse.Docs](DocsTTL, with("docs", cache.WithStaleFor(30*24*time.Hour))...),
 		// Exchanges and symbols are never refreshed by hand: each replica may
 		// keep a local copy of the shared one (docs are, by forceRefresh).
-		exchanges: cache.New[client.ExchangeList](ExchangeTTL, with("exchanges", cache.WithStaleFor(24*time.Hour), cache.WithLocalCopies())...),
-		symbols:   cache.New[client.SymbolList](ExchangeTTL, with("symbols", cache.WithStaleFor(24*time.Hour), cache.WithMaxEntries(256), cache.WithLocalCopies())...),
+		exchanges: cache.New[client.ExchangeList](ExchangeTTL, with("exchanges", cache.WithStaleFor(24*time.Hour))...),
+		symbols:   cache.New[client.SymbolList](ExchangeTTL, with("symbols", cache.WithStaleFor(24*time.Hour), cache.WithMaxEntries(256))...),
 	}
 	return s
 }

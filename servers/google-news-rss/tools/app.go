@@ -72,7 +72,7 @@ func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 		// window claims, so a query_key is polled once per window in total.
 		store = poll.NewRedisStore(r.Redis)
 		claimOpts = append(claimOpts, ratelimit.WithRedis(r.Redis, poll.RedisPrefix+"poll:"))
-		cacheOpts = append(cacheOpts, cache.WithRedis(r.Redis, poll.RedisPrefix+"preview:"), cache.WithLocalCopies()) // never invalidated
+		cacheOpts = append(cacheOpts, cache.WithRedis(r.Redis, poll.RedisPrefix+"preview:"))
 		budgetOpts = append(budgetOpts, ratelimit.WithRedis(r.Redis, poll.RedisPrefix+"budget:"))
 	} else if db, err := r.Store(); err != nil {
 		return err
@@ -85,7 +85,7 @@ func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 			return err
 		}
 		claimOpts = append(claimOpts, ratelimit.WithStore(db, poll.RedisPrefix+"poll:"))
-		cacheOpts = append(cacheOpts, cache.WithStore(db, poll.RedisPrefix+"preview:"), cache.WithLocalCopies()) // never invalidated
+		cacheOpts = append(cacheOpts, cache.WithStore(db, poll.RedisPrefix+"preview:"))
 		budgetOpts = append(budgetOpts, ratelimit.WithStore(db, poll.RedisPrefix+"budget:"))
 	}
 	clk := c.Clock

@@ -143,7 +143,7 @@ func New(cfg Config) *Client {
 		{c.btc, "btc", BTCTTL}, {c.btcFallback, "btc2", BTCTTL}} {
 		opts := []cache.Option{cache.WithStaleFor(StaleFor), cache.WithMaxEntries(2000)}
 		if cfg.Redis != nil {
-			opts = append(opts, cache.WithRedis(cfg.Redis, CachePrefix+u.name+":"), cache.WithLocalCopies()) // never invalidated
+			opts = append(opts, cache.WithRedis(cfg.Redis, CachePrefix+u.name+":"))
 		}
 		c.caches[u.c] = cache.New[json.RawMessage](u.ttl, append(opts, cfg.CacheOptions...)...)
 	}

@@ -27,7 +27,7 @@ const ScripCachePrefix = "shoonya:cache:scrip:"
 func NewScripCache(rdb redis.Cmdable, opts ...cache.Option) *cache.Cache[SearchOut] {
 	opts = append(opts, cache.WithStaleFor(0), cache.WithMaxEntries(4096))
 	if rdb != nil {
-		opts = append(opts, cache.WithRedis(rdb, ScripCachePrefix), cache.WithLocalCopies()) // keys are never invalidated
+		opts = append(opts, cache.WithRedis(rdb, ScripCachePrefix))
 	}
 	return cache.New[SearchOut](ScripTTL, opts...)
 }

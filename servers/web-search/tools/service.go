@@ -63,9 +63,8 @@ func NewService(c *openai.Client, q *quota.Quota, o ServiceOptions) *Service {
 		switch {
 		case o.Backend != nil:
 			opts = append(opts, o.Backend...)
-			opts = append(opts, cache.WithLocalCopies()) // never invalidated
 		case o.Redis != nil:
-			opts = append(opts, cache.WithRedis(o.Redis, CachePrefix), cache.WithLocalCopies()) // never invalidated
+			opts = append(opts, cache.WithRedis(o.Redis, CachePrefix))
 		}
 		s.cache = cache.New[*openai.Result](o.CacheTTL, opts...)
 	}
