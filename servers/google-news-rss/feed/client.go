@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -57,6 +58,10 @@ type Client struct {
 	// throttles counts consecutive throttled polls (reset by a success): the
 	// retry-after given when Google sends none grows with it.
 	throttles atomic.Int32
+	// parses bounds the feeds parsed at once to the CPUs: a parse is CPU
+	// work, so more at once only holds more bodies and parse trees in memory
+	// (16 concurrent previews held 16) without finishing any sooner.
+	parses chan struct{}
 }
 
 // New builds a Client.
@@ -86,6 +91,7 @@ func New(cfg Config) *Client {
 			CrossHostRedirect: classifyRedirect,
 		}),
 		base: base, timeout: cfg.Timeout, retryWait: cfg.RetryWait, budget: cfg.Budget, log: cfg.Logger,
+		parses: make(chan struct{}, max(runtime.GOMAXPROCS(0), 1)),
 	}
 }
 
@@ -171,7 +177,7 @@ func (c *Client) fetch(ctx context.Context, q string, e query.Edition) (Feed, er
 			if p, _ := final.Load().(string); strings.HasPrefix(p, UnsupportedPath) {
 				return Feed{}, Unsupported(e.CEID)
 			}
-			return Parse(resp.Body, e.CEID)
+			return c.parse(ctx, resp.Body, e.CEID)
 		}
 		err = classify(err)
 		if attempt >= maxAttempts || !retryable(err) || ctx.Err() != nil {
@@ -188,6 +194,18 @@ func (c *Client) fetch(ctx context.Context, q string, e query.Edition) (Feed, er
 			t.Stop()
 			return Feed{}, err
 		}
+	}
+}
+
+// parse runs Parse when a parse slot is free, within the call's deadline.
+func (c *Client) parse(ctx context.Context, body []byte, edition string) (Feed, error) {
+	select {
+	case c.parses <- struct{}{}:
+		defer func() { <-c.parses }()
+		return Parse(body, edition)
+	case <-ctx.Done():
+		return Feed{}, envelope.New(envelope.Timeout, "Google News answered, but this server was too busy reading other feeds to read it before the call's deadline; try again shortly").
+			WithRetryable(true).WithCause(ctx.Err())
 	}
 }
 

@@ -179,3 +179,31 @@ func FuzzClassifyRedirect(f *testing.F) {
 		}
 	})
 }
+
+// Feeds are parsed at most GOMAXPROCS at once; a call whose deadline passes
+// while every parse slot is taken ends with a retryable timeout, and a free
+// slot parses.
+func TestParseSlots(t *testing.T) {
+	c := New(Config{BaseURL: "http://127.0.0.1:1"})
+	body := fakeFeed(3, false)
+	if cap(c.parses) < 1 {
+		t.Fatalf("%d parse slots", cap(c.parses))
+	}
+	for range cap(c.parses) {
+		c.parses <- struct{}{}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	_, err := c.parse(ctx, body, "US:en")
+	var e *envelope.Error
+	if !errors.As(err, &e) || e.Code != envelope.Timeout || !e.Retryable {
+		t.Fatalf("all slots taken: %v", err)
+	}
+	<-c.parses
+	if f, err := c.parse(context.Background(), body, "US:en"); err != nil || len(f.Items) != 3 {
+		t.Fatalf("a free slot: %d items, %v", len(f.Items), err)
+	}
+	if len(c.parses) != cap(c.parses)-1 {
+		t.Fatalf("the slot was not given back: %d of %d taken", len(c.parses), cap(c.parses))
+	}
+}
