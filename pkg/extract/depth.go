@@ -6,8 +6,8 @@ import (
 )
 
 // Depth is the deepest nesting of objects and arrays in raw, read with
-// encoding/json's tokenizer, which keeps no stack of its own values: a
-// document nested a million levels deep is measured without being decoded.
+// encoding/json's tokenizer, which builds no values: a deeply nested
+// document is measured before anything decodes it.
 // Malformed input counts up to where it stops being JSON.
 func Depth(raw []byte) int {
 	dec := json.NewDecoder(bytes.NewReader(raw))

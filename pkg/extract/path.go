@@ -36,7 +36,8 @@ func At(body []byte, path ...string) (json.RawMessage, error) {
 			return nil, wrongType(path[:i], "an object", cur)
 		}
 		// encoding/json's own map decode: the last of repeated keys wins and
-		// escaped keys compare unescaped, exactly as a struct decode reads them.
+		// escaped keys compare unescaped; keys match exactly (a struct decode
+		// would also take another case).
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(cur, &obj); err != nil {
 			return nil, malformed(cur)
