@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -73,7 +72,7 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 			return fmt.Errorf("%s=%q: want one of %s, or leave it unset", client.EnvPlan, c.Plan, strings.Join(chart.PlanNames, ", "))
 		}
 	}
-	if v := strings.TrimSpace(os.Getenv(EnvDailyMax)); v != "" && c.DailyMax == 0 {
+	if v := env.Or(EnvDailyMax, ""); v != "" && c.DailyMax == 0 {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
 			return fmt.Errorf("%s=%q: want a whole number of requests a day ≥ 0 (0: the plan's)", EnvDailyMax, v)
@@ -83,7 +82,7 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	if c.DailyMax > 0 && plan.Name != "" {
 		plan.DailyMax = c.DailyMax
 	}
-	key := strings.TrimSpace(os.Getenv(client.EnvAPIKey))
+	key := env.Or(client.EnvAPIKey, "")
 	// r.Redis (MCPFLEET_REDIS_URL) shares the plan limiter and the caches
 	// between replicas; without it the state file shares them between the
 	// processes of this host and keeps them across restarts.

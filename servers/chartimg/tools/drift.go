@@ -3,8 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"os"
-	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/env"
@@ -14,7 +12,7 @@ import (
 // DriftSetup builds the client from the server's environment for the
 // drift-probe command (`mcpfleet doctor --live chartimg`).
 func DriftSetup(context.Context) ([]drift.Probe, []drift.Shape, error) {
-	key := strings.TrimSpace(os.Getenv(client.EnvAPIKey))
+	key := env.Or(client.EnvAPIKey, "")
 	if key == "" {
 		return nil, nil, errors.New(client.EnvAPIKey + " is not set: the probe asks chart-img with the operator's key")
 	}

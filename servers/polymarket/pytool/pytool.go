@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
+	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/metrics"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
@@ -101,7 +101,7 @@ func New(ctx context.Context, cfg Config, log zerolog.Logger) (*Tool, error) {
 	n := cfg.RunsPerHour
 	if n == 0 {
 		n = DefaultRunsPerHour
-		if v := strings.TrimSpace(os.Getenv(EnvRunsPerHour)); v != "" {
+		if v := env.Or(EnvRunsPerHour, ""); v != "" {
 			p, err := strconv.Atoi(v)
 			if err != nil || p < 1 || p > 100000 {
 				return nil, fmt.Errorf("%s=%q: want a whole number 1..100000", EnvRunsPerHour, v)

@@ -5,9 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"net/url"
-	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
@@ -103,17 +101,17 @@ const (
 )
 
 // perMinute is set (a test's knob), else env's positive integer, else def.
-func perMinute(set int, env string, def int) (int, error) {
+func perMinute(set int, name string, def int) (int, error) {
 	if set > 0 {
 		return set, nil
 	}
-	v := strings.TrimSpace(os.Getenv(env))
+	v := env.Or(name, "")
 	if v == "" {
 		return def, nil
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%s=%q: want a positive number of calls per minute per user (default %d)", env, v, def)
+		return 0, fmt.Errorf("%s=%q: want a positive number of calls per minute per user (default %d)", name, v, def)
 	}
 	return n, nil
 }

@@ -7,11 +7,10 @@ package session
 import (
 	"context"
 	"errors"
-	"os"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
@@ -31,7 +30,7 @@ const (
 
 // CredentialsFromEnv reads the credentials every user starts from.
 func CredentialsFromEnv() noren.Credentials {
-	g := func(k string) string { return strings.TrimSpace(os.Getenv(k)) }
+	g := func(k string) string { return env.Or(k, "") }
 	return noren.Credentials{
 		UID: g(EnvUserID), Password: g(EnvPassword), TOTPSecret: g(EnvTOTPSecret), VendorCode: g(EnvVendorCode),
 		APISecret: g(EnvAPISecret), IMEI: g(EnvIMEI), ClientID: g(EnvClientID), ClientSecret: g(EnvClientSecret),

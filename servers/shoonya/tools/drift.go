@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -53,7 +52,7 @@ func DriftSetup(ctx context.Context) ([]drift.Probe, []drift.Shape, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	login, _ := strconv.ParseBool(strings.TrimSpace(os.Getenv(EnvProbeLogin)))
+	login, _ := strconv.ParseBool(env.Or(EnvProbeLogin, ""))
 	cr := session.CredentialsFromEnv()
 	var probes []drift.Probe
 	skip := ""
@@ -80,7 +79,7 @@ func DriftSetup(ctx context.Context) ([]drift.Probe, []drift.Shape, error) {
 // budget, as the server does: Redis with MCPFLEET_REDIS_URL, else the
 // state file when it exists (the probe never creates one), else nothing.
 func probeState(ctx context.Context) (*redis.Client, *store.DB, error) {
-	if u := strings.TrimSpace(os.Getenv("MCPFLEET_REDIS_URL")); u != "" {
+	if u := env.Or("MCPFLEET_REDIS_URL", ""); u != "" {
 		opt, err := redis.ParseURL(u)
 		if err != nil {
 			return nil, nil, errors.New("MCPFLEET_REDIS_URL is not a redis:// URL")
@@ -115,7 +114,7 @@ func probeState(ctx context.Context) (*redis.Client, *store.DB, error) {
 // storedSession is user's login as the server stored it, or why there is
 // none.
 func storedSession(ctx context.Context, rdb *redis.Client, db *store.DB, user string, era noren.Era) (*noren.Auth, string, error) {
-	raw := strings.TrimSpace(os.Getenv(session.EnvStateKey))
+	raw := env.Or(session.EnvStateKey, "")
 	if raw == "" || (rdb == nil && db == nil) {
 		return nil, "the server keeps its broker session in its process only (no " + session.EnvStateKey + ", or no state file)", nil
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
+	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/store"
@@ -48,7 +49,7 @@ func Config(rdb *redis.Client) (noren.Config, ConfirmMode, orders.Limits, error)
 // holds the per-account request budget for every process on the host.
 func ConfigOn(rdb *redis.Client, db *store.DB) (noren.Config, ConfirmMode, orders.Limits, error) {
 	var cfg noren.Config
-	switch a := strings.ToLower(strings.TrimSpace(os.Getenv(EnvAuth))); a {
+	switch a := strings.ToLower(env.Or(EnvAuth, "")); a {
 	case "", "oauth":
 		cfg.Era = noren.OAuth
 	case "legacy":
@@ -62,7 +63,7 @@ func ConfigOn(rdb *redis.Client, db *store.DB) (noren.Config, ConfirmMode, order
 		env string
 		dst *int
 	}{{EnvPerSecond, &perSec}, {EnvPerMinute, &perMin}} {
-		if v := strings.TrimSpace(os.Getenv(x.env)); v != "" {
+		if v := env.Or(x.env, ""); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
 				return cfg, "", orders.Limits{}, fmt.Errorf("%s must be a whole number ≥ 0 (0 = no limit)", x.env)
@@ -83,7 +84,7 @@ func ConfigOn(rdb *redis.Client, db *store.DB) (noren.Config, ConfirmMode, order
 		env string
 		dst *time.Duration
 	}{{EnvTimeout, &cfg.Timeout}, {EnvOrderTimeout, &cfg.OrderTimeout}} {
-		if v := strings.TrimSpace(os.Getenv(x.env)); v != "" {
+		if v := env.Or(x.env, ""); v != "" {
 			d, err := time.ParseDuration(v)
 			if err != nil || d <= 0 {
 				return cfg, "", orders.Limits{}, fmt.Errorf("%s must be a positive duration like 10s, not %q", x.env, v)
@@ -91,7 +92,7 @@ func ConfigOn(rdb *redis.Client, db *store.DB) (noren.Config, ConfirmMode, order
 			*x.dst = d
 		}
 	}
-	mode := ConfirmMode(strings.ToLower(strings.TrimSpace(os.Getenv(EnvConfirm))))
+	mode := ConfirmMode(strings.ToLower(env.Or(EnvConfirm, "")))
 	switch mode {
 	case "":
 		mode = ConfirmAuto
@@ -178,7 +179,7 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	d.Scrips = NewScripCache(rdb, cache.WithErrorHandler(func(err error) {
 		log.Warn().Err(err).Msg("shoonya search cache: Redis failed; searching Noren without the shared cache")
 	}))
-	if redirect := strings.TrimSpace(os.Getenv(session.EnvRedirectURL)); redirect != "" && cfg.Era == noren.OAuth {
+	if redirect := env.Or(session.EnvRedirectURL, ""); redirect != "" && cfg.Era == noren.OAuth {
 		if d.Callback, err = session.NewCallback(ctx, sessions, redirect, r.Log); err != nil {
 			return err
 		}

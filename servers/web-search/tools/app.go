@@ -4,8 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
@@ -76,7 +74,7 @@ func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 	default:
 		return fmt.Errorf("%s=%q: want low, medium or high", openai.EnvContextSize, c.ContextSize)
 	}
-	key := strings.TrimSpace(os.Getenv(openai.EnvAPIKey))
+	key := env.Or(openai.EnvAPIKey, "")
 	cl := openai.New(openai.Config{APIKey: key, BaseURL: c.BaseURL, Model: c.Model, Effort: c.Effort, ContextSize: c.ContextSize,
 		MaxToolCalls: c.MaxToolCalls, MaxOutputTokens: c.MaxOutputTokens, Timeout: c.Timeout,
 		MaxAttempts: c.MaxAttempts, RetryWait: c.RetryWait, Logger: r.Log.With().Str("upstream", "openai").Logger()})

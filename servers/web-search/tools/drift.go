@@ -3,8 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
@@ -15,7 +13,7 @@ import (
 // DriftSetup builds the client from the environment, as the server does,
 // for the drift-probe command (`mcpfleet doctor --live web-search`).
 func DriftSetup(context.Context) ([]drift.Probe, []drift.Shape, error) {
-	key := strings.TrimSpace(os.Getenv(openai.EnvAPIKey))
+	key := env.Or(openai.EnvAPIKey, "")
 	if key == "" {
 		return nil, nil, errors.New(openai.EnvAPIKey + " is not set: the probe asks OpenAI with the operator's key")
 	}

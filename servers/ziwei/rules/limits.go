@@ -2,9 +2,9 @@ package rules
 
 import (
 	"fmt"
-	"os"
 	"strconv"
-	"strings"
+
+	"github.com/mcpfleet/mcpfleet/pkg/env"
 )
 
 // Limits are the rules file's quotas. The file is shared by every user of a
@@ -48,7 +48,7 @@ func LimitsFromEnv() (Limits, error) {
 		{EnvUserRules, &l.UserRules, 1, 100000},
 		{EnvFileBytes, &l.FileBytes, 1 << 10, readCap},
 	} {
-		s := strings.TrimSpace(os.Getenv(v.env))
+		s := env.Or(v.env, "")
 		if s == "" {
 			continue
 		}
