@@ -93,7 +93,7 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 	o.AuthTokens = tokens
 	o.AllowOrigins = splitList(env.Or("MCPFLEET_ALLOWED_ORIGINS", ""))
 	o.RedisURL = env.Or("MCPFLEET_REDIS_URL", "")
-	if o.State, err = stateFromEnv(); err != nil {
+	if o.State, err = StateMode(); err != nil {
 		return o, err
 	}
 	o.MetricsAddr = env.Or("MCPFLEET_METRICS_ADDR", "")

@@ -23,7 +23,7 @@ const (
 // stateFromEnv reads MCPFLEET_STATE. Under `go test` the default is memory,
 // so in-process tests never share a file in the tester's home; tests that
 // want the store set MCPFLEET_STATE=file (or a --state-dir).
-func stateFromEnv() (string, error) {
+func StateMode() (string, error) {
 	switch v := os.Getenv(store.EnvMode); v {
 	case StateFile, StateMemory:
 		return v, nil

@@ -146,7 +146,7 @@ func TestStateFileBadStates(t *testing.T) {
 func TestStateFromEnv(t *testing.T) {
 	for v, want := range map[string]string{"": StateMemory, "file": StateFile, "memory": StateMemory, "disk": ""} {
 		t.Setenv(store.EnvMode, v)
-		got, err := stateFromEnv()
+		got, err := StateMode()
 		if got != want || (want == "") != (err != nil) {
 			t.Errorf("%q: %q, %v", v, got, err)
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -88,8 +87,7 @@ func probeState(ctx context.Context) (*redis.Client, *store.DB, error) {
 		context.AfterFunc(ctx, func() { _ = rdb.Close() })
 		return rdb, nil, nil
 	}
-	mode := os.Getenv(store.EnvMode)
-	if mode == "memory" || (mode == "" && testing.Testing()) { // pkg/serve's default under go test
+	if mode, err := serve.StateMode(); err == nil && mode == serve.StateMemory {
 		return nil, nil, nil
 	}
 	dir, err := store.Dir(os.Getenv)
