@@ -25,7 +25,9 @@ func At(body []byte, path ...string) (json.RawMessage, error) {
 	if len(cur) == 0 {
 		return nil, envelope.New(envelope.UpstreamError, "the upstream's answer is empty (expected JSON)")
 	}
-	if !json.Valid(cur) {
+	// An object on a path is checked whole by its decode below; anything
+	// else is checked here.
+	if (len(path) == 0 || cur[0] != '{') && !json.Valid(cur) {
 		return nil, malformed(cur)
 	}
 	for i, key := range path {
