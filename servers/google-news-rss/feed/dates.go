@@ -47,7 +47,7 @@ func numericZones(body []byte) []byte {
 		}
 		d := body[from+at+len(pubDateOpen) : end]
 		from = end + len(pubDateClose)
-		if _, err := time.Parse(googleDate, string(d)); err != nil || !bytes.HasSuffix(d, []byte(" GMT")) {
+		if _, err := time.Parse(googleDate, string(d)); err != nil { // "GMT" is literal in the layout
 			continue
 		}
 		if out == nil {
