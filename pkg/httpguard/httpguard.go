@@ -21,9 +21,10 @@ import (
 	"golang.org/x/sync/semaphore"
 )
 
-// Refuse answers a request the guard will not pass on. It is called before
-// the body was read: it should close the connection after the answer, so an
-// unread (maybe slow) body is never drained.
+// Refuse answers a request the guard will not pass on, before its body was
+// read: it should close the connection after the answer, so an unread (maybe
+// slow) body is not drained. Body alone reads on, for at most drainGrace,
+// after the refusals a well-behaved client gets while still sending (503, 408).
 type Refuse func(w http.ResponseWriter, status int, msg string)
 
 // BodyDeadline bounds every read of the request body, including the one
@@ -107,7 +108,7 @@ func Body(maxBody, budgetBytes int64, timeout time.Duration, refuse Refuse, next
 		cancel()
 		if err != nil {
 			w.Header().Set("Retry-After", "1")
-			refuse(w, http.StatusServiceUnavailable, "too many large requests at once; retry in a second")
+			refuseAndDrain(rc, w, r.Body, maxBody, refuse, http.StatusServiceUnavailable, "too many large requests at once; retry in a second")
 			return
 		}
 		defer budget.Release(size)
@@ -120,7 +121,7 @@ func Body(maxBody, budgetBytes int64, timeout time.Duration, refuse Refuse, next
 			refuse(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes", maxBody))
 			return
 		case errors.As(err, &ne) && ne.Timeout():
-			refuse(w, http.StatusRequestTimeout, fmt.Sprintf("request body not received within %s", timeout))
+			refuseAndDrain(rc, w, r.Body, maxBody, refuse, http.StatusRequestTimeout, fmt.Sprintf("request body not received within %s", timeout))
 			return
 		case err != nil:
 			refuse(w, http.StatusBadRequest, "could not read the request body")
@@ -130,6 +131,25 @@ func Body(maxBody, budgetBytes int64, timeout time.Duration, refuse Refuse, next
 		r.Body = buffered{bytes.NewReader(data), data}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// drainGrace bounds how long a refused, unread body is still read after the
+// answer. Closing a connection with unread bytes resets it (RFC 9112 §9.6):
+// the client's next write fails, and a client that sees that failure before
+// the answer (Go's does) loses the 503 and its Retry-After. net/http waits
+// only 500 ms before that close, which a client on a busy machine misses.
+const drainGrace = time.Second
+
+// refuseAndDrain answers a client that may still be sending its body (it
+// waited for the budget, or was late), then reads and discards up to max
+// bytes of the body for drainGrace, so that client completes its write and
+// reads the answer. Nothing read is kept.
+func refuseAndDrain(rc *http.ResponseController, w http.ResponseWriter, body io.Reader, max int64, refuse Refuse, status int, msg string) {
+	_ = rc.EnableFullDuplex() // net/http would otherwise close the body once the answer is written
+	refuse(w, status, msg)
+	_ = rc.Flush()
+	_ = rc.SetReadDeadline(time.Now().Add(drainGrace))
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, max))
 }
 
 // memoryRelease hands memory back to the OS 2 s after a request with a body of

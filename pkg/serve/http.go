@@ -81,7 +81,7 @@ func HTTPHandler(b *Built) http.Handler {
 }
 
 // refuse answers before the body was read: the connection closes after the
-// answer, so an unread (maybe slow) body is never drained.
+// answer, so an unread (maybe slow) body is not drained (httpguard.Refuse).
 func refuse(w http.ResponseWriter, status int, msg string) {
 	w.Header().Set("Connection", "close")
 	rpcError(w, status, nil, -32600, msg)
