@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -58,6 +59,9 @@ type Contract struct {
 	MinCases int    // fewer fail the test: a file that lost its cases
 	// NullIsNoBody is Replay's: the client sends JSON null for no body.
 	NullIsNoBody bool
+	// DecodeBody is Replay's: a sent body that is not JSON, as the JSON
+	// value the recording holds.
+	DecodeBody func(sent []byte) ([]byte, error)
 	// Call makes the call tc names with a client of base (the replay
 	// server's URL) and returns what the client returned; checks of a
 	// server's own go here too.
@@ -83,7 +87,7 @@ func (c Contract) Cases(t testing.TB) []ContractCase {
 
 // replay serves tc's exchanges to one call and reports how many were asked for.
 func (c Contract) replay(t *testing.T, tc ContractCase) (got any, served int, err error) {
-	rp := &Replay{T: t, Exchanges: tc.Exchanges, NullIsNoBody: c.NullIsNoBody}
+	rp := &Replay{T: t, Exchanges: tc.Exchanges, NullIsNoBody: c.NullIsNoBody, DecodeBody: c.DecodeBody, Dir: filepath.Dir(c.File)}
 	srv := httptest.NewServer(rp)
 	defer srv.Close()
 	got, err = c.Call(t, srv.URL, tc)

@@ -6,6 +6,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -106,5 +109,47 @@ func TestAnswerRepeatsAndChecksTheRoute(t *testing.T) {
 	rp.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/v1/x", strings.NewReader(`{"want":1}`)))
 	if len(rec.errs) != 3 || !strings.Contains(rec.errs[2], "unexpected extra request") {
 		t.Errorf("without Repeat a request past the recording must fail: %v", rec.errs)
+	}
+}
+
+// TestReplayFormsAndFiles: a form body is compared as the JSON value its
+// decoder makes of it, and an answer kept in its own file is sent with the
+// recorded headers.
+func TestReplayFormsAndFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "feed.xml"), []byte("<rss/>"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	decode := func(sent []byte) ([]byte, error) {
+		v, err := url.ParseQuery(string(sent))
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(map[string]string{"q": v.Get("q")})
+	}
+	cases := []struct {
+		name, sent string
+		wantErrs   int
+	}{
+		{"the recorded form", "q=gold&x=1", 0},
+		{"another value", "q=silver", 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec := &errTB{TB: t}
+			var ex Exchange
+			ex.Request.Method, ex.Request.Path, ex.Request.Body = "POST", "/f", json.RawMessage(`{"q":"gold"}`)
+			ex.Response.Status, ex.Response.BodyFile = 200, "feed.xml"
+			ex.Response.Headers = map[string]string{"Content-Type": "application/rss+xml"}
+			rp := &Replay{T: rec, Exchanges: []Exchange{ex}, DecodeBody: decode, Dir: dir}
+			w := httptest.NewRecorder()
+			rp.ServeHTTP(w, httptest.NewRequest("POST", "/f", strings.NewReader(c.sent)))
+			if w.Body.String() != "<rss/>" || w.Header().Get("Content-Type") != "application/rss+xml" {
+				t.Errorf("answer %q %q", w.Header().Get("Content-Type"), w.Body.String())
+			}
+			if len(rec.errs) != c.wantErrs {
+				t.Errorf("failures %v, want %d", rec.errs, c.wantErrs)
+			}
+		})
 	}
 }

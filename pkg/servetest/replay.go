@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -25,6 +27,11 @@ type Exchange struct {
 	Response struct {
 		Status int             `json:"status"`
 		Body   json.RawMessage `json:"body"`
+		// BodyFile is a recorded body kept as its own file (a capture, or
+		// not JSON), relative to Replay.Dir; it replaces Body.
+		BodyFile string `json:"body_file"`
+		// Headers are sent with the answer; Content-Type defaults to JSON.
+		Headers map[string]string `json:"headers"`
 	} `json:"response"`
 }
 
@@ -43,6 +50,11 @@ type Replay struct {
 	// AnyBody leaves request bodies uncompared (a client whose bodies a
 	// test of its own checks).
 	AnyBody bool
+	// DecodeBody turns a sent body that is not JSON (a form, say) into the
+	// JSON value the recording holds; nil compares the body as sent.
+	DecodeBody func(sent []byte) ([]byte, error)
+	// Dir is where response body files are.
+	Dir string
 
 	mu sync.Mutex
 	n  int
@@ -94,12 +106,29 @@ func (rp *Replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	body, _ := io.ReadAll(r.Body)
+	if rp.DecodeBody != nil && len(body) > 0 {
+		decoded, err := rp.DecodeBody(body)
+		if err != nil {
+			rp.T.Errorf("request %d body %q: %v", rp.n, body, err)
+		}
+		body = decoded
+	}
 	if err := rp.sameBody(body, want.Body); err != nil && !rp.AnyBody {
 		rp.T.Errorf("request %d body: %v", rp.n, err)
 	}
+	answer := []byte(ex.Response.Body)
+	if f := ex.Response.BodyFile; f != "" {
+		var err error
+		if answer, err = os.ReadFile(filepath.Join(rp.Dir, f)); err != nil {
+			rp.T.Errorf("request %d: %v", rp.n, err)
+		}
+	}
 	w.Header().Set("Content-Type", "application/json")
+	for k, v := range ex.Response.Headers {
+		w.Header().Set(k, v)
+	}
 	w.WriteHeader(ex.Response.Status)
-	_, _ = w.Write(ex.Response.Body)
+	_, _ = w.Write(answer)
 }
 
 // sameBody compares a sent body with the recorded one as JSON values.
