@@ -12,10 +12,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/mcpfleet/mcpfleet/pkg/auth/issued"
+	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/store"
+	"github.com/rs/zerolog"
 )
 
 const tokenUsage = `usage:
@@ -189,34 +189,25 @@ func printTokens(w io.Writer, ts []issued.Token, now time.Time, asJSON bool) {
 }
 
 // openTokens opens the store the server reads: Redis when MCPFLEET_REDIS_URL
-// is set, as the server does, else the server's state file (the path
-// serve.Registry.Store opens: store.File of the state directory). Only
+// is set, as the server does, else the server's state file (serve.StatePath,
+// the file serve.Registry.Store opens). Only
 // issue creates a missing file; list and revoke name the path they looked at.
 func openTokens(ctx context.Context, server, dir string, create bool, getenv func(string) string) (issued.Store, string, func(), error) {
 	if u := getenv("MCPFLEET_REDIS_URL"); u != "" {
-		opt, err := redis.ParseURL(u)
+		rdb, err := serve.ConnectRedis(ctx, u, zerolog.Nop())
 		if err != nil {
-			return nil, "", nil, errors.New("MCPFLEET_REDIS_URL is not a redis:// or rediss:// URL")
+			return nil, "", nil, err
 		}
-		opt.DialTimeout, opt.MaxRetries = 3*time.Second, 1
-		rdb := redis.NewClient(opt)
-		if err := rdb.Ping(ctx).Err(); err != nil {
-			_ = rdb.Close()
-			// The address only: the URL may carry a password.
-			return nil, "", nil, fmt.Errorf("cannot reach Redis at %s (MCPFLEET_REDIS_URL): %v", opt.Addr, err)
-		}
-		return issued.NewRedis(rdb, server), fmt.Sprintf("Redis at %s db %d", opt.Addr, opt.DB), func() { _ = rdb.Close() }, nil
+		o := rdb.Options()
+		return issued.NewRedis(rdb, server), fmt.Sprintf("Redis at %s db %d", o.Addr, o.DB), func() { _ = rdb.Close() }, nil
 	}
 	if getenv(store.EnvMode) == "memory" {
 		return nil, "", nil, errors.New("MCPFLEET_STATE=memory: the server keeps no tokens another process can write; use the state file (unset MCPFLEET_STATE) or MCPFLEET_REDIS_URL")
 	}
-	if dir == "" {
-		var err error
-		if dir, err = store.Dir(getenv); err != nil {
-			return nil, "", nil, err
-		}
+	path, err := serve.StatePath(getenv, server, dir)
+	if err != nil {
+		return nil, "", nil, err
 	}
-	path := store.File(dir, server)
 	if _, err := os.Stat(path); err != nil && !create {
 		return nil, "", nil, fmt.Errorf("no state file %s: no token was issued for %s there (is --state-dir or MCPFLEET_STATE_DIR the server's?)", path, server)
 	}

@@ -105,7 +105,7 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	drift.Default().SetDir(drift.DirFor(os.Getenv, r.state.mode, o.StateDir))
 	reg = r
 	if o.RedisURL != "" {
-		rdb, err := connectRedis(ctx, o.RedisURL, log)
+		rdb, err := ConnectRedis(ctx, o.RedisURL, log)
 		if err != nil {
 			return nil, err
 		}

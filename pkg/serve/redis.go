@@ -9,10 +9,12 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// connectRedis opens MCPFLEET_REDIS_URL and checks it answers, so a wrong URL
+// ConnectRedis opens MCPFLEET_REDIS_URL and checks it answers, so a wrong URL
 // fails at start-up with its reason instead of on the first limited call.
-// Errors name the address, never the URL (it may carry a password).
-func connectRedis(ctx context.Context, url string, log zerolog.Logger) (*redis.Client, error) {
+// Errors name the address, never the URL (it may carry a password). Tools
+// that read a server's shared state from outside it (the token command, a
+// drift probe) connect the same way.
+func ConnectRedis(ctx context.Context, url string, log zerolog.Logger) (*redis.Client, error) {
 	opt, err := redis.ParseURL(url)
 	if err != nil {
 		return nil, fmt.Errorf("MCPFLEET_REDIS_URL is not a redis:// or rediss:// URL")

@@ -20,7 +20,7 @@ const (
 	StateMemory = "memory" // process memory only: nothing outlives the process
 )
 
-// stateFromEnv reads MCPFLEET_STATE. Under `go test` the default is memory,
+// StateMode reads MCPFLEET_STATE. Under `go test` the default is memory,
 // so in-process tests never share a file in the tester's home; tests that
 // want the store set MCPFLEET_STATE=file (or a --state-dir).
 func StateMode() (string, error) {
@@ -58,13 +58,10 @@ func (s *state) open() (*store.DB, error) {
 		if s.mode == StateMemory {
 			return
 		}
-		dir := s.dir
-		if dir == "" {
-			if dir, s.err = store.Dir(os.Getenv); s.err != nil {
-				return
-			}
+		var path string
+		if path, s.err = StatePath(os.Getenv, s.server, s.dir); s.err != nil {
+			return
 		}
-		path := store.File(dir, s.server)
 		if s.db, s.err = store.Open(s.ctx, path); s.err != nil {
 			return
 		}
@@ -79,6 +76,19 @@ func (s *state) open() (*store.DB, error) {
 		s.log.Info().Str("state_file", path).Msg("state kept in the embedded store")
 	})
 	return s.db, s.err
+}
+
+// StatePath is the state file the server named server keeps under dir
+// (--state-dir; "" for MCPFLEET_STATE_DIR or the platform default): the
+// file a tool reading that server's state from outside it must open.
+func StatePath(getenv func(string) string, server, dir string) (string, error) {
+	if dir == "" {
+		var err error
+		if dir, err = store.Dir(getenv); err != nil {
+			return "", err
+		}
+	}
+	return store.File(dir, server), nil
 }
 
 func (s *state) close() {

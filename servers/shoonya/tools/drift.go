@@ -2,13 +2,13 @@ package tools
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/rs/zerolog"
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/env"
@@ -79,22 +79,20 @@ func DriftSetup(ctx context.Context) ([]drift.Probe, []drift.Shape, error) {
 // state file when it exists (the probe never creates one), else nothing.
 func probeState(ctx context.Context) (*redis.Client, *store.DB, error) {
 	if u := env.Or("MCPFLEET_REDIS_URL", ""); u != "" {
-		opt, err := redis.ParseURL(u)
+		rdb, err := serve.ConnectRedis(ctx, u, zerolog.Nop())
 		if err != nil {
-			return nil, nil, errors.New("MCPFLEET_REDIS_URL is not a redis:// URL")
+			return nil, nil, err
 		}
-		rdb := redis.NewClient(opt)
 		context.AfterFunc(ctx, func() { _ = rdb.Close() })
 		return rdb, nil, nil
 	}
 	if mode, err := serve.StateMode(); err == nil && mode == serve.StateMemory {
 		return nil, nil, nil
 	}
-	dir, err := store.Dir(os.Getenv)
+	path, err := serve.StatePath(os.Getenv, "shoonya", "")
 	if err != nil {
 		return nil, nil, nil
 	}
-	path := store.File(dir, "shoonya")
 	if _, err := os.Stat(path); err != nil {
 		return nil, nil, nil
 	}
