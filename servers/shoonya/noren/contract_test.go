@@ -1,234 +1,175 @@
 package noren
 
-// Contract tests: request/response pairs recorded in public sources (the
-// official SDK's README samples and request fields, Noren documentation; see
-// testdata/contract/README.md) replayed against this client. They do not use
-// our fake, so a behaviour the client and the fake agree on but the real
-// service lacks shows up here.
-
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"slices"
-	"sort"
-	"strconv"
+	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 )
 
-type contractCase struct {
-	Name          string            `json:"name"`
-	Source        string            `json:"source"`
-	Route         string            `json:"route"`
-	Era           Era               `json:"era"`
-	Auth          bool              `json:"auth"`
-	BodyJKey      bool              `json:"body_jkey"`
-	RequestKeys   []string          `json:"request_keys"`
-	RequestValues map[string]string `json:"request_values"`
-	Response      string            `json:"response"`
-	Expect        struct {
-		Code   envelope.Code `json:"code"`
-		Token  string        `json:"token"`
-		Order  string        `json:"order"`
-		Rows   *int          `json:"rows"`
-		Status string        `json:"status"`
-		Price  float64       `json:"price"`
-	} `json:"expect"`
+// contract is request/response pairs recorded in public sources (the
+// official SDK's README samples and request fields, Noren documentation;
+// see testdata/contract/README.md), replayed against this client with no
+// fake in between. A case names the login era of its session ("era"), which
+// decides the host path and where the token goes, and may want an exact
+// number of rows ("want.rows") beside the result.
+var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases: 20, DecodeBody: formBody,
+	Call: func(t *testing.T, base string, tc servetest.ContractCase) (any, error) {
+		var own struct {
+			Era  Era `json:"era"`
+			Want struct {
+				Rows *int `json:"rows"`
+			} `json:"want"`
+		}
+		if err := json.Unmarshal(tc.Raw, &own); err != nil {
+			t.Fatal(err)
+		}
+		rest := map[Era]string{Legacy: DefaultLegacyREST, OAuth: DefaultOAuthREST}[own.Era]
+		u, err := url.Parse(rest)
+		if rest == "" || err != nil {
+			t.Fatalf("era %q", own.Era)
+		}
+		c := New(Config{Era: own.Era, RESTURL: base + u.Path, Timeout: 5 * time.Second, OrderTimeout: 5 * time.Second})
+		a := &Auth{Era: own.Era, UID: "FA12345", ActID: "FA12345", Token: "tok-123"}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		got, err := invoke(ctx, c, a, tc.Call, tc.Args)
+		if v := reflect.ValueOf(got); own.Want.Rows != nil && err == nil && (v.Kind() != reflect.Slice || v.Len() != *own.Want.Rows) {
+			t.Errorf("want %d rows, got %+v", *own.Want.Rows, got)
+		}
+		return got, err
+	}}
+
+// TestContract replays the recorded cases against the client.
+func TestContract(t *testing.T) { contract.Run(t) }
+
+// contractArgs are the arguments of the documented example calls.
+type contractArgs struct {
+	UID       string  `json:"uid"`
+	Password  string  `json:"password"`
+	APISecret string  `json:"api_secret"`
+	Factor2   string  `json:"factor2"`
+	OrderNo   string  `json:"order_no"`
+	Prd       string  `json:"prd"`
+	Exch      string  `json:"exch"`
+	Token     string  `json:"token"`
+	TSym      string  `json:"tsym"`
+	Sym       string  `json:"sym"`
+	Text      string  `json:"text"`
+	Strike    float64 `json:"strike"`
+	Count     int     `json:"count"`
+	From      int64   `json:"from"`
+	To        int64   `json:"to"`
+	Interval  string  `json:"interval"`
 }
 
-// recorded is what the client sent.
-type recorded struct {
-	path, bearer, jkey string
-	jdata              map[string]any
-}
-
-func parseBody(t *testing.T, r *http.Request) recorded {
-	t.Helper()
-	b, _ := io.ReadAll(r.Body)
-	s := string(b)
-	rec := recorded{path: r.URL.Path, bearer: strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")}
-	if i := strings.LastIndex(s, "&jKey="); i >= 0 {
-		rec.jkey, s = s[i+len("&jKey="):], s[:i]
+// invoke calls the client method a case names, as session a.
+func invoke(ctx context.Context, c *Client, a *Auth, call string, args json.RawMessage) (any, error) {
+	var x contractArgs
+	if err := json.Unmarshal(args, &x); err != nil {
+		return nil, fmt.Errorf("args of %s: %w", call, err)
 	}
-	if !strings.HasPrefix(s, "jData=") {
-		t.Fatalf("body is not jData=...: %q", b)
-	}
-	if err := json.Unmarshal([]byte(strings.TrimPrefix(s, "jData=")), &rec.jdata); err != nil {
-		t.Fatalf("jData is not raw JSON (no official client URL-encodes it): %v", err)
-	}
-	return rec
-}
-
-// call runs the client method a case's route stands for; the arguments are
-// those of the documented example call.
-func (cc contractCase) call(ctx context.Context, c *Client, a *Auth) (token, order string, rows int, status string, price float64, err error) {
-	switch cc.Route {
+	switch call {
 	case "QuickAuth":
-		var au *Auth
-		au, err = c.QuickAuth(ctx, Credentials{UID: "FA12345", Password: "pw", APISecret: "secret"}, "123456")
-		if au != nil {
-			token = au.Token
-		}
+		return c.QuickAuth(ctx, Credentials{UID: x.UID, Password: x.Password, APISecret: x.APISecret}, x.Factor2)
 	case "PlaceOrder":
-		order, err = c.PlaceOrder(ctx, a, OrderRequest{TranType: "B", Product: "C", Exch: "NSE", TSym: "CANBK-EQ", Qty: 1,
-			PriceType: "SL-LMT", Price: 200, Trigger: 199.5, Retention: "DAY", Remarks: "my_order_001", Decimals: 2})
-	case "PlaceOrderLMT":
-		order, err = c.PlaceOrder(ctx, a, OrderRequest{TranType: "B", Product: "C", Exch: "NSE", TSym: "INFY-EQ", Qty: 1,
-			PriceType: "LMT", Price: 1500, Retention: "DAY", Remarks: "my_order_001", Decimals: 2})
+		var o OrderRequest
+		if err := json.Unmarshal(args, &o); err != nil {
+			return nil, err
+		}
+		return c.PlaceOrder(ctx, a, o)
 	case "ModifyOrder":
-		order, err = c.ModifyOrder(ctx, a, ModifyRequest{OrderNo: "20052600000103", Exch: "NSE", TSym: "INFY-EQ", Qty: 2, PriceType: "LMT", Price: 1505, Decimals: 2})
+		var m ModifyRequest
+		if err := json.Unmarshal(args, &m); err != nil {
+			return nil, err
+		}
+		return c.ModifyOrder(ctx, a, m)
 	case "CancelOrder":
-		order, err = c.CancelOrder(ctx, a, "20052600000103")
+		return c.CancelOrder(ctx, a, x.OrderNo)
 	case "OrderBook":
-		var l []Order
-		l, err = c.OrderBook(ctx, a)
-		rows = len(l)
-		if rows > 0 {
-			order, status, price = l[0].OrderNo, l[0].Status, float64(l[0].Price)
-		}
+		return c.OrderBook(ctx, a)
 	case "TradeBook":
-		var l []Trade
-		l, err = c.TradeBook(ctx, a)
-		rows = len(l)
-		if rows > 0 {
-			order, price = l[0].OrderNo, float64(l[0].FillPrice)
-		}
-	case "PositionBook":
-		var l []Position
-		l, err = c.Positions(ctx, a)
-		rows = len(l)
+		return c.TradeBook(ctx, a)
+	case "Positions":
+		return c.Positions(ctx, a)
 	case "Holdings":
-		var l []Holding
-		l, err = c.Holdings(ctx, a, "")
-		rows = len(l)
+		return c.Holdings(ctx, a, x.Prd)
 	case "Limits":
-		var l Limits
-		l, err = c.Limits(ctx, a)
-		price = float64(l.Cash)
+		return c.Limits(ctx, a)
 	case "SearchScrip":
-		var l []Scrip
-		l, err = c.SearchScrip(ctx, a, "NSE", "REL")
-		rows = len(l)
+		return c.SearchScrip(ctx, a, x.Exch, x.Text)
 	case "GetQuotes":
-		var q Quote
-		q, err = c.GetQuotes(ctx, a, "NSE", "22")
-		price = float64(q.Upper)
+		return c.GetQuotes(ctx, a, x.Exch, x.Token)
 	case "GetOptionChain":
-		var l []Scrip
-		l, err = c.GetOptionChain(ctx, a, "NFO", "NIFTY27OCT22F", 16000, 2)
-		rows = len(l)
+		return c.GetOptionChain(ctx, a, x.Exch, x.TSym, x.Strike, x.Count)
 	case "TPSeries":
-		var l []Candle
-		l, err = c.TPSeries(ctx, a, "NSE", "22", 1591070400, 1591093800, "5")
-		rows = len(l)
+		return c.TPSeries(ctx, a, x.Exch, x.Token, x.From, x.To, x.Interval)
 	case "EODChartData":
-		var l []Candle
-		l, err = c.EODChartData(ctx, a, "NSE:PAYTM-EQ", 457401600, 480556800)
-		rows = len(l)
-		if rows > 0 {
-			price = float64(l[0].Close)
-		}
-	default:
-		err = fmt.Errorf("no client call for route %q", cc.Route)
+		return c.EODChartData(ctx, a, x.Sym, x.From, x.To)
 	}
-	return
+	return nil, fmt.Errorf("unknown call %q", call)
 }
 
-func sameValue(got any, want string) bool {
-	g := fmt.Sprint(got)
-	if gf, err := strconv.ParseFloat(g, 64); err == nil {
-		if wf, err := strconv.ParseFloat(want, 64); err == nil {
-			return gf == wf
-		}
-	}
-	return g == want
-}
-
-func TestContractRecordedSamples(t *testing.T) {
-	raw, err := os.ReadFile("testdata/contract/samples.json")
+// formBody is a sent Noren body, jData=<JSON>[&jKey=<token>], as the JSON
+// value a recording holds: {"jData": <JSON>, "jKey": <token>}, with no jKey
+// when none was sent. The form says which fields there are; jData itself is
+// taken as sent, because it goes raw (no official client URL-encodes it) and
+// decoding it would turn a quote_plus'd tsym ("M%26M-EQ") into another value.
+func formBody(sent []byte) ([]byte, error) {
+	form, err := url.ParseQuery(string(sent))
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	var cases []contractCase
-	if err := json.Unmarshal(raw, &cases); err != nil {
-		t.Fatal(err)
+	for k, v := range form {
+		if (k != "jData" && k != "jKey") || len(v) != 1 {
+			return nil, fmt.Errorf("field %s=%q: a Noren body is jData=…[&jKey=…]", k, v)
+		}
 	}
-	for _, cc := range cases {
-		t.Run(cc.Name, func(t *testing.T) {
-			if cc.Source == "" {
-				t.Fatal("every recorded case names its public source")
-			}
-			route := strings.TrimSuffix(cc.Route, "LMT")
-			var got recorded
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				got = parseBody(t, r)
-				_, _ = io.WriteString(w, cc.Response)
-			}))
-			defer srv.Close()
-			base := srv.URL + "/NorenWClientTP/"
-			if cc.Era == OAuth {
-				base = srv.URL + "/NorenWClientAPI/"
-			}
-			c := New(Config{Era: cc.Era, RESTURL: base, Timeout: 5 * time.Second, OrderTimeout: 5 * time.Second})
-			a := &Auth{Era: cc.Era, UID: "FA12345", ActID: "FA12345", Token: "tok-123"}
-			token, order, rows, status, price, err := cc.call(context.Background(), c, a)
+	jdata, ok := strings.CutPrefix(string(sent), "jData=")
+	jkey, withKey := form["jKey"]
+	if ok && withKey {
+		jdata, ok = strings.CutSuffix(jdata, "&jKey="+jkey[0])
+	}
+	if !ok || !json.Valid([]byte(jdata)) {
+		return nil, errors.New("jData is not raw JSON first in the body (no official client URL-encodes it)")
+	}
+	out := map[string]any{"jData": json.RawMessage(jdata)}
+	if withKey {
+		out["jKey"] = jkey[0]
+	}
+	return json.Marshal(out)
+}
 
-			if !strings.HasSuffix(got.path, "/"+route) {
-				t.Fatalf("sent to %s, want route %s", got.path, route)
-			}
-			switch {
-			case !cc.Auth:
-				if got.jkey != "" || got.bearer != "" {
-					t.Fatalf("login carries a token: jKey %q bearer %q", got.jkey, got.bearer)
-				}
-			case cc.Era == Legacy:
-				if got.jkey != "tok-123" || got.bearer != "" {
-					t.Fatalf("legacy: jKey %q bearer %q", got.jkey, got.bearer)
-				}
-			default:
-				if got.bearer != "tok-123" || (got.jkey == "tok-123") != cc.BodyJKey {
-					t.Fatalf("oauth: bearer %q jKey %q (want jKey in body: %t)", got.bearer, got.jkey, cc.BodyJKey)
-				}
-			}
-			if cc.RequestKeys != nil {
-				var keys []string
-				for k := range got.jdata {
-					keys = append(keys, k)
-				}
-				sort.Strings(keys)
-				want := slices.Clone(cc.RequestKeys)
-				sort.Strings(want)
-				if !slices.Equal(keys, want) {
-					t.Fatalf("request fields %v, the SDK sends %v", keys, want)
-				}
-			}
-			for k, v := range cc.RequestValues {
-				if !sameValue(got.jdata[k], v) {
-					t.Errorf("%s = %v, recorded %q", k, got.jdata[k], v)
-				}
-			}
-
-			x := cc.Expect
-			if x.Code != "" {
-				if e := envelope.From(err); err == nil || e.Code != x.Code {
-					t.Fatalf("want %s, got %v", x.Code, err)
+func TestFormBody(t *testing.T) {
+	cases := []struct{ name, sent, want, err string }{
+		{"legacy", `jData={"uid":"FA12345"}&jKey=tok-123`, `{"jData":{"uid":"FA12345"},"jKey":"tok-123"}`, ""},
+		{"no jKey", `jData={"uid":"FA12345"}`, `{"jData":{"uid":"FA12345"}}`, ""},
+		{"jData as sent", `jData={"tsym":"M%26M-EQ","sym":"NSE:Nifty 50"}&jKey=k`, `{"jData":{"tsym":"M%26M-EQ","sym":"NSE:Nifty 50"},"jKey":"k"}`, ""},
+		{"URL-encoded jData", `jData=%7B%22uid%22%3A%22FA12345%22%7D`, "", "not raw JSON"},
+		{"jKey first", `jKey=k&jData={"uid":"FA12345"}`, "", "not raw JSON"},
+		{"no jData", `jKey=k`, "", "not raw JSON"},
+		{"other field", `jData={}&jKey=k&x=1`, "", "field x"},
+		{"jKey twice", `jData={}&jKey=k&jKey=k`, "", "field jKey"},
+		{"bad escape", `jData={"remarks":"50%"}`, "", "invalid URL escape"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := formBody([]byte(c.sent))
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("got %s, %v; want error %q", got, err, c.err)
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if (x.Token != "" && token != x.Token) || (x.Order != "" && order != x.Order) || (x.Rows != nil && rows != *x.Rows) ||
-				(x.Status != "" && status != x.Status) || (x.Price != 0 && price != x.Price) {
-				t.Fatalf("decoded token=%q order=%q rows=%d status=%q price=%v; want %+v", token, order, rows, status, price, x)
+			if err != nil || string(got) != c.want {
+				t.Fatalf("got %s, %v; want %s", got, err, c.want)
 			}
 		})
 	}

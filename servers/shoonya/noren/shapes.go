@@ -9,7 +9,7 @@ import (
 
 // Shapes are what this client reads from each Noren route (the route name
 // is the request's Op): the fields of types.go as NorenApi.py and the
-// ShoonyaApi-py README samples send them (testdata/contract/samples.json
+// ShoonyaApi-py README samples send them (testdata/contract/cases.json
 // passes through them, TestContractShapes). Figures are strings on the
 // wire. trantype is B or S and prctyp LMT, MKT, SL-LMT or SL-MKT
 // (NorenApi.py's PriceType and BuyorSell). A {"stat":"Not_Ok","emsg":…}

@@ -1,9 +1,7 @@
 package noren
 
 import (
-	"encoding/json"
-	"os"
-	"strings"
+	"path"
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
@@ -12,40 +10,30 @@ import (
 
 func shapeOf(t *testing.T, route string) drift.Shape { return servetest.ShapeOf(t, Shapes, route) }
 
-// TestContractShapes: every recorded Noren answer passes its route's
-// shape (the one the run-time watch uses); changed the ways Noren could
-// change them, they do not.
+// TestContractShapes: every recorded Noren answer, replayed through the
+// client, passes its route's shape (the one the run-time watch uses). The
+// watch skips a route it has no shape for, so every recorded route must
+// have one.
 func TestContractShapes(t *testing.T) {
-	raw, err := os.ReadFile("testdata/contract/samples.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []contractCase
-	if err := json.Unmarshal(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
-	for _, cc := range cases {
-		route := strings.TrimSuffix(cc.Route, "LMT")
-		if fs := shapeOf(t, route).CheckBody([]byte(cc.Response)); len(fs) != 0 {
-			t.Errorf("%s: %v", cc.Name, fs)
+	for _, tc := range contract.Cases(t) {
+		for _, ex := range tc.Exchanges {
+			shapeOf(t, path.Base(ex.Request.Path))
 		}
 	}
-	drifted := []struct{ route, body, kind string }{
-		{"OrderBook", `[{"stat":"Ok","norenordno":"1","status":"OPEN","tsym":"ACC-EQ","trantype":"X"}]`, drift.NewEnum},
-		{"OrderBook", `[{"stat":"Ok","order_no":"1","status":"OPEN","tsym":"ACC-EQ"}]`, drift.Missing},
-		{"SearchScrip", `{"stat":"Ok","values":[{"tsym":"RELIANCE-EQ","token":2885}]}`, drift.Retyped},
-		{"QuickAuth", `{"stat":"Ok","access_token":"x"}`, drift.Missing},
-	}
-	for _, c := range drifted {
-		fs := shapeOf(t, c.route).CheckBody([]byte(c.body))
-		if len(fs) == 0 || fs[0].Kind != c.kind {
-			t.Errorf("%s %s: %v", c.route, c.body, fs)
-		}
-	}
-	if fs := shapeOf(t, "OrderBook").CheckError([]byte(`{"error":"bad"}`)); len(fs) != 1 || fs[0].Kind != drift.ErrorBody {
+	contract.RunShapes(t)
+}
+
+// TestShapesCatchDrift: recorded answers changed the ways Noren could change
+// them fail their shapes.
+func TestShapesCatchDrift(t *testing.T) {
+	servetest.CheckShapesCatchDrift(t, Shapes, []servetest.Drifted{
+		{Route: "OrderBook", Body: `[{"stat":"Ok","norenordno":"1","status":"OPEN","tsym":"ACC-EQ","trantype":"X"}]`, Kind: drift.NewEnum},
+		{Route: "OrderBook", Body: `[{"stat":"Ok","order_no":"1","status":"OPEN","tsym":"ACC-EQ"}]`, Kind: drift.Missing},
+		{Route: "SearchScrip", Body: `{"stat":"Ok","values":[{"tsym":"RELIANCE-EQ","token":2885}]}`, Kind: drift.Retyped},
+		{Route: "QuickAuth", Body: `{"stat":"Ok","access_token":"x"}`, Kind: drift.Missing},
+	}, "OrderBook", map[string]string{`{"error":"bad"}`: drift.ErrorBody, `{"stat":"Not_Ok","emsg":"Session Expired"}`: ""})
+	// A new error body is one finding, not one per field.
+	if fs := shapeOf(t, "OrderBook").CheckError([]byte(`{"error":"bad"}`)); len(fs) != 1 {
 		t.Errorf("new error body: %v", fs)
-	}
-	if fs := shapeOf(t, "OrderBook").CheckError([]byte(`{"stat":"Not_Ok","emsg":"Session Expired"}`)); len(fs) != 0 {
-		t.Errorf("Noren's error: %v", fs)
 	}
 }
