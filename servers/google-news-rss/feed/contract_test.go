@@ -1,102 +1,126 @@
 package feed
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/query"
 )
 
-// Real captures (testdata/SOURCES.md) replayed against the parser: what the
-// tools promise must hold on Google's own bytes, not only on the fake's.
-func TestContractRealCaptures(t *testing.T) {
-	t.Run("search feed 2026-09-25", func(t *testing.T) {
-		f := mustParse(t, "testdata/search-us-2026-09-25.xml")
-		if f.Title != `"breaking OR crisis OR emergency" - Google News` {
-			t.Errorf("title %q", f.Title)
+// contractFile holds the cases; golden files are named relative to its directory.
+const contractFile = "testdata/contract/cases.json"
+
+// contract is Google News' answers as public sources recorded them
+// (testdata/contract/cases.json; the feed captures are testdata/*.xml, see
+// testdata/SOURCES.md), replayed against the real client: what the tools
+// promise must hold on Google's own bytes, not only on the fake's.
+//
+// A case may add what the result's JSON does not show: the exact item
+// count, the article ids (not serialized), the snippets including empty ones
+// (omitted when empty), an error's retryability and retry-after, and a
+// golden file of the normalized items (UPDATE_GOLDEN=1 rewrites it).
+var contract = servetest.Contract{File: contractFile, MinCases: 8,
+	Call: func(t *testing.T, base string, tc servetest.ContractCase) (any, error) {
+		var own struct {
+			Golden string `json:"golden"`
+			Want   struct {
+				Items       *int     `json:"items"`
+				ArticleIDs  []string `json:"article_ids"`
+				Snippets    []string `json:"snippets"`
+				Retryable   *bool    `json:"retryable"`
+				RetryAfterS *float64 `json:"retry_after_s"`
+			} `json:"want"`
 		}
-		want := []Item{
-			{Title: "Fall Related Emergency Visits for Older Adults Continue to Climb", Publisher: "countynewscenter.com",
-				PublisherDomain: "countynewscenter.com", URL: "https://news.google.com/rss/articles/CBMinwFBVV95cUxObDNTMW1VT3pC?oc=5",
-				ArticleID: "CBMinwFBVV95cUxObDNTMW1VT3pC", Published: "2026-09-25T13:53:48Z",
-				Snippet: ""}, // the description only repeated title and publisher
-			{Title: "Ketanji Brown Jackson criticizes supreme court’s handling of emergency docket", Publisher: "The Guardian",
-				PublisherDomain: "theguardian.com", URL: "https://news.google.com/rss/articles/CBMiogFBVV95cUxQZ3MtNXd1?oc=5",
-				ArticleID: "CBMiogFBVV95cUxQZ3MtNXd1", Published: "2026-09-25T16:11:00Z",
-				Snippet: ""},
+		if err := json.Unmarshal(tc.Raw, &own); err != nil {
+			t.Fatal(err)
 		}
-		assertItems(t, f.Items, want)
-	})
-	t.Run("top stories clusters 2026-06", func(t *testing.T) {
-		f := mustParse(t, "testdata/top-us-2026-06.xml")
-		if len(f.Items) != 2 {
-			t.Fatalf("%d items", len(f.Items))
+		c := New(Config{BaseURL: base, Timeout: 5 * time.Second, RetryWait: time.Millisecond})
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		f, err := invoke(ctx, c, tc.Call, tc.Args)
+		w := own.Want
+		if w.Retryable != nil || w.RetryAfterS != nil {
+			var e *envelope.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("want an error, got %v", err)
+			}
+			if w.Retryable != nil && e.Retryable != *w.Retryable {
+				t.Errorf("retryable %v, want %v", e.Retryable, *w.Retryable)
+			}
+			if w.RetryAfterS != nil && e.RetryAfter != time.Duration(*w.RetryAfterS*float64(time.Second)) {
+				t.Errorf("retry-after %v, want %vs", e.RetryAfter, *w.RetryAfterS)
+			}
 		}
-		a := f.Items[0]
-		if a.Title != "Escalating tensions threaten interim peace deal" || a.PublisherDomain != "theguardian.com" || a.Published != "2026-06-29T00:35:00Z" {
-			t.Errorf("item 0: %+v", a)
+		if err != nil {
+			return f, err
 		}
-		if a.Snippet != "Diplomats meet as deadline nears (Reuters)" { // the story itself is title and publisher
-			t.Errorf("snippet %q", a.Snippet)
+		if w.Items != nil && len(f.Items) != *w.Items {
+			t.Errorf("%d items, want %d: %+v", len(f.Items), *w.Items, f.Items)
 		}
-		// no <source>: the publisher comes from the description's <font>
-		b := f.Items[1]
-		if b.Title != "Market rallies on rate-cut hopes" || b.Publisher != "Bloomberg" || b.PublisherDomain != "" {
-			t.Errorf("item 1: %+v", b)
+		for i, id := range w.ArticleIDs {
+			if i >= len(f.Items) || f.Items[i].ArticleID != id {
+				t.Errorf("item %d article id: want %q (items %+v)", i, id, f.Items)
+			}
 		}
-	})
+		for i, s := range w.Snippets {
+			if i >= len(f.Items) || f.Items[i].Snippet != s {
+				t.Errorf("item %d snippet: want %q (items %+v)", i, s, f.Items)
+			}
+		}
+		if own.Golden != "" {
+			checkGolden(t, filepath.Join(filepath.Dir(contractFile), own.Golden), f.Items)
+		}
+		return f, nil
+	}}
+
+// TestContract replays the recorded cases against the client, with no fake
+// in between.
+func TestContract(t *testing.T) { contract.Run(t) }
+
+// invoke calls the client method a case names.
+func invoke(ctx context.Context, c *Client, call string, args json.RawMessage) (Feed, error) {
+	var a struct {
+		Q       string        `json:"q"`
+		Edition query.Edition `json:"edition"`
+	}
+	if err := json.Unmarshal(args, &a); err != nil {
+		return Feed{}, err
+	}
+	switch call {
+	case "fetch":
+		return c.Fetch(ctx, a.Q, a.Edition)
+	}
+	return Feed{}, fmt.Errorf("unknown call %q", call)
 }
 
-func mustParse(t *testing.T, path string) Feed {
+// checkGolden compares the normalized items with the golden file at path
+// (UPDATE_GOLDEN=1 rewrites it).
+func checkGolden(t *testing.T, path string, items []Item) {
 	t.Helper()
-	body, err := os.ReadFile(path)
+	got, err := json.MarshalIndent(items, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Parse(body, "US:en")
-	if err != nil {
-		t.Fatalf("Parse(%s): %v", path, err)
-	}
-	return f
-}
-
-func assertItems(t *testing.T, got, want []Item) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%d items, want %d: %+v", len(got), len(want), got)
-	}
-	for i := range want {
-		g, w := got[i], want[i]
-		if g.Title != w.Title || g.Publisher != w.Publisher || g.PublisherDomain != w.PublisherDomain || g.URL != w.URL ||
-			g.ArticleID != w.ArticleID || g.Published != w.Published || g.Snippet != w.Snippet {
-			t.Errorf("item %d:\n got %+v\nwant %+v", i, g, w)
-		}
-	}
-}
-
-// The normalized form of each capture is a golden file (UPDATE_GOLDEN=1 rewrites).
-func TestGoldenNormalized(t *testing.T) {
-	for _, name := range []string{"search-us-2026-09-25", "top-us-2026-06"} {
-		f := mustParse(t, "testdata/"+name+".xml")
-		got, err := json.MarshalIndent(f.Items, "", "  ")
-		if err != nil {
+	got = append(got, '\n')
+	if os.Getenv("UPDATE_GOLDEN") != "" {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		path := "testdata/golden/" + name + ".json"
-		if os.Getenv("UPDATE_GOLDEN") != "" {
-			if err := os.MkdirAll("testdata/golden", 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run with UPDATE_GOLDEN=1)", err)
-		}
-		if string(want) != string(got)+"\n" {
-			t.Errorf("%s changed:\n%s", path, got)
-		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with UPDATE_GOLDEN=1)", err)
+	}
+	if string(want) != string(got) {
+		t.Errorf("%s changed:\n%s", path, got)
 	}
 }
