@@ -109,6 +109,8 @@ func New(cfg Config) *Client {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
+	// upstream reads Retries the same way (0 default, negative none); the
+	// resolved count also bounds this client's own 425 retries.
 	retries := cfg.Retries
 	switch {
 	case retries == 0:
@@ -122,7 +124,7 @@ func New(cfg Config) *Client {
 	}
 	mk := func(name, base, env string, ds ...extract.Detector) *upstream.Client {
 		return upstream.New(upstream.Config{Name: name, BaseURL: strings.TrimRight(base, "/"), URLEnv: env,
-			Timeout: cfg.Timeout, Retries: retries, RetryWait: wait, RetryMaxWait: 2 * time.Second,
+			Timeout: cfg.Timeout, Retries: cfg.Retries, RetryWait: wait, RetryMaxWait: 2 * time.Second,
 			MaxBodyBytes: 16 << 20, Detectors: append([]extract.Detector{Cloudflare, TooEarly}, ds...),
 			Logger: cfg.Logger, UserAgent: "mcpfleet-polymarket"})
 	}
