@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
@@ -26,18 +27,26 @@ type ContractCase struct {
 	Args      json.RawMessage `json:"args"`
 	Exchanges []Exchange      `json:"exchanges"`
 	Want      ContractWant    `json:"want"`
+	// OffShape marks an answer its route's shape refuses on purpose (a
+	// failure the service sends with 200, say): RunShapes leaves it out.
+	OffShape bool `json:"off_shape"`
 	// Raw is the case as recorded, for fields of a server's own.
 	Raw json.RawMessage `json:"-"`
 }
 
 // ContractWant is what a case's call must return: an envelope error with
-// this code (the message holding each MessageContains, these Details), or
-// else a result that holds Result (objects by key, lists by position).
+// this code (the message holding each MessageContains, these Details, and
+// when given this retry advice), or else a result that holds Result
+// (objects by key, lists by position) and whose lists have the lengths Len
+// names (by dotted key, "" the result itself; null counts as empty).
 type ContractWant struct {
 	ErrorCode       envelope.Code  `json:"error_code"`
 	MessageContains []string       `json:"message_contains"`
 	Details         map[string]any `json:"details"`
+	Retryable       *bool          `json:"retryable"`
+	RetryAfterS     *float64       `json:"retry_after_s"`
 	Result          any            `json:"result"`
+	Len             map[string]int `json:"len"`
 }
 
 // UnmarshalJSON keeps the whole case in Raw.
@@ -117,6 +126,9 @@ func (c Contract) Run(t *testing.T) {
 func (c Contract) RunShapes(t *testing.T) {
 	w := WatchEveryAnswer(t)
 	for _, tc := range c.Cases(t) {
+		if tc.OffShape {
+			continue
+		}
 		_, _, _ = c.replay(t, tc)
 		for _, s := range w.Signals() {
 			t.Errorf("%s: %s %s %s: %s", tc.Name, s.Route, s.Kind, s.Path, s.Detail)
@@ -146,14 +158,64 @@ func (w ContractWant) check(t *testing.T, got any, err error) {
 				t.Errorf("details[%s] = %v, want %v (%v)", k, d[k], v, details)
 			}
 		}
+		if w.Retryable != nil && e.Retryable != *w.Retryable {
+			t.Errorf("retryable %v, want %v", e.Retryable, *w.Retryable)
+		}
+		if w.RetryAfterS != nil && e.RetryAfter != time.Duration(*w.RetryAfterS*float64(time.Second)) {
+			t.Errorf("retry after %v, want %gs", e.RetryAfter, *w.RetryAfterS)
+		}
 		return
+	}
+	if w.Retryable != nil || w.RetryAfterS != nil {
+		t.Errorf("retry advice is an error's: the case needs an error_code")
 	}
 	if err != nil {
 		t.Fatalf("unexpected error: %v", err)
 	}
-	if path, ok := subset(w.Result, asJSON(got), "result"); !ok {
+	doc := asJSON(got)
+	if path, ok := subset(w.Result, doc, "result"); !ok {
 		b, _ := json.Marshal(got)
 		t.Fatalf("%s differs: got %s", path, b)
+	}
+	for path, n := range w.Len {
+		v := doc
+		if path != "" {
+			for _, k := range strings.Split(path, ".") {
+				m, _ := v.(map[string]any)
+				v = m[k]
+			}
+		}
+		l, ok := v.([]any)
+		if !ok && v != nil {
+			t.Errorf("len %q: %T, not a list", path, v)
+		} else if len(l) != n {
+			t.Errorf("len %q = %d, want %d", path, len(l), n)
+		}
+	}
+}
+
+// CheckRecordingsUsed fails for every file matching pattern beside the
+// contract file that no exchange answers with (body_file) and also does
+// not name: a recording nothing replays escapes Run and RunShapes.
+func (c Contract) CheckRecordingsUsed(t *testing.T, pattern string, also ...string) {
+	t.Helper()
+	used := map[string]bool{filepath.Base(c.File): true}
+	for _, f := range also {
+		used[f] = true
+	}
+	for _, tc := range c.Cases(t) {
+		for _, ex := range tc.Exchanges {
+			used[ex.Response.BodyFile] = true
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(filepath.Dir(c.File), pattern))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !used[filepath.Base(f)] {
+			t.Errorf("%s is no contract case's answer", f)
+		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package client
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,47 +19,18 @@ func contractBody(t *testing.T, file string) []byte {
 	return b
 }
 
-// onShape is contract without its off_shape cases: answers the client
-// refuses because they break their route's shape (a null or a rate-limit
-// body sent with 200) are never made, so the watch sees only the others.
-var onShape = servetest.Contract{File: contract.File, MinCases: contract.MinCases,
-	Call: func(t *testing.T, base string, tc servetest.ContractCase) (any, error) {
-		var own struct {
-			OffShape bool `json:"off_shape"`
-		}
-		if err := json.Unmarshal(tc.Raw, &own); err != nil {
-			t.Fatal(err)
-		}
-		if own.OffShape {
-			return nil, nil
-		}
-		return contract.Call(t, base, tc)
-	}}
-
 // TestContractShapes: every recorded exchange of testdata/contract,
 // replayed through the client, passes the shapes the probe and the
 // run-time watch use (answers and error bodies alike); so does the error
 // body of the legacy offset route, which the client never calls (it pages
 // on the keyset routes).
 func TestContractShapes(t *testing.T) {
-	onShape.RunShapes(t)
+	contract.RunShapes(t)
 	const offset = "observed_offset_422.json"
 	if fs := servetest.ShapeOf(t, Shapes, "list markets").CheckError(contractBody(t, offset)); len(fs) != 0 {
 		t.Errorf("%s: %v", offset, fs)
 	}
-	// A recording no case replays would escape both checks.
-	used := map[string]bool{offset: true, filepath.Base(contract.File): true}
-	for _, tc := range contract.Cases(t) {
-		for _, ex := range tc.Exchanges {
-			used[ex.Response.BodyFile] = true
-		}
-	}
-	files, _ := filepath.Glob(filepath.Join(filepath.Dir(contract.File), "*.json"))
-	for _, f := range files {
-		if !used[filepath.Base(f)] {
-			t.Errorf("%s: no contract case replays it", f)
-		}
-	}
+	contract.CheckRecordingsUsed(t, "*.json", offset)
 }
 
 // TestShapesCatchDrift: the recordings changed the ways Polymarket could

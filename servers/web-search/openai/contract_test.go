@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 )
 
@@ -23,8 +22,7 @@ import (
 // (testdata/contract/cases.json; each names its source). A case's args are
 // the client's settings and the query; its want may add what a subset of
 // the result cannot say: the exact number of citations, a citation
-// referenced twice, text the answer must lack, whether an error is
-// retryable.
+// referenced twice, text the answer must lack.
 var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases: 13,
 	Call: func(t *testing.T, base string, tc servetest.ContractCase) (any, error) {
 		var a struct {
@@ -39,7 +37,6 @@ var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases
 		}
 		var own struct {
 			Want struct {
-				Retryable   *bool    `json:"retryable"`
 				Citations   *int     `json:"citations"`
 				CitedTwice  bool     `json:"cited_twice"`
 				AnswerLacks []string `json:"answer_lacks"`
@@ -62,9 +59,6 @@ var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases
 			Country: a.Country, AllowedDomains: a.AllowedDomains, SourcesOnly: a.SourcesOnly})
 		w := own.Want
 		if err != nil {
-			if e := envelope.From(err); w.Retryable != nil && e.Retryable != *w.Retryable {
-				t.Errorf("retryable %v, want %v", e.Retryable, *w.Retryable)
-			}
 			return nil, err
 		}
 		out := res.Render(a.MaxResults)

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,19 +14,7 @@ import (
 // changed, not our recordings.
 func TestContractShapes(t *testing.T) {
 	contract.RunShapes(t)
-	// Every recording is some case's answer, so RunShapes saw it.
-	files, _ := filepath.Glob(filepath.Join("testdata", "contract", "*.json"))
-	used := map[string]bool{filepath.Base(contract.File): true}
-	for _, tc := range contract.Cases(t) {
-		for _, ex := range tc.Exchanges {
-			used[ex.Response.BodyFile] = true
-		}
-	}
-	for _, f := range files {
-		if !used[filepath.Base(f)] {
-			t.Errorf("%s is no contract case's answer", f)
-		}
-	}
+	contract.CheckRecordingsUsed(t, "*.json") // so RunShapes saw every recording
 	model := servetest.ShapeOf(t, Shapes, "model")
 	for _, body := range []string{
 		`{"id":"gpt-5-nano","object":"model","created":1754426384,"owned_by":"system","shutdown_date":"2026-12-11"}`,
