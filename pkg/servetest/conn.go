@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -43,6 +44,20 @@ func (s *Buffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// WaitFor reports whether the buffer holds sub within d. A process logs a
+// call after answering it, and its stderr reaches the buffer through a pipe:
+// a line about the last call may come after its answer.
+func (s *Buffer) WaitFor(sub string, d time.Duration) bool {
+	for end := time.Now().Add(d); ; time.Sleep(20 * time.Millisecond) {
+		if strings.Contains(s.String(), sub) {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
+	}
 }
 
 // New builds app with the given command-line args (env is the test's: use
