@@ -1,11 +1,11 @@
 package feed
 
 import (
+	"math/bits"
 	"sort"
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
 )
 
 // Key is Noren's scrip key "EXCH|token".
@@ -42,8 +42,8 @@ func NewStore() *Store {
 func (s *Store) UseClock(c *CoarseClock) { s.now = c.UnixNano }
 
 // Frame kinds the store merges.
-func isFeedType(t []byte) bool {
-	switch string(t) {
+func isFeedType(t string) bool {
+	switch t {
 	case "tk", "tf", "dk", "df":
 		return true
 	}
@@ -54,28 +54,28 @@ func isFeedType(t []byte) bool {
 // frame was a tick for a known exchange|token (frames for instruments no longer
 // tracked are dropped: an unsubscribe may race with ticks in flight).
 func (s *Store) Merge(m *Msg) (string, bool) {
-	if !isFeedType(m.T) || len(m.E) == 0 || len(m.TK) == 0 {
+	if !isFeedType(m.T) || m.E == "" || m.TK == "" {
 		return "", false
 	}
 	var buf [64]byte
 	k := append(append(append(buf[:0], m.E...), '|'), m.TK...)
 	now := s.now()
 	s.mu.Lock()
-	in := s.insts[unsafe.String(unsafe.SliceData(k), len(k))]
+	in := s.insts[string(k)]
 	if in == nil {
 		s.mu.Unlock()
 		return "", false
 	}
-	for i := 0; i < m.n; i++ {
-		slot := m.slots[i]
-		in.vals[slot] = m.vals[i]
-		in.has |= 1 << slot
+	for has := m.has; has != 0; has &= has - 1 {
+		slot := bits.TrailingZeros64(has)
+		in.vals[slot] = m.vals[slot]
 	}
-	if len(m.TS) > 0 && string(m.TS) != in.tsym {
-		in.tsym = string(m.TS)
+	in.has |= m.has
+	if m.TS != "" {
+		in.tsym = m.TS
 	}
-	if len(m.LTT) > 0 && string(m.LTT) != in.ltt {
-		in.ltt = string(m.LTT)
+	if m.LTT != "" {
+		in.ltt = m.LTT
 	}
 	in.updated = now
 	in.ticks++

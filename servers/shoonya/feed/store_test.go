@@ -1,9 +1,12 @@
 package feed
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -15,7 +18,8 @@ func TestMergePartialUpdates(t *testing.T) {
 		`{"t":"tk","e":"NSE","tk":"11630","ts":"NTPC-EQ","pp":"2","ls":"1","ti":"0.05","lp":"118.55","h":"118.65","l":"118.10","ap":"118.39","v":"162220","bp1":"118.45","sp1":"118.50","bq1":"26","sq1":"6325"}`,
 		`{"t":"tf","e":"NSE","tk":"11630","lp":"118.45","ap":"118.40","v":"166637","sp1":"118.55","bq1":"3135","sq1":"30"}`,
 		`{"t":"tf","e":"NSE","tk":"11630","lp":"118.60"}`,
-		`{"t":"tf","e":"NSE","tk":"99999","lp":"1.00"}`, // not tracked: dropped
+		`{"t":"tf","e":"NSE","tk":"11630","h":null,"ap":"","ts":""}`, // null and "" leave the stored values
+		`{"t":"tf","e":"NSE","tk":"99999","lp":"1.00"}`,              // not tracked: dropped
 	}
 	var m Msg
 	for _, f := range frames {
@@ -40,7 +44,7 @@ func TestMergePartialUpdates(t *testing.T) {
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
 		}
 	}
-	if got.TradingSymbol != "NTPC-EQ" || got.Ticks != 3 {
+	if got.TradingSymbol != "NTPC-EQ" || got.Ticks != 4 {
 		t.Errorf("tsym %q ticks %d", got.TradingSymbol, got.Ticks)
 	}
 	if len(got.Bids) != 1 || got.Bids[0].Price != 118.45 || got.Bids[0].Quantity != 3135 {
@@ -77,7 +81,18 @@ func TestDecodeFrames(t *testing.T) {
 		{`[1,2]`, true, "", "", 0},
 		{`{"t":{"x":1}}`, true, "", "", 0},
 		{``, true, "", "", 0},
+		{`null`, true, "", "", 0},
+		{`"x"`, true, "", "", 0},
 		{`{"t":"tf"} x`, true, "", "", 0},
+		{`{"t":"tf","e":"NSE","tk":"22","lp":"1e999"}`, true, "", "", 0},
+		{`{"t":"tf","e":"NSE","tk":"22","lp":1e999}`, true, "", "", 0},
+		{`{"t":"tf","e":"NSE","tk":"22","lp":"NaN"}`, true, "", "", 0},
+		{`{"t":"tf","e":"NSE","tk":"22","lp":true}`, true, "", "", 0},
+		{`{"t":"tf","e":"NSE","tk":"22","lp":[1]}`, true, "", "", 0},
+		{`{"t":"tf","e":"NSE","tk":22}`, true, "", "", 0}, // token is a string on the wire
+		{`{"t":"tf","e":"NSE","tk":"22","lp":"1\u0030","v":"-5","ltq":"+2"}`, false, "tf", "NSE", 3},
+		{`{"t":"tf","e":"NSE","tk":"22","x":{"y":[1,2]},"lp":"1"}`, false, "tf", "NSE", 1}, // unknown keys are skipped whatever they hold
+		{`{"t":"tf","e":"NSE","tk":"22","lp":"1","lp":"2"}`, false, "tf", "NSE", 1},
 	}
 	for _, c := range cases {
 		var m Msg
@@ -92,9 +107,165 @@ func TestDecodeFrames(t *testing.T) {
 	}
 	var m Msg
 	_ = m.Decode([]byte(`{"t":"tf","e":"NSE","tk":"22","ts":"M\u0026M-EQ"}`))
-	if string(m.TS) != "M&M-EQ" {
+	if m.TS != "M&M-EQ" {
 		t.Errorf("escaped symbol decoded as %q", m.TS)
 	}
+	_ = m.Decode([]byte(`{"t":"tf","e":"NSE","tk":"22","lp":"1\u0030","lp":"2","v":162220}`))
+	if m.vals[fLP] != 2 || m.vals[fV] != 162220 {
+		t.Errorf("lp %v v %v, want 2 and 162220", m.vals[fLP], m.vals[fV])
+	}
+}
+
+// wireSlots is every numeric wire key and its slot (ShoonyaApi-py README).
+var wireSlots = map[string]int{
+	"lp": fLP, "pc": fPC, "v": fV, "o": fO, "h": fH, "l": fL, "c": fC, "ap": fAP,
+	"oi": fOI, "poi": fPOI, "toi": fTOI, "ltq": fLTQ, "tbq": fTBQ, "tsq": fTSQ, "uc": fUC, "lc": fLC,
+	"52h": f52H, "52l": f52L, "ft": fFT, "pp": fPP, "ti": fTI, "ls": fLS,
+	"bp1": fBP1, "bp2": fBP2, "bp3": fBP3, "bp4": fBP4, "bp5": fBP5,
+	"sp1": fSP1, "sp2": fSP2, "sp3": fSP3, "sp4": fSP4, "sp5": fSP5,
+	"bq1": fBQ1, "bq2": fBQ2, "bq3": fBQ3, "bq4": fBQ4, "bq5": fBQ5,
+	"sq1": fSQ1, "sq2": fSQ2, "sq3": fSQ3, "sq4": fSQ4, "sq5": fSQ5,
+	"bo1": fBO1, "bo2": fBO2, "bo3": fBO3, "bo4": fBO4, "bo5": fBO5,
+	"so1": fSO1, "so2": fSO2, "so3": fSO3, "so4": fSO4, "so5": fSO5,
+}
+
+// TestDecodeSlots: each wire key lands in its own slot, alone or all at once.
+func TestDecodeSlots(t *testing.T) {
+	if len(wireSlots) != nFields {
+		t.Fatalf("%d wire keys for %d slots", len(wireSlots), nFields)
+	}
+	all := map[string]string{"t": "df", "e": "NSE", "tk": "22"}
+	for key, slot := range wireSlots {
+		val := fmt.Sprintf("%d.25", slot+1)
+		all[key] = val
+		var m Msg
+		if err := m.Decode(fmt.Appendf(nil, `{"t":"df","e":"NSE","tk":"22",%q:%q}`, key, val)); err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		if m.has != 1<<slot || m.vals[slot] != float64(slot+1)+0.25 {
+			t.Errorf("%s: has %b vals[%d] %v", key, m.has, slot, m.vals[slot])
+		}
+	}
+	b, _ := json.Marshal(all)
+	var m Msg
+	if err := m.Decode(b); err != nil || m.Fields() != nFields {
+		t.Fatalf("all keys: %v, %d fields", err, m.Fields())
+	}
+	for key, slot := range wireSlots {
+		if m.vals[slot] != float64(slot+1)+0.25 {
+			t.Errorf("all keys: %s = %v", key, m.vals[slot])
+		}
+	}
+}
+
+// FuzzDecode: Decode never panics and agrees with encoding/json's own
+// generic decode (object keys in order, struct keys matched as
+// encoding/json does, case-insensitively) on whether the frame is accepted,
+// its string fields, which numeric fields it set and their values.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"t":"tk","e":"NSE","tk":"11630","lp":"118.55","bp1":"1","sq5":"2"}`,
+		`{"t":"tf","e":"NSE","tk":"11630","lp":118.45,"v":null,"ap":""}`,
+		`{"t":"tf","LP":"1","lp":"2","Lp":null}`, `{"t":"ck","s":"OK","uid":"FA1"}`,
+		`{"ts":"A\u0026B","lp":"1\u0030"}`, `{"lp":"1e999"}`, `{"lp":"0x1p3"}`, `{"lp":"NaN"}`,
+		`{"lp":true}`, `{"tk":22}`, `{"x":[{}]}`, `[]`, `null`, " null\n", `{`, `{"":""}`, `{} x`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var m Msg
+		err := m.Decode(b)
+		want, ok := genericDecode(b)
+		if (err == nil) != ok {
+			t.Fatalf("%q: Decode err %v, encoding/json accepts: %v", b, err, ok)
+		}
+		if !ok {
+			return
+		}
+		got := map[string]string{"t": m.T, "e": m.E, "tk": m.TK, "ts": m.TS, "ltt": m.LTT, "s": m.S, "uid": m.UID}
+		for k, v := range want.strs {
+			if got[k] != v {
+				t.Fatalf("%q: %s = %q, want %q", b, k, got[k], v)
+			}
+		}
+		if m.has != want.has {
+			t.Fatalf("%q: set %b, want %b", b, m.has, want.has)
+		}
+		for slot := 0; slot < nFields; slot++ {
+			if m.has&(1<<slot) != 0 && m.vals[slot] != want.vals[slot] {
+				t.Fatalf("%q: slot %d = %v, want %v", b, slot, m.vals[slot], want.vals[slot])
+			}
+		}
+	})
+}
+
+type decoded struct {
+	strs map[string]string
+	has  uint64
+	vals [nFields]float64
+}
+
+// genericDecode is the fuzz oracle: the frame through json.Decoder into
+// generic values, each applied to the field its key names.
+func genericDecode(b []byte) (decoded, bool) {
+	d := decoded{strs: map[string]string{"t": "", "e": "", "tk": "", "ts": "", "ltt": "", "s": "", "uid": ""}}
+	if !json.Valid(b) {
+		return d, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return d, false
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return d, false
+		}
+		key := tok.(string)
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return d, false
+		}
+		matched := false
+		for name := range d.strs {
+			if strings.EqualFold(key, name) {
+				matched = true
+				switch v := v.(type) {
+				case nil:
+				case string:
+					d.strs[name] = v
+				default:
+					return d, false
+				}
+			}
+		}
+		for name, slot := range wireSlots {
+			if matched || !strings.EqualFold(key, name) {
+				continue
+			}
+			var s string
+			switch v := v.(type) {
+			case nil:
+				continue
+			case string:
+				s = v
+			case json.Number:
+				s = string(v)
+			default:
+				return d, false
+			}
+			if s == "" {
+				continue
+			}
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				return d, false
+			}
+			d.vals[slot], d.has = x, d.has|1<<slot
+		}
+	}
+	return d, true
 }
 
 func TestSnapshotJSON(t *testing.T) {
@@ -171,24 +342,4 @@ func BenchmarkMerge(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "ticks/s")
-}
-
-// FuzzParseNum: the fast path agrees with strconv.ParseFloat bit for bit.
-func FuzzParseNum(f *testing.F) {
-	for _, s := range []string{"118.45", "0", "-1.5", "162220", "1e5", ".5", "5.", "00012.3400", "999999999999999", "1234567890123456", "NaN", "", "-", "."} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got, ok := parseNum([]byte(s))
-		want, err := strconv.ParseFloat(s, 64)
-		if err != nil || want != want || want > 1e308 || want < -1e308 {
-			if ok && err != nil {
-				t.Fatalf("%q accepted as %v, strconv says %v", s, got, err)
-			}
-			return
-		}
-		if !ok || got != want {
-			t.Fatalf("%q: fast %v (%v), strconv %v", s, got, ok, want)
-		}
-	})
 }
