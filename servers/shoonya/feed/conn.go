@@ -300,9 +300,9 @@ func (c *Conn) awaitAck(ctx context.Context, ws *websocket.Conn) error {
 		if m.Decode(data) != nil {
 			continue
 		}
-		switch string(m.T) {
+		switch m.T {
 		case "ck", "ak":
-			if strings.EqualFold(string(m.S), "OK") {
+			if strings.EqualFold(m.S, "OK") {
 				return nil
 			}
 			return ErrAckRefused

@@ -9,15 +9,13 @@ import (
 	"strconv"
 )
 
-// Msg is one decoded websocket frame. Decode reuses it and the wire struct
-// inside it: one Msg per reader.
+// Msg is one decoded websocket frame: its string fields (T, E, TK, TS, LTT,
+// S, UID, from wire) and its numeric fields by slot. Decode reuses it: one
+// Msg per reader.
 type Msg struct {
-	T, E, TK string // message type, exchange, token
-	TS, LTT  string // trading symbol, last trade time
-	S, UID   string // ack status, user id (ck / ak)
-	has      uint64 // bit per slot (fields.go): the frame carried the field
-	vals     [nFields]float64
-	w        wire
+	wire
+	has  uint64 // bit per slot (fields.go): the frame carried the field
+	vals [nFields]float64
 }
 
 // Fields returns how many numeric fields the frame carried.
@@ -31,20 +29,17 @@ var errBadFrame = errors.New("feed: frame is not a JSON object of strings and nu
 // A numeric field that is absent, null or "" is left unset, so a merge keeps
 // the value stored before (tf/df frames carry only what changed).
 func (m *Msg) Decode(b []byte) error {
-	m.w = wire{}
-	m.T, m.E, m.TK, m.TS, m.LTT, m.S, m.UID = "", "", "", "", "", "", ""
+	m.wire = wire{}
 	m.has = 0
 	// Unmarshal takes a null frame as "nothing to set"; a frame must be an
 	// object (anything else not an object is a type error below).
 	if string(bytes.TrimSpace(b)) == "null" {
 		return errBadFrame
 	}
-	if err := json.Unmarshal(b, &m.w); err != nil {
+	if err := json.Unmarshal(b, &m.wire); err != nil {
 		return err
 	}
-	w := &m.w
-	m.T, m.E, m.TK, m.TS, m.LTT, m.S, m.UID = w.T, w.E, w.TK, w.TS, w.LTT, w.S, w.UID
-	for slot, n := range w.nums() {
+	for slot, n := range m.nums() {
 		if n.set {
 			m.vals[slot] = n.v
 			m.has |= 1 << slot
@@ -95,13 +90,13 @@ func (n *num) UnmarshalJSON(b []byte) error {
 // wire is the frame as encoding/json sees it. The numeric fields are the
 // touchline and depth keys of the ShoonyaApi-py README, in slot order.
 type wire struct {
-	T   string `json:"t"`
-	E   string `json:"e"`
-	TK  string `json:"tk"`
-	TS  string `json:"ts"`
-	LTT string `json:"ltt"`
-	S   string `json:"s"`
-	UID string `json:"uid"`
+	T   string `json:"t"`   // message type
+	E   string `json:"e"`   // exchange
+	TK  string `json:"tk"`  // token
+	TS  string `json:"ts"`  // trading symbol
+	LTT string `json:"ltt"` // last trade time
+	S   string `json:"s"`   // ack status (ck / ak)
+	UID string `json:"uid"` // user id (ck / ak)
 
 	LP  num `json:"lp"`
 	PC  num `json:"pc"`
