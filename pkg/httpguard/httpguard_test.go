@@ -105,27 +105,23 @@ func TestRefusalReachesLateWriter(t *testing.T) {
 			addr := strings.TrimPrefix(ts.URL, "http://")
 			head := fmt.Sprintf("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n", size)
 			body := strings.Repeat("x", size)
-
-			if tc.budgetFull {
-				holder, err := net.Dial("tcp", addr)
+			send := func(data string) net.Conn {
+				c, err := net.Dial("tcp", addr)
 				if err != nil {
 					t.Fatal(err)
 				}
-				defer holder.Close()
-				if _, err := io.WriteString(holder, head+body); err != nil {
+				t.Cleanup(func() { c.Close() })
+				if _, err := io.WriteString(c, data); err != nil {
 					t.Fatal(err)
 				}
-				<-holding // the whole budget is held
+				return c
 			}
 
-			c, err := net.Dial("tcp", addr)
-			if err != nil {
-				t.Fatal(err)
+			if tc.budgetFull {
+				send(head + body)
+				<-holding // the whole budget is held
 			}
-			defer c.Close()
-			if _, err := io.WriteString(c, head+body[:size/2]); err != nil {
-				t.Fatal(err)
-			}
+			c := send(head + body[:size/2])
 			time.Sleep(300*time.Millisecond + 700*time.Millisecond) // refused at 300 ms
 			for i := 0; i < 4; i++ {                                // a reset fails a write after the first
 				if _, err := io.WriteString(c, body[:size/8]); err != nil {
