@@ -194,6 +194,16 @@ func (w ContractWant) check(t *testing.T, got any, err error) {
 	}
 }
 
+// Recording reads the recorded body name from beside the contract file.
+func (c Contract) Recording(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(c.File), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // CheckRecordingsUsed fails for every file matching pattern beside the
 // contract file that no exchange answers with (body_file) and also does
 // not name: a recording nothing replays escapes Run and RunShapes.

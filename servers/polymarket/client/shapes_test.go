@@ -1,23 +1,12 @@
 package client
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 )
-
-func contractBody(t *testing.T, file string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "contract", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // TestContractShapes: every recorded exchange of testdata/contract,
 // replayed through the client, passes the shapes the probe and the
@@ -27,7 +16,7 @@ func contractBody(t *testing.T, file string) []byte {
 func TestContractShapes(t *testing.T) {
 	contract.RunShapes(t)
 	const offset = "observed_offset_422.json"
-	if fs := servetest.ShapeOf(t, Shapes, "list markets").CheckError(contractBody(t, offset)); len(fs) != 0 {
+	if fs := servetest.ShapeOf(t, Shapes, "list markets").CheckError(contract.Recording(t, offset)); len(fs) != 0 {
 		t.Errorf("%s: %v", offset, fs)
 	}
 	contract.CheckRecordingsUsed(t, "*.json", offset)
@@ -36,8 +25,8 @@ func TestContractShapes(t *testing.T) {
 // TestShapesCatchDrift: the recordings changed the ways Polymarket could
 // change them fail their shapes.
 func TestShapesCatchDrift(t *testing.T) {
-	keyset := string(contractBody(t, "keyset_markets.json"))
-	book := string(contractBody(t, "book.json"))
+	keyset := string(contract.Recording(t, "keyset_markets.json"))
+	book := string(contract.Recording(t, "book.json"))
 	servetest.CheckShapesCatchDrift(t, Shapes, []servetest.Drifted{
 		{Route: "list markets", Of: keyset, Body: strings.Replace(keyset, `"conditionId"`, `"condition_id"`, 1), Kind: drift.Missing},
 		{Route: "list markets", Of: keyset, Body: strings.Replace(keyset, `"markets"`, `"data"`, 1), Kind: drift.Missing},

@@ -8,7 +8,7 @@ import (
 // BenchmarkParseRecorded decodes, parses and renders a real 12 KB answer
 // (gpt-5-mini, 4 reasoning items, 3 search actions, 10 citations).
 func BenchmarkParseRecorded(b *testing.B) {
-	body := readContract(b, "gpt-5-mini-2025-12.json")
+	body := contract.Recording(b, "gpt-5-mini-2025-12.json")
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -25,7 +25,7 @@ func BenchmarkParseRecorded(b *testing.B) {
 // BenchmarkAnchorUnmarshalMap is the anchor: encoding/json into a generic
 // map, the least any reader of this body pays.
 func BenchmarkAnchorUnmarshalMap(b *testing.B) {
-	body := readContract(b, "gpt-5-mini-2025-12.json")
+	body := contract.Recording(b, "gpt-5-mini-2025-12.json")
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -39,7 +39,7 @@ func BenchmarkAnchorUnmarshalMap(b *testing.B) {
 // BenchmarkCitedSpan converts the last annotation of the recording (offset
 // ~2,800 code points, non-ASCII before it).
 func BenchmarkCitedSpan(b *testing.B) {
-	r, _ := Decode(readContract(b, "gpt-5-mini-2025-12.json"))
+	r, _ := Decode(contract.Recording(b, "gpt-5-mini-2025-12.json"))
 	p := r.Output[len(r.Output)-1].Content[0]
 	a := p.Annotations[len(p.Annotations)-1]
 	b.ReportAllocs()

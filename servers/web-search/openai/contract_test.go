@@ -8,8 +8,6 @@ package openai
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -117,22 +115,13 @@ func checkRendered(t *testing.T, out Rendered) (refs int) {
 	return refs
 }
 
-func readContract(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "contract", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // TestContractCitationSpans: in every recorded answer, each annotation
 // sliced by code points is its marker, naming the cited host: the offset
 // unit this parser relies on (SOURCES.md).
 func TestContractCitationSpans(t *testing.T) {
 	spans := 0
 	for _, f := range recordedFiles(t, 200) {
-		r, err := Decode(readContract(t, f))
+		r, err := Decode(contract.Recording(t, f))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -173,7 +162,7 @@ func recordedFiles(t testing.TB, status int) []string {
 // (the recording's commentary preamble is left out: TestContract); without
 // phase, as older models answer, every message is the answer.
 func TestPhaseMarksTheAnswer(t *testing.T) {
-	r, err := Decode(readContract(t, "gpt-5.3-codex-phase-2026-03.json"))
+	r, err := Decode(contract.Recording(t, "gpt-5.3-codex-phase-2026-03.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +177,7 @@ func TestPhaseMarksTheAnswer(t *testing.T) {
 // TestToolUsageWinsOverActions: the gpt-6-luna answer with three search
 // calls but tool_usage.web_search.num_requests 2 bills OpenAI's count.
 func TestToolUsageWinsOverActions(t *testing.T) {
-	r, err := Decode(readContract(t, "gpt-6-luna-none-2026-10.json"))
+	r, err := Decode(contract.Recording(t, "gpt-6-luna-none-2026-10.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func TestContractShapes(t *testing.T) {
 // change it fails the shape: a renamed field, a retyped one, a new item
 // type, a new error shape.
 func TestShapesCatchDrift(t *testing.T) {
-	rec := string(readContract(t, "gpt-5-mini-2025-12.json"))
+	rec := string(contract.Recording(t, "gpt-5-mini-2025-12.json"))
 	servetest.CheckShapesCatchDrift(t, Shapes, []servetest.Drifted{
 		{Name: "output renamed", Route: "search", Of: rec, Body: strings.Replace(rec, `"output"`, `"items"`, 1), Kind: drift.Missing},
 		{Name: "status retyped", Route: "search", Of: rec, Body: strings.Replace(rec, `"status": "completed"`, `"status": 1`, 1), Kind: drift.Retyped},
