@@ -13,10 +13,16 @@ const (
 	ZhCN Lang = iota // simplified Chinese (iztro's default)
 	ZhTW             // traditional Chinese (iztro's zh-TW table, as published)
 	EnUS             // English
+	JaJP             // Japanese
+	KoKR             // Korean
+	ViVN             // Vietnamese
 	numLangs
 )
 
-var langCodes = [numLangs]string{"zh-CN", "zh-TW", "en-US"}
+var langCodes = [numLangs]string{"zh-CN", "zh-TW", "en-US", "ja-JP", "ko-KR", "vi-VN"}
+
+// LangCodes lists the codes of the supported languages, iztro's six locales.
+const LangCodes = "zh-CN, zh-TW, en-US, ja-JP, ko-KR, vi-VN"
 
 // String returns the BCP 47 code, e.g. "zh-CN".
 func (l Lang) String() string {
@@ -27,10 +33,15 @@ func (l Lang) String() string {
 }
 
 // Langs lists the supported languages.
-func Langs() []Lang { return []Lang{ZhCN, ZhTW, EnUS} }
+func Langs() []Lang { return []Lang{ZhCN, ZhTW, EnUS, JaJP, KoKR, ViVN} }
 
-// ParseLang accepts zh-CN, zh-TW, en-US (case-insensitive, "_" or "-"), and
-// the short forms zh, zh-hans, zh-hant, en.
+// Chinese reports whether the language writes in Chinese characters with
+// Chinese wording (zh-CN, zh-TW); text this server writes itself (pattern
+// meanings, star keywords, labels) is Chinese there and English otherwise.
+func (l Lang) Chinese() bool { return l == ZhCN || l == ZhTW }
+
+// ParseLang accepts iztro's six codes (case-insensitive, "_" or "-") and the
+// short forms zh, zh-hans, zh-hant, en, ja, ko, vi.
 func ParseLang(s string) (Lang, error) {
 	switch strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "_", "-") {
 	case "zh-cn", "zh", "zh-hans", "zh-sg", "cn":
@@ -39,8 +50,14 @@ func ParseLang(s string) (Lang, error) {
 		return ZhTW, nil
 	case "en-us", "en", "en-gb":
 		return EnUS, nil
+	case "ja-jp", "ja":
+		return JaJP, nil
+	case "ko-kr", "ko":
+		return KoKR, nil
+	case "vi-vn", "vi":
+		return ViVN, nil
 	}
-	return 0, &InputError{Field: "language", Message: fmt.Sprintf("unknown language %q: use zh-CN, zh-TW or en-US", s)}
+	return 0, &InputError{Field: "language", Message: fmt.Sprintf("unknown language %q: use one of %s", s, LangCodes)}
 }
 
 type locale struct {
@@ -61,6 +78,18 @@ type locale struct {
 	periods     [7]string // decadal childhood turn yearly monthly daily hourly
 	genders     [2]string
 	moving      [5][10]string // scope decadal, yearly, monthly, daily, hourly × 魁钺昌曲禄羊陀马鸾喜
+	suipo       string        // 岁破, the 中州派's name of the 7th 岁前 god
+	body        string        // 身宫
+	origin      string        // 来因
+
+	// How iztro reads this locale's names back (its kot(): the first key,
+	// over all six locales, whose text equals the name), where that changes
+	// its output; see gen-locales.js.
+	decadeStems    [10]string     // a decade's stem as iztro prints it
+	soulBranches   [12]string     // the 命宫 branch as iztro prints it in earth and human charts
+	lostDecadeStem string         // the stem printed for a decade palace it could not find
+	roleKot        [12]int8       // the role a palace's name reads back as (-1: none)
+	starKot        [NumStars]int8 // the star a star's name reads back as (-1: none)
 }
 
 func (l Lang) loc() *locale {
@@ -161,14 +190,11 @@ func Boshi12Name(i int, l Lang) string { return l.loc().boshi[mod12(i)] }
 // Suiqian12Name returns the name of the i-th 岁前 god (0 = 岁建 … 11 = 病符).
 func Suiqian12Name(i int, l Lang) string { return l.loc().suiqian[mod12(i)] }
 
-// suipoNames: 中州派 calls the 7th 岁前 god 岁破 where the common tables say 大耗
-// (iztro's getYearly12).
-var suipoNames = [...]string{ZhCN: "岁破", ZhTW: "歲破", EnUS: "breaker"}
-
-// Suiqian12NameAlg is Suiqian12Name under an algorithm.
+// Suiqian12NameAlg is Suiqian12Name under an algorithm: 中州派 calls the 7th
+// 岁前 god 岁破 where the common tables say 大耗 (iztro's getYearly12).
 func Suiqian12NameAlg(i int, l Lang, a Algorithm) string {
 	if a == AlgorithmZhongzhou && mod12(i) == 6 {
-		return suipoNames[l]
+		return l.loc().suipo
 	}
 	return Suiqian12Name(i, l)
 }
@@ -220,6 +246,14 @@ var starIndex = func() map[string]StarID {
 				}
 			}
 		}
+	}
+	// iztro's star aliases (lib/i18n/starAliases.js): a name two stars share
+	// in Korean or Vietnamese, with the star's Chinese name to tell them apart.
+	for name, id := range map[string]StarID{
+		"천상(天相)": TianXiang, "천상(天傷)": TianShang, "천월(天鉞)": TianYue, "천월(天月)": TianYueMoon,
+		"겁살(劫殺)": JieShaAdj, "비렴(蜚廉)": FeiLian, "kiếp sát(劫殺)": JieShaAdj, "phi liêm(蜚廉)": FeiLian,
+	} {
+		m[name] = id
 	}
 	return m
 }()
