@@ -220,13 +220,26 @@ func unpadded(d Date) string {
 	return strconv.Itoa(d.Year) + "-" + strconv.Itoa(d.Month) + "-" + strconv.Itoa(d.Day)
 }
 
+// longName reports whether a name is longer than one UTF-16 unit, iztro's
+// test for writing stem and branch apart (English, Vietnamese).
+func longName(s string) bool { return len(utf16.Encode([]rune(s))) > 1 }
+
+// GanZhiName writes a stem-branch pair: 丁亥, 정해; ding-hai, Đinh-Hợi where
+// the names are words.
+func GanZhiName(s Stem, b Branch, l Lang) string {
+	if longName(s.Name(l)) || longName(b.Name(l)) {
+		return s.Name(l) + "-" + b.Name(l)
+	}
+	return s.Name(l) + b.Name(l)
+}
+
 // chineseDateString: "癸卯 丙辰 丁丑 庚子" in Chinese; when a name is longer
 // than one UTF-16 unit (English, Vietnamese) iztro writes "gui mao - bing chen - …".
 func chineseDateString(p [4]GanZhi, l Lang) string {
 	var b strings.Builder
 	long := false
 	for _, g := range p {
-		long = long || len(utf16.Encode([]rune(g.Stem.Name(l)))) > 1 || len(utf16.Encode([]rune(g.Branch.Name(l)))) > 1
+		long = long || longName(g.Stem.Name(l)) || longName(g.Branch.Name(l))
 	}
 	for i, g := range p {
 		if i > 0 {

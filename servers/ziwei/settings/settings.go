@@ -170,8 +170,10 @@ var brightnessNames = func() map[string]astro.Brightness {
 }()
 
 func brightnessByName(s string) (astro.Brightness, bool) {
-	b, ok := brightnessNames[strings.TrimSpace(s)]
-	return b, ok
+	if b, ok := brightnessNames[strings.TrimSpace(s)]; ok {
+		return b, true
+	}
+	return astro.BrightnessByName(s)
 }
 
 func sortedKeys(m map[string][]string) []string {

@@ -32,8 +32,7 @@ type FlyOut struct {
 
 func getPalaceStemSihua() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_palace_stem_sihua", Title: "飞四化 by palace stem", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "飞四化: where a palace's stem (or each of the 12) sends 禄 权 科 忌, and its 自化. Roles at chartLevel (Decade needs age or decadeIndex, Annual year); stems are the board's." +
-			" Related: get_natal_sihua."},
+		Description: "飞四化: where a palace's stem (or each of the 12) sends 禄 权 科 忌, and its 自化. Roles at chartLevel (Decade: age or decadeIndex, Annual: year; default: now); stems are the board's."},
 		func(ctx context.Context, in FlyIn) (FlyOut, error) {
 			cc, err := in.load()
 			if err != nil {

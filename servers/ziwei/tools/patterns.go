@@ -98,7 +98,7 @@ type InitOut struct {
 
 func (t *Tools) initializeChart() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "initialize_chart", Title: "Initialize a chart", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "Start here: builds the natal chart and returns its chart_id, which every other chart tool takes (stateless, never expires), with the basics, the 格局 found and your stored rules that match. settings: iztro's astro.config (school). " +
+		Description: "Start here: builds the natal chart; returns its chart_id (stateless, never expires; every chart tool takes it), the basics, 格局 found and your stored rules that match. settings: iztro's astro.config (school, 地盘/人盘). " +
 			"Errors: invalid_argument naming the field. Related: resource ziwei://chart/{chart_id}."},
 		func(ctx context.Context, in BirthIn) (InitOut, error) {
 			spec, cfg, lang, err := in.resolve(t.settings)
@@ -161,8 +161,7 @@ func explainPattern(p *patterns.Pattern, rc *rules.Context, l astro.Lang) Patter
 
 func queryPattern() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "query_astrological_pattern", Title: "Explain patterns (格局)", Toolset: "patterns", Hints: toolkit.LocalRead,
-		Description: "Checks the 格局 catalogue (60+ rules) on a chart, explaining each condition (held? where were the stars?). One pattern, or all present (includeMissing: all)." +
-			" Related: initialize_chart, query_star_combination_meaning."},
+		Description: "Checks the 格局 catalogue (60+ rules) on a chart, explaining each condition (held? where were the stars?). One pattern, or all present (includeMissing: all). Related: query_star_combination_meaning."},
 		func(ctx context.Context, in PatternQueryIn) (PatternQueryOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -210,7 +209,7 @@ type CombinationResult struct {
 type CombinationQueryOut struct {
 	ChartID string              `json:"chart_id,omitempty"`
 	Results []CombinationResult `json:"results"`
-	Corrupt []rules.Corrupt     `json:"corrupt,omitempty" jsonschema:"your stored entries that cannot be read; delete by id"`
+	Corrupt []rules.Corrupt     `json:"corrupt,omitempty" jsonschema:"your unreadable entries; delete by id"`
 	Note    string              `json:"note,omitempty"`
 }
 
@@ -324,7 +323,7 @@ type StoreOut struct {
 
 func (t *Tools) storeCombination() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "store_star_combination_meaning", Title: "Store a star-combination meaning", Toolset: "patterns", Hints: toolkit.LocalWrite,
-		Description: "Saves a named declarative rule (JSON predicate over stars, palaces, brightness and 四化, never code) with its meaning; initialize_chart and query_star_combination_meaning then evaluate it on every chart. Same name replaces. Errors: invalid_argument with the JSON path of a bad part; permission_denied when your quota is full. Related: query_star_combination_meaning, delete_star_combination_meaning."},
+		Description: "Saves a named declarative rule (JSON predicate over stars, palaces, brightness, 四化; never code) and its meaning; initialize_chart and query_star_combination_meaning evaluate it on each chart. Same name replaces. Errors: invalid_argument with the JSON path; permission_denied when your quota is full. Related: delete_star_combination_meaning."},
 		func(ctx context.Context, in StoreIn) (StoreOut, error) {
 			if t.store == nil || t.store.Path() == "" {
 				return StoreOut{}, envelope.New(envelope.PermissionDenied, "no rules file configured: start the server with --rules-file or set ZIWEI_RULES_FILE")
@@ -374,7 +373,7 @@ type DeleteOut struct {
 func (t *Tools) deleteCombination() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "delete_star_combination_meaning", Title: "Delete a star-combination meaning", Toolset: "patterns",
 		Hints:       toolkit.Hints{Destructive: true, Idempotent: true},
-		Description: "Deletes one of your stored rules by name or id (a corrupt entry by its id) and frees its room in your quota; deleting what is not there returns deleted: []. Related: query_star_combination_meaning lists names, ids and corrupt entries; store_star_combination_meaning."},
+		Description: "Deletes one of your stored rules by name or id (corrupt entries by id), freeing quota; deleting what is absent returns deleted: []. Related: query_star_combination_meaning (names, ids, corrupt entries)."},
 		func(ctx context.Context, in DeleteIn) (DeleteOut, error) {
 			if t.store == nil || t.store.Path() == "" {
 				return DeleteOut{}, envelope.New(envelope.PermissionDenied, "no rules file configured: start the server with --rules-file or set ZIWEI_RULES_FILE")
