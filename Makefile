@@ -31,6 +31,12 @@ build:
 	@for s in $(SERVERS); do echo "build bin/$$s"; $(GO) build -o bin/$$s ./servers/$$s || exit 1; done
 	@for f in $(FAKES); do echo "build bin/$$(basename $$f)"; $(GO) build -o bin/$$(basename $$f) ./$$f || exit 1; done
 
+# The packages whose tests read dates through a fake's calendar: make test runs them
+# a second and a third time with the shared test clock (pkg/clock, MCPFLEET_FAKE_NOW)
+# standing on the last Sunday and on the last listed exchange holiday, so no test
+# can pass only on a trading day.
+DATED_PKGS := ./servers/shoonya/... ./servers/chartimg/... ./servers/google-news-rss/...
+
 # All tests, with the race detector, then a summary: packages, tests passed,
 # failed and skipped, and which missing prerequisite caused each skip with the
 # command that installs it. Redis- and inspector-backed tests run when
@@ -43,7 +49,13 @@ test:
 	  echo "note: the race detector needs cgo and a C compiler (apt-get install gcc); running the tests without -race"; race=; \
 	fi; \
 	state=$$(mktemp -d); trap 'rm -rf "$$state"' EXIT; export XDG_STATE_HOME="$$state"; \
-	set -o pipefail; $(GO) test $$race -json -count=1 -timeout 30m $(PKGS) | $(GO) run ./cmd/testreport
+	set -o pipefail; $(GO) test $$race -json -count=1 -timeout 30m $(PKGS) | $(GO) run ./cmd/testreport || exit 1; \
+	sunday=$$(TZ=Asia/Kolkata date -d 'last sunday' +%F)T11:00:00+05:30; \
+	holiday=$$($(GO) run ./servers/shoonya/cmd/fake-shoonya -last-holiday)T11:00:00+05:30 || exit 1; \
+	for now in $$sunday $$holiday; do \
+	  echo "date-sensitive tests again, with the fakes' and tests' clock at $$now (MCPFLEET_FAKE_NOW)"; \
+	  MCPFLEET_FAKE_NOW=$$now $(GO) test $$race -json -count=1 -timeout 30m $(DATED_PKGS) | $(GO) run ./cmd/testreport || exit 1; \
+	done
 
 test-short:
 	$(GO) test -short -count=1 $(PKGS)

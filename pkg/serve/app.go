@@ -7,6 +7,7 @@ package serve
 import (
 	"context"
 	"flag"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/redis/go-redis/v9"
@@ -46,7 +47,9 @@ type Registry struct {
 	ReadOnly bool
 	// Redis is the shared store from MCPFLEET_REDIS_URL, or nil: servers then
 	// keep limits and caches in memory. With it, replicas share both.
-	Redis   *redis.Client
+	Redis *redis.Client
+	// Clock is the time tools read (Options.Clock; the system clock in production).
+	Clock   clock.Clock
 	state   *state // the embedded store: Store, LimitOptions, CacheOptions
 	filter  toolFilter
 	tools   []toolkit.Tool

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"fmt"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"io"
 	"os"
 	"time"
@@ -95,7 +96,10 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	// A cancelled call's response is left out (MCP: no response to a
 	// cancelled request); the transport's writer drops it.
 	s.GetHooks().AddAfterCallTool(toolkit.CallEnded)
-	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o), name: app.Name,
+	if o.Clock == nil {
+		o.Clock = clock.System{}
+	}
+	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o), name: app.Name, Clock: o.Clock,
 		state: &state{ctx: context.WithoutCancel(ctx), mode: o.State, dir: o.StateDir, server: app.Name, log: log}}
 	if r.state.mode == "" { // Options built by hand, not by ParseOptions
 		r.state.mode = StateMemory

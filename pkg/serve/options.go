@@ -3,6 +3,7 @@ package serve
 import (
 	"flag"
 	"fmt"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"io"
 	"os"
 	"strconv"
@@ -32,6 +33,10 @@ type Options struct {
 	OAuth        *auth.Config      // OAuth 2.1 resource server (MCPFLEET_OAUTH_ISSUER + MCPFLEET_PUBLIC_URL), env only; nil: off
 	AuthIssued   bool              // accept tokens from `mcpfleet token issue` (MCPFLEET_AUTH_ISSUED), env only
 	Limits       Limits            // transport limits, MCPFLEET_HTTP_* / MCPFLEET_STDIO_* env only
+	// Clock is the time the server's tools read; nil is the system clock.
+	// Never a flag or a variable: in-process tests hand their fakes' clock
+	// (pkg/clock) to the server so both agree on what day it is.
+	Clock clock.Clock
 }
 
 func splitList(s string) []string {

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"io"
 	"strings"
 	"sync"
@@ -76,6 +77,7 @@ func NewWithOptions(t testing.TB, app serve.App, opts []client.ClientOption, arg
 	if err != nil {
 		t.Fatalf("options: %v", err)
 	}
+	o.Clock = clock.MustFromEnv() // the fakes' clock (MCPFLEET_FAKE_NOW), so server and fake agree on the day
 	logs := &Buffer{}
 	log, err := serve.NewLogger(logs, o.LogLevel)
 	if err != nil {

@@ -2,6 +2,7 @@ package servetest
 
 import (
 	"context"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"io"
 	"testing"
 	"time"
@@ -24,6 +25,7 @@ func NewProduction(t testing.TB, app serve.App, args ...string) *client.Client {
 	if err != nil {
 		t.Fatalf("options: %v", err)
 	}
+	o.Clock = clock.MustFromEnv() // the fakes' clock (MCPFLEET_FAKE_NOW), so server and fake agree on the day
 	log, err := serve.NewLogger(io.Discard, o.LogLevel)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ package fake
 
 import (
 	"encoding/json"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"net/http"
 	"strings"
 	"sync"
@@ -88,7 +89,7 @@ func New(o Options) *Server {
 		o.DocsHTML = docsparse.SnapshotHTML()
 	}
 	if o.Now == nil {
-		o.Now = time.Now
+		o.Now = clock.MustFromEnv().Now
 	}
 	s := &Server{o: o, docs: o.DocsHTML, stored: map[string]stored{}, rates: map[string]*rate{},
 		counts: map[string]*atomic.Int64{}, known: docsparse.Snapshot()}

@@ -3,6 +3,7 @@ package fake
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"image"
 	_ "image/jpeg"
 	_ "image/png"
@@ -91,7 +92,7 @@ func TestFakeAnswers(t *testing.T) {
 		t.Fatalf("stored image: %v %v", err, got)
 	}
 	exp, _ := time.Parse(time.RFC3339, st.Expire)
-	if d := time.Until(exp); d < 29*24*time.Hour || d > 31*24*time.Hour {
+	if d := exp.Sub(clock.MustFromEnv().Now()); d < 29*24*time.Hour || d > 31*24*time.Hour {
 		t.Errorf("PRO storage expiry %v, want 30 days", d)
 	}
 	if f.Count(RouteChart) < 10 || f.Count(RouteStorage) != 2 {

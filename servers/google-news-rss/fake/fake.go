@@ -10,6 +10,7 @@ package fake
 
 import (
 	"encoding/json"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -23,7 +24,7 @@ import (
 type Options struct {
 	// Items per search feed; default 30, capped at MaxItems.
 	Items int
-	// Now is the fake's clock for pubDates (default time.Now).
+	// Now is the fake's clock for pubDates (default clock.MustFromEnv: MCPFLEET_FAKE_NOW, else the wall clock).
 	Now func() time.Time
 	// CDATA serves descriptions in CDATA (see RenderOptions.CDATA).
 	CDATA bool
@@ -66,7 +67,7 @@ func New(o Options) *Server {
 		o.Items = 30
 	}
 	if o.Now == nil {
-		o.Now = time.Now
+		o.Now = clock.MustFromEnv().Now
 	}
 	return &Server{o: o}
 }

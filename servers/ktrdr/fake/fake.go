@@ -14,6 +14,7 @@ package fake
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -31,7 +32,7 @@ const Version = "1.0.7"
 
 // Options configure a fake. The zero value is fine.
 type Options struct {
-	// Now is the clock (default time.Now); operations progress against it.
+	// Now is the clock (default clock.MustFromEnv: MCPFLEET_FAKE_NOW, else the wall clock); operations progress against it.
 	Now func() time.Time
 	// Scripts override how new operations of a type progress (keys: "data_load", "training").
 	Scripts map[string]Script
@@ -72,7 +73,7 @@ func New(o Options) *Server {
 		loaded: map[string]bool{}, counts: map[string]int{}, inflight: map[string]int{}, maxFlight: map[string]int{},
 	}
 	if s.now == nil {
-		s.now = time.Now
+		s.now = clock.MustFromEnv().Now
 	}
 	for k, v := range o.Scripts {
 		s.scripts[k] = v

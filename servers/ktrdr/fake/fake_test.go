@@ -2,30 +2,17 @@ package fake
 
 import (
 	"encoding/json"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
 
-// clock is a settable test clock.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
-func start(t *testing.T, o Options) (*Server, string, *clock) {
+func start(t *testing.T, o Options) (*Server, string, *clock.Fake) {
 	t.Helper()
-	c := &clock{t: time.Date(2026, 1, 5, 10, 0, 0, 0, time.UTC)}
+	c := clock.NewFake(time.Date(2026, 1, 5, 10, 0, 0, 0, time.UTC))
 	if o.Now == nil {
 		o.Now = c.Now
 	}
@@ -185,7 +172,7 @@ func TestOperationLifecycle(t *testing.T) {
 	if code, _, raw := do(t, "GET", api+"/operations/"+id+"/results", ""); code != 400 || !strings.Contains(raw, "Operation not finished (status: pending)") {
 		t.Fatalf("results while pending: %d %s", code, raw)
 	}
-	clk.Add(6 * time.Second)
+	clk.Advance(6 * time.Second)
 	st, pct, step := status()
 	if st != "running" || pct != 50 || step != "Loading MSFT data segment 3/5" {
 		t.Fatalf("running: %s %v %q", st, pct, step)
@@ -194,7 +181,7 @@ func TestOperationLifecycle(t *testing.T) {
 	if m["active_count"].(float64) != 1 || m["total_count"].(float64) != 1 {
 		t.Fatalf("counts: %v", m)
 	}
-	clk.Add(10 * time.Second)
+	clk.Advance(10 * time.Second)
 	if st, pct, _ := status(); st != "completed" || pct != 100 {
 		t.Fatalf("completed: %s %v", st, pct)
 	}
@@ -239,7 +226,7 @@ func TestTrainingEpochs(t *testing.T) {
 		after time.Duration
 		n     int
 	}{{4*time.Second + 100*time.Millisecond, 2}, {6 * time.Second, 5}} {
-		clk.Add(tc.after)
+		clk.Advance(tc.after)
 		v, _ := metrics()
 		eps, _ := v.(map[string]any)["epochs"].([]any)
 		if len(eps) != tc.n {
@@ -261,7 +248,7 @@ func TestCancelAndFail(t *testing.T) {
 	api := base + APIPrefix
 	_, m, _ := do(t, "POST", api+"/trainings/start", `{"symbols":["AAPL"],"timeframes":["1h"],"strategy_name":"trend_momentum"}`)
 	id := m["task_id"].(string)
-	clk.Add(time.Second)
+	clk.Advance(time.Second)
 	code, _, raw := do(t, "DELETE", api+"/operations/"+id, "")
 	if code != 200 || !strings.Contains(raw, `"status":"cancelled"`) || !strings.Contains(raw, `"remote_cancelled":false,`) || !strings.Contains(raw, `"children_cancelled":[]`) ||
 		strings.Contains(raw, "training_session_cancelled") || !strings.Contains(raw, `"cancellation_reason":null`) {
@@ -284,7 +271,7 @@ func TestCancelAndFail(t *testing.T) {
 	// unknown symbol: the load fails at 20% with a message
 	_, m, _ = do(t, "POST", api+"/data/acquire/download", `{"symbol":"NOPE","timeframe":"1d","mode":"tail"}`)
 	lid := m["operation_id"].(string)
-	clk.Add(time.Hour)
+	clk.Advance(time.Hour)
 	_, m, raw = do(t, "GET", api+"/operations/"+lid, "")
 	d := m["data"].(map[string]any)
 	if d["status"] != "failed" || !strings.Contains(d["error_message"].(string), "NOPE") {

@@ -11,6 +11,7 @@ package fake
 
 import (
 	"encoding/json"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -49,7 +50,7 @@ var Routes = []string{RouteMarkets, RouteMarketsKeyset, RouteMarket, RouteEvents
 
 // Options configure a fake.
 type Options struct {
-	// Now is the clock the data set's end dates are built around; default time.Now.
+	// Now is the clock the data set's end dates are built around; default clock.MustFromEnv (MCPFLEET_FAKE_NOW, else the wall clock).
 	Now func() time.Time
 }
 
@@ -73,7 +74,7 @@ func (s *Server) Drift() *fakeupstream.Drifter { return &s.drift }
 // New makes a fake with the deterministic data set.
 func New(o Options) *Server {
 	if o.Now == nil {
-		o.Now = time.Now
+		o.Now = clock.MustFromEnv().Now
 	}
 	s := &Server{o: o, byID: map[string]*market{}, byToken: map[string]*market{}, counts: map[string]*atomic.Int64{}}
 	s.markets = genMarkets(o.Now())

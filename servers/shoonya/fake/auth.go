@@ -98,7 +98,7 @@ func (s *Server) ExpireSession(token string) bool {
 // source: ShoonyaApi-py README (pyotp.TOTP), Shoonya-Dev on ShoonyaApi-py#131
 // (30-second slot; skew per Config.TOTPSkew).
 func (s *Server) validTOTP(code, secret string) bool {
-	ok, err := totp.ValidateCustom(code, secret, s.now(), totp.ValidateOpts{
+	ok, err := totp.ValidateCustom(code, secret, s.cfg.TOTPNow(), totp.ValidateOpts{
 		Period: 30, Skew: uint(s.cfg.TOTPSkew), Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1,
 	})
 	return err == nil && ok

@@ -100,7 +100,7 @@ func (s *Server) tpSeries(c *call) reply {
 	var out []map[string]any
 	for day := time.Date(et.In(IST).Year(), et.In(IST).Month(), et.In(IST).Day(), 0, 0, 0, 0, IST); !day.Before(
 		time.Date(st.In(IST).Year(), st.In(IST).Month(), st.In(IST).Day(), 0, 0, 0, 0, IST)); day = day.AddDate(0, 0, -1) {
-		if day.Weekday() == time.Saturday || day.Weekday() == time.Sunday {
+		if !TradingDay(day) {
 			continue
 		}
 		var dayRows []map[string]any
@@ -172,7 +172,7 @@ func (s *Server) eodChartData(c *call) reply {
 		if utcDay.Before(time.Date(from.UTC().Year(), from.UTC().Month(), from.UTC().Day(), 0, 0, 0, 0, time.UTC)) {
 			break
 		}
-		if utcDay.After(to) || day.Weekday() == time.Saturday || day.Weekday() == time.Sunday {
+		if utcDay.After(to) || !TradingDay(day) {
 			continue
 		}
 		openMin, closeMin := sessionHours(in)

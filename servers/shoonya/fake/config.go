@@ -7,6 +7,7 @@
 package fake
 
 import (
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -65,7 +66,8 @@ type Config struct {
 	Prices      map[string]float64 // "NSE|2885" → starting LTP, overrides Instrument.Price
 	Seed        uint64             // random-walk seed; the same seed gives the same walk
 
-	Now          func() time.Time // clock for TOTP, sessions, timestamps; nil → time.Now
+	Now          func() time.Time // clock for the market calendar, sessions, timestamps; nil → clock.MustFromEnv (MCPFLEET_FAKE_NOW, else the wall clock)
+	TOTPNow      func() time.Time // clock TOTP codes are checked against; nil → Now when Now is set, else the wall clock (whoever logs in makes codes from it)
 	TOTPSkew     int              // accepted 30 s steps either side; 0 → 1, negative → 0
 	SessionTTL   time.Duration    // token lifetime; 0 → 24h
 	BrokerName   string           // brkname; "" → "FINVASIA"
@@ -156,8 +158,14 @@ func (a *Account) applyDefaults() {
 }
 
 func (c *Config) applyDefaults() {
+	if c.TOTPNow == nil {
+		c.TOTPNow = c.Now
+	}
 	if c.Now == nil {
-		c.Now = time.Now
+		c.Now = clock.MustFromEnv().Now
+	}
+	if c.TOTPNow == nil {
+		c.TOTPNow = time.Now
 	}
 	if len(c.Accounts) == 0 {
 		c.Accounts = []Account{DemoAccount()}

@@ -3,6 +3,7 @@ package fake
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"strings"
 	"testing"
 	"time"
@@ -99,7 +100,7 @@ func TestOptionChain(t *testing.T) {
 func TestTPSeries(t *testing.T) {
 	s, u := newTestServer(t, Config{})
 	tok := oauthLogin(t, s, u)
-	st := time.Now().Add(-7 * 24 * time.Hour)
+	st := LastSession(clock.MustFromEnv().Now()).Add(-6 * 24 * time.Hour)
 	rows := arr(t, api(t, u, tok, "TPSeries", map[string]any{"ordersource": "API", "exch": "NSE", "token": "2885",
 		"st": fmt.Sprintf("%d.0", st.Unix()), "intrv": "5"}))
 	if len(rows) < 75 { // at least one full day of 5-min bars in any 7-day window
@@ -125,7 +126,7 @@ func TestTPSeries(t *testing.T) {
 		t.Fatalf("intrv D: %v", m)
 	}
 	_, raw := post(t, u.OAuthREST+"TPSeries", map[string]any{"uid": "FA12345", "exch": "NSE", "token": "2885",
-		"st": fmt.Sprint(time.Now().Add(-90 * 24 * time.Hour).Unix())}, tok, "")
+		"st": fmt.Sprint(clock.MustFromEnv().Now().Add(-90 * 24 * time.Hour).Unix())}, tok, "")
 	if m := obj(t, raw); m["emsg"] != EmsgServerTimeout {
 		t.Fatalf("long range via jKey: %v", m)
 	}
@@ -134,7 +135,7 @@ func TestTPSeries(t *testing.T) {
 func TestEODChartData(t *testing.T) {
 	s, u := newTestServer(t, Config{})
 	tok := oauthLogin(t, s, u)
-	to := time.Now()
+	to := clock.MustFromEnv().Now()
 	for _, sym := range []string{"NSE:RELIANCE-EQ", "NSE:Nifty 50"} {
 		raw := api(t, u, tok, "EODChartData", map[string]any{"sym": sym,
 			"from": fmt.Sprint(to.AddDate(0, -1, 0).Unix()), "to": fmt.Sprint(to.Unix())})
@@ -169,7 +170,7 @@ func TestChartsRequireJKey(t *testing.T) {
 	for _, require := range []bool{false, true} {
 		s, u := newTestServer(t, Config{ChartsRequireJKey: require})
 		tok := oauthLogin(t, s, u)
-		body := map[string]any{"uid": "FA12345", "exch": "NSE", "token": "2885", "st": fmt.Sprint(time.Now().Add(-72 * time.Hour).Unix())}
+		body := map[string]any{"uid": "FA12345", "exch": "NSE", "token": "2885", "st": fmt.Sprint(LastSession(clock.MustFromEnv().Now()).Unix())}
 		_, bearerOnly := post(t, u.OAuthREST+"TPSeries", body, "", tok)
 		_, both := post(t, u.OAuthREST+"TPSeries", body, tok, tok)
 		if strings.HasPrefix(both, "{") && strings.Contains(both, EmsgSessionExpired) {

@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -105,7 +105,7 @@ func TestAppViewsInBrowser(t *testing.T) {
 		check                  func(t *testing.T, v *apptest.View, res *mcp.CallToolResult)
 	}{
 		{"candles", candles, "get_time_price_series", "candles", map[string]any{"exchange": "NSE", "token": "1594", "interval": "5",
-			"from": time.Now().In(tools.IST).Add(-24 * time.Hour).Format("2006-01-02")},
+			"from": fake.LastSession(clock.MustFromEnv().Now()).Format("2006-01-02")},
 			func(t *testing.T, v *apptest.View, res *mcp.CallToolResult) {
 				out := servetest.Decode[tools.SeriesOut](t, res)
 				if len(out.Candles) == 0 {

@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"fmt"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"sync"
 	"testing"
 	"time"
@@ -51,7 +52,7 @@ func toolCases() []toolCase {
 		readCase("get_quotes", "GetQuotes", map[string]any{"exchange": "NSE", "token": "1594"}),
 		readCase("get_option_chain", "GetOptionChain", map[string]any{"exchange": "NFO", "trading_symbol": "NIFTY", "strike_price": 25000, "strike_count": 1}),
 		readCase("get_time_price_series", "TPSeries", map[string]any{"exchange": "NSE", "token": "1594", "interval": "5",
-			"from": time.Now().In(tools.IST).Add(-24 * time.Hour).Format("2006-01-02")}),
+			"from": fake.LastSession(clock.MustFromEnv().Now()).Format("2006-01-02")}),
 		{tool: "modify_order", route: "ModifyOrder", write: true, args: func(e *env) map[string]any {
 			return map[string]any{"order_id": e.openOrder(), "exchange": "NSE", "trading_symbol": "INFY-EQ", "quantity": 2, "order_type": "LIMIT", "price": 1400}
 		}},

@@ -170,7 +170,7 @@ func Register(ctx context.Context, r *serve.Registry) error {
 		}
 	}
 	d := &Deps{Sessions: sessions, Hub: hub, Placer: placer, Limits: lim,
-		Pacer: pacer, Confirm: mode, ChainConcurrency: 8}
+		Pacer: pacer, Confirm: mode, ChainConcurrency: 8, Now: r.Clock.Now}
 	log := r.Log
 	var rdb redis.Cmdable // a nil *redis.Client must stay a nil interface
 	if r.Redis != nil {

@@ -1,6 +1,8 @@
 package tools_test
 
 import (
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/fake"
 	"testing"
 	"time"
 
@@ -96,10 +98,10 @@ func TestEveryTool(t *testing.T) {
 					t.Fatalf("chain row %+v (call %+v put %+v)", r, r.Call, r.Put)
 				}
 			}
-			from := time.Now().In(tools.IST).Add(-48 * time.Hour).Format("2006-01-02")
+			from := fake.LastSession(clock.MustFromEnv().Now()).Format("2006-01-02")
 			intraday := servetest.Decode[tools.SeriesOut](t, e.call("get_time_price_series", map[string]any{"exchange": "NSE", "token": "2885", "interval": "5", "from": from}))
 			daily := servetest.Decode[tools.SeriesOut](t, e.call("get_time_price_series", map[string]any{"exchange": "NSE", "token": "2885", "interval": "day",
-				"from": time.Now().AddDate(0, -2, 0).Format("2006-01-02")}))
+				"from": clock.MustFromEnv().Now().AddDate(0, -2, 0).Format("2006-01-02")}))
 			if len(daily.Candles) == 0 {
 				t.Fatalf("daily candles: %+v", daily)
 			}

@@ -4,6 +4,7 @@ package tools_test
 // like our fake) and issue 11 item 7 (order values), one per item, through MCP.
 
 import (
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"math"
 	"strconv"
 	"strings"
@@ -177,7 +178,7 @@ func TestCoverAndBracketLegs(t *testing.T) {
 // search, order and option-chain routes alike.
 func TestChartsCarryJKeyAndAmpersandSymbols(t *testing.T) {
 	e := quietEnv(t, fake.Config{ChartsRequireJKey: true}, nil)
-	from := time.Now().In(tools.IST).AddDate(0, 0, -5).Format("2006-01-02")
+	from := fake.LastSession(clock.MustFromEnv().Now()).Format("2006-01-02")
 	for _, iv := range []string{"5", "day"} {
 		out := servetest.Decode[tools.SeriesOut](t, e.call("get_time_price_series", map[string]any{"exchange": "NSE", "token": "2031", "interval": iv, "from": from}))
 		if len(out.Candles) == 0 {

@@ -12,6 +12,7 @@ package fake
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"io"
 	"net/http"
 	"slices"
@@ -61,7 +62,7 @@ func New(o Options) *Server {
 	if len(o.Keys) == 0 {
 		o.Keys = []string{"sk-test"}
 	}
-	s := &Server{keys: map[string]bool{}, models: map[string]string{}, now: time.Now}
+	s := &Server{keys: map[string]bool{}, models: map[string]string{}, now: clock.MustFromEnv().Now}
 	for id, d := range catalog {
 		s.models[id] = d
 	}

@@ -26,7 +26,17 @@ func main() {
 	allowMarket := flag.Bool("allow-market-orders", false, "let MKT/SL-MKT orders fill (the real OMS rejects them from the API)")
 	echoState := flag.Bool("oauth-echo-state", false, "copy state into the OAuth redirect (the real one carries only ?code=)")
 	verbose := flag.Bool("v", false, "debug logging")
+	lastHoliday := flag.Bool("last-holiday", false, "print the latest listed exchange holiday on or before today (IST) as YYYY-MM-DD and exit (make test runs the date-sensitive tests on it)")
 	flag.Parse()
+	if *lastHoliday {
+		h := fake.LastHoliday(time.Now())
+		if h.IsZero() {
+			fmt.Fprintln(os.Stderr, "fake-shoonya: no listed holiday before today: extend nseHolidays in servers/shoonya/fake/calendar.go")
+			os.Exit(1)
+		}
+		fmt.Println(h.Format("2006-01-02"))
+		return
+	}
 
 	log := zerolog.New(zerolog.ConsoleWriter{Out: os.Stderr, TimeFormat: time.RFC3339, NoColor: true}).With().Timestamp().Logger()
 	if !*verbose {
