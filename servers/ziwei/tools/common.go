@@ -81,7 +81,7 @@ func (b ChartIn) load() (*chartCtx, error) {
 		return nil, err
 	}
 	if strings.TrimSpace(b.ChartID) == "" {
-		return nil, envelope.Invalid("chart_id", "chart_id is required: call initialize_chart with the birth data first and pass the chart_id it returns")
+		return nil, envelope.Invalid("chart_id", "chart_id is required: call initialize_chart (the seed's MCP-SYS-01 / Initialize_Chart) with the birth data first and pass the chart_id it returns")
 	}
 	spec, cfg, err := chartid.DecodeWith(b.ChartID)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
@@ -298,6 +299,9 @@ func (t *Tools) queryCombination() toolkit.Tool {
 					}
 				}
 			}
+			if len(out.Results) == 0 {
+				out.Note = joinNotes(out.Note, nothingMatched(in, want, lang))
+			}
 			return out, nil
 		})
 }
@@ -421,4 +425,66 @@ func ruleErr(err error) error {
 		return e
 	}
 	return envelope.New(envelope.Internal, "the stored rules could not be read or written (the server's state file failed); the server log has details").WithCause(err)
+}
+
+// nothingMatched says why a query found nothing and what would match: the
+// catalogue patterns naming some of the stars asked for, and how to store
+// a rule of one's own.
+func nothingMatched(in CombinationQueryIn, want []astro.StarID, lang astro.Lang) string {
+	var what []string
+	if in.Name != "" {
+		what = append(what, fmt.Sprintf("is named %q", extract.Clip(in.Name, 80)))
+	}
+	names := make([]string, len(want))
+	for i, s := range want {
+		names[i] = s.Name(lang)
+	}
+	if len(want) > 0 {
+		what = append(what, "names all of "+strings.Join(names, ", "))
+	}
+	where := "none of your stored rules"
+	if in.Catalogue {
+		where += " and no 格局 catalogue pattern"
+	}
+	var b strings.Builder
+	if len(what) == 0 {
+		b.WriteString(where + " exists yet.")
+	} else {
+		b.WriteString("nothing matched: " + where + " " + strings.Join(what, " and ") + ".")
+	}
+	// what would match: catalogue patterns naming any of the stars
+	var near []string
+	for _, p := range patterns.All() {
+		for _, s := range want {
+			if namesAll(p.Rule, []astro.StarID{s}) {
+				near = append(near, p.LocalName(lang))
+				break
+			}
+		}
+	}
+	if len(near) > 0 {
+		if len(near) > 12 {
+			near = append(near[:12], fmt.Sprintf("… %d more", len(near)-12))
+		}
+		b.WriteString(" Catalogue patterns naming some of them: " + strings.Join(near, ", ") + " (query them with fewer stars")
+		if !in.Catalogue {
+			b.WriteString(" and includeCatalogue: true")
+		}
+		b.WriteString(").")
+	} else if !in.Catalogue {
+		b.WriteString(" includeCatalogue: true also searches the 格局 catalogue.")
+	}
+	if len(want) > 0 {
+		q, _ := json.Marshal(names)
+		fmt.Fprintf(&b, ` To give this combination a meaning, store a rule with store_star_combination_meaning, e.g. {"stars":%s,"in":"命宫"}.`, q)
+	}
+	return b.String()
+}
+
+// joinNotes puts two notes into one field.
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " " + b
 }

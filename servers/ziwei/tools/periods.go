@@ -191,12 +191,17 @@ func getDecadeOverlappingPalaces() toolkit.Tool {
 // ---- annual
 
 type YearSel struct {
-	Year int `json:"year" jsonschema:"lunar year" mcp:"min=1900;max=2100"`
+	Year int `json:"year,omitempty" jsonschema:"lunar year" mcp:"min=1900;max=2100"`
 }
 
 // annual computes the horoscope for lunar year Y.
 func (cc *chartCtx) annual(year int) (*astro.Horoscope, error) {
 	c := cc.chart
+	if year == 0 {
+		// not required by the schema, so that a call without a chart_id (as
+		// the seed's were) hears about the chart_id first
+		return nil, envelope.Invalid("year", "say which year: give year, the lunar year (e.g. 2026); get_decade_info lists a decade's ages")
+	}
 	if year < c.LunarDate().Year {
 		return nil, envelope.Invalid("year", "year %d is before the birth (lunar year %d): use %d or later", year, c.LunarDate().Year, c.LunarDate().Year)
 	}
@@ -419,4 +424,14 @@ func getDailyInfo() toolkit.Tool {
 
 func getHourlyInfo() toolkit.Tool {
 	return periodTool("get_hourly_info", "Hour (流时) info", "流时 (targetTimeIndex)", func(h *astro.Horoscope) astro.Period { return h.Hourly })
+}
+
+// today is the horoscope at the server's date d, for requests that name no
+// period (the seed's server used the current date).
+func (cc *chartCtx) today(d astro.Date) (*astro.Horoscope, error) {
+	h, err := cc.chart.HoroscopeAt(d, 6)
+	if err != nil {
+		return nil, envelope.Invalid("age", "today (%04d-%02d-%02d) is before the birth: give age, decadeIndex or year", d.Year, d.Month, d.Day)
+	}
+	return h, nil
 }
