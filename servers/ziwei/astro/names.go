@@ -201,6 +201,9 @@ func BrightnessByName(s string) (Brightness, bool) {
 		return Brightness(i + 1), true
 	}
 	k := fold(s)
+	if k == "ham" { // Hãm, the usual Vietnamese word for 陷 (iztro's vi-VN writes Hạn)
+		return BrightXian, true
+	}
 	for i, p := range [...]string{"miao", "wang", "de", "li", "ping", "bu", "xian"} {
 		if k == p || k == fold(locales[ViVN].brightness[i]) {
 			return Brightness(i + 1), true

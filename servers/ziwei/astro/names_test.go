@@ -74,6 +74,9 @@ func TestNamesOtherSpellings(t *testing.T) {
 	if m, ok := MutagenByName("化忌"); !ok || m != MutagenJi {
 		t.Error("化忌")
 	}
+	if b, ok := BrightnessByName("Hãm"); !ok || b != BrightXian {
+		t.Error("Hãm")
+	}
 	if m, ok := MutagenByName("Ky"); !ok || m != MutagenJi {
 		t.Error("Ky")
 	}
