@@ -105,7 +105,7 @@ func wrap[In, Out any](name string, h Handler[In, Out], inCheck *inputCheck, out
 		}
 		// The one validation pass: readable per-field errors (mcp-go's own
 		// input validation is off, see serve.Build).
-		if e := inCheck.checkCall(req, raw); e != nil {
+		if e := inCheck.check(raw); e != nil {
 			return envelope.Fail(e), nil
 		}
 		var in In
