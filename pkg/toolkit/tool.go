@@ -29,9 +29,7 @@ type Tool struct {
 	// write scope all the same (OAuth): it changes nothing, but what it does
 	// is a privilege (running code in the sandbox).
 	NeedsWrite  bool
-	input       *inputCheck
-	fingerprint string
-	derive      func() (in, out json.RawMessage, err error)
+	input      *inputCheck
 }
 
 // CheckArguments validates a call's arguments against the tool's input schema,
@@ -71,10 +69,13 @@ func Request(ctx context.Context) mcp.CallToolRequest {
 
 // New builds a tool from a typed handler.
 func New[In, Out any](d Def, h Handler[In, Out]) Tool {
-	fp := fingerprintOf[In, Out]()
-	in, out, err := schemas[In, Out](d.Name, fp)
+	in, err := SchemaFor[In](false)
 	if err != nil {
-		panic(fmt.Sprintf("tool %s: %v", d.Name, err))
+		panic(fmt.Sprintf("tool %s: input schema: %v", d.Name, err))
+	}
+	out, err := SchemaFor[Out](true)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: output schema: %v", d.Name, err))
 	}
 	t := mcp.Tool{
 		Name:            d.Name,
@@ -85,7 +86,7 @@ func New[In, Out any](d Def, h Handler[In, Out]) Tool {
 		Annotations:     d.Hints.annotation(d.Title),
 	}
 	ic := &inputCheck{raw: in}
-	return Tool{Toolset: d.Toolset, input: ic, fingerprint: fp, derive: deriveSchemas[In, Out],
+	return Tool{Toolset: d.Toolset, input: ic,
 		ServerTool: server.ServerTool{Tool: t, Handler: wrap(d.Name, h, ic, &lazySchema{raw: out})}}
 }
 
