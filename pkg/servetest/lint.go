@@ -152,4 +152,3 @@ func NoSecrets(t testing.TB, haystacks []string, canaries ...string) {
 		}
 	}
 }
-

@@ -28,7 +28,7 @@ type Tool struct {
 	// NeedsWrite puts a tool whose readOnlyHint is true under the server's
 	// write scope all the same (OAuth): it changes nothing, but what it does
 	// is a privilege (running code in the sandbox).
-	NeedsWrite  bool
+	NeedsWrite bool
 	input      *inputCheck
 }
 
@@ -87,12 +87,12 @@ func New[In, Out any](d Def, h Handler[In, Out]) Tool {
 	}
 	ic := &inputCheck{raw: in}
 	return Tool{Toolset: d.Toolset, input: ic,
-		ServerTool: server.ServerTool{Tool: t, Handler: wrap(d.Name, h, ic, &lazySchema{raw: out})}}
+		ServerTool: server.ServerTool{Tool: t, Handler: wrap(d.Name, h, ic)}}
 }
 
 // The lines it logs go through the call's logger (zerolog.Ctx), which names
 // the tool already (serve's call logger): a second "tool" key would repeat it.
-func wrap[In, Out any](name string, h Handler[In, Out], inCheck *inputCheck, outSchema *lazySchema) server.ToolHandlerFunc {
+func wrap[In, Out any](name string, h Handler[In, Out], inCheck *inputCheck) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
 		defer func() {
 			if p := recover(); p != nil {
@@ -129,17 +129,6 @@ func wrap[In, Out any](name string, h Handler[In, Out], inCheck *inputCheck, out
 		// One box for the result: a pointer to it (no copy; the pointer's
 		// method set has every method of Out), filled in place.
 		v := resultRef(&out)
-		if p, ok := v.(envelope.Preencoder); ok {
-			if enc := p.Preencoded(); enc != nil {
-				// Encoded once by the handler: nothing to fill, and checked
-				// against the output schema once per encoding, not per call.
-				if err := enc.Check(outSchema.validate); err != nil {
-					zerolog.Ctx(ctx).Error().Err(err).Msg("pre-encoded result breaks the output schema")
-					return envelope.Fail(envelope.New(envelope.Internal, "output schema validation failed for %s; the server log has details", name)), nil
-				}
-				return envelope.OK(v), nil
-			}
-		}
 		fillNilsAt(&out)
 		return envelope.OK(v), nil
 	}

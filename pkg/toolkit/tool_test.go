@@ -35,4 +35,3 @@ func TestBadTagPanicsAtDefinition(t *testing.T) {
 	}()
 	New(Def{Name: "bad"}, func(ctx context.Context, in bad) (sampleOut, error) { return sampleOut{}, nil })
 }
-
