@@ -77,6 +77,20 @@ print("none")`, wantOut: "none\n"},
 		{name: "statistics.sys", code: "import statistics\nprint('ESC' + 'APED', statistics.sys.modules)", wantErr: "AttributeError"},
 		{name: "collections.abc.sys", code: "import collections.abc\nprint('ESC' + 'APED', collections.abc.sys.modules)", wantErr: "AttributeError"},
 		{name: "datetime.sys", code: "import datetime\nprint('ESC' + 'APED', datetime.sys.modules)", wantErr: "AttributeError"},
+		// Extension modules outside the whitelist are not in the root at
+		// all: _imp.create_dynamic with a whitelisted-looking name and the
+		// file's path finds no file, by any name.
+		{name: "_imp.create_dynamic of _testcapi under a json name", code: getImporter + `imp = bi.load_module("_imp")
+class S:
+    name = "json._testcapi"
+    origin = "/usr/lib/python3.11/lib-dynload/_testcapi.cpython-311-x86_64-linux-gnu.so"
+m = imp.create_dynamic(S())
+m.run_in_subinterp("import os; os.write(1, b'ESC' + b'APED')")`, wantErr: "Error"},
+		{name: "_imp.create_dynamic of _ctypes", code: getImporter + `imp = bi.load_module("_imp")
+class S:
+    name = "json._ctypes"
+    origin = "/usr/lib/python3.11/lib-dynload/_ctypes.cpython-311-x86_64-linux-gnu.so"
+print("ESC" + "APED", imp.create_dynamic(S()))`, wantErr: "Error"},
 		{name: "real __import__ through a module's builtins", code: "import json\nos = json.__builtins__['__import__']('os')\nprint('ESC' + 'APED', os.getpid())", wantErr: "ImportError"},
 
 		// Verdicts the code tried to forge.
