@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -43,6 +44,9 @@ func normaliseExchanges(raw any) any {
 		d.UseNumber() // numbers pass through exactly as sent
 		if d.Decode(&args) != nil || args == nil {
 			return raw // the toolkit reports what is wrong with it
+		}
+		if _, err := d.Token(); err != io.EOF {
+			return raw // trailing bytes: not one object, so not ours to rewrite
 		}
 	default:
 		return raw
