@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"regexp"
 	"sort"
@@ -36,6 +37,7 @@ type Instrument struct {
 
 // SearchOut is search_scrip's result.
 type SearchOut struct {
+	envelope.Coverage
 	Cols []string `json:"cols" jsonschema:"trading_symbol,token,lot_size,tick_size,instrument_type,option_type"`
 	Rows [][]any  `json:"rows" mcp:"type=array"`
 
@@ -52,6 +54,7 @@ func (o SearchOut) Preencoded() *envelope.Encoded { return o.enc }
 
 // searchFields is SearchOut without its methods: what is encoded and decoded.
 type searchFields struct {
+	envelope.Coverage
 	Cols []string `json:"cols"`
 	Rows [][]any  `json:"rows"`
 }
@@ -66,7 +69,7 @@ func (o SearchOut) withEncoding() SearchOut {
 	if o.Cols == nil {
 		o.Cols = []string{}
 	}
-	if enc, err := envelope.Encode(searchFields{o.Cols, o.Rows}); err == nil {
+	if enc, err := envelope.Encode(searchFields{o.Coverage, o.Cols, o.Rows}); err == nil {
 		o.enc = enc
 	}
 	return o
@@ -79,7 +82,7 @@ func (o *SearchOut) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &f); err != nil {
 		return err
 	}
-	*o = SearchOut{Cols: f.Cols, Rows: f.Rows}.withEncoding()
+	*o = SearchOut{Coverage: f.Coverage, Cols: f.Cols, Rows: f.Rows}.withEncoding()
 	return nil
 }
 
@@ -90,6 +93,12 @@ func searchOut(list []noren.Scrip) SearchOut {
 	}
 	var out SearchOut
 	out.Cols, out.Rows = toolkit.Tabulate(hits)
+	// assumed: SearchScrip has no paging or count (ShoonyaApi-py README), so
+	// its "values" are taken as every match it has; none is "No Data :  ".
+	out.Coverage = envelope.Whole()
+	if len(hits) == 0 {
+		out.Coverage = envelope.Nothing("Shoonya answered \"No Data\": nothing matches this text on this exchange")
+	}
 	return out.withEncoding()
 }
 
@@ -232,6 +241,7 @@ type ChainRow struct {
 
 // ChainOut is get_option_chain's result.
 type ChainOut struct {
+	envelope.Coverage
 	Exchange string     `json:"-"` // the request's echo
 	Contract string     `json:"contract,omitempty"`
 	Rows     []ChainRow `json:"rows"`
@@ -241,8 +251,8 @@ type ChainOut struct {
 func optionChainTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_option_chain", Title: "Option chain", Toolset: "market",
-		Description: "Option chain around a strike with live quotes: per strike, call and put side by side. " +
-			"One quote per leg (25 strikes = 100 quotes: half the broker's per-minute budget).",
+		Description: "Option chain with live quotes, call and put per strike. " +
+			"One quote per leg (25 strikes = 100 quotes, half the broker's per-minute budget).",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in ChainIn) (ChainOut, error) {
 		cnt := in.Count
@@ -334,8 +344,23 @@ func optionChainTool(d *Deps) toolkit.Tool {
 			out.Rows = append(out.Rows, *r)
 		}
 		sort.Slice(out.Rows, func(i, j int) bool { return out.Rows[i].Strike < out.Rows[j].Strike })
+		out.Coverage = envelope.Whole()
+		if n := unquoted(quotes); n > 0 {
+			out.Coverage = envelope.Cut(envelope.Partial, fmt.Sprintf("quotes of %d of %d legs (see quote_error)", n, len(quotes)),
+				"call get_option_chain again, or get_quotes for those legs' tokens")
+		}
 		return out, nil
 	})
+}
+
+func unquoted(legs []Leg) int {
+	n := 0
+	for _, l := range legs {
+		if l.QuoteError != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // SeriesIn is get_time_price_series' input.
@@ -361,6 +386,7 @@ type Candle struct {
 
 // SeriesOut is get_time_price_series' result.
 type SeriesOut struct {
+	envelope.Coverage
 	Interval string   `json:"interval"`
 	Candles  []Candle `json:"candles"`
 }
@@ -381,9 +407,8 @@ func parseWhen(field, s string, def time.Time) (time.Time, error) {
 func timePriceSeriesTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_time_price_series", Title: "Candles", Toolset: "market",
-		Description: "Historical OHLCV candles, oldest first: intraday (≤30 days a call, last year) or daily (interval day). " +
-			"[] when no data.",
-		Hints: toolkit.RemoteRead,
+		Description: "Historical OHLCV candles, oldest first: intraday (last year) or daily (interval day).",
+		Hints:       toolkit.RemoteRead,
 	}, func(ctx context.Context, in SeriesIn) (SeriesOut, error) {
 		iv := defaultStr(in.Interval, "5")
 		from, err := parseWhen("from", in.From, time.Time{})
@@ -429,6 +454,10 @@ func timePriceSeriesTool(d *Deps) toolkit.Tool {
 				Low: float64(c.Low), Close: float64(c.Close), Volume: float64(c.Volume), OpenInterest: float64(c.OI)})
 		}
 		sort.SliceStable(out.Candles, func(i, j int) bool { return out.Candles[i].Time < out.Candles[j].Time })
+		out.Coverage = envelope.Whole()
+		if len(out.Candles) == 0 {
+			out.Coverage = envelope.Nothing("Shoonya answered \"no data\" for this window (no trading, or older than it keeps)")
+		}
 		return out, nil
 	})
 }

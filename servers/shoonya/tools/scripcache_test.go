@@ -117,7 +117,7 @@ func TestSearchOutEncodedOnce(t *testing.T) {
 		}
 	}
 	// No hits: rows is still an array, as the schema and per-call path give.
-	if enc := tools.SearchOutForTest(nil).Preencoded(); enc == nil || string(enc.JSON) != `{"cols":["trading_symbol","token","lot_size","tick_size","instrument_type","option_type"],"rows":[]}` {
+	if enc := tools.SearchOutForTest(nil).Preencoded(); enc == nil || string(enc.JSON) != `{"complete":true,"empty":"Shoonya answered \"No Data\": nothing matches this text on this exchange","cols":["trading_symbol","token","lot_size","tick_size","instrument_type","option_type"],"rows":[]}` {
 		t.Fatalf("empty answer encoded as %v", enc)
 	}
 }
