@@ -21,7 +21,7 @@ var day = time.Date(2026, 11, 30, 10, 0, 0, 0, time.FixedZone("IST", 5*3600+1800
 
 type clock struct{ t atomic.Int64 }
 
-func (c *clock) now() time.Time       { return time.Unix(0, c.t.Load()) }
+func (c *clock) now() time.Time      { return time.Unix(0, c.t.Load()) }
 func (c *clock) add(d time.Duration) { c.t.Add(int64(d)) }
 
 func newGuard(c guard.Config) (*guard.Guard, *clock) {
@@ -126,7 +126,9 @@ func TestGuards(t *testing.T) {
 	}
 }
 
-func reserve(t *testing.T, g *guard.Guard, key string, qty int) { reserveV(t, g, key, qty, 700*float64(qty)) }
+func reserve(t *testing.T, g *guard.Guard, key string, qty int) {
+	reserveV(t, g, key, qty, 700*float64(qty))
+}
 
 func reserveV(t *testing.T, g *guard.Guard, key string, qty int, value float64) {
 	t.Helper()
