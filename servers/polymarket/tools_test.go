@@ -195,7 +195,7 @@ func TestUserTools(t *testing.T) {
 			t.Fatalf("%+v", out)
 		}
 		for _, a := range out.Activity {
-			if a.Type != "TRADE" || a.Side != "BUY" || a.Time <= 0 {
+			if a.Type != "TRADE" || a.Side != "BUY" && a.Side != "SELL" || a.Time <= 0 {
 				t.Fatalf("%+v", a)
 			}
 		}
@@ -228,8 +228,8 @@ func TestUserTools(t *testing.T) {
 		if len(out.Comments) != 3 || out.Comments[0].Author != "Fake-Trader" || out.Comments[0].Wallet != "" {
 			t.Fatalf("%+v (a named author's wallet is left out)", out)
 		}
-		out = call[tools.CommentsOut](t, s, "list_comments", map[string]any{"entity_type": "market", "entity_id": 2000004})
-		if len(out.Comments) != 3 {
+		out = call[tools.CommentsOut](t, s, "list_comments", map[string]any{"entity_type": "market", "entity_id": 2000014})
+		if len(out.Comments) != 3 || !strings.Contains(out.ResolvedTo, "event 900001") {
 			t.Fatalf("%+v", out)
 		}
 	})

@@ -333,11 +333,13 @@ func (s *Service) getTopHolders() toolkit.Tool {
 type CommentsIn struct {
 	EntityType string `json:"entity_type" mcp:"enum=market|event|series"`
 	EntityID   int64  `json:"entity_id" mcp:"min=1"`
-	Limit      int    `json:"limit,omitempty" mcp:"min=1;max=99;default=20"`
+	Order      string `json:"order,omitempty" mcp:"enum=newest|oldest;default=newest"`
+	Limit      int    `json:"limit,omitempty" mcp:"min=1;max=100;default=20" jsonschema:"top-level comments per page; their replies come along"`
 	Cursor     string `json:"cursor,omitempty"`
 }
 
-// CommentOut is one comment.
+// CommentOut is one comment; reply_to names the top-level comment a reply
+// answers (replies follow their comment).
 type CommentOut struct {
 	ID        string  `json:"id"`
 	Body      string  `json:"body"`
@@ -348,13 +350,19 @@ type CommentOut struct {
 	ReplyTo   string  `json:"reply_to,omitempty"`
 }
 
-// CommentsOut is a page of comments.
+// CommentsOut is a page of a thread.
 type CommentsOut struct {
+	envelope.Coverage
 	Comments []CommentOut `json:"comments" mcp:"type=object"`
+	// TopLevel and Replies count this page the way Gamma counts it: limit
+	// bounds the top-level comments, replies ride along.
+	TopLevel int `json:"top_level"`
+	Replies  int `json:"replies"`
 	// ResolvedTo says which entity the comments belong to when it is not
 	// the one asked for (a market's comments are its event's).
-	ResolvedTo string `json:"resolved_to,omitempty"`
-	NextCursor string `json:"next_cursor,omitempty"`
+	ResolvedTo string              `json:"resolved_to,omitempty"`
+	NextCursor string              `json:"next_cursor,omitempty"`
+	ThirdParty envelope.ThirdParty `json:"third_party"`
 	client.Source
 }
 
@@ -365,17 +373,24 @@ type CommentsOut struct {
 // 2026-10-02), so a market's comments are read from its event.
 var entityTypes = map[string]string{"market": "Event", "event": "Event", "series": "Series"}
 
-// commentsMaxOffset: comment paging stops at offset 200 (Polymarket/ts-sdk
-// .changeset/dev-614-comments-offset-cap.md).
-const commentsMaxOffset = 200
+// commentsThirdParty: comment bodies and author names are written by
+// Polymarket's users.
+var commentsThirdParty = envelope.ThirdParty{"comments[].body", "comments[].author"}
 
 func (s *Service) listComments() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "list_comments", Title: "List comments", Toolset: setMarkets, Hints: toolkit.RemoteRead,
-		Description: "Comments on an event or series (numeric Gamma id), newest first: body (≤500 chars), author (wallet if unnamed), time, reactions. Gamma keeps a market's comments on its event: entity_type=market reads those and resolved_to says so. Paging ends at 200 upstream."},
+		Description: "Comments on an event or series (numeric Gamma id), newest first or oldest first, to the end of the thread: body (≤500 chars), author (wallet if unnamed), time, reactions, reply_to. limit counts top-level comments; replies come along (top_level, replies count them). Gamma keeps a market's comments on its event: entity_type=market reads those and resolved_to says so."},
 		limited(s, publicCall, func(ctx context.Context, in CommentsIn) (CommentsOut, error) {
 			typ, ok := entityTypes[in.EntityType]
 			if !ok || in.EntityID <= 0 {
 				return CommentsOut{}, envelope.Invalid("entity_type", "entity_type must be market, event or series and entity_id a positive Gamma id")
+			}
+			order := in.Order
+			if order == "" {
+				order = "newest"
+			}
+			if order != "newest" && order != "oldest" {
+				return CommentsOut{}, envelope.Invalid("order", "order must be newest or oldest")
 			}
 			c, err := decodeCursor("list_comments", in.Cursor)
 			if err != nil {
@@ -384,6 +399,13 @@ func (s *Service) listComments() toolkit.Tool {
 			limit := in.Limit
 			if limit <= 0 {
 				limit = 20
+			}
+			if limit > 100 {
+				return CommentsOut{}, envelope.Invalid("limit", "limit is at most 100 top-level comments a page (Gamma's cap); follow next_cursor for more")
+			}
+			scope := fmt.Sprintf("%s:%d:%s", in.EntityType, in.EntityID, order)
+			if in.Cursor != "" && c.Scope != scope {
+				return CommentsOut{}, envelope.Invalid("cursor", "this cursor continues another thread or order; pass it with the entity_type, entity_id and order it came with, or leave it out for the first page")
 			}
 			id, resolved := strconv.FormatInt(in.EntityID, 10), ""
 			if in.EntityType == "market" {
@@ -398,30 +420,76 @@ func (s *Service) listComments() toolkit.Tool {
 				id = string(m.Events[0].ID)
 				resolved = fmt.Sprintf("event %s (%s): Gamma keeps comments per event, so these are the comments on market %d's event", id, m.Events[0].Slug, in.EntityID)
 			}
-			q := url.Values{"parent_entity_type": {typ}, "parent_entity_id": {id},
-				"limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(c.Offset)}, "order": {"createdAt"}, "ascending": {"false"}}
-			rows, src, err := s.c.Comments(ctx, q)
+			q := url.Values{"parent_entity_type": {typ}, "parent_entity_id": {id}, "limit": {strconv.Itoa(limit)},
+				"order": {"createdAt"}, "ascending": {strconv.FormatBool(order == "oldest")}}
+			if c.Keyset != "" {
+				q.Set("after_cursor", c.Keyset)
+			}
+			page, src, err := s.c.CommentsKeyset(ctx, q)
 			if err != nil {
 				return CommentsOut{}, err
 			}
-			out := CommentsOut{Comments: make([]CommentOut, len(rows)), ResolvedTo: resolved, Source: src}
-			for i, r := range rows {
-				co := CommentOut{ID: string(r.ID), Body: clipText(r.Body, 500), CreatedAt: r.CreatedAt,
-					Reactions: float64(r.ReactionCount), ReplyTo: string(r.ParentCommentID)}
-				if r.Profile != nil {
-					co.Author = r.Profile.Name
-					if co.Author == "" {
-						co.Author = r.Profile.Pseudonym
-					}
+			out := CommentsOut{Comments: make([]CommentOut, len(page.Comments)), ResolvedTo: resolved,
+				ThirdParty: commentsThirdParty, Source: src}
+			for i, r := range page.Comments {
+				out.Comments[i] = commentOut(r)
+				if r.ParentCommentID == "" {
+					out.TopLevel++
+				} else {
+					out.Replies++
 				}
-				if co.Author == "" { // the wallet stands in for a missing name; beside a name it is 42 B a row nobody decides on
-					co.Wallet = r.UserAddress
-				}
-				out.Comments[i] = co
 			}
-			out.NextCursor = nextDataOffset("list_comments", c.Offset, limit, len(rows), commentsMaxOffset-limit)
+			next := s.commentsNext(ctx, q, page.NextCursor)
+			out.Coverage = envelope.Whole()
+			switch {
+			case next != "":
+				out.NextCursor = cursor{Tool: "list_comments", Keyset: next, Scope: scope}.encode()
+				out.Coverage = envelope.Page(out.NextCursor, fmt.Sprintf("the %s comments after these %d top-level ones", map[string]string{"newest": "older", "oldest": "newer"}[order], out.TopLevel),
+					"call list_comments again with the same entity_type, entity_id and order and this cursor")
+			case len(out.Comments) == 0:
+				out.Coverage = envelope.Nothing("Gamma answered no comments for this " + in.EntityType + " after this point")
+			}
 			return out, nil
 		}))
+}
+
+// commentsNext is the keyset cursor to hand out, "" at the end of the
+// thread. Gamma hands a cursor for a full page even when the thread ends
+// exactly there, and the page after it is empty (Polymarket/ts-sdk
+// packages/client/src/actions/comments.ts: "may return one final empty
+// page"); so the next page is read once to check, and a cursor is handed
+// out only when it leads to comments. That read is cached, so the next call
+// with the cursor costs no request.
+func (s *Service) commentsNext(ctx context.Context, q url.Values, upstreamNext string) string {
+	if upstreamNext == "" {
+		return ""
+	}
+	ahead := url.Values{}
+	for k, v := range q {
+		ahead[k] = v
+	}
+	ahead.Set("after_cursor", upstreamNext)
+	p, _, err := s.c.CommentsKeyset(ctx, ahead)
+	if err == nil && len(p.Comments) == 0 {
+		return ""
+	}
+	return upstreamNext // a failed check keeps the page and Gamma's cursor: the next call reads it again
+}
+
+func commentOut(r client.Comment) CommentOut {
+	co := CommentOut{ID: string(r.ID), Body: envelope.CleanThirdParty(clipText(r.Body, 500)), CreatedAt: r.CreatedAt,
+		Reactions: float64(r.ReactionCount), ReplyTo: string(r.ParentCommentID)}
+	if r.Profile != nil {
+		co.Author = r.Profile.Name
+		if co.Author == "" {
+			co.Author = r.Profile.Pseudonym
+		}
+		co.Author = envelope.CleanThirdParty(co.Author)
+	}
+	if co.Author == "" { // the wallet stands in for a missing name; beside a name it is 42 B a row nobody decides on
+		co.Wallet = r.UserAddress
+	}
+	return co
 }
 
 // BuildersIn picks the period.
