@@ -2,8 +2,12 @@ package client
 
 import (
 	"context"
+	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
+
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 )
 
 // Positions lists a wallet's positions (Data API GET /positions, bare array).
@@ -25,9 +29,23 @@ var ActivityTypes = []string{"TRADE", "SPLIT", "MERGE", "REDEEM", "CONVERSION", 
 // DEPOSIT and WITHDRAWAL rows out, and strips them from a type filter,
 // unless excludeDepositsWithdrawals=false is sent (Polymarket/ts-sdk
 // .changeset/activity-deposit-withdrawal-exclusion.md): the tool sends it.
+//
+// A type not in ActivityTypes is passed through and noted as drift on every
+// answer, not only the sampled ones, so a new type is reported (once a day,
+// docs/drift.md) the first time it is seen.
 func (c *Client) Activity(ctx context.Context, q url.Values) ([]Activity, Source, error) {
-	return dataList[Activity](ctx, c, "get user activity", "/activity", q)
+	rows, src, err := dataList[Activity](ctx, c, "get user activity", "/activity", q)
+	for _, r := range rows {
+		if !KnownActivityType(r.Type) {
+			c.data.NoteDrift("get user activity", drift.Finding{Kind: drift.NewEnum, Path: "[].type",
+				Detail: fmt.Sprintf("activity type %q is not one this server knows (passed through)", r.Type)})
+		}
+	}
+	return rows, src, err
 }
+
+// KnownActivityType says whether t is one of ActivityTypes.
+func KnownActivityType(t string) bool { return slices.Contains(ActivityTypes, t) }
 
 // Holders lists top holders of a market, grouped per outcome token (GET
 // /holders?market=<conditionId>; the original sent token_id). A market
