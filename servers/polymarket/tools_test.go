@@ -153,7 +153,7 @@ func TestOrderbookTools(t *testing.T) {
 	})
 	t.Run("price history: thinned points; a resolved market read before it closed", func(t *testing.T) {
 		out := call[tools.HistoryOut](t, s, "get_price_history", map[string]any{"token_id": tok[0], "interval": "1w", "fidelity": 60, "max_points": 50})
-		if len(out.Points) != 50 || out.Min > out.Max || out.First <= 0 || !strings.Contains(out.Note, "thinned") {
+		if len(out.Points) != 50 || *out.Min > *out.Max || *out.First <= 0 || !strings.Contains(out.Note, "thinned") {
 			t.Fatalf("%d points, %+v", len(out.Points), out.Note)
 		}
 		out = call[tools.HistoryOut](t, s, "get_price_history", map[string]any{"token_id": closed[0], "interval": "1d"})

@@ -72,7 +72,9 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	if err != nil {
 		return err
 	}
-	r.AddTools(All(NewService(cl, r.Redis, pub, usr, c.LimitOptions...))...)
+	svc := NewService(cl, r.Redis, pub, usr, c.LimitOptions...)
+	svc.clock = r.Clock
+	r.AddTools(All(svc)...)
 	for _, add := range c.Extra {
 		if err := add(r); err != nil {
 			return err

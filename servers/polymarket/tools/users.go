@@ -80,7 +80,7 @@ type PositionsOut struct {
 
 func (s *Service) getUserPositions() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_user_positions", Title: "Get user positions", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Positions of a Polymarket wallet (proxy wallet address): market, outcome, size, avg/current price, current value, cash and % P&L; totals of the page (value, cost, P&L), wallet_value_usdc (all positions, every page, from Polymarket) and more (whether next_cursor has more). 10 calls/min per user."},
+		Description: "Positions of a Polymarket wallet (proxy wallet): market, outcome, size, avg/current price, current value, cash and % P&L; page totals (value, cost, P&L), wallet_value_usdc (all pages) and more. 10 calls/min per user."},
 		limited(s, userCall, func(ctx context.Context, in PositionsIn) (PositionsOut, error) {
 			if err := client.CheckAddress("user", in.User); err != nil {
 				return PositionsOut{}, err
@@ -186,7 +186,7 @@ func nextDataOffset(tool string, offset, limit, got, maxOffset int) string {
 // ActivityIn selects a wallet's activity.
 type ActivityIn struct {
 	User   string   `json:"user" mcp:"maxLength=100" jsonschema:"proxy wallet, 0x + 40 hex"`
-	Types  []string `json:"types,omitempty" mcp:"enum=TRADE|SPLIT|MERGE|REDEEM|CONVERSION|MIGRATION|REWARD|MAKER_REBATE|TAKER_REBATE|REFERRAL_REWARD|YIELD|DEPOSIT|WITHDRAWAL|TIP" jsonschema:"default: every type, deposits and withdrawals included"`
+	Types  []string `json:"types,omitempty" mcp:"enum=TRADE|SPLIT|MERGE|REDEEM|CONVERSION|MIGRATION|REWARD|MAKER_REBATE|TAKER_REBATE|REFERRAL_REWARD|YIELD|DEPOSIT|WITHDRAWAL|TIP"`
 	Side   string   `json:"side,omitempty" mcp:"enum=BUY|SELL"`
 	Start  int64    `json:"start,omitempty" mcp:"min=1"`
 	End    int64    `json:"end,omitempty" mcp:"min=1"`
@@ -252,7 +252,7 @@ var incomeTypes = map[string]bool{"REWARD": true, "MAKER_REBATE": true, "TAKER_R
 
 func (s *Service) getUserActivity() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_user_activity", Title: "Get user activity", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Activity of a Polymarket wallet, newest first (types: default every type, deposits and withdrawals included): time, type, side, market, size, USDC, price; page totals (bought, sold, redeemed, income from rewards/rebates/yield, deposited, withdrawn USDC; by_type) and more. 10 calls/min per user."},
+		Description: "Activity of a Polymarket wallet, newest first (default: all types incl. deposits, withdrawals): time, type, side, market, size, USDC, price; page totals (bought, sold, redeemed, income = rewards/rebates/yield, deposited, withdrawn, by_type). 10 calls/min per user."},
 		limited(s, userCall, func(ctx context.Context, in ActivityIn) (ActivitiesOut, error) {
 			if err := client.CheckAddress("user", in.User); err != nil {
 				return ActivitiesOut{}, err
@@ -435,7 +435,7 @@ type CommentsIn struct {
 	EntityType string `json:"entity_type" mcp:"enum=market|event|series"`
 	EntityID   int64  `json:"entity_id" mcp:"min=1"`
 	Order      string `json:"order,omitempty" mcp:"enum=newest|oldest;default=newest"`
-	Limit      int    `json:"limit,omitempty" mcp:"min=1;max=100;default=20" jsonschema:"top-level comments per page; their replies come along"`
+	Limit      int    `json:"limit,omitempty" mcp:"min=1;max=100;default=20"`
 	Cursor     string `json:"cursor,omitempty"`
 }
 
@@ -480,7 +480,7 @@ var commentsThirdParty = envelope.ThirdParty{"comments[].body", "comments[].auth
 
 func (s *Service) listComments() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "list_comments", Title: "List comments", Toolset: setMarkets, Hints: toolkit.RemoteRead,
-		Description: "Comments on an event or series (numeric Gamma id), newest first or oldest first, to the end of the thread: body (≤500 chars), author (wallet if unnamed), time, reactions, reply_to. limit counts top-level comments; replies come along (top_level, replies count them). Gamma keeps a market's comments on its event: entity_type=market reads those and resolved_to says so."},
+		Description: "Comments on an event or series (Gamma id), newest or oldest first, paged to the thread's end: body (≤500 chars), author (else wallet), time, reactions, reply_to. limit counts top-level comments; replies ride along. entity_type=market reads its event's (resolved_to)."},
 		limited(s, publicCall, func(ctx context.Context, in CommentsIn) (CommentsOut, error) {
 			typ, ok := entityTypes[in.EntityType]
 			if !ok || in.EntityID <= 0 {
