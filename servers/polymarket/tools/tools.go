@@ -23,7 +23,6 @@ type Service struct {
 	publicN      int // calls per minute of each, for messages
 	userN        int
 	shared       bool // the limiters live in Redis: their errors are Redis failures
-	answers      answerMemo
 	// clock is the registry's (serve.Registry.Clock): "now" for dates.
 	clock clock.Clock
 }
