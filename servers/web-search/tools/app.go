@@ -19,7 +19,7 @@ search_web answers a question with a short narrative and numbered citations (tit
 
 // More settings and their environment variables (the OpenAI ones live in package openai).
 const (
-	EnvTimeout  = "WEB_SEARCH_TIMEOUT"
+	EnvTimeout  = openai.EnvTimeout
 	EnvLimit    = "WEB_SEARCH_LIMIT"
 	EnvWindow   = "WEB_SEARCH_WINDOW"
 	EnvCacheTTL = "WEB_SEARCH_CACHE_TTL"
@@ -54,11 +54,11 @@ type Config struct {
 func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.BaseURL, "base-url", env.Or(openai.EnvBaseURL, openai.DefaultBaseURL), "OpenAI API base URL ["+openai.EnvBaseURL+"]")
 	fs.StringVar(&c.Model, "model", env.Or(openai.EnvModel, openai.DefaultModel), "Responses model with web_search ["+openai.EnvModel+"]")
-	fs.StringVar(&c.Effort, "reasoning-effort", env.Or(openai.EnvEffort, openai.DefaultEffort), "reasoning.effort: none, low, medium, high (xhigh, max on gpt-6); minimal is sent as low (web_search refuses it); default omits it ["+openai.EnvEffort+"]")
+	fs.StringVar(&c.Effort, "reasoning-effort", env.Or(openai.EnvEffort, openai.DefaultEffort), "reasoning.effort: none, low, medium, high, xhigh, max; an effort the model refuses is sent as the nearest it takes (a warning says so; minimal never goes out: web_search refuses it); default omits it ["+openai.EnvEffort+"]")
 	fs.StringVar(&c.ContextSize, "search-context-size", env.Or(openai.EnvContextSize, openai.DefaultContextSize), "web_search search_context_size: low, medium or high ["+openai.EnvContextSize+"]")
-	fs.IntVar(&c.MaxToolCalls, "max-tool-calls", env.Int(openai.EnvMaxToolCalls, openai.DefaultMaxToolCalls), "max_tool_calls per search ["+openai.EnvMaxToolCalls+"]")
+	fs.IntVar(&c.MaxToolCalls, "max-tool-calls", env.Int(openai.EnvMaxToolCalls, openai.DefaultMaxToolCalls), "max_tool_calls per search: every built-in tool call counts (each search, page open and find in page) ["+openai.EnvMaxToolCalls+"]")
 	fs.IntVar(&c.MaxOutputTokens, "max-output-tokens", env.Int(openai.EnvMaxOutputTokens, openai.DefaultMaxOutputTokens), "max_output_tokens per search (reasoning included) ["+openai.EnvMaxOutputTokens+"]")
-	fs.DurationVar(&c.Timeout, "timeout", env.Duration(EnvTimeout, openai.DefaultTimeout), "hard deadline of one search, retries included ["+EnvTimeout+"]")
+	fs.DurationVar(&c.Timeout, "timeout", env.Duration(EnvTimeout, openai.DefaultTimeout), "deadline of one search, retries included; an answer cut by it returns what came, marked partial ["+EnvTimeout+"]")
 	fs.IntVar(&c.Limit, "limit", env.Int(EnvLimit, DefaultLimit), "searches per user per window ["+EnvLimit+"]")
 	fs.DurationVar(&c.Window, "window", env.Duration(EnvWindow, DefaultWindow), "the limit's sliding window ["+EnvWindow+"]")
 	fs.DurationVar(&c.CacheTTL, "cache-ttl", env.Duration(EnvCacheTTL, DefaultCacheTTL), "how long an identical search by the same user is answered from cache, free; 0 turns the cache off ["+EnvCacheTTL+"]")
