@@ -105,4 +105,3 @@ func phased(model string) bool {
 	}
 	return false
 }
-
