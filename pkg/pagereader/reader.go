@@ -66,10 +66,13 @@ type Config struct {
 	PerHostRate int
 	Limits      []ratelimit.Option
 	// CacheTTL > 0 keeps pages read that long; Cache is its backend
-	// (cache.WithStore/WithRedis; memory when empty).
-	CacheTTL time.Duration
-	Cache    []cache.Option
-	Clock    clock.Clock
+	// (cache.WithStore/WithRedis; memory when empty). RobotsCache is the
+	// backend of the robots.txt files read (a prefix of its own: keys are
+	// origins, which a page URL can equal).
+	CacheTTL    time.Duration
+	Cache       []cache.Option
+	RobotsCache []cache.Option
+	Clock       clock.Clock
 }
 
 // FromEnv is c with the environment's settings applied (EnvAllowLoopback,
@@ -88,6 +91,7 @@ type Reader struct {
 	pages   *cache.Cache[Page]
 	robots  *cache.Cache[robotsFile]
 	token   string // the user agent's product token
+	dialer  *dialer
 }
 
 // New builds a Reader.
@@ -120,13 +124,13 @@ func New(cfg Config) *Reader {
 		TLSHandshakeTimeout: 10 * time.Second, ResponseHeaderTimeout: cfg.Timeout,
 		MaxResponseHeaderBytes: 64 << 10,
 	}
-	r := &Reader{cfg: cfg, token: productToken(cfg.UserAgent)}
+	r := &Reader{cfg: cfg, token: productToken(cfg.UserAgent), dialer: d}
 	r.client = &http.Client{Transport: tr, CheckRedirect: r.checkRedirect}
 	r.perHost = ratelimit.NewTokenBucket(cfg.PerHostRate, time.Second, defaultPerHostBurst, cfg.Limits...)
 	if cfg.CacheTTL > 0 {
 		r.pages = cache.New[Page](cfg.CacheTTL, append([]cache.Option{cache.WithStaleFor(cfg.CacheTTL), cache.WithMaxEntries(256), cache.WithClock(cfg.Clock)}, cfg.Cache...)...)
 	}
-	r.robots = cache.New[robotsFile](robotsTTL, cache.WithStaleFor(robotsTTL), cache.WithMaxEntries(1024), cache.WithClock(cfg.Clock))
+	r.robots = cache.New[robotsFile](robotsTTL, append([]cache.Option{cache.WithStaleFor(robotsTTL), cache.WithMaxEntries(1024), cache.WithClock(cfg.Clock)}, cfg.RobotsCache...)...)
 	return r
 }
 
@@ -179,14 +183,23 @@ func CheckURL(raw string) (*url.URL, error) {
 // Read reads the page at raw: from the cache when it was read within
 // Config.CacheTTL (Page.Cached), else from the site.
 func (r *Reader) Read(ctx context.Context, raw string) (Page, error) {
+	return r.ReadAdmitted(ctx, raw, nil)
+}
+
+// ReadAdmitted is Read with admit called just before the page itself is
+// requested: not for a cached page, nor for one refused before that (a
+// refused address, robots.txt), so a caller's per-user limit is spent only
+// on reads that reach the page. An error from admit is returned as is.
+func (r *Reader) ReadAdmitted(ctx context.Context, raw string, admit func(context.Context) error) (Page, error) {
 	u, err := CheckURL(raw)
 	if err != nil {
 		return Page{}, err
 	}
+	fetch := func(ctx context.Context) (Page, error) { return r.fetch(ctx, u, admit) }
 	if r.pages == nil {
-		return r.fetch(ctx, u)
+		return fetch(ctx)
 	}
-	p, meta, err := r.pages.Get(ctx, u.String(), func(ctx context.Context) (Page, error) { return r.fetch(ctx, u) })
+	p, meta, err := r.pages.Get(ctx, u.String(), fetch)
 	if err != nil {
 		return Page{}, err
 	}
@@ -194,12 +207,25 @@ func (r *Reader) Read(ctx context.Context, raw string) (Page, error) {
 	return p, nil
 }
 
-// fetch reads u from the site within one deadline.
-func (r *Reader) fetch(ctx context.Context, u *url.URL) (Page, error) {
+// fetch reads u from the site within one deadline; admit (if any) is
+// asked once robots.txt allows the page (reading robots.txt has checked
+// the address too).
+func (r *Reader) fetch(ctx context.Context, u *url.URL, admit func(context.Context) error) (Page, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
 	if err := r.allowed(ctx, u); err != nil {
 		return Page{}, r.fail(ctx, u, err)
+	}
+	if r.cfg.IgnoreRobots {
+		// Nothing has dialled yet: check the address before spending.
+		if _, err := r.dialer.resolve(ctx, u.Hostname()); err != nil {
+			return Page{}, r.fail(ctx, u, err)
+		}
+	}
+	if admit != nil {
+		if err := admit(ctx); err != nil {
+			return Page{}, err
+		}
 	}
 	if err := r.polite(ctx, u.Host); err != nil {
 		return Page{}, r.fail(ctx, u, err)
@@ -282,7 +308,7 @@ func statusError(resp *http.Response, u *url.URL) error {
 		return envelope.New(envelope.PermissionDenied, "%s answered %d: the site does not let this reader see the page (login, paywall, bot wall or region); it cannot be read here", where, s).WithDetail("http_status", s)
 	case s == http.StatusTooManyRequests:
 		e := envelope.New(envelope.RateLimited, "%s answered 429: the site asks for fewer requests; try again later", where).WithDetail("http_status", s)
-		if d, ok := upstream.ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		if d, ok := upstream.ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok { // an HTTP date is compared with the real clock the site sent it by
 			e = e.WithRetryAfter(d)
 		}
 		return e

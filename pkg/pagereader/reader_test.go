@@ -337,3 +337,59 @@ func TestWindow(t *testing.T) {
 		t.Errorf("%q %d", w, next)
 	}
 }
+
+func TestResultWindows(t *testing.T) {
+	text := strings.Repeat("A paragraph of text that goes on.\n\n", 100) // 3,500 runes
+	p := Page{URL: "https://news.example/a", Text: text, Readable: true, Links: []Link{{Text: "x", URL: "https://news.example/x"}}}
+	first := p.Result("fetch_page", 0, 1000)
+	if first.Complete || first.Incomplete.Reason != envelope.Truncated || !strings.Contains(first.Incomplete.Next, "start=") || len(first.Page.Links) != 1 || first.Page.TotalChars != 3500 {
+		t.Fatalf("%+v", first)
+	}
+	var all strings.Builder
+	all.WriteString(first.Text)
+	next := first.Page.Start + len([]rune(first.Text))
+	for i := 0; next > 0 && i < 10; i++ {
+		r := p.Result("fetch_page", next, 1000)
+		if len(r.Page.Links) != 0 {
+			t.Errorf("links repeated on window %d", i)
+		}
+		all.WriteString(r.Text)
+		if r.Complete {
+			break
+		}
+		next = r.Page.Start + len([]rune(r.Text))
+	}
+	if all.String() != text {
+		t.Errorf("windows do not add up to the text")
+	}
+	past := p.Result("fetch_page", 9999, 0)
+	if past.Complete || !strings.Contains(past.Incomplete.Missing, "past the end") {
+		t.Errorf("%+v", past.Coverage)
+	}
+	cut := Page{Text: "short", BodyCut: true, BytesRead: 2 << 20, BodyBytes: 10 << 20}.Result("read_article", 0, 0)
+	if cut.Complete || !strings.Contains(cut.Incomplete.Missing, "of 10485760 bytes") {
+		t.Errorf("%+v", cut.Coverage)
+	}
+	if whole := (Page{Text: "short", Readable: true}).Result("x", 0, 0); !whole.Complete || whole.Incomplete != nil {
+		t.Errorf("%+v", whole.Coverage)
+	}
+}
+
+func TestReadAdmittedSpendsOnlyOnSiteReads(t *testing.T) {
+	s := newSite(t)
+	r := testReader(Config{CacheTTL: time.Minute})
+	spent := 0
+	admit := func(context.Context) error { spent++; return nil }
+	for range 3 {
+		if _, err := r.ReadAdmitted(context.Background(), s.URL+"/article", admit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if spent != 1 {
+		t.Errorf("admitted %d times, want 1 (two reads from cache)", spent)
+	}
+	no := envelope.New(envelope.RateLimited, "used up")
+	if _, err := r.ReadAdmitted(context.Background(), s.URL+"/notes.txt", func(context.Context) error { return no }); err != no {
+		t.Errorf("admission error not returned as is: %v", err)
+	}
+}
