@@ -19,7 +19,7 @@ import (
 // that looks whole). A complete result costs one short field.
 type Coverage struct {
 	Complete   bool        `json:"complete" jsonschema:"false: not everything asked for, see incomplete"`
-	Incomplete *Incomplete `json:"incomplete,omitempty"`
+	Incomplete *Incomplete `json:"incomplete,omitempty" mcp:"type=object"` // untyped in output schemas: read, not decided on (the tools/list budget)
 	Empty      string      `json:"empty,omitempty" jsonschema:"nothing matched: what the upstream said"`
 }
 

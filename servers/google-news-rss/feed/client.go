@@ -95,6 +95,9 @@ func New(cfg Config) *Client {
 	}
 }
 
+// Base is the configured base URL (credentials included: never shown).
+func (c *Client) Base() string { return c.base }
+
 // FeedURL is the search feed URL of q on edition e: q, hl, gl, ceid in that
 // order (as Google's picker and pygooglenews send them), spaces as +, quotes
 // as %22, ceid's colon %3A.

@@ -27,6 +27,10 @@ type Item struct {
 	ArticleID       string `json:"-"` // the id inside URL (tests)
 	Published       string `json:"published,omitempty"`
 	Snippet         string `json:"snippet,omitempty"`
+	// PublisherURL is the article on the publisher's site, when its Google
+	// link was decoded before (read_article decodes; the state keeps it;
+	// read_article says why a link Google would not resolve failed).
+	PublisherURL string `json:"publisher_url,omitempty"`
 }
 
 // Feed is a parsed search feed.
