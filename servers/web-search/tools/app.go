@@ -46,7 +46,7 @@ type Config struct {
 	Limit           int
 	Window          time.Duration
 	CacheTTL        time.Duration
-	FetchLimit      int           // fetch_page reads per user per FetchWindow
+	FetchLimit      int // fetch_page reads per user per FetchWindow
 	FetchWindow     time.Duration
 
 	// Test hooks.

@@ -60,7 +60,7 @@ func TestFetchPage(t *testing.T) {
 	}
 	if !out.Complete || !strings.HasPrefix(out.Page.Title, "Port traffic rises") || out.Page.Byline != "Sara Lin" || out.Page.Published != "2026-12-01T08:00:00Z" ||
 		!strings.Contains(out.Text, "rose 7 percent") || len(out.Page.Links) != 1 || out.Page.Links[0].URL != s.URL+"/ports/jebel-ali" ||
-out.Page.FetchedAt != "2026-12-06T05:30:00Z" {
+		out.Page.FetchedAt != "2026-12-06T05:30:00Z" {
 		t.Errorf("%+v", out)
 	}
 	b, _ := json.Marshal(out)
