@@ -66,7 +66,7 @@ func Throttled(err error) bool {
 }
 
 func throttled(why string, status int) *envelope.Error {
-	e := envelope.New(envelope.RateLimited, "Google News is throttling this server (%s); the feed is served from cache until the next window", why).
+	e := envelope.New(envelope.RateLimited, "Google News is throttling this server (%s): nothing was fetched, and no request is sent to it until retry_after_s has passed (fetch_search_feed serves a kept query's last poll meanwhile)", why).
 		WithDetail(throttledMark, true)
 	if status != 0 {
 		e = e.WithDetail("http_status", status)
