@@ -14,5 +14,9 @@ var envVars = []serve.EnvVar{
 	{Name: "WEB_SEARCH_TIMEOUT", Help: "deadline of one search including retries (default 90s); an answer cut by it returns what came, marked partial"},
 	{Name: "WEB_SEARCH_LIMIT", Help: "searches per window per user (default 20)"},
 	{Name: "WEB_SEARCH_WINDOW", Help: "the limit's sliding window (default 10m)"},
+	{Name: "WEB_SEARCH_FETCH_LIMIT", Help: "fetch_page reads per window per user (default 30; pages cached 15 min are free)"},
+	{Name: "WEB_SEARCH_FETCH_WINDOW", Help: "fetch_page limit's sliding window (default 10m)"},
+	{Name: "MCPFLEET_FETCH_USER_AGENT", Help: "user agent of fetch_page (its product token is what robots.txt rules match)"},
+	{Name: "MCPFLEET_FETCH_ALLOW_LOOPBACK", Help: "1 lets fetch_page read 127.0.0.0/8 and ::1 (tests and local fakes only)"},
 	{Name: "WEB_SEARCH_CACHE_TTL", Help: "how long an identical search by the same user is answered from cache (default 2m)"},
 }

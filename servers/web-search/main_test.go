@@ -72,13 +72,13 @@ func q(query string, kv ...any) map[string]any {
 
 func TestToolsListedAndLinted(t *testing.T) {
 	e := start(t, setup{})
-	if n := len(e.conn.Tools(t)); n != 2 {
-		t.Fatalf("%d tools listed, want 2", n)
+	if n := len(e.conn.Tools(t)); n != 3 {
+		t.Fatalf("%d tools listed, want 3", n)
 	}
 	servetest.Lint(t, e.conn.Built.Registry.Tools())
 	ro := start(t, setup{extra: []string{"--read-only"}})
-	if n := len(ro.conn.Tools(t)); n != 2 {
-		t.Errorf("read-only lists %d tools, want both (neither changes anything)", n)
+	if n := len(ro.conn.Tools(t)); n != 3 {
+		t.Errorf("read-only lists %d tools, want all three (none changes anything)", n)
 	}
 }
 

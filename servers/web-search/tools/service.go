@@ -31,6 +31,7 @@ type Service struct {
 	ttl   time.Duration
 	clock clock.Clock
 	life  *openai.Watcher // nil: lifecycle not watched (tests)
+	pages *Pages          // fetch_page
 }
 
 // ServiceOptions configure NewService.
@@ -46,13 +47,18 @@ type ServiceOptions struct {
 	Log     zerolog.Logger
 	// Lifecycle reports the model's shutdown date (get_search_capabilities).
 	Lifecycle *openai.Watcher
+	// Pages is fetch_page's reader and limit (NewPages' defaults when nil).
+	Pages *Pages
 }
 
 // NewService wires the tools' dependencies.
 func NewService(c *openai.Client, q *quota.Quota, o ServiceOptions) *Service {
-	s := &Service{c: c, q: q, ttl: o.CacheTTL, clock: o.Clock, life: o.Lifecycle}
+	s := &Service{c: c, q: q, ttl: o.CacheTTL, clock: o.Clock, life: o.Lifecycle, pages: o.Pages}
 	if s.clock == nil {
 		s.clock = clock.System{}
+	}
+	if s.pages == nil {
+		s.pages = NewPages(PagesOptions{Clock: s.clock})
 	}
 	if o.CacheTTL > 0 {
 		log := o.Log
