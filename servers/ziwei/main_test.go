@@ -81,7 +81,6 @@ func TestToolDefinitions(t *testing.T) {
 	all := tools.New("").All()
 	servetest.Lint(t, all)
 	servetest.Snapshot(t, all, "testdata/toolsnaps")
-	servetest.Presets(t, all, "tools/schemas.json")
 	if len(all) != 24 {
 		t.Errorf("%d tools, want 24", len(all))
 	}
@@ -321,7 +320,8 @@ func TestBadInputs(t *testing.T) {
 		{"target before birth", "get_monthly_info", map[string]any{"chart_id": valid, "targetDate": "1980-01-01"}, "targetDate", "before the birth"},
 		{"impossible target", "get_daily_info", map[string]any{"chart_id": valid, "targetDate": "2026-02-29"}, "targetDate", "28 days"},
 		{"decade selector missing", "get_decade_info", map[string]any{"chart_id": valid}, "age", "decadeIndex"},
-		{"annual level without year", "get_palace_stem_sihua", map[string]any{"chart_id": valid, "chartLevel": "Annual"}, "year", "year"},
+		{"annual info without year", "get_annual_info", map[string]any{"chart_id": valid}, "year", "lunar year"},
+		{"annual level, year before birth", "get_palace_stem_sihua", map[string]any{"chart_id": valid, "chartLevel": "Annual", "year": 1950}, "year", "before the birth"},
 		{"unknown pattern", "query_astrological_pattern", map[string]any{"chart_id": valid, "pattern": "xyz"}, "pattern", "includeMissing"},
 		{"bad rule", "store_star_combination_meaning", map[string]any{"name": "n", "meaning": "m", "rule": map[string]any{"stars": []any{"紫微"}, "in": "厨房"}}, "rule", "unknown palace"},
 		{"code as rule", "store_star_combination_meaning", map[string]any{"name": "n", "meaning": "m", "rule": map[string]any{"js": "return true"}}, "rule", "not a valid rule"},

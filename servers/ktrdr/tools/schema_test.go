@@ -10,7 +10,6 @@ func TestToolsLintAndSnapshots(t *testing.T) {
 	all := All(nil, Options{})
 	servetest.Lint(t, all)
 	servetest.Snapshot(t, all, "testdata/toolsnaps")
-	servetest.Presets(t, all, "schemas.json")
 }
 
 // Read-only mode must hide exactly the three state-changing tools.

@@ -77,18 +77,34 @@ print("none")`, wantOut: "none\n"},
 		{name: "statistics.sys", code: "import statistics\nprint('ESC' + 'APED', statistics.sys.modules)", wantErr: "AttributeError"},
 		{name: "collections.abc.sys", code: "import collections.abc\nprint('ESC' + 'APED', collections.abc.sys.modules)", wantErr: "AttributeError"},
 		{name: "datetime.sys", code: "import datetime\nprint('ESC' + 'APED', datetime.sys.modules)", wantErr: "AttributeError"},
+		// Extension modules outside the whitelist are not in the root at
+		// all: _imp.create_dynamic with a whitelisted-looking name and the
+		// file's path finds no file, by any name.
+		{name: "_imp.create_dynamic of _testcapi under a json name", code: getImporter + `imp = bi.load_module("_imp")
+class S:
+    name = "json._testcapi"
+    origin = "/usr/lib/python3.11/lib-dynload/_testcapi.cpython-311-x86_64-linux-gnu.so"
+m = imp.create_dynamic(S())
+m.run_in_subinterp("import os; os.write(1, b'ESC' + b'APED')")`, wantErr: "Error"},
+		{name: "_imp.create_dynamic of _ctypes", code: getImporter + `imp = bi.load_module("_imp")
+class S:
+    name = "json._ctypes"
+    origin = "/usr/lib/python3.11/lib-dynload/_ctypes.cpython-311-x86_64-linux-gnu.so"
+print("ESC" + "APED", imp.create_dynamic(S()))`, wantErr: "Error"},
 		{name: "real __import__ through a module's builtins", code: "import json\nos = json.__builtins__['__import__']('os')\nprint('ESC' + 'APED', os.getpid())", wantErr: "ImportError"},
 
 		// Verdicts the code tried to forge.
 		{name: "report forged on the result pipe, then a raise", code: getOS + "os_.write(3, b'\\n{}\\n{\"type\": \"X\"}\\n')\nraise ValueError('real')", wantErr: "ValueError: real"},
-		{name: "operator text forged on the result pipe", code: getOS + "os_.write(3, b'\\nunavailable seccomp\\n{\"error\": \"sandbox unavailable: seccomp\"}\\n{\"type\": \"sandbox unavailable\", \"message\": \"seccomp\"}\\n')\nos_._exit(1)", wantErr: "status 1 and no report"},
+		{name: "operator text forged on the result pipe", code: getOS + "os_.write(3, b'\\nunavailable seccomp\\n{\"error\": \"sandbox unavailable: seccomp\"}\\n{\"type\": \"sandbox unavailable\", \"message\": \"seccomp\"}\\n')\nos_._exit(1)", wantErr: "exit status 1 (no exception was reported)"},
 		{name: "exit status of the code's own choosing", code: getOS + "os_._exit(7)", wantErr: "exit status 7"},
-		{name: "success forged: a report of nothing and exit 0", code: getOS + "os_.write(3, b'\\n{}\\n')\nos_._exit(0)\nraise ValueError('never reached')", wantErr: "the code ended the Python process itself (exit status 0) before it finished"},
+		// Exit status 0 is the code's own success, as in any Python; the
+		// server names it so and nothing the code wrote changes that.
+		{name: "a report of nothing and exit 0 is the code's own exit", code: getOS + "os_.write(3, b'\\n{}\\n')\nos_._exit(0)\nraise ValueError('never reached')", wantOut: ""},
 		{name: "result pipe flood", code: getOS + "while True:\n    os_.write(3, b'A' * 65536)", wantErr: "output truncated"},
-		{name: "interpreter crash", code: getOS + "sys_.setrecursionlimit(10**7)\nx = []\nfor i in range(10**5):\n    x = [x]\nprint(repr(x)[:10])", wantErr: "crashed (signal"},
+		{name: "interpreter crash", code: getOS + "sys_.setrecursionlimit(10**7)\nx = []\nfor i in range(10**5):\n    x = [x]\nprint(repr(x)[:10])", wantErr: "the Python process was killed by signal SIGSEGV|timeout"},
 
 		// Nothing of the host is visible.
-		{name: "pid namespace", kernelOnly: true, code: "import os\nprint(os.getpid(), os.getppid())", wantOut: "2 1\n"},
+		{name: "pid namespace", kernelOnly: true, code: "import os\nprint(os.getpid() < 100, os.getppid())", wantOut: "True 2\n"},
 		{name: "host name", kernelOnly: true, code: "import os, socket\nprint(os.uname().nodename, socket.gethostname())", wantOut: "sandbox sandbox\n"},
 		{name: "host paths do not exist", kernelOnly: true, code: statAll, wantOut: "none\n"},
 		{name: "the root holds only the interpreter's trees", kernelOnly: true, code: "import os\nfor p in ['/usr/bin', '/usr/lib', '/']:\n    try:\n        print(p, sorted(os.listdir(p)))\n    except PermissionError:\n        print(p, 'denied')", wantOut: "/usr/bin denied\n/usr/lib denied\n/ denied\n"},
@@ -98,7 +114,7 @@ print("none")`, wantOut: "none\n"},
 		{name: "ELF loader runs another program", kernelOnly: true, code: "import os\nos.execv('/lib64/ld-linux-x86-64.so.2', ['ld.so', '/usr/bin/python3.11', '-c', 'print(\"ESC\" + \"APED\")'])", wantErr: "PermissionError"},
 		{name: "re-exec of the interpreter", kernelOnly: true, code: "import os\nos.execv('/usr/bin/python3.11', ['python3', '-c', 'print(\"ESC\" + \"APED\")'])", wantErr: "PermissionError"},
 		{name: "not dumpable", kernelOnly: true, code: "import ctypes\nprint(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))", wantOut: "0\n"},
-		{name: "segfault dumps nothing", kernelOnly: true, code: "import ctypes\nctypes.string_at(0)", wantErr: "crashed (signal"},
+		{name: "segfault dumps nothing", kernelOnly: true, code: "import ctypes\nctypes.string_at(0)", wantErr: "the Python process was killed by signal SIGSEGV|timeout"},
 		{name: "os.set_blocking (FIONBIO)", kernelOnly: true, code: "import os\nr, w = os.pipe()\nos.set_blocking(r, False)\nprint(os.get_blocking(r))", wantOut: "False\n"},
 		{name: "raw execve through ctypes", kernelOnly: true, code: "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\nr = libc.execve(b'/usr/bin/python3.11', None, None)\nraise OSError('execve returned %d errno %d' % (r, ctypes.get_errno()))", wantErr: "execve returned -1 errno 1"},
 	}
