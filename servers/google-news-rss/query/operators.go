@@ -7,7 +7,7 @@ const (
 	// title echoes any q, so an echo proves nothing). Built here.
 	StatusDocumented = "documented"
 	StatusReported   = "reported" // one public README reports it working; accepted and built here
-	StatusRejected = "rejected" // legacy, or reported not to work; refused with the fix
+	StatusRejected   = "rejected" // legacy, or reported not to work; refused with the fix
 )
 
 // Sources of the cheat-sheet, cited per row.
