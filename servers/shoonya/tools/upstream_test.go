@@ -178,9 +178,12 @@ func TestCoverAndBracketLegs(t *testing.T) {
 // search, order and option-chain routes alike.
 func TestChartsCarryJKeyAndAmpersandSymbols(t *testing.T) {
 	e := quietEnv(t, fake.Config{ChartsRequireJKey: true}, nil)
-	from := fake.LastSession(clock.MustFromEnv().Now()).Format("2006-01-02")
+	last := fake.LastSession(clock.MustFromEnv().Now())
+	// Daily bars from two weeks back: the session of the day itself has its
+	// daily bar only at some hours, minute bars at all of them.
+	from := map[string]string{"5": last.Format("2006-01-02"), "day": last.AddDate(0, 0, -14).Format("2006-01-02")}
 	for _, iv := range []string{"5", "day"} {
-		out := servetest.Decode[tools.SeriesOut](t, e.call("get_time_price_series", map[string]any{"exchange": "NSE", "token": "2031", "interval": iv, "from": from}))
+		out := servetest.Decode[tools.SeriesOut](t, e.call("get_time_price_series", map[string]any{"exchange": "NSE", "token": "2031", "interval": iv, "from": from[iv]}))
 		if len(out.Candles) == 0 {
 			t.Fatalf("interval %s: no candles", iv)
 		}
