@@ -104,9 +104,11 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	if r.state.mode == "" { // Options built by hand, not by ParseOptions
 		r.state.mode = StateMemory
 	}
-	// The drift watch was made before the flags were read: keep its
-	// signals beside the state file --state-dir names too.
-	drift.Default().SetDir(drift.DirFor(os.Getenv, r.state.mode, o.StateDir))
+	// The drift watch was made before the flags were read: name it after
+	// the server (doctor looks for <server>.drift.json, whatever the
+	// binary's file is called) and keep its signals beside the state file
+	// --state-dir names too.
+	drift.Default().Keep(app.Name, drift.DirFor(os.Getenv, r.state.mode, o.StateDir))
 	reg = r
 	if o.RedisURL != "" {
 		rdb, err := ConnectRedis(ctx, o.RedisURL, log)
