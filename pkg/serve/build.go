@@ -6,6 +6,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -155,7 +156,9 @@ func callLogger(log zerolog.Logger, name string) server.ToolHandlerMiddleware {
 				ev, code = l.Error().Err(err), "protocol_error"
 			case res != nil && res.IsError:
 				code = "tool_error"
-				if b, ok := res.StructuredContent.(envelope.Body); ok {
+				// Only the closed set of codes is a label value: a body
+				// built by hand with another code counts as tool_error.
+				if b, ok := res.StructuredContent.(envelope.Body); ok && slices.Contains(envelope.Codes, b.Code) {
 					code = string(b.Code)
 				}
 			}
