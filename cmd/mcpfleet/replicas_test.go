@@ -1,6 +1,6 @@
 package main
 
-// Replicas behind a load balancer (issue 18), for every server: two real
+// Replicas behind a load balancer, for every server: two real
 // server binaries share a real redis-server (MCPFLEET_REDIS_URL, a database
 // per server and phase) behind a round-robin reverse proxy written here, each
 // server in front of its fake upstream (the fake's own binary). Legacy
