@@ -239,7 +239,7 @@ func TestUserTools(t *testing.T) {
 			t.Fatalf("%+v", out)
 		}
 		rest := call[tools.BuildersOut](t, s, "get_builder_leaderboard", map[string]any{"time_period": "WEEK", "limit": 50, "cursor": out.NextCursor})
-		if len(rest.Rows) != 10 || rest.Rows[0][0] != 51.0 || rest.NextCursor != "" {
+		if len(rest.Rows) != 50 || rest.Rows[0][0] != 51.0 || rest.NextCursor == "" {
 			t.Fatalf("%+v", rest)
 		}
 	})

@@ -258,16 +258,20 @@ func (s *Server) builders(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rows := []map[string]any{}
-	for i := 0; i < 60; i++ {
+	for i := offset; i < min(offset+limit, NumBuilders); i++ {
 		row := map[string]any{"rank": strconv.Itoa(i + 1), "builder": fmt.Sprintf("Builder%02d", i+1),
-			"volume": float64(5000000 - i*50000), "activeUsers": 1500 - i*10, "verified": i%2 == 0}
+			"volume": float64(6000000 - i*5000), "activeUsers": 1500 - i, "verified": i%2 == 0}
 		if i%3 == 0 {
 			row["builderLogo"] = "https://example.invalid/logo.png"
 		}
 		rows = append(rows, row)
 	}
-	writeJSON(w, 200, window(rows, offset, limit))
+	writeJSON(w, 200, rows)
 }
+
+// NumBuilders is how many builders the fake's board ranks: more than the
+// deepest offset the API serves (1000), so the cap can be reached.
+const NumBuilders = 1100
 
 // BTCPrice is the fake spot price; Kraken's is a few dollars off, as in life.
 const BTCPrice = 97123.45

@@ -593,6 +593,27 @@ func commentOut(r client.Comment) CommentOut {
 	return co
 }
 
+// builderMaxOffset is the deepest offset the leaderboard serves: 0..1000
+// (docs.polymarket.com api-reference/builders/get-aggregated-builder-leaderboard,
+// the v1 OpenAPI; polyte-data GetBuilderLeaderboard::offset "0-1000"), so
+// a page may start at 1000 itself.
+const builderMaxOffset = 1000
+
+// builderCoverage: another page, the end of the board, or the API's offset
+// cap reached with rows possibly left.
+func builderCoverage(next string, offset, limit, got int) envelope.Coverage {
+	switch {
+	case next != "":
+		return envelope.Page(next, fmt.Sprintf("ranks after %d", offset+got), "same time_period, this cursor")
+	case got == limit && offset+limit > builderMaxOffset:
+		return envelope.Cut(envelope.Capped, fmt.Sprintf("builders ranked after %d (the Data API serves offsets up to %d)", offset+got, builderMaxOffset),
+			"the board cannot be read deeper; a shorter time_period ranks fewer builders")
+	case offset == 0 && got == 0:
+		return envelope.Nothing("the Data API ranked no builders for this time_period")
+	}
+	return envelope.Whole()
+}
+
 // BuildersIn picks the period.
 type BuildersIn struct {
 	TimePeriod string `json:"time_period,omitempty" mcp:"enum=DAY|WEEK|MONTH|ALL;default=DAY"`
@@ -614,6 +635,7 @@ type BuilderRow struct {
 
 // BuildersOut is a page of the leaderboard as a table.
 type BuildersOut struct {
+	envelope.Coverage
 	Cols       []string `json:"cols" jsonschema:"rank,builder,volume,active_users,verified"`
 	Rows       [][]any  `json:"rows" jsonschema:"one per builder, in cols order, by rank" mcp:"type=array"`
 	NextCursor string   `json:"next_cursor,omitempty"`
@@ -647,7 +669,8 @@ func (s *Service) getBuilderLeaderboard() toolkit.Tool {
 			}
 			out := BuildersOut{Source: src}
 			out.Cols, out.Rows = toolkit.Tabulate(list)
-			out.NextCursor = nextDataOffset("get_builder_leaderboard", c.Offset, limit, len(rows), 1000-limit)
+			out.NextCursor = nextDataOffset("get_builder_leaderboard", c.Offset, limit, len(rows), builderMaxOffset)
+			out.Coverage = builderCoverage(out.NextCursor, c.Offset, limit, len(rows))
 			return out, nil
 		}))
 }
