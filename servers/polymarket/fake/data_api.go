@@ -193,6 +193,9 @@ func (s *Server) activity(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, window(rows, offset, limit))
 }
 
+// NobodyHoldsNo is the market whose No token group lists no holders.
+const NobodyHoldsNo = 5
+
 // holders: GET /holders?market=<conditionIds csv> → one group per outcome
 // token (source: rs-clob-client src/data/types/); limit 0..20.
 func (s *Server) holders(w http.ResponseWriter, r *http.Request) {
@@ -223,7 +226,13 @@ func (s *Server) holders(w http.ResponseWriter, r *http.Request) {
 		}
 		for o, tok := range m.tokens {
 			hs := []map[string]any{}
-			for k := 0; k < min(limit, 3); k++ {
+			held := min(limit, 3)
+			if i == NobodyHoldsNo && o == 1 {
+				// a token group with no holders (assumed: the shape a group
+				// takes when one outcome's holders are all gone)
+				held = 0
+			}
+			for k := 0; k < held; k++ {
 				wallet := fmt.Sprintf("0x%040x", o*10+k+1)
 				if i < 3 && o == 0 && k == 0 {
 					wallet = KnownUser // the top Yes holder of the markets KnownUser holds (positions)
