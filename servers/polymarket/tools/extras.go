@@ -78,6 +78,7 @@ type LongshotIn struct {
 
 // FoundOut is what a finder returns.
 type FoundOut struct {
+	envelope.Coverage
 	Markets []Market `json:"markets" mcp:"type=object" jsonschema:"compact markets (see list_markets)"`
 	Scanned int      `json:"scanned"`
 	Matched int      `json:"matched"`
@@ -117,8 +118,10 @@ func (s *Service) run(ctx context.Context, sc scan, q url.Values, keep func(clie
 	q.Set("include_tag", "true")
 	var all []client.Market
 	var src client.Source
+	var failed error
 	scanned := 0
-	for after := ""; scanned < sc.budget; {
+	after := ""
+	for scanned < sc.budget {
 		q.Set("limit", strconv.Itoa(min(client.MaxPage, sc.budget-scanned)))
 		if after != "" {
 			q.Set("after_cursor", after)
@@ -126,7 +129,8 @@ func (s *Service) run(ctx context.Context, sc scan, q url.Values, keep func(clie
 		p, psrc, err := s.c.MarketsKeyset(ctx, q)
 		if err != nil {
 			if scanned > 0 {
-				break // keep what was read; the note says so
+				failed = err // keep what was read; the coverage says so
+				break
 			}
 			return FoundOut{}, err
 		}
@@ -163,8 +167,19 @@ func (s *Service) run(ctx context.Context, sc scan, q url.Values, keep func(clie
 	v.fields = map[string]bool{"slug": true, "question": true, "state": true, "end": true, "volume": true, "volume_24h": true,
 		"liquidity": true, "outcomes": true, "change_1d": true, "category": true}
 	out.Markets = shapeMarkets(hits, v)
-	if scanned >= sc.budget {
+	switch {
+	case failed != nil:
+		out.Coverage = envelope.Cut(envelope.Partial, fmt.Sprintf("open markets after the first %d scanned: a later page failed (%s)", scanned, envelope.From(failed).Message),
+			"call again; the matches listed come from the markets read")
+	case scanned >= sc.budget && after != "":
 		out.Note = fmt.Sprintf("scanned the first %d open markets (scan_limit); raise scan_limit (max 1000) to look further", scanned)
+		out.Coverage = envelope.Cut(envelope.Truncated, fmt.Sprintf("open markets after the first %d by this order", scanned), "raise scan_limit (max 1000), or narrow category")
+	case out.Matched > len(out.Markets):
+		out.Coverage = envelope.Cut(envelope.Truncated, fmt.Sprintf("%d more matches", out.Matched-len(out.Markets)), "raise limit (max 50)")
+	case out.Matched == 0:
+		out.Coverage = envelope.Nothing(fmt.Sprintf("none of the %d open markets scanned matched", scanned))
+	default:
+		out.Coverage = envelope.Whole()
 	}
 	return out, nil
 }
