@@ -83,3 +83,42 @@ func TestEveryListToolSaysWhatItCovers(t *testing.T) {
 		})
 	}
 }
+
+// TestFinderPartialScan: a finder whose later scan page fails keeps the
+// markets it read and says so (partial, naming the failure); its first
+// page failing is an error.
+func TestFinderPartialScan(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		skip    int
+		wantErr bool
+	}{
+		{"second page fails", 1, false},
+		{"third page fails", 2, false},
+		{"first page fails", 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := start(t, opts{})
+			s.fake.SetFault(fake.Fault{Kind: fake.Fault500, Route: fake.RouteMarketsKeyset, Skip: tc.skip})
+			res := s.conn.Call(t, "find_trending_markets", map[string]any{"limit": 3, "scan_limit": 300})
+			if tc.wantErr {
+				if !res.IsError {
+					t.Fatalf("success: %s", servetest.Text(res))
+				}
+				return
+			}
+			if res.IsError {
+				t.Fatalf("%+v", servetest.ErrorBody(t, res))
+			}
+			var out struct {
+				envelope.Coverage
+				Scanned int `json:"scanned"`
+			}
+			b, _ := json.Marshal(res.StructuredContent)
+			_ = json.Unmarshal(b, &out)
+			if out.Complete || out.Incomplete == nil || out.Incomplete.Reason != envelope.Partial || out.Scanned != 100*tc.skip {
+				t.Fatalf("%s", b)
+			}
+		})
+	}
+}
