@@ -674,7 +674,11 @@ type BuildersIn struct {
 // BuilderRow is one leaderboard row. The rows are uniform, so the page is a
 // table (cols once, then rows of values): a row of objects would repeat every
 // key per row, and the upstream rows are already just these fields plus a
-// logo URL (the 30% list budget of docs/benchmarks.md). Volume is in USDC.
+// logo URL (the 30% list budget of docs/benchmarks.md). Volume is the
+// route's own figure: the v1 OpenAPI gives no unit, and the v2 board's
+// docs say its volume is in shares, not USDC
+// (docs.polymarket.com/api-reference/boards/get-the-builders-leaderboard),
+// so no unit is claimed.
 type BuilderRow struct {
 	Rank        int     `json:"rank"`
 	Builder     string  `json:"builder"`
@@ -694,7 +698,7 @@ type BuildersOut struct {
 
 func (s *Service) getBuilderLeaderboard() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_builder_leaderboard", Title: "Get builder leaderboard", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Builder (order-routing app) leaderboard for a period by USDC volume, as a table (see cols)."},
+		Description: "Builder (order-routing app) leaderboard for a period by volume (as Polymarket reports it; unit undocumented), as a table (see cols)."},
 		limited(s, publicCall, func(ctx context.Context, in BuildersIn) (BuildersOut, error) {
 			c, err := decodeCursor("get_builder_leaderboard", in.Cursor)
 			if err != nil {
