@@ -14,6 +14,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/tools"
@@ -246,5 +247,107 @@ func TestBadResourceURIIsInvalidParams(t *testing.T) {
 	post(init)
 	for i, r := range reads {
 		check("http", i, post(read(i, r.uri)))
+	}
+}
+
+// TestSeedFormCalls: the calls the seed's README and code describe, by its
+// tool IDs and its MCP names: its period tools given only its own echoed
+// outputs (decadeInfo, annualInfo), 飞四化 at the Decade or Annual level
+// with no age or year (the seed used today: here the server's clock), no
+// chart_id (the seed kept one global chart), and a star combination with
+// nothing stored.
+func TestSeedFormCalls(t *testing.T) {
+	c := conn(t)
+	id := structured(t, c, "initialize_chart", birth1990)["chart_id"].(string)
+	type call struct {
+		tool string
+		args map[string]any
+	}
+	same := func(t *testing.T, got, want call) {
+		t.Helper()
+		g, w := structured(t, c, got.tool, with(got.args, "chart_id", id)), structured(t, c, want.tool, with(want.args, "chart_id", id))
+		if fmt.Sprint(g) != fmt.Sprint(w) {
+			t.Errorf("%s %v =\n%v\nwant (%s %v)\n%v", got.tool, got.args, g, want.tool, want.args, w)
+		}
+	}
+	// the seed's DecadeInfo (mcp-tools.ts), its rewrite's {range, …} and our own get_decade_info result
+	seedDecade := map[string]any{"decadeStartAge": 25, "decadeEndAge": 34, "decadeMingGongTianGan": "己",
+		"decadeMingGong": map[string]any{"name": "福德", "diZhi": "丑", "tianGan": "己"}, "decadePalaces": []any{}}
+	ourDecade := structured(t, c, "get_decade_info", map[string]any{"chart_id": id, "age": 30})
+	decadeAt30 := call{"get_decade_overlapping_palaces", map[string]any{"age": 30}}
+	// the seed's AnnualInfo for 2026 (丙午) and the rewrite's {year}
+	seedAnnual := map[string]any{"yearTianGan": "丙", "yearDiZhi": "午", "annualPalaces": []any{}}
+	year2026 := call{"get_annual_overlapping_palaces", map[string]any{"year": 2026}}
+	for _, name := range []string{"MCP-T03", "Get_Decade_Overlapping_Palaces"} {
+		for _, di := range []any{seedDecade, map[string]any{"range": []any{25, 34}}, ourDecade} {
+			same(t, call{name, map[string]any{"decadeInfo": di}}, decadeAt30)
+		}
+		// the echo as text, as a model may pass a result on
+		b, _ := json.Marshal(seedDecade)
+		same(t, call{name, map[string]any{"decadeInfo": string(b)}}, decadeAt30)
+	}
+	for _, name := range []string{"MCP-T06", "Get_Annual_Overlapping_Palaces"} {
+		for _, args := range []map[string]any{
+			{"annualInfo": seedAnnual},
+			{"annualInfo": seedAnnual, "decadeInfo": map[string]any{"decadeStartAge": 35, "decadeEndAge": 44}},
+			{"annualInfo": map[string]any{"year": 2026}},
+			{"annualInfo": map[string]any{"year": "2026", "solarDateUsed": "2026-06-15"}},
+			{"annualInfo": map[string]any{"nominalAge": 37, "stem": "丙", "branch": "午"}},
+		} {
+			same(t, call{name, args}, year2026)
+		}
+		// 丙午 is also 1966 (before the birth) and 2086: the decade given picks 2086
+		same(t, call{name, map[string]any{"annualInfo": seedAnnual, "decadeInfo": map[string]any{"range": []any{95, 104}}}},
+			call{"get_annual_overlapping_palaces", map[string]any{"year": 2086}})
+	}
+
+	// 飞四化 at the Decade and Annual levels without age or year: today, by the server's clock
+	for _, name := range []string{"MCP-T07", "Get_Palace_Stem_SiHua"} {
+		annual := structured(t, c, name, map[string]any{"chart_id": id, "chartLevel": "Annual", "referencePalace": "Ming"})
+		var year int
+		if _, err := fmt.Sscanf(fmt.Sprint(annual["period"]), "%d", &year); err != nil {
+			t.Fatalf("%s Annual: period %v: %v", name, annual["period"], err)
+		}
+		now := clock.MustFromEnv().Now().In(time.FixedZone("UTC+8", 8*3600)).Year()
+		if year != now && year != now-1 { // the lunar year starts in January or February
+			t.Errorf("%s Annual without year used %d; today is in %d", name, year, now)
+		}
+		same(t, call{name, map[string]any{"chartLevel": "Annual", "referencePalace": "Ming"}},
+			call{"get_palace_stem_sihua", map[string]any{"chartLevel": "Annual", "palace": "命宫", "year": year}})
+		same(t, call{name, map[string]any{"chartLevel": "Decade", "referencePalace": "Ming"}},
+			call{"get_palace_stem_sihua", map[string]any{"chartLevel": "Decade", "palace": "命宫", "age": year - 1990 + 1}})
+	}
+
+	// no chart_id: the answer names the seed's MCP-SYS-01 and our initialize_chart
+	for _, tc := range []call{
+		{"MCP-F02", map[string]any{"palaceName": "Ming"}}, {"Get_Palace_Info", map[string]any{"palaceName": "All"}},
+		{"MCP-F01", nil}, {"Get_Natal_SiHua", nil}, {"MCP-R01", map[string]any{"referencePalaceIdentifier": "命宫"}},
+		{"MCP-T03", map[string]any{"decadeInfo": seedDecade}}, {"Get_Annual_Overlapping_Palaces", map[string]any{"annualInfo": seedAnnual}},
+		{"MCP-T07", map[string]any{"chartLevel": "Decade", "referencePalace": "Ming"}}, {"Get_Decade_Info", map[string]any{"userAge": 30}},
+	} {
+		b := servetest.ErrorBody(t, c.Call(t, tc.tool, tc.args))
+		if b.Code != "invalid_argument" || !strings.Contains(b.Message, "MCP-SYS-01") || !strings.Contains(b.Message, "initialize_chart") {
+			t.Errorf("%s without chart_id: %+v", tc.tool, b)
+		}
+	}
+
+	// the seed's own combination query: results, or a note saying why not and what would match
+	for _, name := range []string{"MCP-A02", "Query_Star_Combination_Meaning"} {
+		for _, args := range []map[string]any{
+			{"stars": []any{"紫微", "天相"}},
+			{"stars": []any{"紫微", "天相"}, "includeCatalogue": true},
+			{"stars": []any{"紫微", "天相"}, "includeCatalogue": true, "contextDescription": "命宫"},
+		} {
+			out := structured(t, c, name, args)
+			if rs, _ := out["results"].([]any); len(rs) > 0 {
+				continue
+			}
+			note, _ := out["note"].(string)
+			for _, want := range []string{"紫微", "天相", "store_star_combination_meaning", "紫府同宫"} {
+				if !strings.Contains(note, want) {
+					t.Errorf("%s %v: empty results, note %q lacks %q", name, args, note, want)
+				}
+			}
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -126,5 +127,83 @@ func TestZhongzhouChart(t *testing.T) {
 	a := structured(t, c, "get_star_attributes", map[string]any{"starName": "截路", "chart_id": zz["chart_id"]})
 	if a["inChart"] != "not in this chart (school)" {
 		t.Errorf("absent star: %v", a["inChart"])
+	}
+}
+
+// TestAstroTypeCharts: settings.astroType gives iztro's 地盘 and 人盘
+// (astro.withOptions, iztro 2.6.1: for 1990-05-17 寅时 女 the 命宫 moves from
+// 己卯 to the body palace's 癸未, resp. the 福德 palace's 辛巳, and the bureau
+// to 木三局, resp. 金四局), the chart_id carries it, every tool and the board
+// on that id use it, and an unknown astroType is refused naming the values.
+func TestAstroTypeCharts(t *testing.T) {
+	c := conn(t)
+	birth := map[string]any{"birthDate": "1990-05-17", "birthTimeIndex": 2, "gender": "女"}
+	heaven := structured(t, c, "initialize_chart", birth)
+	for _, tc := range []struct {
+		astroType, soul, bureau, school, heavenBody string
+	}{
+		{"heaven", "命宫 己卯", "土五局", "", ""},
+		{"earth", "命宫 癸未", "木三局", "地盘", "命宫 癸未"},
+		{"human", "命宫 辛巳", "金四局", "人盘", "福德 癸未"},
+	} {
+		got := structured(t, c, "initialize_chart", with(birth, "settings", map[string]any{"astroType": tc.astroType}))
+		id := got["chart_id"].(string)
+		if tc.astroType == "heaven" {
+			if id != heaven["chart_id"] {
+				t.Errorf("heaven chart_id %s, default %s", id, heaven["chart_id"])
+			}
+		} else if !strings.HasPrefix(id, heaven["chart_id"].(string)+"-") {
+			t.Errorf("%s chart_id %s does not extend %s", tc.astroType, id, heaven["chart_id"])
+		}
+		basics := structured(t, c, "get_chart_basics", map[string]any{"chart_id": id})
+		if basics["soulPalace"] != tc.soul || basics["fiveElementsClass"] != tc.bureau || !strings.Contains(fmt.Sprint(basics["school"]), tc.school) ||
+			fmt.Sprint(basics["heavenBodyPalace"]) != map[bool]string{true: "<nil>", false: tc.heavenBody}[tc.heavenBody == ""] {
+			t.Errorf("%s basics: %v", tc.astroType, basics)
+		}
+		if d := structured(t, c, "get_decade_info", map[string]any{"chart_id": id, "decadeIndex": 1}); !strings.Contains(fmt.Sprint(d["decade"]), tc.soul) {
+			t.Errorf("%s first decade %v, want it in %s", tc.astroType, d["decade"], tc.soul)
+		}
+		if b := readResource(t, c, "ziwei://chart/"+id+"?language=ja-JP"); !strings.Contains(b, id) {
+			t.Errorf("%s board:\n%s", tc.astroType, b)
+		}
+	}
+	body := servetest.ErrorBody(t, c.Call(t, "initialize_chart", with(birth, "settings", map[string]any{"astroType": "sky"})))
+	if body.Code != "invalid_argument" || !strings.Contains(body.Message, "earth") {
+		t.Errorf("astroType sky: %s %q", body.Code, body.Message)
+	}
+}
+
+// TestSixLocales: every tool answers in each of iztro 2.6.1's six locales
+// as iztro names things there (1990-05-17 午时 男: 命宫 丁亥 with 巨门 旺,
+// 土五局; values printed by iztro's astro.withOptions), and reads palace and
+// star names back in any of them.
+func TestSixLocales(t *testing.T) {
+	c := conn(t)
+	id := structured(t, c, "initialize_chart", birth1990)["chart_id"].(string)
+	for _, tc := range []struct {
+		lang, palace, soul, bureau, star, palaceIn, starIn string
+	}{
+		{"zh-CN", "命宫 丁亥", "巨门", "土五局", "巨门旺", "命宫", "巨门"},
+		{"zh-TW", "命宮 丁亥", "巨門", "土五局", "巨門旺", "命宮", "巨門"},
+		{"en-US", "soul ding-hai", "advocator", "earth 5th", "advocator[+2]", "soul", "advocator"},
+		{"ja-JP", "命宮 丁亥", "巨門", "土の五局", "巨門旺", "命宮", "巨門"},
+		{"ko-KR", "명궁 정해", "거문", "토오국", "거문[+2]", "명궁", "거문"},
+		{"vi-VN", "Mệnh Đinh-Hợi", "Cự Môn", "Thổ Ngũ Cục", "Cự MônVượng", "Mệnh", "Cự Môn"},
+	} {
+		basics := structured(t, c, "get_chart_basics", map[string]any{"chart_id": id, "language": tc.lang})
+		if basics["soulPalace"] != tc.palace || basics["soul"] != tc.soul || basics["fiveElementsClass"] != tc.bureau {
+			t.Errorf("%s basics: %v", tc.lang, basics)
+		}
+		info := structured(t, c, "get_palace_info", map[string]any{"chart_id": id, "language": tc.lang, "palace": tc.palaceIn})
+		if s := fmt.Sprint(info); !strings.Contains(s, tc.star) {
+			t.Errorf("%s get_palace_info %s: %s", tc.lang, tc.palaceIn, s)
+		}
+		attr := structured(t, c, "get_star_attributes", map[string]any{"chart_id": id, "language": tc.lang, "starName": tc.starIn})
+		if s := fmt.Sprint(attr); !strings.Contains(s, tc.palace) {
+			t.Errorf("%s get_star_attributes %s: %s", tc.lang, tc.starIn, s)
+		}
+		if b := readResource(t, c, "ziwei://chart/"+id+"?language="+tc.lang); !strings.Contains(b, tc.star) || !strings.Contains(b, tc.bureau) {
+			t.Errorf("%s board:\n%s", tc.lang, b)
+		}
 	}
 }

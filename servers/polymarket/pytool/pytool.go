@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -257,15 +256,12 @@ func (t *Tool) begin(user string) (done func(), wait time.Duration) {
 	}, 0
 }
 
-// runOutcome is a run's label for mcpfleet_sandbox_runs_total.
+// runOutcome is a run's label for mcpfleet_sandbox_runs_total: the
+// sandbox's own verdict, never read from the text of the error (an
+// exception class named timeout is an error, not a timeout).
 func runOutcome(r sandbox.Result) string {
-	switch {
-	case r.Unavailable != "":
-		return "unavailable"
-	case r.Success:
-		return "ok"
-	case strings.HasPrefix(r.Error, "timeout:"): // sandbox/verdict.go
-		return "timeout"
+	if r.Outcome == "" {
+		return sandbox.OutcomeError
 	}
-	return "error"
+	return r.Outcome
 }

@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strings"
-	"syscall"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -117,84 +114,27 @@ func enter(s spec, res *os.File) error {
 	if len(filter) == 0 || len(filter) > 4096 {
 		return layerErr(LayerSeccomp, "filter of %d instructions", len(filter))
 	}
-	// Everything the last steps need is allocated now: once RLIMIT_AS is
-	// set, this Go runtime (whose address space may already exceed it)
-	// must not allocate again, so only raw syscalls follow.
-	prog := &syscall.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
-	okLine := []byte(fmt.Sprintf("ok namespaces=%s root=minimal,read-only hostname=%s uid=%d no_new_privs=1 landlock_abi=%d seccomp=allow-list exec=interpreter-only dumpable=0 rlimits=as,cpu,nproc,fsize,nofile,core\n",
-		strings.Join(namespaceKinds, ","), sandboxHostname, nobody, abi))
-	argv := []string{s.Python, "-I", "-S", "-B", "-c", s.Prelude}
-	if s.KernelOnly {
-		argv = append(argv, "kernel-only")
-	}
-	// The interpreter, opened O_PATH at execFD: the filter below allows
-	// execveat of that descriptor only, so nothing else is ever executed
-	// (not the ELF loader with another program as its argument either).
-	pfd, err := unix.Open(s.Python, unix.O_PATH|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return layerErr(LayerPython, "open %s: %v", s.Python, err)
-	}
-	if err := unix.Dup3(pfd, execFD, unix.O_CLOEXEC); err != nil {
-		return layerErr(LayerPython, "dup: %v", err)
-	}
-	_ = unix.Close(pfd)
-	empty, err := syscall.BytePtrFromString("")
-	if err != nil {
-		return layerErr(LayerPython, "%v", err)
-	}
-	argvp, err := syscall.SlicePtrFromStrings(argv)
-	if err != nil {
-		return layerErr(LayerPython, "%v", err)
-	}
-	envp := []*byte{nil} // an empty environment
 	if err := broken(LayerSeccomp); err != nil {
 		return err
 	}
-	// No collection may run once RLIMIT_AS is set either: a cycle started
-	// by an earlier allocation (more packages initialised, more heap) would
-	// grow the runtime's own metadata and fail under the limit. Finish one
-	// now and turn the collector off for the few syscalls left.
-	runtime.GC()
-	debug.SetGCPercent(-1)
-	if err := setRlimits(s); err != nil {
-		return layerErr(LayerRlimits, "%v", err)
+	plan, err := newChildPlan(s, filter)
+	if err != nil {
+		return err
 	}
 	if err := broken(LayerRlimits); err != nil {
 		return err
 	}
-	if _, _, e := syscall.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(prog))); e != 0 {
-		return layerErr(LayerSeccomp, "seccomp(SET_MODE_FILTER): %v", e)
+	// Nothing of this process may reach the interpreter but stdio and the
+	// result pipe: every other descriptor (the helper binary, the loader,
+	// the status channel, the sync pipe) is close-on-exec.
+	if err := unix.CloseRange(resultFD+1, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return layerErr(LayerHelper, "close-on-exec: %v", err)
 	}
-	_, _ = unix.Write(resultFD, okLine) // the result pipe (res); Fd() would touch the runtime
-	_, _, e := syscall.RawSyscall6(unix.SYS_EXECVEAT, execFD, uintptr(unsafe.Pointer(empty)),
-		uintptr(unsafe.Pointer(&argvp[0])), uintptr(unsafe.Pointer(&envp[0])), unix.AT_EMPTY_PATH, 0)
-	return layerErr(LayerPython, "exec: %v", e)
-}
-
-func setRlimits(s spec) error {
-	set := func(name string, res int, soft, hard uint64) error {
-		if err := unix.Setrlimit(res, &unix.Rlimit{Cur: soft, Max: hard}); err != nil {
-			return fmt.Errorf("%s: %v", name, err)
-		}
-		return nil
+	okLine := fmt.Sprintf("ok namespaces=%s root=minimal,read-only hostname=%s uid=%d no_new_privs=1 landlock_abi=%d seccomp=allow-list exec=once,supervised dumpable=0 rlimits=as,cpu,nproc,fsize,nofile,core\n",
+		strings.Join(namespaceKinds, ","), sandboxHostname, nobody, abi)
+	if _, err := unix.Write(resultFD, []byte(okLine)); err != nil {
+		return layerErr(LayerHelper, "result pipe: %v", err)
 	}
-	for _, l := range []struct {
-		name       string
-		res        int
-		soft, hard uint64
-	}{
-		{"core", unix.RLIMIT_CORE, 0, 0},
-		{"fsize", unix.RLIMIT_FSIZE, 0, 0},
-		{"nofile", unix.RLIMIT_NOFILE, maxOpenFiles, maxOpenFiles},
-		// One task: no second process and no second thread (counted per
-		// user namespace, so concurrent runs do not share it).
-		{"nproc", unix.RLIMIT_NPROC, 1, 1},
-		{"cpu", unix.RLIMIT_CPU, s.CPUSeconds, s.CPUSeconds + 1},
-		{"as", unix.RLIMIT_AS, s.Memory, s.Memory},
-	} {
-		if err := set(l.name, l.res, l.soft, l.hard); err != nil {
-			return err
-		}
-	}
+	supervise(plan) // never returns
 	return nil
 }

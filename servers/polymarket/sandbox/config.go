@@ -21,7 +21,7 @@ const (
 	// nobody: the uid and gid the code runs as inside its user namespace.
 	nobody = 65534
 	// maxOpenFiles is RLIMIT_NOFILE: stdio, the result pipe and a few files
-	// the interpreter opens at start-up. It must stay below execFD.
+	// the interpreter opens at start-up.
 	maxOpenFiles = 32
 	// maxReportBytes caps the result pipe (the helper's layer line and the
 	// prelude's report); more stops the run, as for stdout.

@@ -5,7 +5,6 @@ package sandbox
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -83,39 +82,48 @@ func TestSharedLibs(t *testing.T) {
 }
 
 // TestVerdict: the outcome is decided from the helper's first line, the
-// exit status and the supervisor's facts; the report only names a failure.
+// supervisor's status line and the server's facts; the report only names an
+// exception, and the code's own exit statuses are named as such.
 func TestVerdict(t *testing.T) {
 	s := &Sandbox{cfg: Config{}.withDefaults(), spec: spec{CPUSeconds: 30}}
-	exit := func(script string) error { return exec.Command("/bin/sh", "-c", script).Run() }
 	ok := "ok layers\n"
+	started := ok + "run\n"
 	cases := []struct {
-		name, pipe string
-		wait       error
-		facts      verdictFacts
-		success    bool
-		err, unav  string
+		name, pipe, status string
+		facts              verdictFacts
+		success            bool
+		outcome, err, unav string
 	}{
-		{"ran to its end", ok, exit("exit 42"), verdictFacts{}, true, "", ""},
-		{"a forged failure report does not fail a run that ended", ok + "\n{\"type\": \"ValueError\", \"message\": \"x\"}\n", exit("exit 42"), verdictFacts{}, true, "", ""},
-		{"the code's own exit 0 is not a success", ok + "\n{}\n", nil, verdictFacts{}, false, "the code ended the Python process itself (exit status 0) before it finished", ""},
-		{"raised", ok + "junk\n{\"type\": \"KeyError\", \"message\": \"'a'\"}\n", exit("exit 1"), verdictFacts{}, false, "KeyError: 'a'", ""},
-		{"a forged success report does not hide a raise", ok + "\n{}\n", exit("exit 1"), verdictFacts{}, false, "the Python process ended with status 1 and no report of its exception", ""},
-		{"operator text as a type", ok + "\n{\"type\": \"sandbox unavailable\", \"message\": \"seccomp\"}\n", exit("exit 1"), verdictFacts{}, false, "the Python process ended with status 1 and no report of its exception", ""},
-		{"unavailable after ok is the code's", ok + "unavailable seccomp\n", exit("exit 3"), verdictFacts{}, false, "the code ended the Python process itself (exit status 3)", ""},
-		{"helper refused", "unavailable landlock\n", exit("exit 3"), verdictFacts{}, false, "", "landlock"},
-		{"bwrap failed", "", exit("exit 1"), verdictFacts{}, false, "", LayerBwrap},
-		{"prelude failed", ok, exit("exit 2"), verdictFacts{}, false, "the sandbox could not start the code", ""},
-		{"crash through bwrap", ok, exit("exit 139"), verdictFacts{}, false, "the Python process crashed (signal segmentation fault)", ""},
-		{"CPU limit", ok, exit("exit 152"), verdictFacts{}, false, "timeout: the code used its 30 s of CPU time", ""},
-		{"killed by signal", ok, exit("kill -SEGV $$"), verdictFacts{}, false, "the Python process crashed (signal segmentation fault)", ""},
-		{"stdout cap", ok, exit("kill -KILL $$"), verdictFacts{stdoutOver: true}, false, "output truncated: the code printed more than 64 KiB", ""},
-		{"result pipe cap", ok, exit("kill -KILL $$"), verdictFacts{reportOver: true}, false, "output truncated: the code wrote more than 64 KiB to the sandbox's result channel", ""},
-		{"wall clock", ok, exit("kill -KILL $$"), verdictFacts{timedOut: true}, false, "timeout: the code ran longer than 30s", ""},
+		{"ran to its end", started, "exit 0 cpu_us 100", verdictFacts{}, true, OutcomeOK, "", ""},
+		{"a forged failure report does not fail a run that exited 0", started + "\n{\"type\": \"ValueError\", \"message\": \"x\"}\n", "exit 0 cpu_us 1", verdictFacts{}, true, OutcomeOK, "", ""},
+		{"raised", started + "junk\n{\"type\": \"KeyError\", \"message\": \"'a'\"}\n", "exit 1 cpu_us 1", verdictFacts{}, false, OutcomeError, "KeyError: 'a'", ""},
+		{"an exception named timeout is an exception", started + "{\"type\": \"timeout\", \"message\": \"x\"}\n", "exit 1 cpu_us 1", verdictFacts{}, false, OutcomeError, "timeout: x", ""},
+		{"an exception named cancelled is an exception", started + "{\"type\": \"cancelled\", \"message\": \"y\"}\n", "exit 1 cpu_us 1", verdictFacts{}, false, OutcomeError, "cancelled: y", ""},
+		{"a forged success report does not hide a raise", started + "\n{}\n", "exit 1 cpu_us 1", verdictFacts{}, false, OutcomeError, "the code ended the Python process with exit status 1 (no exception was reported)", ""},
+		{"operator text as a type", started + "\n{\"type\": \"sandbox unavailable\", \"message\": \"seccomp\"}\n", "exit 1 cpu_us 1", verdictFacts{}, false, OutcomeError, "the code ended the Python process with exit status 1", ""},
+		{"unavailable after ok is the code's", started + "unavailable seccomp\n", "exit 3 cpu_us 1", verdictFacts{}, false, OutcomeError, "the code ended the Python process with exit status 3", ""},
+		{"a status line on the result pipe is the code's", started + "exit 0 cpu_us 1\n", "exit 5 cpu_us 1", verdictFacts{}, false, OutcomeError, "the code ended the Python process with exit status 5", ""},
+		{"exit 137 is the code's", started, "exit 137 cpu_us 1", verdictFacts{}, false, OutcomeError, "the code ended the Python process with exit status 137", ""},
+		{"exit 139 is the code's", started, "exit 139 cpu_us 1", verdictFacts{}, false, OutcomeError, "the code ended the Python process with exit status 139", ""},
+		{"exit 2 after run is the code's", started, "exit 2 cpu_us 1", verdictFacts{}, false, OutcomeError, "the code ended the Python process with exit status 2", ""},
+		{"exit 2 before run is the prelude's", ok, "exit 2 cpu_us 1", verdictFacts{}, false, OutcomeError, "the sandbox could not start the code", ""},
+		{"helper refused", "unavailable landlock\n", "", verdictFacts{}, false, OutcomeUnavailable, "", "landlock"},
+		{"supervisor refused after ok", ok, "unavailable seccomp", verdictFacts{}, false, OutcomeUnavailable, "", "seccomp"},
+		{"bwrap failed", "", "", verdictFacts{}, false, OutcomeUnavailable, "", LayerBwrap},
+		{"no status line", started, "", verdictFacts{}, false, OutcomeCrash, "the sandbox's supervisor ended without reporting", ""},
+		{"crash", started, "signal 11 cpu_us 1", verdictFacts{}, false, OutcomeCrash, "the Python process was killed by signal SIGSEGV", ""},
+		{"CPU limit", started, "signal 24 cpu_us 30000000", verdictFacts{}, false, OutcomeTimeout, "timeout (CPU): the code used its 30 s of CPU time", ""},
+		{"CPU hard limit", started, "signal 9 cpu_us 31000000", verdictFacts{}, false, OutcomeTimeout, "timeout (CPU)", ""},
+		{"a CPU limit the code lowered", started, "signal 24 cpu_us 1000000", verdictFacts{}, false, OutcomeCrash, "the Python process was killed by signal SIGXCPU", ""},
+		{"stdout cap", started, "", verdictFacts{stdoutOver: true}, false, OutcomeTruncated, "output truncated: the code printed more than 64 KiB", ""},
+		{"result pipe cap", started, "", verdictFacts{reportOver: true}, false, OutcomeTruncated, "output truncated: the code wrote more than 64 KiB to the sandbox's result channel", ""},
+		{"wall clock", started, "", verdictFacts{timedOut: true}, false, OutcomeTimeout, "timeout (wall clock): the code ran longer than 30s", ""},
+		{"cancelled", started, "", verdictFacts{cancelled: true}, false, OutcomeCancelled, "cancelled (request ended)", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			v := s.verdict(tc.pipe, tc.wait, 42, tc.facts)
-			if v.success != tc.success || v.unavailable != tc.unav || !strings.HasPrefix(v.err, tc.err) || tc.err == "" && v.err != "" {
+			v := s.verdict(tc.pipe, tc.status, tc.facts)
+			if v.success != tc.success || v.outcome != tc.outcome || v.unavailable != tc.unav || !strings.HasPrefix(v.err, tc.err) || tc.err == "" && v.err != "" {
 				t.Fatalf("got %+v", v)
 			}
 		})

@@ -17,6 +17,9 @@ type Result struct {
 	Duration time.Duration
 	// Unavailable names the missing layer when the sandbox refused to run.
 	Unavailable string
+	// Outcome is the server's verdict (OutcomeOK, OutcomeTimeout, ...): the
+	// label to count, never derived from the text of Error.
+	Outcome string
 }
 
 // ErrBusy is returned when every run slot stayed taken for QueueWait.

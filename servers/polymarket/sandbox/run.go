@@ -238,14 +238,14 @@ func (s *Sandbox) Run(ctx context.Context, r Request) (Result, error) {
 	input, err := Validate(r)
 	var refused *RefusedError
 	if errors.As(err, &refused) {
-		return Result{Error: refused.Message}, nil
+		return Result{Error: refused.Message, Outcome: OutcomeError}, nil
 	}
 	if err != nil {
 		return Result{}, err
 	}
 	s.waitProbe()
 	if s.probe.Unavailable != "" {
-		return Result{Error: "sandbox unavailable: " + s.probe.Unavailable, Unavailable: s.probe.Unavailable}, nil
+		return Result{Error: "sandbox unavailable: " + s.probe.Unavailable, Unavailable: s.probe.Unavailable, Outcome: OutcomeUnavailable}, nil
 	}
 	release, err := s.Acquire(ctx)
 	if err != nil {
@@ -282,7 +282,7 @@ func (s *Sandbox) Unavailable() string {
 func (s *Sandbox) RunAcquired(ctx context.Context, code string, input json.RawMessage) (Result, error) {
 	s.waitProbe()
 	if s.probe.Unavailable != "" {
-		return Result{Error: "sandbox unavailable: " + s.probe.Unavailable, Unavailable: s.probe.Unavailable}, nil
+		return Result{Error: "sandbox unavailable: " + s.probe.Unavailable, Unavailable: s.probe.Unavailable, Outcome: OutcomeUnavailable}, nil
 	}
 	res, _, err := s.exec(ctx, code, input)
 	if err == nil && res.Unavailable == LayerBwrap && ctx.Err() == nil {
@@ -296,7 +296,7 @@ func (s *Sandbox) RunAcquired(ctx context.Context, code string, input json.RawMe
 			return Result{}, ctx.Err()
 		}
 		s.log.Error().Err(err).Msg("python sandbox: helper did not start")
-		return Result{Error: "sandbox unavailable: " + LayerHelper, Unavailable: LayerHelper}, nil
+		return Result{Error: "sandbox unavailable: " + LayerHelper, Unavailable: LayerHelper, Outcome: OutcomeUnavailable}, nil
 	}
 	return res, nil
 }
@@ -308,15 +308,10 @@ func (s *Sandbox) exec(ctx context.Context, code string, input json.RawMessage) 
 	if err != nil {
 		return Result{}, "", err
 	}
-	// The exit status the prelude ends with when the code has run to its
-	// end: chosen here for each run and told to the prelude only, so that
-	// code ending the process itself (os._exit(0)) is not a success.
-	done := doneStatus()
 	req, err := json.Marshal(struct {
 		Code      string          `json:"code"`
 		InputData json.RawMessage `json:"input_data"`
-		Done      int             `json:"done"`
-	}{code, input, done})
+	}{code, input})
 	if err != nil {
 		return Result{}, "", err
 	}
@@ -337,6 +332,13 @@ func (s *Sandbox) exec(ctx context.Context, code string, input json.RawMessage) 
 		return Result{}, "", err
 	}
 	defer resR.Close()
+	// The supervisor's status channel: the interpreter never holds it.
+	statR, statW, err := os.Pipe()
+	if err != nil {
+		resW.Close()
+		return Result{}, "", err
+	}
+	defer statR.Close()
 	// The pipes' copy goroutines may overflow as soon as bwrap starts: the
 	// kill they trigger reads the pid set once it exists.
 	var pgid atomic.Int64
@@ -356,16 +358,18 @@ func (s *Sandbox) exec(ctx context.Context, code string, input json.RawMessage) 
 		Stdin:       bytes.NewReader(req),
 		Stdout:      out,
 		Stderr:      errOut,
-		ExtraFiles:  []*os.File{resW, self, loader}, // resultFD, helperFD, loaderFD
+		ExtraFiles:  []*os.File{resW, self, loader, statW}, // resultFD, helperFD, loaderFD, statusFD
 		SysProcAttr: procAttr(),
 		WaitDelay:   time.Second,
 	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		resW.Close()
+		statW.Close()
 		return Result{}, "", err
 	}
 	resW.Close()
+	statW.Close()
 	pgid.Store(int64(cmd.Process.Pid))
 	if out.overflowed() || errOut.overflowed() {
 		killGroup() // overflowed before the pid was known
@@ -375,6 +379,12 @@ func (s *Sandbox) exec(ctx context.Context, code string, input json.RawMessage) 
 	go func() { // the result pipe, capped and killed like stdout
 		_, _ = io.Copy(report, resR)
 		close(resDone)
+	}()
+	statDone := make(chan struct{})
+	status := &capped{max: 4 << 10, onOverflow: killGroup}
+	go func() { // one line from the supervisor
+		_, _ = io.Copy(status, statR)
+		close(statDone)
 	}()
 
 	var mu sync.Mutex
@@ -395,29 +405,37 @@ func (s *Sandbox) exec(ctx context.Context, code string, input json.RawMessage) 
 	timer.Stop()
 	stop()
 	elapsed := time.Since(start)
-	select {
-	case <-resDone:
-	case <-time.After(2 * time.Second):
-		resR.Close()
-		<-resDone
+	drain := time.NewTimer(2 * time.Second)
+	defer drain.Stop()
+	for _, p := range []struct {
+		done chan struct{}
+		r    *os.File
+	}{{resDone, resR}, {statDone, statR}} {
+		select {
+		case <-p.done:
+		case <-drain.C:
+			resR.Close()
+			statR.Close()
+			<-p.done
+		}
 	}
 	mu.Lock()
 	wasTimeout := timedOut
 	mu.Unlock()
 
 	res := Result{Duration: elapsed, Output: s.scrubText(out.text("output")), Stderr: s.scrubText(errOut.text("stderr"))}
-	v := s.verdict(report.String(), waitErr, done, verdictFacts{
+	v := s.verdict(report.String(), status.String(), verdictFacts{
 		stdoutOver: out.overflowed(), stderrOver: errOut.overflowed(), reportOver: report.overflowed(),
 		timedOut: wasTimeout, cancelled: ctx.Err() != nil,
 	})
 	if v.unavailable != "" {
 		s.log.Error().Str("layer", v.unavailable).Str("helper", strings.TrimSpace(errOut.String())).AnErr("wait", waitErr).Msg("python sandbox: a layer is missing; nothing ran")
-		return Result{Duration: elapsed, Error: "sandbox unavailable: " + v.unavailable, Unavailable: v.unavailable}, "", nil
+		return Result{Duration: elapsed, Error: "sandbox unavailable: " + v.unavailable, Unavailable: v.unavailable, Outcome: OutcomeUnavailable}, "", nil
 	}
 	if v.unexpected {
-		s.log.Warn().AnErr("wait", waitErr).Msg("python sandbox: the interpreter ended without a report")
+		s.log.Warn().Str("status", strings.TrimSpace(status.String())).Str("error", v.err).Msg("python sandbox: the interpreter ended unexpectedly")
 	}
-	res.Success, res.Error = v.success, s.scrubText(v.err)
+	res.Success, res.Error, res.Outcome = v.success, s.scrubText(v.err), v.outcome
 	if v.hideStderr {
 		res.Stderr = ""
 	}
@@ -442,13 +460,3 @@ var processTag = func() string {
 // each run's bwrap contains "tag":"<ProcessTag>". An operator (or a test)
 // finds leftovers of this server with it; it tells the code nothing.
 func ProcessTag() string { return processTag }
-
-// doneStatus is a random exit status in [doneMin, doneMax]: clear of the
-// prelude's own (1, 2), the helper's (3) and bwrap's signal statuses (>128).
-func doneStatus() int {
-	var b [1]byte
-	_, _ = rand.Read(b[:])
-	return doneMin + int(b[0])%(doneMax-doneMin+1)
-}
-
-const doneMin, doneMax = 16, 125

@@ -24,7 +24,7 @@ func TestProbeLayers(t *testing.T) {
 	if p.Unavailable != "" {
 		t.Fatalf("layer missing on this machine: %s", p.Unavailable)
 	}
-	for _, want := range []string{"namespaces=user,pid,net,mnt,ipc,uts", "root=minimal,read-only", "hostname=sandbox", "uid=65534", "no_new_privs=1", "landlock_abi=", "seccomp=allow-list", "exec=interpreter-only", "dumpable=0", "rlimits=as,cpu,nproc,fsize,nofile,core"} {
+	for _, want := range []string{"namespaces=user,pid,net,mnt,ipc,uts", "root=minimal,read-only", "hostname=sandbox", "uid=65534", "no_new_privs=1", "landlock_abi=", "seccomp=allow-list", "exec=once,supervised", "dumpable=0", "rlimits=as,cpu,nproc,fsize,nofile,core"} {
 		if !strings.Contains(p.Layers, want) {
 			t.Errorf("probe %q lacks %q", p.Layers, want)
 		}

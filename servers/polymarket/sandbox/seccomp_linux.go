@@ -28,8 +28,9 @@ var allowedSyscalls = []string{
 	"futex", "set_robust_list", "set_tid_address", "rseq", "arch_prctl", "getrandom",
 	"sched_getaffinity", "sched_yield", "poll", "ppoll", "select", "pselect6",
 	"exit", "exit_group",
-	// execve is not here: the helper starts python with execveat of execFD
-	// (allowed below by argument), and nothing may exec after that.
+	// execve and execveat are not here: they go to the helper (the
+	// supervisor, see seccompPolicy), which lets the one exec of the
+	// interpreter through and refuses every later one.
 }
 
 // Linux uapi values the conditions below compare against.
@@ -69,12 +70,6 @@ func seccompPolicy() (seccomp.Policy, error) {
 		{Name: "ioctl", Conditions: eq(1, fioclex)},
 		{Name: "ioctl", Conditions: eq(1, fionclex)},
 		{Name: "ioctl", Conditions: eq(1, fionbio)},
-		// The interpreter, once: the helper's descriptor execFD, which is
-		// close-on-exec and out of RLIMIT_NOFILE's reach afterwards.
-		{Name: "execveat", Conditions: seccomp.ArgumentConditions{
-			{Argument: 0, Operation: seccomp.Equal, Value: execFD},
-			{Argument: 4, Operation: seccomp.Equal, Value: unix.AT_EMPTY_PATH},
-		}},
 	}
 	// fcntl without F_SETOWN/F_SETSIG (SIGIO to another process) or leases.
 	for _, c := range []uint64{unix.F_DUPFD, unix.F_GETFD, unix.F_SETFD, unix.F_GETFL, unix.F_SETFL, unix.F_DUPFD_CLOEXEC} {
@@ -86,6 +81,11 @@ func seccompPolicy() (seccomp.Policy, error) {
 			// clone3 takes its flags in memory BPF cannot read: ENOSYS makes
 			// libc fall back to clone, whose flags are checked above.
 			{Names: []string{"clone3"}, Action: seccomp.ActionErrno | seccomp.Action(unix.ENOSYS)},
+			// Every exec by any route (execveat ignores its descriptor for an
+			// absolute path, execveat(2)) waits for the helper's answer on
+			// the listener: it continues the interpreter's own exec once,
+			// then answers EPERM for good. A dead helper makes them ENOSYS.
+			{Names: []string{"execve", "execveat"}, Action: seccomp.ActionUserNotify},
 			{Names: names, NamesWithCondtions: cond, Action: seccomp.ActionAllow},
 		},
 	}, nil

@@ -43,7 +43,8 @@ var namespaceKinds = []string{"user", "pid", "net", "mnt", "ipc", "uts"}
 
 // Fixed descriptors of the helper (set up by the server and bwrap).
 const (
-	// resultFD carries the helper's layer line, then the prelude's report.
+	// resultFD carries the helper's layer line, then the prelude's "run"
+	// line and report; the interpreter holds it.
 	resultFD = 3
 	// helperFD is the server's own binary, which bwrap execs as the helper
 	// through /proc/self/fd (the sandbox's root holds no copy of it).
@@ -51,10 +52,15 @@ const (
 	// loaderFD is the interpreter's ELF loader, which bwrap copies into the
 	// root as an execute-only file.
 	loaderFD = 5
-	// execFD is the interpreter opened O_PATH by the helper: the only
-	// execveat seccomp allows names it, and RLIMIT_NOFILE (32) keeps the
-	// code from ever holding a descriptor with that number after exec.
-	execFD = 100
+	// statusFD is the supervisor's status channel: the helper, which stays
+	// the interpreter's parent, writes how the interpreter ended (its real
+	// wait status and CPU time) there. It is close-on-exec: the interpreter
+	// never holds it, so nothing the code does can write a verdict.
+	statusFD = 6
+	// listenFD is the seccomp listener the interpreter's process creates
+	// before its one exec; the helper answers every execve/execveat on it
+	// (the first, its own, continues; every later one fails with EPERM).
+	listenFD = 101
 )
 
 // sandboxHostname is the UTS name inside (the host's is not copied).

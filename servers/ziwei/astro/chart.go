@@ -1,5 +1,7 @@
 package astro
 
+import "slices"
+
 // Chart is a natal chart (本命盘). It is immutable after NewChart and safe for
 // concurrent use.
 type Chart struct {
@@ -10,9 +12,15 @@ type Chart struct {
 	pillars   [4]GanZhi // year, month, day, hour by iztro's rules
 	monthDays int
 
-	soul, body int // board positions of 命宫 and 身宫
+	soul, body int // board positions of 命宫 and 身宫 (of the earth or human chart when re-arranged)
 	five       FiveElementsClass
-	forward    bool // 阳男阴女: decades, 长生 and 博士 run clockwise
+	// heavenSoul and heavenBody are the heaven chart's 命宫 and 身宫; iztro's
+	// re-arrangement keeps 命主 and earthlyBranchOfBodyPalace at their values.
+	heavenSoul, heavenBody int
+	// heavenPos holds where 天伤, 天使 and 天才 sit in the heaven chart (the
+	// three adjective stars a re-arrangement moves); -1 when not re-arranged.
+	heavenPos [3]int8
+	forward   bool // 阳男阴女: decades, 长生 and 博士 run clockwise
 
 	starPos  [NumStars]int8
 	order    [NumStars]StarID // stars grouped by palace, ascending ID within
@@ -86,9 +94,16 @@ func (c *Chart) build() {
 		zhongzhou: c.cfg != nil && c.cfg.Algorithm == AlgorithmZhongzhou, female: in.Gender == Female,
 	}
 	p.place(&c.starPos)
+	c.heavenSoul, c.heavenBody = c.soul, c.body
+	c.heavenPos = [3]int8{-1, -1, -1}
+	var moved []StarID
+	if c.cfg != nil && c.cfg.AstroType != AstroHeaven {
+		moved = c.rearrange(&p, hb)
+	}
 
 	// Group stars by palace keeping iztro's push order; absent stars
-	// (position -1: the 中州派 stars in common charts and vice versa) are skipped.
+	// (position -1: the 中州派 stars in common charts and vice versa) are
+	// skipped; stars a re-arrangement moved come last in their new palace.
 	var counts [12]uint8
 	for _, pos := range c.starPos {
 		if pos >= 0 {
@@ -100,10 +115,15 @@ func (c *Chart) build() {
 	}
 	next := c.offs
 	for _, id := range pushOrder {
-		if pos := c.starPos[id]; pos >= 0 {
+		if pos := c.starPos[id]; pos >= 0 && !slices.Contains(moved, id) {
 			c.order[next[pos]] = id
 			next[pos]++
 		}
+	}
+	for _, id := range moved {
+		pos := c.starPos[id]
+		c.order[next[pos]] = id
+		next[pos]++
 	}
 	c.mutagens = c.cfg.mutagens(year.Stem)
 
@@ -113,6 +133,64 @@ func (c *Chart) build() {
 	c.suiqianStart = int8(bb(p.adjYear.Branch))
 	c.ageStart = int8(bb(agePos[branchGroup(year.Branch)]))
 }
+
+// rearrangedStars are the adjective stars iztro's rearrangeAstrolable moves,
+// in the order it moves them.
+var rearrangedStars = [3]StarID{TianShang, TianShi, TianCai}
+
+// rearrange turns the heaven chart into the earth (地盘) or human (人盘)
+// chart as iztro 2.6.1's withOptions does (lib/astro/astro.js
+// rearrangeAstrolable): the 身宫 (earth) or the 福德 palace (human) becomes
+// 命宫; its stem and branch give the 五行局, which places 紫微 and 天府 and
+// their groups again and starts the 长生 cycle and the decades; 身宫 lies as
+// far from the new 命宫 as it did from the old one; 天才, 天使 and 天伤, which
+// hang on 命宫, move with it (taking the birth year's branch by yearDivide,
+// as iztro's rawDates do). Everything else keeps its heaven-chart place:
+// minor and other adjective stars (天寿 included), the 博士, 岁前 and 将前
+// cycles, 小限 ages, 来因宫, 命主 and 身主, and the branch iztro reports as the
+// body palace's. It returns the stars that changed palace.
+func (c *Chart) rearrange(p *placement, hb int) []StarID {
+	from := c.body
+	if c.cfg.AstroType == AstroHuman {
+		from = boardOfRole(c.soul, Spirit)
+	}
+	for k, s := range rearrangedStars {
+		c.heavenPos[k] = c.starPos[s]
+	}
+	c.soul = from
+	c.body = mod12(from + 2*hb)
+	c.five = fiveElementsClass(c.PalaceStem(from), BranchOfBoard(from))
+	p.soul, p.body, p.five = c.soul, c.body, c.five
+	p.placeMajor(&c.starPos)
+	yb := int(c.pillars[0].Branch)
+	c.starPos[TianCai] = int8(mod12(c.soul + yb))
+	shi, shang := c.soul+7, c.soul+5
+	if p.zhongzhou && (yb%2 == 0) == p.female {
+		shi, shang = shang, shi
+	}
+	c.starPos[TianShi] = int8(mod12(shi))
+	c.starPos[TianShang] = int8(mod12(shang))
+	var moved []StarID
+	for k, s := range rearrangedStars {
+		if c.starPos[s] != c.heavenPos[k] {
+			moved = append(moved, s)
+		}
+	}
+	return moved
+}
+
+// AstroType returns the chart type (天盘, 地盘 or 人盘).
+func (c *Chart) AstroType() AstroType {
+	if c.cfg == nil {
+		return AstroHeaven
+	}
+	return c.cfg.AstroType
+}
+
+// HeavenBodyIndex is the heaven chart's 身宫, whose branch iztro reports as
+// earthlyBranchOfBodyPalace also in earth and human charts (BodyIndex is the
+// re-arranged one, iztro's isBodyPalace).
+func (c *Chart) HeavenBodyIndex() int { return c.heavenBody }
 
 // fiveElementsClass is 定五行局 from the life palace's stem and branch (纳音).
 func fiveElementsClass(s Stem, b Branch) FiveElementsClass {
@@ -151,12 +229,13 @@ func (c *Chart) BodyIndex() int { return c.body }
 func (c *Chart) FiveElementsClass() FiveElementsClass { return c.five }
 
 // SoulStar is the life ruler (命主), by the life palace's branch.
-// 中州派 takes it by the birth-year branch (iztro's bySolar).
+// 中州派 takes it by the birth-year branch (iztro's bySolar). Earth and human
+// charts keep the heaven chart's (iztro does not recompute it).
 func (c *Chart) SoulStar() StarID {
 	if c.cfg != nil && c.cfg.Algorithm == AlgorithmZhongzhou {
 		return soulRulers[c.pillars[0].Branch]
 	}
-	return soulRulers[BranchOfBoard(c.soul)]
+	return soulRulers[BranchOfBoard(c.heavenSoul)]
 }
 
 // BodyStar is the body ruler (身主), by the year branch.

@@ -262,8 +262,14 @@ func TestStarInfo(t *testing.T) {
 			t.Fatalf("Info(%d): element source %q", s, in.ElementSource)
 		}
 		for _, l := range Langs() {
-			if got, ok := StarByName(s.Name(l)); !ok || got != s {
-				t.Fatalf("StarByName(%q) = %d, %v; want %d", s.Name(l), got, ok, s)
+			// A name two stars share (Korean 천상 is 天相 and 天伤, 천월 天钺 and
+			// 天月) reads as the star iztro's kot() reads it as.
+			want := s
+			if k := l.loc().starKot[s]; k >= 0 {
+				want = StarID(k)
+			}
+			if got, ok := StarByName(s.Name(l)); !ok || got != want {
+				t.Fatalf("StarByName(%q) = %d, %v; want %d", s.Name(l), got, ok, want)
 			}
 		}
 	}

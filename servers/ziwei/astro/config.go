@@ -21,7 +21,19 @@ type Config struct {
 	// Brightness overrides the brightness rows of the stars in BrightnessStars,
 	// 12 values by board position (0 = 寅), like iztro's brightness option.
 	Brightness map[StarID][12]Brightness
+	// AstroType is iztro's withOptions astroType: the heaven chart (天盘) or
+	// the earth (地盘) or human (人盘) chart re-arranged from it.
+	AstroType AstroType
 }
+
+// AstroType is iztro's `astroType` option (astro.withOptions).
+type AstroType uint8
+
+const (
+	AstroHeaven AstroType = iota // 天盘: the chart as placed
+	AstroEarth                   // 地盘: re-arranged from the body palace's stem and branch
+	AstroHuman                   // 人盘: re-arranged from the 福德 palace's stem and branch
+)
 
 // Algorithm is iztro's `algorithm` option.
 type Algorithm uint8
@@ -58,7 +70,8 @@ const (
 // IsDefault reports whether the config is iztro's default.
 func (c *Config) IsDefault() bool {
 	return c == nil || (c.Algorithm == AlgorithmDefault && c.YearDivide == DivideNormal && c.HoroscopeDivide == DivideNormal &&
-		c.AgeDivide == AgeDivideNormal && c.DayDivide == DayDivideForward && c.HasMutagens == 0 && len(c.Brightness) == 0)
+		c.AgeDivide == AgeDivideNormal && c.DayDivide == DayDivideForward && c.HasMutagens == 0 && len(c.Brightness) == 0 &&
+		c.AstroType == AstroHeaven)
 }
 
 // mutagens returns the 四化 of stem s under the config (iztro's getTargetMutagens).

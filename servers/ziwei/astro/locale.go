@@ -13,10 +13,16 @@ const (
 	ZhCN Lang = iota // simplified Chinese (iztro's default)
 	ZhTW             // traditional Chinese (iztro's zh-TW table, as published)
 	EnUS             // English
+	JaJP             // Japanese
+	KoKR             // Korean
+	ViVN             // Vietnamese
 	numLangs
 )
 
-var langCodes = [numLangs]string{"zh-CN", "zh-TW", "en-US"}
+var langCodes = [numLangs]string{"zh-CN", "zh-TW", "en-US", "ja-JP", "ko-KR", "vi-VN"}
+
+// LangCodes lists the codes of the supported languages, iztro's six locales.
+const LangCodes = "zh-CN, zh-TW, en-US, ja-JP, ko-KR, vi-VN"
 
 // String returns the BCP 47 code, e.g. "zh-CN".
 func (l Lang) String() string {
@@ -27,10 +33,15 @@ func (l Lang) String() string {
 }
 
 // Langs lists the supported languages.
-func Langs() []Lang { return []Lang{ZhCN, ZhTW, EnUS} }
+func Langs() []Lang { return []Lang{ZhCN, ZhTW, EnUS, JaJP, KoKR, ViVN} }
 
-// ParseLang accepts zh-CN, zh-TW, en-US (case-insensitive, "_" or "-"), and
-// the short forms zh, zh-hans, zh-hant, en.
+// Chinese reports whether the language writes in Chinese characters with
+// Chinese wording (zh-CN, zh-TW); text this server writes itself (pattern
+// meanings, star keywords, labels) is Chinese there and English otherwise.
+func (l Lang) Chinese() bool { return l == ZhCN || l == ZhTW }
+
+// ParseLang accepts iztro's six codes (case-insensitive, "_" or "-") and the
+// short forms zh, zh-hans, zh-hant, en, ja, ko, vi.
 func ParseLang(s string) (Lang, error) {
 	switch strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "_", "-") {
 	case "zh-cn", "zh", "zh-hans", "zh-sg", "cn":
@@ -39,8 +50,14 @@ func ParseLang(s string) (Lang, error) {
 		return ZhTW, nil
 	case "en-us", "en", "en-gb":
 		return EnUS, nil
+	case "ja-jp", "ja":
+		return JaJP, nil
+	case "ko-kr", "ko":
+		return KoKR, nil
+	case "vi-vn", "vi":
+		return ViVN, nil
 	}
-	return 0, &InputError{Field: "language", Message: fmt.Sprintf("unknown language %q: use zh-CN, zh-TW or en-US", s)}
+	return 0, &InputError{Field: "language", Message: fmt.Sprintf("unknown language %q: use one of %s", s, LangCodes)}
 }
 
 type locale struct {
@@ -61,6 +78,18 @@ type locale struct {
 	periods     [7]string // decadal childhood turn yearly monthly daily hourly
 	genders     [2]string
 	moving      [5][10]string // scope decadal, yearly, monthly, daily, hourly × 魁钺昌曲禄羊陀马鸾喜
+	suipo       string        // 岁破, the 中州派's name of the 7th 岁前 god
+	body        string        // 身宫
+	origin      string        // 来因
+
+	// How iztro reads this locale's names back (its kot(): the first key,
+	// over all six locales, whose text equals the name), where that changes
+	// its output; see gen-locales.js.
+	decadeStems    [10]string     // a decade's stem as iztro prints it
+	soulBranches   [12]string     // the 命宫 branch as iztro prints it in earth and human charts
+	lostDecadeStem string         // the stem printed for a decade palace it could not find
+	roleKot        [12]int8       // the role a palace's name reads back as (-1: none)
+	starKot        [NumStars]int8 // the star a star's name reads back as (-1: none)
 }
 
 func (l Lang) loc() *locale {
@@ -161,14 +190,11 @@ func Boshi12Name(i int, l Lang) string { return l.loc().boshi[mod12(i)] }
 // Suiqian12Name returns the name of the i-th 岁前 god (0 = 岁建 … 11 = 病符).
 func Suiqian12Name(i int, l Lang) string { return l.loc().suiqian[mod12(i)] }
 
-// suipoNames: 中州派 calls the 7th 岁前 god 岁破 where the common tables say 大耗
-// (iztro's getYearly12).
-var suipoNames = [...]string{ZhCN: "岁破", ZhTW: "歲破", EnUS: "breaker"}
-
-// Suiqian12NameAlg is Suiqian12Name under an algorithm.
+// Suiqian12NameAlg is Suiqian12Name under an algorithm: 中州派 calls the 7th
+// 岁前 god 岁破 where the common tables say 大耗 (iztro's getYearly12).
 func Suiqian12NameAlg(i int, l Lang, a Algorithm) string {
 	if a == AlgorithmZhongzhou && mod12(i) == 6 {
-		return suipoNames[l]
+		return l.loc().suipo
 	}
 	return Suiqian12Name(i, l)
 }
@@ -203,87 +229,4 @@ func MovingStarName(m MovingStar, p PeriodKind, l Lang) string {
 		return ""
 	}
 	return l.loc().moving[scope][m]
-}
-
-// starIndex maps every star name in every language (and the ID key) to its ID.
-var starIndex = func() map[string]StarID {
-	m := make(map[string]StarID, NumStars*4)
-	for l := Lang(0); l < numLangs; l++ {
-		for id := 0; id < NumStars; id++ {
-			name := locales[l].stars[id]
-			if _, dup := m[name]; !dup {
-				m[name] = StarID(id)
-			}
-			if lower := strings.ToLower(name); lower != name {
-				if _, dup := m[lower]; !dup {
-					m[lower] = StarID(id)
-				}
-			}
-		}
-	}
-	return m
-}()
-
-// StarByName finds a star by its name in any supported language
-// (紫微, 紫微, emperor; case-insensitive for English) or in pinyin (Ziwei).
-func StarByName(name string) (StarID, bool) {
-	name = strings.TrimSpace(name)
-	if id, ok := starIndex[name]; ok {
-		return id, true
-	}
-	if id, ok := starIndex[strings.ToLower(name)]; ok {
-		return id, true
-	}
-	return starByPinyin(name)
-}
-
-// StemByName parses a stem in any language (甲 / jia).
-func StemByName(name string) (Stem, bool) {
-	name = strings.ToLower(strings.TrimSpace(name))
-	for l := Lang(0); l < numLangs; l++ {
-		for i, n := range locales[l].stems {
-			if n == name {
-				return Stem(i), true
-			}
-		}
-	}
-	return 0, false
-}
-
-// BranchByName parses a branch in any language (子 / zi; 午 is "woo" in iztro's English).
-func BranchByName(name string) (Branch, bool) {
-	name = strings.ToLower(strings.TrimSpace(name))
-	if name == "wu" { // iztro writes 午 as "woo" to keep it apart from the stem 戊 "wu"
-		return BranchWu, true
-	}
-	for l := Lang(0); l < numLangs; l++ {
-		for i, n := range locales[l].branches {
-			if n == name {
-				return Branch(i), true
-			}
-		}
-	}
-	return 0, false
-}
-
-// RoleByName parses a palace role in any language; "命宫", "命", "soul",
-// "兄弟宫", "兄弟", "siblings" … are accepted (the 宫 suffix is optional), and
-// pinyin: Ming, Minggong, Xiongdi, Fuqi, Guanlu ….
-func RoleByName(name string) (PalaceRole, bool) {
-	name = strings.ToLower(strings.TrimSpace(name))
-	trimmed := strings.TrimSuffix(strings.TrimSuffix(name, "宫"), "宮")
-	for l := Lang(0); l < numLangs; l++ {
-		for i, n := range locales[l].roles {
-			if n == name || strings.TrimSuffix(strings.TrimSuffix(n, "宫"), "宮") == trimmed {
-				return PalaceRole(i), true
-			}
-		}
-	}
-	switch trimmed {
-	case "奴仆", "交友", "僕役", "奴僕":
-		return Friends, true
-	case "事业", "事業":
-		return Career, true
-	}
-	return roleByPinyin(name)
 }

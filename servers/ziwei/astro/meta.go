@@ -25,10 +25,15 @@ const (
 	ElementWater         // 水
 )
 
+// elementNames: ja-JP, ko-KR and vi-VN write the elements as iztro's
+// bureau names do in those locales (水の二局, 수이국, Thủy Nhị Cục …).
 var elementNames = [numLangs][6]string{
 	ZhCN: {"", "木", "火", "土", "金", "水"},
 	ZhTW: {"", "木", "火", "土", "金", "水"},
 	EnUS: {"", "wood", "fire", "earth", "metal", "water"},
+	JaJP: {"", "木", "火", "土", "金", "水"},
+	KoKR: {"", "목", "화", "토", "금", "수"},
+	ViVN: {"", "Mộc", "Hỏa", "Thổ", "Kim", "Thủy"},
 }
 
 // Name returns the element's name ("" for ElementNone).
@@ -49,10 +54,15 @@ const (
 	YinYangYang         // 阳
 )
 
+// yinYangNames: ja-JP, ko-KR and vi-VN write 阴/阳 as iztro's names of 太阴
+// and 太阳 do there (太陰/太陽, 태음/태양, Thái Âm/Thái Dương).
 var yinYangNames = [numLangs][3]string{
 	ZhCN: {"", "阴", "阳"},
 	ZhTW: {"", "陰", "陽"},
 	EnUS: {"", "yin", "yang"},
+	JaJP: {"", "陰", "陽"},
+	KoKR: {"", "음", "양"},
+	ViVN: {"", "Âm", "Dương"},
 }
 
 // Name returns 阴/阳 (yin/yang), "" for YinYangNone.

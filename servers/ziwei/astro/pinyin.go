@@ -90,11 +90,12 @@ func roleByPinyin(name string) (PalaceRole, bool) {
 }
 
 // IsBodyPalaceName reports whether name is the body palace: 身宫, 身宮, body,
-// or its pinyin shengong (a bare "shen" is the branch 申).
+// 신궁, "Cung Thân" (a bare Thân, like a bare "shen", is the branch 申), or
+// the pinyin shengong.
 func IsBodyPalaceName(name string) bool {
 	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "身宫", "身宮", "body":
+	case "身宫", "身宮", "body", "신궁":
 		return true
 	}
-	return toneless(name) == "shengong"
+	return toneless(name) == "shengong" || fold(name) == "cungthan"
 }

@@ -114,6 +114,19 @@ var (
 // seasonGroup: 0 寅卯辰, 1 巳午未, 2 申酉戌, 3 亥子丑.
 func seasonGroup(b Branch) int { return mod12(int(b)-2) / 3 }
 
+// placeMajor places the 14 major stars: 紫微 by the day and the bureau, its
+// group counter-clockwise, 天府 opposite across the 寅-申 axis and its group clockwise.
+func (p *placement) placeMajor(pos *[NumStars]int8) {
+	zw := ziweiIndex(p.lunarDay, p.monthDays, p.timeIndex, p.five)
+	tf := mod12(12 - zw)
+	for _, g := range ziweiGroupOffsets {
+		pos[g.star] = int8(mod12(zw - g.off))
+	}
+	for _, g := range tianfuGroupOffsets {
+		pos[g.star] = int8(mod12(tf + g.off))
+	}
+}
+
 // place computes the board position of every natal star.
 func (p *placement) place(pos *[NumStars]int8) {
 	set := func(s StarID, i int) { pos[s] = int8(mod12(i)) }
@@ -122,15 +135,7 @@ func (p *placement) place(pos *[NumStars]int8) {
 	ft := p.timeIndex % 12
 	mi := p.monthIndex
 
-	// 14 major stars.
-	zw := ziweiIndex(p.lunarDay, p.monthDays, p.timeIndex, p.five)
-	tf := mod12(12 - zw)
-	for _, g := range ziweiGroupOffsets {
-		set(g.star, zw-g.off)
-	}
-	for _, g := range tianfuGroupOffsets {
-		set(g.star, tf+g.off)
-	}
+	p.placeMajor(pos)
 
 	// 14 minor stars.
 	zuo, you := 2+mi, 8-mi

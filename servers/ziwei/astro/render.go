@@ -1,8 +1,10 @@
 package astro
 
 import (
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 )
 
 // Rendering: the chart and horoscope as JSON-ready values with iztro's field
@@ -91,11 +93,16 @@ func (c *Chart) Render(l Lang) *ChartJSON {
 		Sign:                      SignName(c.Sign(), l),
 		Zodiac:                    ZodiacName(c.Zodiac(), l),
 		EarthlyBranchOfSoulPalace: BranchOfBoard(c.soul).Name(l),
-		EarthlyBranchOfBodyPalace: BranchOfBoard(c.body).Name(l),
+		EarthlyBranchOfBodyPalace: BranchOfBoard(c.heavenBody).Name(l),
 		Soul:                      c.SoulStar().Name(l),
 		Body:                      c.BodyStar().Name(l),
 		FiveElementsClass:         c.five.Name(l),
 		Palaces:                   make([]PalaceJSON, 12),
+	}
+	if c.heavenPos[0] >= 0 {
+		// rearrangeAstrolable translates the 命宫 branch name again: en-US
+		// 巳 "si" is also the key of 死, so it prints "dead".
+		out.EarthlyBranchOfSoulPalace = loc.soulBranches[BranchOfBoard(c.soul)]
 	}
 	if l != EnUS {
 		zh := ZhCN.loc()
@@ -107,9 +114,12 @@ func (c *Chart) Render(l Lang) *ChartJSON {
 			},
 		}
 	}
-	// one backing array for all star entries
-	all := make([][5]string, NumStars)
+	// one backing array for all star entries (a Korean earth or human chart
+	// has one more, see adjectivesAs)
+	all := make([][5]string, NumStars+len(rearrangedStars))
 	k := 0
+	quirk := c.rearrangeQuirk(loc)
+	var buf [NumStars]StarID
 	for i := 0; i < 12; i++ {
 		p := &out.Palaces[i]
 		br := BranchOfBoard(i)
@@ -121,6 +131,9 @@ func (c *Chart) Render(l Lang) *ChartJSON {
 		p.EarthlyBranch = br.Name(l)
 		var groups [3]int
 		stars := c.Stars(i)
+		if quirk {
+			stars = c.adjectivesAs(loc, i, buf[:0])
+		}
 		for _, s := range stars {
 			groups[s.Group()]++
 		}
@@ -143,6 +156,57 @@ func (c *Chart) Render(l Lang) *ChartJSON {
 	return out
 }
 
+// rearrangeQuirk reports whether iztro moves 天伤, 天使 or 天才 differently
+// in this locale than the chart does: it finds them by reading their names
+// back (kot), and Korean 천상 reads back as 天相, so a Korean earth or human
+// chart keeps the heaven chart's 天伤 and gains a second one.
+func (c *Chart) rearrangeQuirk(loc *locale) bool {
+	if c.heavenPos[0] < 0 {
+		return false
+	}
+	for id := range loc.starKot {
+		if int(loc.starKot[id]) != id && slices.Contains(rearrangedStars[:], StarID(loc.starKot[id])) ||
+			int(loc.starKot[id]) != id && slices.Contains(rearrangedStars[:], StarID(id)) {
+			return true
+		}
+	}
+	return false
+}
+
+// adjectivesAs lists palace i's stars as iztro's rearrangeAstrolable leaves
+// them in the locale: starting from the heaven chart's list, for 天伤, 天使
+// and 天才 in turn it finds the first star whose name reads back as that star,
+// removes it when the star now belongs elsewhere, and appends the star when it
+// belongs here and none was found.
+func (c *Chart) adjectivesAs(loc *locale, i int, out []StarID) []StarID {
+	pos := c.starPos
+	for k, s := range rearrangedStars {
+		pos[s] = c.heavenPos[k]
+	}
+	for _, id := range pushOrder {
+		if int(pos[id]) == i {
+			out = append(out, id)
+		}
+	}
+	for _, s := range rearrangedStars {
+		found := -1
+		for j, id := range out {
+			if id.Group() == GroupAdjective && loc.starKot[id] == int8(s) {
+				found = j
+				break
+			}
+		}
+		here := int(c.starPos[s]) == i
+		switch {
+		case found >= 0 && !here:
+			out = slices.Delete(out, found, found+1)
+		case found < 0 && here:
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // solarDateString: iztro echoes a solar input unchanged and prints a date
 // converted from lunar input without zero padding.
 func (c *Chart) solarDateString() string {
@@ -156,11 +220,27 @@ func unpadded(d Date) string {
 	return strconv.Itoa(d.Year) + "-" + strconv.Itoa(d.Month) + "-" + strconv.Itoa(d.Day)
 }
 
-// chineseDateString: "癸卯 丙辰 丁丑 庚子" in Chinese; when names are longer
-// than one character (English) iztro writes "gui mao - bing chen - …".
+// longName reports whether a name is longer than one UTF-16 unit, iztro's
+// test for writing stem and branch apart (English, Vietnamese).
+func longName(s string) bool { return len(utf16.Encode([]rune(s))) > 1 }
+
+// GanZhiName writes a stem-branch pair: 丁亥, 정해; ding-hai, Đinh-Hợi where
+// the names are words.
+func GanZhiName(s Stem, b Branch, l Lang) string {
+	if longName(s.Name(l)) || longName(b.Name(l)) {
+		return s.Name(l) + "-" + b.Name(l)
+	}
+	return s.Name(l) + b.Name(l)
+}
+
+// chineseDateString: "癸卯 丙辰 丁丑 庚子" in Chinese; when a name is longer
+// than one UTF-16 unit (English, Vietnamese) iztro writes "gui mao - bing chen - …".
 func chineseDateString(p [4]GanZhi, l Lang) string {
 	var b strings.Builder
-	long := l == EnUS
+	long := false
+	for _, g := range p {
+		long = long || longName(g.Stem.Name(l)) || longName(g.Branch.Name(l))
+	}
 	for i, g := range p {
 		if i > 0 {
 			if long {
@@ -225,7 +305,7 @@ func (h *Horoscope) Render(l Lang) *HoroscopeJSON {
 	out := &HoroscopeJSON{
 		SolarDate: unpadded(h.solar),
 		LunarDate: h.lunar.ChineseString(),
-		Decadal:   renderPeriod(h.Decadal, l),
+		Decadal:   renderPeriod(h.decadalAs(l), l),
 		Age:       HoroscopeAgeJSON{renderPeriod(h.Age, l), h.nominalAge},
 		Yearly:    HoroscopeYearlyJSON{HoroscopeItemJSON: renderPeriod(h.Yearly, l)},
 		Monthly:   renderPeriod(h.Monthly, l),
@@ -239,6 +319,28 @@ func (h *Horoscope) Render(l Lang) *HoroscopeJSON {
 	return out
 }
 
+// decadalAs is the decade as iztro prints it in language l. Before the first
+// decade iztro finds the 童限 palace by its name (命宫, 财帛, 疾厄, 夫妻, 福德,
+// 官禄 for ages 1-6), reading the palaces' names back; where a name does not
+// read back (Korean 복덕, 福德, is also 天德's name) it finds none and prints a
+// decade with index -1 and the stem and branch it starts from, 甲 and 子
+// (lib/astro/FunctionalAstrolabe.js).
+func (h *Horoscope) decadalAs(l Lang) Period {
+	p := h.Decadal
+	if p.Kind != PeriodChildhood {
+		return p
+	}
+	want := childhoodRoles[h.nominalAge-1]
+	loc := l.loc()
+	for i := 0; i < 12; i++ {
+		if loc.roleKot[h.chart.PalaceRole(i)] == int8(want) {
+			p.Index, p.Stem, p.Branch = i, h.chart.PalaceStem(i), BranchOfBoard(i)
+			return p
+		}
+	}
+	return Period{Kind: PeriodDecadal, Index: -1, Stem: StemJia, Branch: BranchZi, cfg: p.cfg}
+}
+
 func renderPeriod(p Period, l Lang) HoroscopeItemJSON {
 	it := HoroscopeItemJSON{
 		Index:         p.Index,
@@ -246,11 +348,14 @@ func renderPeriod(p Period, l Lang) HoroscopeItemJSON {
 		HeavenlyStem:  p.Stem.Name(l),
 		EarthlyBranch: p.Branch.Name(l),
 	}
-	if (p.Kind == PeriodDecadal || p.Kind == PeriodChildhood) && l == EnUS && p.Stem == StemBing {
+	if p.Kind == PeriodDecadal || p.Kind == PeriodChildhood {
 		// iztro looks the decade's stem name up again as a translation key
 		// (a typo in its key filter); in English "bing" is also the key of 病,
 		// so the 丙 decade prints as "sick".
-		it.HeavenlyStem = l.loc().changsheng[6]
+		it.HeavenlyStem = l.loc().decadeStems[p.Stem%10]
+		if p.Index < 0 {
+			it.HeavenlyStem = l.loc().lostDecadeStem
+		}
 	}
 	for i := 0; i < 12; i++ {
 		it.PalaceNames[i] = p.PalaceRole(i).Name(l)

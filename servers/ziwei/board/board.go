@@ -95,20 +95,39 @@ func at(lines []string, i int) string {
 	return ""
 }
 
+// Labels are the few words the board writes around iztro's names, in the
+// chart's language. iztro has none of them; the Japanese, Korean and
+// Vietnamese ones are the usual terms of Zi Wei Dou Shu books in those
+// languages (assumed: no locale table of iztro to copy).
+type Labels struct {
+	BodyMark                             string // after the body palace's role
+	Bureau, SoulRuler, BodyRuler, Zodiac string
+	Join                                 string // between two basics on one line
+}
+
+var labels = [...]Labels{
+	astro.ZhCN: {"·身", "五行局", "命主", "身主", "生肖", "  "},
+	astro.ZhTW: {"·身", "五行局", "命主", "身主", "生肖", "  "},
+	astro.EnUS: {" (body)", "bureau", "soul ruler", "body ruler", "zodiac", ", "},
+	astro.JaJP: {"·身", "五行局", "命主", "身主", "十二支", "  "},
+	astro.KoKR: {" (신궁)", "오행국", "명주", "신주", "띠", ", "},
+	astro.ViVN: {" (Thân)", "Cục", "Mệnh chủ", "Thân chủ", "Con giáp", ", "},
+}
+
+// LabelsFor returns the board's words in language l.
+func LabelsFor(l astro.Lang) Labels {
+	if int(l) < len(labels) {
+		return labels[l]
+	}
+	return labels[astro.ZhCN]
+}
+
 func cell(c *astro.Chart, l astro.Lang, i int) []string {
 	title := c.PalaceRole(i).Name(l)
 	if i == c.BodyIndex() {
-		if l == astro.EnUS {
-			title += " (body)"
-		} else {
-			title += "·身"
-		}
+		title += LabelsFor(l).BodyMark
 	}
-	sep := ""
-	if l == astro.EnUS {
-		sep = "-"
-	}
-	title += " " + c.PalaceStem(i).Name(l) + sep + astro.BranchOfBoard(i).Name(l)
+	title += " " + astro.GanZhiName(c.PalaceStem(i), astro.BranchOfBoard(i), l)
 	var major, minor, adj []string
 	for _, s := range c.Stars(i) {
 		name := s.Name(l) + c.StarBrightness(s).Name(l)

@@ -24,12 +24,21 @@ type Case struct {
 	Input     CaseInput       `json:"input"`
 	Chart     json.RawMessage `json:"chart"`
 	ChartEn   json.RawMessage `json:"chartEn"`
-	ChartTw   json.RawMessage `json:"chartTw,omitempty"` // extension: zh-TW rendering (local extra sets)
+	ChartTw   json.RawMessage `json:"chartTw,omitempty"` // extensions: the other locales' renderings
+	ChartJa   json.RawMessage `json:"chartJa,omitempty"`
+	ChartKo   json.RawMessage `json:"chartKo,omitempty"`
+	ChartVi   json.RawMessage `json:"chartVi,omitempty"`
 	Horoscope []CaseHoroscope `json:"horoscope"`
 	Error     string          `json:"error,omitempty"`
+	// Errors holds, per locale code, what iztro threw when it charted the
+	// input in that locale only (it then has no rendering there).
+	Errors map[string]string `json:"errors,omitempty"`
 	// Config is iztro's astro.config applied on top of the defaults (the
 	// settings sets); absent for default-settings records.
 	Config json.RawMessage `json:"config,omitempty"`
+	// AstroType is astro.withOptions' astroType ("earth", "human"); absent
+	// (or "heaven") for the heaven chart. It may also be given in config.
+	AstroType string `json:"astroType,omitempty"`
 }
 
 // CaseInput is the birth input of a record.
@@ -49,6 +58,9 @@ type CaseHoroscope struct {
 	Zh        json.RawMessage `json:"zh"`
 	En        json.RawMessage `json:"en"`
 	Tw        json.RawMessage `json:"tw,omitempty"`
+	Ja        json.RawMessage `json:"ja,omitempty"`
+	Ko        json.RawMessage `json:"ko,omitempty"`
+	Vi        json.RawMessage `json:"vi,omitempty"`
 }
 
 // Mismatch is one differing field.
@@ -129,6 +141,13 @@ func CheckCase(c *Case) []Mismatch {
 			return []Mismatch{{Path: "config", Want: compact(json.RawMessage(c.Config)), Got: quote(err.Error())}}
 		}
 	}
+	if c.AstroType != "" {
+		at, ok := settings.ParseAstroType(c.AstroType)
+		if !ok {
+			return []Mismatch{{Path: "astroType", Want: quote(c.AstroType), Got: quote("unknown astroType: use heaven, earth or human")}}
+		}
+		cfg.AstroType = at
+	}
 	chart, err := astro.NewChartWith(in, &cfg)
 	if c.Error != "" {
 		if err == nil {
@@ -152,9 +171,10 @@ func CheckCase(c *Case) []Mismatch {
 		_ = json.Unmarshal(b, &gv)
 		compare(path, w, gv, &ms)
 	}
-	cmpJSON("chart", c.Chart, chart.Render(astro.ZhCN))
-	cmpJSON("chartEn", c.ChartEn, chart.Render(astro.EnUS))
-	cmpJSON("chartTw", c.ChartTw, chart.Render(astro.ZhTW))
+	charts := [...]json.RawMessage{c.Chart, c.ChartEn, c.ChartTw, c.ChartJa, c.ChartKo, c.ChartVi}
+	for k, l := range caseLangs {
+		cmpJSON(l.chart, charts[k], chart.Render(l.lang))
+	}
 	for k, h := range c.Horoscope {
 		prefix := "horoscope[" + strconv.Itoa(k) + "]"
 		hs, err := chart.Horoscope(h.Date, h.TimeIndex)
@@ -162,11 +182,21 @@ func CheckCase(c *Case) []Mismatch {
 			ms = append(ms, Mismatch{Path: prefix, Want: "a horoscope", Got: quote("error: " + err.Error())})
 			continue
 		}
-		cmpJSON(prefix+".zh", h.Zh, hs.Render(astro.ZhCN))
-		cmpJSON(prefix+".en", h.En, hs.Render(astro.EnUS))
-		cmpJSON(prefix+".tw", h.Tw, hs.Render(astro.ZhTW))
+		renders := [...]json.RawMessage{h.Zh, h.En, h.Tw, h.Ja, h.Ko, h.Vi}
+		for j, l := range caseLangs {
+			cmpJSON(prefix+"."+l.horoscope, renders[j], hs.Render(l.lang))
+		}
 	}
 	return ms
+}
+
+// caseLangs are a record's renderings: the chart field and horoscope key of each locale.
+var caseLangs = [...]struct {
+	lang             astro.Lang
+	chart, horoscope string
+}{
+	{astro.ZhCN, "chart", "zh"}, {astro.EnUS, "chartEn", "en"}, {astro.ZhTW, "chartTw", "tw"},
+	{astro.JaJP, "chartJa", "ja"}, {astro.KoKR, "chartKo", "ko"}, {astro.ViVN, "chartVi", "vi"},
 }
 
 // compare walks want and got; solarDate fields compare as dates.
@@ -195,7 +225,9 @@ func compare(path string, want, got any, ms *[]Mismatch) {
 			compare(p, wv, gv, ms)
 		}
 		for k, gv := range g {
-			if _, present := w[k]; !present {
+			// rawDates is language-free and the sets leave it out of chartEn
+			// (and other sets may leave it out elsewhere): compare it where given.
+			if _, present := w[k]; !present && k != "rawDates" {
 				*ms = append(*ms, Mismatch{path + "." + k, "(absent)", compact(gv)})
 			}
 		}

@@ -17,9 +17,9 @@ type Context struct {
 
 // Check is one leaf condition's outcome, for explanations.
 type Check struct {
-	Condition string `json:"condition" jsonschema:"the condition, with names in the call's language"`
+	Condition string `json:"condition" jsonschema:"names in the call's language"`
 	Matched   bool   `json:"matched"`
-	Detail    string `json:"detail,omitempty" jsonschema:"where the stars were found, or why the condition could not be checked"`
+	Detail    string `json:"detail,omitempty" jsonschema:"where the stars were, or why not checkable"`
 }
 
 // Match evaluates the rule (no explanation; allocation-free).

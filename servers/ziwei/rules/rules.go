@@ -476,8 +476,10 @@ var brightnessNames = map[string]astro.Brightness{
 
 // ParseBrightness reads a brightness name in any supported language.
 func ParseBrightness(s string) (astro.Brightness, bool) {
-	b, ok := brightnessNames[strings.ToLower(strings.TrimSpace(s))]
-	return b, ok
+	if b, ok := brightnessNames[strings.ToLower(strings.TrimSpace(s))]; ok {
+		return b, true
+	}
+	return astro.BrightnessByName(s)
 }
 
 const brightHelp = "use 庙 旺 得 利 平 不 陷 (or [+3] … [-3])"
@@ -537,7 +539,7 @@ func ParseMutagen(s string) (astro.Mutagen, bool) {
 	case "忌", "d", "ji":
 		return astro.MutagenJi, true
 	}
-	return astro.MutagenNone, false
+	return astro.MutagenByName(s)
 }
 
 func parseMutagen(s, path string) (astro.Mutagen, error) {

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"hash/crc32"
+	"slices"
 	"sort"
 	"strings"
 
@@ -74,6 +75,11 @@ func payload(c astro.Config) *bitWriter {
 		for _, b := range c.Brightness[astro.StarID(id)] {
 			w.put(3, uint32(b))
 		}
+	}
+	// Later fields go last and only when set, so the strings of configs
+	// without them are those of earlier releases.
+	if c.AstroType != astro.AstroHeaven {
+		w.put(2, uint32(c.AstroType))
 	}
 	return w
 }
@@ -160,22 +166,44 @@ func Unpack(s string) (astro.Config, error) {
 		}
 		c.Brightness[id] = row
 	}
-	end := r.pos
-	got := r.get(10)
-	if r.bad || got != sum(r.bits[:end]) {
+	if r.bad {
 		return bad("checksum mismatch; it was probably mistyped or truncated")
 	}
-	for _, x := range r.bits[r.pos:] {
-		if x || len(r.bits)-r.pos >= 5 {
-			return bad("trailing data")
+	// A string of an earlier release ends with the checksum here; one with an
+	// astroType has its 2 bits first. The checksum covers the length, and
+	// the reading taken must re-pack to the same string.
+	fields := r.pos
+	for _, typed := range [2]bool{false, true} {
+		cc, end := c, fields
+		if typed {
+			probe := bitReader{bits: r.bits, pos: end}
+			cc.AstroType = astro.AstroType(probe.get(2))
+			end += 2
+			if probe.bad || cc.AstroType == astro.AstroHeaven || cc.AstroType > astro.AstroHuman {
+				continue
+			}
+		}
+		if !r.checksumAt(end) {
+			continue
+		}
+		if tail := r.bits[end+10:]; len(tail) >= 5 || slices.Contains(tail, true) {
+			continue
+		}
+		// Re-validate through the JSON form, so a packed config obeys the same rules.
+		if back, err := Of(cc).Config(); err == nil && Pack(back) == s {
+			return back, nil
 		}
 	}
-	// Re-validate through the JSON form, so a packed config obeys the same rules.
-	back, err := Of(c).Config()
-	if err != nil || Pack(back) != s {
-		return bad("not canonical")
+	return bad("checksum mismatch; it was probably mistyped or truncated")
+}
+
+// checksumAt reports whether the 10 bits at end are the checksum of the bits before.
+func (r *bitReader) checksumAt(end int) bool {
+	if end+10 > len(r.bits) {
+		return false
 	}
-	return back, nil
+	probe := bitReader{bits: r.bits, pos: end}
+	return probe.get(10) == sum(r.bits[:end])
 }
 
 func indexOf(b byte) int {

@@ -24,6 +24,21 @@ type Settings struct {
 	DayDivide       string              `json:"dayDivide,omitempty" mcp:"enum=forward|current"`
 	Mutagens        map[string][]string `json:"mutagens,omitempty" jsonschema:"stem: [禄,权,科,忌 stars]"`
 	Brightness      map[string][]string `json:"brightness,omitempty" jsonschema:"star: 12 from 寅"`
+	AstroType       string              `json:"astroType,omitempty" jsonschema:"天盘 地盘(身宫) 人盘(福德)" mcp:"enum=heaven|earth|human"`
+}
+
+// ParseAstroType reads iztro's astroType (heaven 天盘, earth 地盘, human 人盘;
+// "" is heaven).
+func ParseAstroType(s string) (astro.AstroType, bool) {
+	switch s {
+	case "", "heaven":
+		return astro.AstroHeaven, true
+	case "earth":
+		return astro.AstroEarth, true
+	case "human":
+		return astro.AstroHuman, true
+	}
+	return 0, false
 }
 
 // Error is an invalid setting; Message names the fix.
@@ -58,7 +73,7 @@ func pick(path, v string, opts ...string) (uint8, error) {
 }
 
 // Config validates s and returns the engine's config. Star and stem names are
-// accepted in zh-CN, zh-TW and en-US; brightness values as 庙 旺 得 利 平 不 陷
+// accepted in any of iztro's six locales (and pinyin); brightness values as 庙 旺 得 利 平 不 陷
 // (or [+3]…[-3]), "" for none.
 func (s Settings) Config() (astro.Config, error) {
 	var c astro.Config
@@ -84,6 +99,10 @@ func (s Settings) Config() (astro.Config, error) {
 		return c, err
 	}
 	c.DayDivide = astro.DayDivide(v)
+	if v, err = pick("astroType", s.AstroType, "heaven", "earth", "human"); err != nil {
+		return c, err
+	}
+	c.AstroType = astro.AstroType(v)
 	for _, k := range sortedKeys(s.Mutagens) {
 		path := "mutagens." + extract.Clip(k, 24)
 		stem, ok := astro.StemByName(k)
@@ -100,7 +119,7 @@ func (s Settings) Config() (astro.Config, error) {
 		for i, name := range list {
 			id, ok := astro.StarByName(name)
 			if !ok || id.Group() == astro.GroupAdjective {
-				return c, errf(fmt.Sprintf("%s[%d]", path, i), "unknown star %q: use a major or minor star (紫微, 太阳, 文昌, 左辅… in zh-CN, zh-TW or en-US)", extract.Clip(name, 24))
+				return c, errf(fmt.Sprintf("%s[%d]", path, i), "unknown star %q: use a major or minor star (紫微, 太阳, 文昌, 左辅…, in any of iztro's six languages)", extract.Clip(name, 24))
 			}
 			for j := 0; j < i; j++ {
 				if c.Mutagens[stem][j] == id {
@@ -115,7 +134,7 @@ func (s Settings) Config() (astro.Config, error) {
 		path := "brightness." + extract.Clip(k, 24)
 		id, ok := astro.StarByName(k)
 		if !ok || !astro.HasBrightness(id) && id.Group() == astro.GroupAdjective {
-			return c, errf(path, "unknown star %q: use a major or minor star (紫微, 太阳, 擎羊… in zh-CN, zh-TW or en-US)", extract.Clip(k, 24))
+			return c, errf(path, "unknown star %q: use a major or minor star (紫微, 太阳, 擎羊…, in any of iztro's six languages)", extract.Clip(k, 24))
 		}
 		if _, dup := c.Brightness[id]; dup {
 			return c, errf(path, "star %s is given twice (in different languages): give it once", id.Name(astro.ZhCN))
@@ -151,8 +170,10 @@ var brightnessNames = func() map[string]astro.Brightness {
 }()
 
 func brightnessByName(s string) (astro.Brightness, bool) {
-	b, ok := brightnessNames[strings.TrimSpace(s)]
-	return b, ok
+	if b, ok := brightnessNames[strings.TrimSpace(s)]; ok {
+		return b, true
+	}
+	return astro.BrightnessByName(s)
 }
 
 func sortedKeys(m map[string][]string) []string {
@@ -197,6 +218,12 @@ func Of(c astro.Config) Settings {
 	if c.DayDivide == astro.DayDivideCurrent {
 		s.DayDivide = "current"
 	}
+	switch c.AstroType {
+	case astro.AstroEarth:
+		s.AstroType = "earth"
+	case astro.AstroHuman:
+		s.AstroType = "human"
+	}
 	for st := astro.StemJia; st <= astro.StemGui; st++ {
 		if c.HasMutagens&(1<<st) == 0 {
 			continue
@@ -226,7 +253,7 @@ func Of(c astro.Config) Settings {
 // School names the settings in words for get_chart_basics.
 func School(c astro.Config, l astro.Lang) string {
 	var parts []string
-	en := l == astro.EnUS
+	en := !l.Chinese()
 	if c.Algorithm == astro.AlgorithmZhongzhou {
 		parts = append(parts, tr(en, "中州派", "Zhongzhou school"))
 	} else {
@@ -243,6 +270,12 @@ func School(c astro.Config, l astro.Lang) string {
 	}
 	if c.DayDivide == astro.DayDivideCurrent {
 		parts = append(parts, tr(en, "晚子时算当日", "late Rat stays on the day"))
+	}
+	switch c.AstroType {
+	case astro.AstroEarth:
+		parts = append(parts, tr(en, "地盘（以身宫起命）", "earth chart (from the body palace)"))
+	case astro.AstroHuman:
+		parts = append(parts, tr(en, "人盘（以福德宫起命）", "human chart (from the 福德 palace)"))
 	}
 	if c.HasMutagens != 0 {
 		parts = append(parts, tr(en, "自定四化", "custom 四化"))

@@ -21,14 +21,14 @@ import (
 // chart) and the language of the names.
 type ChartIn struct {
 	ChartID  string `json:"chart_id"`
-	Language string `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US"`
+	Language string `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US|ja-JP|ko-KR|vi-VN"`
 }
 
 // Birth is the optional chart of the rule tools: with chart_id they also
 // evaluate on that chart.
 type Birth struct {
 	ChartID  string `json:"chart_id,omitempty" jsonschema:"evaluate on this chart"`
-	Language string `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US"`
+	Language string `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US|ja-JP|ko-KR|vi-VN"`
 }
 
 func (b Birth) load() (*chartCtx, error) { return ChartIn(b).load() }
@@ -43,7 +43,7 @@ type BirthIn struct {
 	IsLunar        bool     `json:"isLunar,omitempty"`
 	IsLeapMonth    bool     `json:"isLeapMonth,omitempty"`
 	FixLeap        *bool    `json:"fixLeap,omitempty" jsonschema:"leap-month days 16+ count as next month" mcp:"default=true"`
-	Language       string   `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US"`
+	Language       string   `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US|ja-JP|ko-KR|vi-VN"`
 	// Settings: iztro's astro.config for this chart (default: the deployment's
 	// ZIWEI_SETTINGS, else iztro's defaults); the chart_id carries them.
 	Settings *settings.Settings `json:"settings,omitempty"`
@@ -69,7 +69,7 @@ func parseLang(s string) (astro.Lang, error) {
 	}
 	l, err := astro.ParseLang(s)
 	if err != nil {
-		return 0, envelope.Invalid("language", "unknown language %q: use zh-CN, zh-TW or en-US", extract.Clip(s, 32))
+		return 0, envelope.Invalid("language", "unknown language %q: use one of %s", extract.Clip(s, 32), astro.LangCodes)
 	}
 	return l, nil
 }
@@ -81,7 +81,7 @@ func (b ChartIn) load() (*chartCtx, error) {
 		return nil, err
 	}
 	if strings.TrimSpace(b.ChartID) == "" {
-		return nil, envelope.Invalid("chart_id", "chart_id is required: call initialize_chart with the birth data first and pass the chart_id it returns")
+		return nil, envelope.Invalid("chart_id", "chart_id is required: call initialize_chart (the seed's MCP-SYS-01 / Initialize_Chart) with the birth data first and pass the chart_id it returns")
 	}
 	spec, cfg, err := chartid.DecodeWith(b.ChartID)
 	if err != nil {
@@ -168,11 +168,7 @@ func mapErr(err error) error {
 // role, stem and branch at a fraction of the schema and result bytes.
 func (cc *chartCtx) at(i int) string {
 	c, l := cc.chart, cc.lang
-	sep := ""
-	if l == astro.EnUS {
-		sep = "-"
-	}
-	return c.PalaceRole(i).Name(l) + " " + c.PalaceStem(i).Name(l) + sep + astro.BranchOfBoard(i).Name(l)
+	return c.PalaceRole(i).Name(l) + " " + astro.GanZhiName(c.PalaceStem(i), astro.BranchOfBoard(i), l)
 }
 
 // Star is a star as it sits in the natal chart.
@@ -249,10 +245,10 @@ func parsePalaceFor(field, s string, ofRole func(astro.PalaceRole) int, body int
 
 // periodRoleName names a role at a period level: 大限财帛, 流年命宫, decadal wealth.
 func periodRoleName(k astro.PeriodKind, r astro.PalaceRole, l astro.Lang) string {
-	if l == astro.EnUS {
-		return k.Name(l) + " " + r.Name(l)
+	if l == astro.ZhCN || l == astro.ZhTW || l == astro.JaJP {
+		return k.Name(l) + r.Name(l)
 	}
-	return k.Name(l) + r.Name(l)
+	return k.Name(l) + " " + r.Name(l)
 }
 
 // sihua lists the four stars a stem transforms, in the order 禄 权 科 忌, each

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
@@ -27,13 +28,15 @@ type FlyEntry struct {
 }
 
 type FlyOut struct {
+	// Period is the decade or year of a Decade or Annual level (the one in
+	// force today when the call named none).
+	Period  string     `json:"period,omitempty"`
 	Palaces []FlyEntry `json:"palaces"`
 }
 
-func getPalaceStemSihua() toolkit.Tool {
+func (t *Tools) getPalaceStemSihua() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_palace_stem_sihua", Title: "飞四化 by palace stem", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "飞四化: where a palace's stem (or each of the 12) sends 禄 权 科 忌, and its 自化. Roles at chartLevel (Decade needs age or decadeIndex, Annual year); stems are the board's." +
-			" Related: get_natal_sihua."},
+		Description: "飞四化: where a palace's stem (or each of the 12) sends 禄 权 科 忌, and its 自化. Roles at chartLevel (Decade: age or decadeIndex, Annual: year; default: now); stems are the board's."},
 		func(ctx context.Context, in FlyIn) (FlyOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -45,6 +48,7 @@ func getPalaceStemSihua() toolkit.Tool {
 				level = "Natal"
 			}
 			var period *astro.Period
+			var used string
 			switch level {
 			case "Natal":
 				if in.Age != nil || in.DecadeIndex != nil || in.Year != 0 {
@@ -54,24 +58,38 @@ func getPalaceStemSihua() toolkit.Tool {
 				if in.Year != 0 {
 					return FlyOut{}, envelope.Invalid("year", "year applies to chartLevel Annual; for Decade give age or decadeIndex")
 				}
+				if in.Age == nil && in.DecadeIndex == nil {
+					// as the seed did: the decade in force today
+					h, err := cc.today(t.now())
+					if err != nil {
+						return FlyOut{}, err
+					}
+					age := h.NominalAge()
+					in.Age = &age
+				}
 				d, err := cc.decade(in.DecadeSel)
 				if err != nil {
 					return FlyOut{}, err
 				}
-				period = &d.period
+				period, used = &d.period, cc.decadeLine(d)
 			case "Annual":
 				if in.Age != nil || in.DecadeIndex != nil {
 					return FlyOut{}, envelope.Invalid("year", "for chartLevel Annual give year, not age/decadeIndex")
 				}
 				if in.Year == 0 {
-					return FlyOut{}, envelope.Invalid("year", "chartLevel Annual needs year (the lunar year, e.g. 2026)")
+					// as the seed did: this year
+					h, err := cc.today(t.now())
+					if err != nil {
+						return FlyOut{}, err
+					}
+					in.Year = h.LunarDate().Year
 				}
 				h, err := cc.annual(in.Year)
 				if err != nil {
 					return FlyOut{}, err
 				}
 				y := h.Yearly
-				period = &y
+				period, used = &y, fmt.Sprintf("%d %s", in.Year, astro.GanZhiName(y.Stem, y.Branch, l))
 			default:
 				return FlyOut{}, envelope.Invalid("chartLevel", "unknown chartLevel %q: use Natal, Decade or Annual", extract.Clip(level, 32))
 			}
@@ -99,7 +117,7 @@ func getPalaceStemSihua() toolkit.Tool {
 				}
 				which = []int{i}
 			}
-			out := FlyOut{}
+			out := FlyOut{Period: used}
 			for _, i := range which {
 				e := FlyEntry{Palace: role(i) + " = " + cc.at(i), SelfTransformed: []string{}}
 				for k, s := range c.Mutagens(c.PalaceStem(i)) {

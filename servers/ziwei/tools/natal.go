@@ -32,6 +32,9 @@ type Basics struct {
 	TimeRead          string `json:"timeRead,omitempty"`
 	School            string `json:"school"`
 	Settings          string `json:"settings,omitempty" jsonschema:"non-default iztro settings (JSON)"`
+	// HeavenBodyPalace: in an earth or human chart, the heaven chart's 身宫,
+	// whose branch iztro still reports as the body palace's.
+	HeavenBodyPalace string `json:"heavenBodyPalace,omitempty"`
 }
 
 func (cc *chartCtx) basics() Basics {
@@ -51,6 +54,9 @@ func (cc *chartCtx) basics() Basics {
 	if !cfg.IsDefault() {
 		j, _ := json.Marshal(settings.Of(cfg))
 		b.Settings = string(j)
+	}
+	if c.AstroType() != astro.AstroHeaven {
+		b.HeavenBodyPalace = cc.at(c.HeavenBodyIndex())
 	}
 	return b
 }
@@ -76,7 +82,7 @@ func timeRead(r birth.Resolution) string {
 
 func getChartBasics() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_chart_basics", Title: "Chart basics", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "Natal summary: dates, four pillars, 命宫/身宫, 命主/身主, 五行局, 来因宫, how a clock time was read. Related: initialize_chart (same plus patterns)."},
+		Description: "Natal summary: dates, four pillars, 命宫/身宫, 命主/身主, 五行局, 来因宫, how a clock time was read."},
 		func(ctx context.Context, in ChartIn) (Basics, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -134,8 +140,7 @@ func (cc *chartCtx) palaceInfo(i int) PalaceInfo {
 
 func getPalaceInfo() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_palace_info", Title: "Palace info", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "One palace or all 12: every star (name brightness[natal 四化]), the four 12-god cycles, decade and 小限 ages." +
-			" Related: get_sanfang_sizheng."},
+		Description: "One palace or all 12: every star (name brightness[natal 四化]), the four 12-god cycles, decade and 小限 ages."},
 		func(ctx context.Context, in PalaceInfoIn) (PalaceInfoOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -171,7 +176,7 @@ type StarsInPalaceOut struct {
 
 func getStarsInPalace() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_stars_in_palace", Title: "Stars in a palace", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "The stars in one palace with type, brightness and natal 四化. Related: get_star_attributes."},
+		Description: "The stars in one palace with type, brightness and natal 四化."},
 		func(ctx context.Context, in PalaceIn) (StarsInPalaceOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -190,7 +195,7 @@ func getStarsInPalace() toolkit.Tool {
 type StarAttrIn struct {
 	StarName string `json:"starName" jsonschema:"any language: 紫微, emperor…"`
 	ChartID  string `json:"chart_id,omitempty" jsonschema:"also say where it sits"`
-	Language string `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US;default=zh-CN"`
+	Language string `json:"language,omitempty" mcp:"enum=zh-CN|zh-TW|en-US|ja-JP|ko-KR|vi-VN;default=zh-CN"`
 }
 
 type StarAttrOut struct {
@@ -255,8 +260,7 @@ func getStarAttributes() toolkit.Tool {
 
 func getNatalSihua() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_natal_sihua", Title: "Natal 四化", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "Birth-year 四化 (化禄 权 科 忌): each star and its palace." +
-			" Related: get_palace_stem_sihua."},
+		Description: "Birth-year 四化 (化禄 权 科 忌): each star and its palace."},
 		func(ctx context.Context, in ChartIn) (PeriodSihuaOut, error) {
 			cc, err := in.load()
 			if err != nil {

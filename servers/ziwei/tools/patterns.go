@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
@@ -98,7 +99,7 @@ type InitOut struct {
 
 func (t *Tools) initializeChart() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "initialize_chart", Title: "Initialize a chart", Toolset: "natal", Hints: toolkit.LocalRead,
-		Description: "Start here: builds the natal chart and returns its chart_id, which every other chart tool takes (stateless, never expires), with the basics, the 格局 found and your stored rules that match. settings: iztro's astro.config (school). " +
+		Description: "Start here: builds the natal chart; returns its chart_id (stateless, never expires; every chart tool takes it), the basics, 格局 found and your stored rules that match. settings: iztro's astro.config (school, 地盘/人盘). " +
 			"Errors: invalid_argument naming the field. Related: resource ziwei://chart/{chart_id}."},
 		func(ctx context.Context, in BirthIn) (InitOut, error) {
 			spec, cfg, lang, err := in.resolve(t.settings)
@@ -161,8 +162,7 @@ func explainPattern(p *patterns.Pattern, rc *rules.Context, l astro.Lang) Patter
 
 func queryPattern() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "query_astrological_pattern", Title: "Explain patterns (格局)", Toolset: "patterns", Hints: toolkit.LocalRead,
-		Description: "Checks the 格局 catalogue (60+ rules) on a chart, explaining each condition (held? where were the stars?). One pattern, or all present (includeMissing: all)." +
-			" Related: initialize_chart, query_star_combination_meaning."},
+		Description: "Checks the 格局 catalogue (60+ rules) on a chart, explaining each condition (held? where were the stars?). One pattern, or all present (includeMissing: all). Related: query_star_combination_meaning."},
 		func(ctx context.Context, in PatternQueryIn) (PatternQueryOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -210,7 +210,7 @@ type CombinationResult struct {
 type CombinationQueryOut struct {
 	ChartID string              `json:"chart_id,omitempty"`
 	Results []CombinationResult `json:"results"`
-	Corrupt []rules.Corrupt     `json:"corrupt,omitempty" jsonschema:"your stored entries that cannot be read; delete by id"`
+	Corrupt []rules.Corrupt     `json:"corrupt,omitempty" jsonschema:"your unreadable entries; delete by id"`
 	Note    string              `json:"note,omitempty"`
 }
 
@@ -299,6 +299,9 @@ func (t *Tools) queryCombination() toolkit.Tool {
 					}
 				}
 			}
+			if len(out.Results) == 0 {
+				out.Note = joinNotes(out.Note, nothingMatched(in, want, lang))
+			}
 			return out, nil
 		})
 }
@@ -324,7 +327,7 @@ type StoreOut struct {
 
 func (t *Tools) storeCombination() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "store_star_combination_meaning", Title: "Store a star-combination meaning", Toolset: "patterns", Hints: toolkit.LocalWrite,
-		Description: "Saves a named declarative rule (JSON predicate over stars, palaces, brightness and 四化, never code) with its meaning; initialize_chart and query_star_combination_meaning then evaluate it on every chart. Same name replaces. Errors: invalid_argument with the JSON path of a bad part; permission_denied when your quota is full. Related: query_star_combination_meaning, delete_star_combination_meaning."},
+		Description: "Saves a named declarative rule (JSON predicate over stars, palaces, brightness, 四化; never code) and its meaning; initialize_chart and query_star_combination_meaning evaluate it on each chart. Same name replaces. Errors: invalid_argument with the JSON path; permission_denied when your quota is full. Related: delete_star_combination_meaning."},
 		func(ctx context.Context, in StoreIn) (StoreOut, error) {
 			if t.store == nil || t.store.Path() == "" {
 				return StoreOut{}, envelope.New(envelope.PermissionDenied, "no rules file configured: start the server with --rules-file or set ZIWEI_RULES_FILE")
@@ -374,7 +377,7 @@ type DeleteOut struct {
 func (t *Tools) deleteCombination() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "delete_star_combination_meaning", Title: "Delete a star-combination meaning", Toolset: "patterns",
 		Hints:       toolkit.Hints{Destructive: true, Idempotent: true},
-		Description: "Deletes one of your stored rules by name or id (a corrupt entry by its id) and frees its room in your quota; deleting what is not there returns deleted: []. Related: query_star_combination_meaning lists names, ids and corrupt entries; store_star_combination_meaning."},
+		Description: "Deletes one of your stored rules by name or id (corrupt entries by id), freeing quota; deleting what is absent returns deleted: []. Related: query_star_combination_meaning (names, ids, corrupt entries)."},
 		func(ctx context.Context, in DeleteIn) (DeleteOut, error) {
 			if t.store == nil || t.store.Path() == "" {
 				return DeleteOut{}, envelope.New(envelope.PermissionDenied, "no rules file configured: start the server with --rules-file or set ZIWEI_RULES_FILE")
@@ -422,4 +425,66 @@ func ruleErr(err error) error {
 		return e
 	}
 	return envelope.New(envelope.Internal, "the stored rules could not be read or written (the server's state file failed); the server log has details").WithCause(err)
+}
+
+// nothingMatched says why a query found nothing and what would match: the
+// catalogue patterns naming some of the stars asked for, and how to store
+// a rule of one's own.
+func nothingMatched(in CombinationQueryIn, want []astro.StarID, lang astro.Lang) string {
+	var what []string
+	if in.Name != "" {
+		what = append(what, fmt.Sprintf("is named %q", extract.Clip(in.Name, 80)))
+	}
+	names := make([]string, len(want))
+	for i, s := range want {
+		names[i] = s.Name(lang)
+	}
+	if len(want) > 0 {
+		what = append(what, "names all of "+strings.Join(names, ", "))
+	}
+	where := "none of your stored rules"
+	if in.Catalogue {
+		where += " and no 格局 catalogue pattern"
+	}
+	var b strings.Builder
+	if len(what) == 0 {
+		b.WriteString(where + " exists yet.")
+	} else {
+		b.WriteString("nothing matched: " + where + " " + strings.Join(what, " and ") + ".")
+	}
+	// what would match: catalogue patterns naming any of the stars
+	var near []string
+	for _, p := range patterns.All() {
+		for _, s := range want {
+			if namesAll(p.Rule, []astro.StarID{s}) {
+				near = append(near, p.LocalName(lang))
+				break
+			}
+		}
+	}
+	if len(near) > 0 {
+		if len(near) > 12 {
+			near = append(near[:12], fmt.Sprintf("… %d more", len(near)-12))
+		}
+		b.WriteString(" Catalogue patterns naming some of them: " + strings.Join(near, ", ") + " (query them with fewer stars")
+		if !in.Catalogue {
+			b.WriteString(" and includeCatalogue: true")
+		}
+		b.WriteString(").")
+	} else if !in.Catalogue {
+		b.WriteString(" includeCatalogue: true also searches the 格局 catalogue.")
+	}
+	if len(want) > 0 {
+		q, _ := json.Marshal(names)
+		fmt.Fprintf(&b, ` To give this combination a meaning, store a rule with store_star_combination_meaning, e.g. {"stars":%s,"in":"命宫"}.`, q)
+	}
+	return b.String()
+}
+
+// joinNotes puts two notes into one field.
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " " + b
 }

@@ -143,8 +143,7 @@ type PeriodSihuaOut struct {
 
 func getDecadeSihua() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_decade_sihua", Title: "Decade 四化", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "大限 四化 (decade palace's stem): each star, its natal palace and that palace's decade role. Decade by age, decadeIndex or stem." +
-			" Related: get_palace_stem_sihua."},
+		Description: "大限 四化 (decade palace's stem): each star, its natal palace and that palace's decade role. Decade by age, decadeIndex or stem."},
 		func(ctx context.Context, in DecadeSihuaIn) (PeriodSihuaOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -175,8 +174,7 @@ type DecadeOverlapOut struct {
 
 func getDecadeOverlappingPalaces() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_decade_overlapping_palaces", Title: "Decade ↔ natal palaces", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "Which natal palace each decade palace falls on (大限命宫 = natal X …), with major stars and 运曜. Decade by age or decadeIndex." +
-			" Related: get_decade_info."},
+		Description: "Which natal palace each decade palace falls on (大限命宫 = natal X …), with major stars and 运曜. Decade by age or decadeIndex."},
 		func(ctx context.Context, in DecadeIn) (DecadeOverlapOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -193,12 +191,17 @@ func getDecadeOverlappingPalaces() toolkit.Tool {
 // ---- annual
 
 type YearSel struct {
-	Year int `json:"year" jsonschema:"lunar year" mcp:"min=1900;max=2100"`
+	Year int `json:"year,omitempty" jsonschema:"lunar year" mcp:"min=1900;max=2100"`
 }
 
 // annual computes the horoscope for lunar year Y.
 func (cc *chartCtx) annual(year int) (*astro.Horoscope, error) {
 	c := cc.chart
+	if year == 0 {
+		// not required by the schema, so that a call without a chart_id (as
+		// the seed's were) hears about the chart_id first
+		return nil, envelope.Invalid("year", "say which year: give year, the lunar year (e.g. 2026); get_decade_info lists a decade's ages")
+	}
 	if year < c.LunarDate().Year {
 		return nil, envelope.Invalid("year", "year %d is before the birth (lunar year %d): use %d or later", year, c.LunarDate().Year, c.LunarDate().Year)
 	}
@@ -268,7 +271,7 @@ func (cc *chartCtx) decadeRef(h *astro.Horoscope) string {
 
 func getAnnualInfo() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_annual_info", Title: "Year (流年) info", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "流年 of a lunar year: stem-branch, nominal age, 命宫, 太岁, 小限, decade, 四化, the 12 year palaces with 流耀 and 岁前/将前 gods." +
+		Description: "流年 of a lunar year: stem-branch, nominal age, 命宫, 太岁, 小限, decade, 四化, 12 year palaces with 流耀 and 岁前/将前." +
 			" Related: get_annual_overlapping_palaces."},
 		func(ctx context.Context, in AnnualIn) (AnnualInfoOut, error) {
 			cc, err := in.load()
@@ -294,8 +297,7 @@ type AnnualSihuaIn struct {
 
 func getAnnualSihua() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_annual_sihua", Title: "Year 四化", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "流年 四化 (year stem): each star, its natal palace and that palace's year role. By year or stem." +
-			" Related: get_annual_info."},
+		Description: "流年 四化 (year stem): each star, its natal palace and that palace's year role. By year or stem."},
 		func(ctx context.Context, in AnnualSihuaIn) (PeriodSihuaOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -336,8 +338,7 @@ type AnnualOverlapOut struct {
 
 func getAnnualOverlappingPalaces() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_annual_overlapping_palaces", Title: "Year ↔ decade ↔ natal palaces", Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: "For a lunar year: the natal and decade palace each 流年 palace falls on (流年命宫 = 大限X = natal Y …)." +
-			" Related: get_annual_info."},
+		Description: "For a lunar year: the natal and decade palace each 流年 palace falls on (流年命宫 = 大限X = natal Y …)."},
 		func(ctx context.Context, in AnnualIn) (AnnualOverlapOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -397,8 +398,7 @@ func (cc *chartCtx) target(in TargetIn) (*astro.Horoscope, error) {
 
 func periodTool(name, title, what string, pick func(*astro.Horoscope) astro.Period) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: name, Title: title, Toolset: "periods", Hints: toolkit.LocalRead,
-		Description: fmt.Sprintf("The %s at targetDate: stem-branch, 命宫, 四化, and its 12 palaces on the natal board with their 流耀.", what) +
-			" Related: get_annual_info."},
+		Description: fmt.Sprintf("The %s at targetDate: stem-branch, 命宫, 四化, its 12 palaces on the natal board with 流耀.", what)},
 		func(ctx context.Context, in TargetIn) (PeriodOut, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -424,4 +424,14 @@ func getDailyInfo() toolkit.Tool {
 
 func getHourlyInfo() toolkit.Tool {
 	return periodTool("get_hourly_info", "Hour (流时) info", "流时 (targetTimeIndex)", func(h *astro.Horoscope) astro.Period { return h.Hourly })
+}
+
+// today is the horoscope at the server's date d, for requests that name no
+// period (the seed's server used the current date).
+func (cc *chartCtx) today(d astro.Date) (*astro.Horoscope, error) {
+	h, err := cc.chart.HoroscopeAt(d, 6)
+	if err != nil {
+		return nil, envelope.Invalid("age", "today (%04d-%02d-%02d) is before the birth: give age, decadeIndex or year", d.Year, d.Month, d.Day)
+	}
+	return h, nil
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
@@ -18,6 +20,9 @@ type Tools struct {
 	store    *rules.Store
 	settings astro.Config
 	natal    natalMemo
+	// clock is the server's clock (serve.Registry.Clock), read for "now"
+	// where a seed request leaves the period out.
+	clock clock.Clock
 }
 
 // WithSettings makes a deployment's settings JSON (ZIWEI_SETTINGS, iztro's
@@ -53,7 +58,7 @@ func (t *Tools) All() []toolkit.Tool {
 		t.initializeChart(), getChartBasics(), getPalaceInfo(), getStarsInPalace(), getStarAttributes(), getNatalSihua(),
 		getSanfangSizheng(), getAnhePalace(), getChongzhaoPalace(), getJiaGongInfo(),
 		getDecadeInfo(), getDecadeSihua(), getDecadeOverlappingPalaces(),
-		getAnnualInfo(), getAnnualSihua(), getAnnualOverlappingPalaces(), getPalaceStemSihua(),
+		getAnnualInfo(), getAnnualSihua(), getAnnualOverlappingPalaces(), t.getPalaceStemSihua(),
 		getMonthlyInfo(), getDailyInfo(), getHourlyInfo(),
 		queryPattern(), t.queryCombination(), t.storeCombination(), t.deleteCombination(),
 	}
@@ -61,9 +66,25 @@ func (t *Tools) All() []toolkit.Tool {
 
 // Register adds the tools, the resources and the prompt.
 func (t *Tools) Register(ctx context.Context, r *serve.Registry) error {
+	t.clock = r.Clock
 	r.AddTools(t.All()...)
-	r.AddAliases(seedAliases()...)
+	r.AddAliases(seedAliases(t.now)...)
 	addResources(r)
 	t.addPrompts(r)
 	return nil
+}
+
+// chinaTime is the zone of the charts' clock times (UTC+8, China standard
+// time): "today" is the date there.
+var chinaTime = time.FixedZone("UTC+8", 8*3600)
+
+// now is the server's date in China standard time (the system clock when
+// the tools run outside a registry).
+func (t *Tools) now() astro.Date {
+	var c clock.Clock = clock.System{}
+	if t.clock != nil {
+		c = t.clock
+	}
+	n := c.Now().In(chinaTime)
+	return astro.Date{Year: n.Year(), Month: int(n.Month()), Day: n.Day()}
 }

@@ -27,8 +27,7 @@ func (cc *chartCtx) related(idx ...int) Related {
 
 func getSanfangSizheng() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_sanfang_sizheng", Title: "三方四正", Toolset: "relations", Hints: toolkit.LocalRead,
-		Description: "三方四正 of a palace: palaces = [the palace, its 财帛 position, its 官禄 position, its opposite], with major and minor stars." +
-			" Related: get_jia_gong_info."},
+		Description: "三方四正 of a palace: palaces = [the palace, its 财帛 position, its 官禄 position, its opposite], with major and minor stars."},
 		func(ctx context.Context, in PalaceIn) (Related, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -46,7 +45,7 @@ func getSanfangSizheng() toolkit.Tool {
 
 func getChongzhaoPalace() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_chongzhao_palace", Title: "冲照 palace", Toolset: "relations", Hints: toolkit.LocalRead,
-		Description: "冲照: palaces = [the palace, its opposite], with major and minor stars. Related: get_sanfang_sizheng."},
+		Description: "冲照: palaces = [the palace, its opposite], with major and minor stars."},
 		func(ctx context.Context, in PalaceIn) (Related, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -64,8 +63,7 @@ func getChongzhaoPalace() toolkit.Tool {
 
 func getAnhePalace() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_anhe_palace", Title: "暗合 palace", Toolset: "relations", Hints: toolkit.LocalRead,
-		Description: "暗合: palaces = [the palace, its 六合 branch partner, then the palaces whose stem 五合s with its stem]." +
-			" Related: get_sanfang_sizheng."},
+		Description: "暗合: palaces = [the palace, its 六合 branch partner, then the palaces whose stem 五合s with its stem]."},
 		func(ctx context.Context, in PalaceIn) (Related, error) {
 			cc, err := in.load()
 			if err != nil {
@@ -145,8 +143,7 @@ func (cc *chartCtx) tokenPos(t flankToken) (astro.StarID, int) {
 
 func getJiaGongInfo() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_jia_gong_info", Title: "夹宫", Toolset: "relations", Hints: toolkit.LocalRead,
-		Description: "夹: palaces = [the palace, previous, next], and the pairs flanking it (羊陀 火铃 空劫 左右 昌曲 魁钺 日月 紫府 权禄 科权 科禄 双禄 刑忌)." +
-			" Related: query_astrological_pattern."},
+		Description: "夹: palaces = [the palace, previous, next], and the pairs flanking it (羊陀 火铃 空劫 左右 昌曲 魁钺 日月 紫府 权禄 科权 科禄 双禄 刑忌)."},
 		func(ctx context.Context, in PalaceIn) (JiaGongOut, error) {
 			cc, err := in.load()
 			if err != nil {

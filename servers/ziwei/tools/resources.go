@@ -17,17 +17,18 @@ import (
 // boardText is the text board with the basics in the centre.
 func (cc *chartCtx) boardText() string {
 	b := cc.basics()
-	en := cc.lang == astro.EnUS
+	lb := board.LabelsFor(cc.lang)
 	lines := []string{
 		"chart_id " + cc.id,
 		b.Gender + " " + b.SolarDate + " " + b.Time,
 		b.LunarDate,
 		b.ChineseDate,
+		lb.Bureau + " " + b.FiveElementsClass,
+		lb.SoulRuler + " " + b.Soul + lb.Join + lb.BodyRuler + " " + b.Body,
+		lb.Zodiac + " " + b.Zodiac + lb.Join + astro.SignName(cc.chart.Sign(), cc.lang),
 	}
-	if en {
-		lines = append(lines, "bureau "+b.FiveElementsClass, "soul ruler "+b.Soul+", body ruler "+b.Body, "zodiac "+b.Zodiac+", "+cc.chart.Render(cc.lang).Sign)
-	} else {
-		lines = append(lines, "五行局 "+b.FiveElementsClass, "命主 "+b.Soul+"  身主 "+b.Body, "生肖 "+b.Zodiac+"  "+cc.chart.Render(cc.lang).Sign)
+	if b.Settings != "" {
+		lines = append(lines, b.School)
 	}
 	if cc.res.TrueSolarTime != "" {
 		lines = append(lines, "true solar time "+cc.res.TrueSolarTime)
@@ -40,7 +41,7 @@ func addResources(r *serve.Registry) {
 	r.CheckResourceURIs(checkResourceURI)
 	r.Server.AddResourceTemplate(
 		mcp.NewResourceTemplate("ziwei://chart/{chart_id}{?language}", "Chart board",
-			mcp.WithTemplateDescription("The whole natal chart as the 4×4 text board people read (palaces around the edge, basics in the centre). chart_id from initialize_chart; language zh-CN (default), zh-TW or en-US."),
+			mcp.WithTemplateDescription("The whole natal chart as the 4×4 text board people read (palaces around the edge, basics in the centre). chart_id from initialize_chart; language zh-CN (default), zh-TW, en-US, ja-JP, ko-KR or vi-VN."),
 			mcp.WithTemplateMIMEType("text/plain")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			id, lang := chartURI(req.Params.URI)
@@ -53,19 +54,23 @@ func addResources(r *serve.Registry) {
 
 	r.Server.AddResource(
 		mcp.NewResource("ziwei://stars", "Star reference",
-			mcp.WithResourceDescription("All 70 natal stars (66 in every chart; 龙德 截空 劫杀 大耗 only under 中州派, which drops 截路 空亡): names in zh-CN, zh-TW and en-US, type, five element, yin/yang and brightness on the 12 branches (iztro 2.6.1)."),
+			mcp.WithResourceDescription("All 70 natal stars (66 in every chart; 龙德 截空 劫杀 大耗 only under 中州派, which drops 截路 空亡): names in iztro's six languages, type, five element, yin/yang and brightness on the 12 branches (iztro 2.6.1)."),
 			mcp.WithMIMEType("application/json")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			type entry struct {
 				ZhCN string `json:"zh-CN"`
 				ZhTW string `json:"zh-TW"`
 				EnUS string `json:"en-US"`
+				JaJP string `json:"ja-JP"`
+				KoKR string `json:"ko-KR"`
+				ViVN string `json:"vi-VN"`
 				StarAttrOut
 			}
 			list := make([]entry, 0, astro.NumStars)
 			for id := 0; id < astro.NumStars; id++ {
 				s := astro.StarID(id)
-				list = append(list, entry{ZhCN: s.Name(astro.ZhCN), ZhTW: s.Name(astro.ZhTW), EnUS: s.Name(astro.EnUS), StarAttrOut: starAttributes(s, astro.ZhCN)})
+				list = append(list, entry{ZhCN: s.Name(astro.ZhCN), ZhTW: s.Name(astro.ZhTW), EnUS: s.Name(astro.EnUS),
+					JaJP: s.Name(astro.JaJP), KoKR: s.Name(astro.KoKR), ViVN: s.Name(astro.ViVN), StarAttrOut: starAttributes(s, astro.ZhCN)})
 			}
 			b, _ := json.Marshal(list)
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "application/json", Text: string(b)}}, nil
@@ -73,7 +78,7 @@ func addResources(r *serve.Registry) {
 
 	r.Server.AddResourceTemplate(
 		mcp.NewResourceTemplate("ziwei://stars/{name}", "One star",
-			mcp.WithTemplateDescription("Reference data for one star by name in any language (紫微, 紫微, emperor, Ziwei), raw or percent-encoded: as get_star_attributes, in zh-CN, zh-TW and en-US."),
+			mcp.WithTemplateDescription("Reference data for one star by name in any language (紫微, emperor, 자미, Tử Vi, Ziwei), raw or percent-encoded: as get_star_attributes, in each of iztro's six languages."),
 			mcp.WithTemplateMIMEType("application/json")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			name := starURI(req.Params.URI)
@@ -98,7 +103,7 @@ func (t *Tools) addPrompts(r *serve.Registry) {
 		mcp.WithArgument("birthTimeIndex", mcp.ArgumentDescription("0-12, when no chart_id")),
 		mcp.WithArgument("gender", mcp.ArgumentDescription("男/女, when no chart_id")),
 		mcp.WithArgument("focus", mcp.ArgumentDescription("what to focus on: career, wealth, relationships, health, a year (e.g. 2026) …")),
-		mcp.WithArgument("language", mcp.ArgumentDescription("zh-CN (default), zh-TW or en-US")),
+		mcp.WithArgument("language", mcp.ArgumentDescription("zh-CN (default), zh-TW, en-US, ja-JP, ko-KR or vi-VN")),
 	), func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		a := req.Params.Arguments
 		var cc *chartCtx

@@ -88,7 +88,7 @@ func checkResourceURI(uri string) error {
 			return fmt.Errorf("chart_id %q: %v: use the chart_id initialize_chart returned", extract.Clip(id, 32), err)
 		}
 		if _, err := parseLang(lang); err != nil {
-			return fmt.Errorf("language %q: use zh-CN, zh-TW or en-US", extract.Clip(lang, 32))
+			return fmt.Errorf("language %q: use one of %s", extract.Clip(lang, 32), astro.LangCodes)
 		}
 	case strings.HasPrefix(uri, starsPrefix):
 		if name := starURI(uri); name != "" {

@@ -1,14 +1,24 @@
-// Generates golden-format cases with iztro 2.6.1, plus zh-TW renderings
-// (chartTw and horoscope[k].tw), for local checks beyond the public set.
-// Not used at run time. Setup, outside the repository:
-//   mkdir /tmp/iztro && cd /tmp/iztro && npm init -y && npm install iztro@2.6.1
+// Generates golden-format cases with iztro 2.6.1 in all six of its locales
+// (chart/zh zh-CN, chartEn/en en-US, chartTw/tw zh-TW, chartJa/ja ja-JP,
+// chartKo/ko ko-KR, chartVi/vi vi-VN), for local checks beyond the public set.
+// Not used at run time. Setup (package.json and package-lock.json pin iztro;
+// node_modules is not committed):
+//   cd servers/ziwei/golden/testdata && npm ci
 //   node gen-iztro.js SEED COUNT > extra.jsonl        # random inputs (30% solar, 70% lunar/edge)
 //   node gen-iztro.js replay < golden.jsonl > out.jsonl  # recompute given inputs/targets
 //   node gen-iztro.js --config '{"mutagens":{...}}' SEED COUNT  # under other settings: passed to
 //        astro.config on top of the defaults and written as each record's top-level "config"
 //        (the format of the public settings sets); a replayed record's own "config" is used too.
-// Records where iztro throws carry "error". testdata/extra-iztro.jsonl.gz is
-// 300 such cases (seeds 11 and 12, error-free, stratified by kind).
+//   node gen-iztro.js --astro earth|human SEED COUNT  # the 地盘/人盘 of astro.withOptions,
+//        written as the record's top-level "astroType"; a replayed record's own is used too.
+//   node gen-iztro.js --langs zh-CN,en-US SEED COUNT  # only these locales (default: all six)
+// Charts are made with astro.withOptions({type, dateStr, timeIndex, gender, isLeapMonth,
+// fixLeap, language, astroType}). iztro's language is global and horoscope() prints in the
+// last one set, so each locale's horoscopes are taken right after its chart.
+// Records where iztro throws carry "error"; when it throws in some locales only (2.6.1:
+// every ko-KR human chart), those carry "errors": {locale: message} and no rendering.
+// testdata/extra-iztro.jsonl.gz is 300 such cases (seeds 11 and 12, error-free,
+// stratified by kind; zh-CN, en-US and zh-TW only).
 const { astro } = require('iztro');
 const { Solar, Lunar, LunarYear } = require('lunar-typescript');
 astro.config({ yearDivide: 'normal', horoscopeDivide: 'normal', ageDivide: 'normal', dayDivide: 'forward', algorithm: 'default' });
@@ -17,6 +27,14 @@ let config = null;
 const ci = process.argv.indexOf('--config');
 if (ci >= 0) { config = JSON.parse(process.argv[ci + 1]); process.argv.splice(ci, 2); }
 if (config) astro.config(config);
+// --astro earth|human: the chart type of astro.withOptions.
+let astroType = null;
+const ai = process.argv.indexOf('--astro');
+if (ai >= 0) { astroType = process.argv[ai + 1]; process.argv.splice(ai, 2); }
+const LANGS = [['zh-CN', 'chart', 'zh', true], ['en-US', 'chartEn', 'en', false], ['zh-TW', 'chartTw', 'tw', true], ['ja-JP', 'chartJa', 'ja', true], ['ko-KR', 'chartKo', 'ko', true], ['vi-VN', 'chartVi', 'vi', true]];
+let langs = LANGS;
+const li = process.argv.indexOf('--langs');
+if (li >= 0) { const want = process.argv[li + 1].split(','); langs = LANGS.filter(l => want.includes(l[0])); process.argv.splice(li, 2); }
 const seed = +process.argv[2] || 7, N = +process.argv[3] || 100;
 let s = seed >>> 0;
 function rnd() { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 4294967296; }
@@ -38,9 +56,8 @@ function item(it, extra) {
 function horoOut(h) {
   return { solarDate: h.solarDate, lunarDate: h.lunarDate, decadal: item(h.decadal), age: item(h.age, { nominalAge: h.age.nominalAge }), yearly: item(h.yearly, { yearlyDecStar: { jiangqian12: h.yearly.yearlyDecStar.jiangqian12, suiqian12: h.yearly.yearlyDecStar.suiqian12 } }), monthly: item(h.monthly), daily: item(h.daily), hourly: item(h.hourly) };
 }
-function build(inp, lang) {
-  const g = inp.gender;
-  return inp.isLunar ? astro.byLunar(inp.date, inp.timeIndex, g, inp.isLeapMonth, inp.fixLeap, lang) : astro.bySolar(inp.date, inp.timeIndex, g, inp.fixLeap, lang);
+function build(inp, lang, type) {
+  return astro.withOptions({ type: inp.isLunar ? 'lunar' : 'solar', dateStr: inp.date, timeIndex: inp.timeIndex, gender: inp.gender, isLeapMonth: inp.isLeapMonth, fixLeap: inp.fixLeap, language: lang, astroType: type || undefined });
 }
 const MIN = Solar.fromYmd(1900, 1, 1).getJulianDay(), MAX = Solar.fromYmd(2100, 12, 31).getJulianDay();
 function solarFromJD(jd) { return Solar.fromJulianDay(jd); }
@@ -96,25 +113,31 @@ function targets(birthSolar) {
 let replay = null;
 if (process.argv[2] === 'replay') replay = require('fs').readFileSync(0, 'utf8').trim().split('\n').map(l => JSON.parse(l));
 if (replay && !config && replay[0].config) { config = replay[0].config; astro.config(config); }
+if (replay && !astroType && replay[0].astroType) astroType = replay[0].astroType;
 const total = replay ? replay.length : N;
 for (let i = 0; i < total; i++) {
   let kind, inp, id;
   if (replay) { kind = replay[i].kind; inp = replay[i].input; id = replay[i].id; } else { ({ kind, inp } = randomInput(i)); id = `g${seed}-${String(i + 1).padStart(5, '0')}`; }
   let rec = { id, kind, input: inp };
   if (config) rec.config = config;
+  if (astroType) rec.astroType = astroType;
   try {
-    const zh = build(inp, 'zh-CN');
-    const birth = zh.solarDate;
-    const tg = replay ? replay[i].horoscope.map(h => [h.date, h.timeIndex]) : targets(birth);
-    rec.chart = chartOut(zh, true);
-    const hz = tg.map(([d, t]) => horoOut(zh.horoscope(d, t)));
-    const en = build(inp, 'en-US');
-    rec.chartEn = chartOut(en, false);
-    const he = tg.map(([d, t]) => horoOut(en.horoscope(d, t)));
-    const tw = build(inp, 'zh-TW');
-    rec.chartTw = chartOut(tw, true);
-    const ht = tg.map(([d, t]) => horoOut(tw.horoscope(d, t)));
-    rec.horoscope = tg.map(([d, t], k) => ({ date: d, timeIndex: t, zh: hz[k], en: he[k], tw: ht[k] }));
-  } catch (e) { rec.error = String(e && e.message || e); }
+    let tg = replay ? replay[i].horoscope.map(h => [h.date, h.timeIndex]) : null;
+    const horo = tg ? tg.map(([d, t]) => ({ date: d, timeIndex: t })) : null;
+    for (const [lang, field, hk, withRaw] of langs) {
+      let c;
+      try { c = build(inp, lang, astroType); } catch (e) {
+        if (lang === 'zh-CN') throw e;
+        (rec.errors = rec.errors || {})[lang] = String(e && e.message || e);
+        continue;
+      }
+      if (!tg) tg = targets(c.solarDate);
+      rec[field] = chartOut(c, withRaw);
+      const hs = tg.map(([d, t]) => horoOut(c.horoscope(d, t)));
+      rec.horoscope = rec.horoscope || tg.map(([d, t]) => ({ date: d, timeIndex: t }));
+      hs.forEach((h, k) => { rec.horoscope[k][hk] = h; });
+    }
+    if (horo && !rec.horoscope) rec.horoscope = horo;
+  } catch (e) { rec.error = String(e && e.message || e); delete rec.chart; delete rec.horoscope; }
   process.stdout.write(JSON.stringify(rec) + '\n');
 }
