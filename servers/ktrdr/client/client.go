@@ -189,9 +189,24 @@ func (c *Client) GetOperation(ctx context.Context, id string) (Operation, error)
 // CancelOperation cancels a pending or running operation. A finished one is a
 // conflict carrying details.status.
 func (c *Client) CancelOperation(ctx context.Context, id, reason string) (Cancellation, error) {
+	return c.CancelOperationWith(ctx, id, reason, false)
+}
+
+// CancelOperationWith is CancelOperation with HEAD's force flag
+// (CancelOperationRequest {reason, force}: "attempt immediate cancellation"
+// of an operation stuck in a critical section, kpiteira/ktrdr@2c5c7173
+// ktrdr/api/models/operations.py). 3ba55e75 reads reason only.
+func (c *Client) CancelOperationWith(ctx context.Context, id, reason string, force bool) (Cancellation, error) {
 	var payload any
-	if reason != "" {
-		payload = map[string]any{"reason": reason}
+	if reason != "" || force {
+		body := map[string]any{}
+		if reason != "" {
+			body["reason"] = reason
+		}
+		if force {
+			body["force"] = true
+		}
+		payload = body
 	}
 	// DELETE is idempotent on the backend: a repeat only meets "cannot be cancelled".
 	path, err := opPath(id, "")
@@ -218,7 +233,7 @@ func (c *Client) CancelOperation(ctx context.Context, id, reason string) (Cancel
 // progress and cancellation reason.
 func finishedHint(status string) string {
 	if status == "cancelled" {
-		return "get_operation_status shows where it stopped (it has no results); start it again to redo the work"
+		return "get_operation_status shows where it stopped (it has no results); a training or backtest keeps a checkpoint: resume_operation continues it (list_checkpoints)"
 	}
 	return "get_operation_results shows its outcome"
 }

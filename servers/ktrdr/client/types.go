@@ -73,6 +73,9 @@ type Operation struct {
 	Warnings      []string       `json:"warnings,omitempty"`
 	Errors        []string       `json:"errors,omitempty"`
 	ResultSummary map[string]any `json:"result_summary,omitempty" mcp:"type=object"`
+	// ParentOperationID is the agent research that started it (HEAD's
+	// OperationInfo.parent_operation_id, ktrdr/api/models/operations.py).
+	ParentOperationID string `json:"parent_operation_id,omitempty"`
 	// Epochs is a training's per-epoch metrics from HEAD's data.metrics (epochs.go);
 	// absent on 3ba55e75 and before the first epoch.
 	Epochs *EpochSeries `json:"epochs,omitempty" mcp:"type=object"`

@@ -61,6 +61,9 @@ type Server struct {
 	counts     map[string]int  // "METHOD /path" → requests
 	inflight   map[string]int
 	maxFlight  map[string]int
+	// the agent's spend today and its count of charges (GET /agent/budget)
+	agentSpend  float64
+	agentEvents int
 }
 
 // New makes a fake backend with seeded symbols, indicators, strategies, models,
@@ -192,6 +195,7 @@ func (s *Server) Finish(id, errMsg string) bool {
 	// Compress the script so the op completes exactly now and its side effects run.
 	o.script.Pending = 0
 	o.script.FailAt = 0
+	o.shift = 0
 	o.script.Duration = now.Sub(o.created)
 	if o.script.Duration <= 0 {
 		o.script.Duration = time.Nanosecond
