@@ -140,12 +140,7 @@ type fetchOut struct {
 	ItemCount  int           `json:"item_count"`
 	Items      []feed.Item   `json:"items"`
 	LastError  *poll.ErrInfo `json:"last_error,omitempty"`
-
-	enc *envelope.Encoded // set when served from the answer memo
 }
-
-// Preencoded hands toolkit the answer encoded (and schema-checked) once.
-func (o fetchOut) Preencoded() *envelope.Encoded { return o.enc }
 
 func (s *Service) fetchTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "fetch_search_feed", Title: "Fetch search feed", Toolset: setFeeds, Hints: toolkit.RemoteRead,
@@ -174,7 +169,7 @@ Other errors cost no window. not_found: build_search_feed first.`},
 			if !r.FetchedAt.IsZero() {
 				out.FetchedAt = rfc(r.FetchedAt)
 			}
-			return s.answers.encoded(in, out), nil
+			return out, nil
 		})
 }
 

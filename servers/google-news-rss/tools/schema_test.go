@@ -10,7 +10,6 @@ func TestToolsLintAndSnapshots(t *testing.T) {
 	all := All(&Service{})
 	servetest.Lint(t, all)
 	servetest.Snapshot(t, all, "testdata/toolsnaps")
-	servetest.Presets(t, all, "schemas.json")
 }
 
 // Every tool is read-only (issue 15); only the two that reach Google are open-world.

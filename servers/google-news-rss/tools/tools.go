@@ -25,7 +25,6 @@ type Service struct {
 	store   poll.Store
 	clock   clock.Clock
 	preview *cache.Cache[feed.Feed]
-	answers answerMemo
 }
 
 // Toolsets.

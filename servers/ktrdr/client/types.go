@@ -128,6 +128,10 @@ type TrainingRequest struct {
 	StrategyName string   `json:"strategy_name"`
 	StartDate    string   `json:"start_date,omitempty"`
 	EndDate      string   `json:"end_date,omitempty"`
+	// DetailedAnalytics asks HEAD's training for its analytics export
+	// (TrainingRequest.detailed_analytics, kpiteira/ktrdr@2c5c7173
+	// ktrdr/api/endpoints/training.py); 3ba55e75 ignores it.
+	DetailedAnalytics bool `json:"detailed_analytics,omitempty"`
 }
 
 // TrainingStarted is POST /trainings/start; OperationID comes from task_id.
@@ -135,9 +139,10 @@ type TrainingStarted struct {
 	OperationID string `json:"operation_id"`
 	Status      string `json:"status"`
 	Message     string `json:"message,omitempty"`
-	// The request's echo: kept for callers, not sent to the model (it sent them).
-	Symbols                  []string `json:"-"`
-	Timeframes               []string `json:"-"`
+	// The request's echo: what was trained on, the strategy's own when the
+	// caller left them out.
+	Symbols                  []string `json:"symbols,omitempty"`
+	Timeframes               []string `json:"timeframes,omitempty"`
 	StrategyName             string   `json:"-"`
 	EstimatedDurationMinutes *int     `json:"estimated_duration_minutes,omitempty"`
 }

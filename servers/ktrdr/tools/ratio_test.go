@@ -55,7 +55,7 @@ func TestListResultRatio(t *testing.T) {
 				t.Fatalf("%s: %v %+v", tc.tool, err, res)
 			}
 			text := len(res.Content[0].(mcp.TextContent).Text)
-			// toolkit results carry their structured content pre-encoded.
+			// toolkit results carry their structured content as raw JSON.
 			sc := []byte(res.RawStructuredContent)
 			if res.StructuredContent != nil {
 				sc, _ = json.Marshal(res.StructuredContent)

@@ -90,13 +90,7 @@ func (c *Client) Market(ctx context.Context, ident string) (Market, Source, erro
 	if err != nil {
 		return Market{}, src, notFoundHint(err, "no Polymarket market is "+ident+"; search_markets or list_markets find ids and slugs")
 	}
-	if m, ok := c.markets.get(src.body); ok {
-		return m, src, nil
-	}
 	m, err := decode[Market]("get market", b)
-	if err == nil && m.ID != "" {
-		c.markets.put(src.body, m)
-	}
 	if err == nil && m.ID == "" {
 		err = envelope.New(envelope.UpstreamError, "polymarket get market: the answer has no market id; try again shortly").WithRetryable(true)
 	}

@@ -159,12 +159,7 @@ type GetMarketIn struct {
 type MarketOut struct {
 	Market Market `json:"market" mcp:"type=object"`
 	client.Source
-
-	enc *envelope.Encoded // set when served from answerMemo
 }
-
-// Preencoded is the answer's encoding when it was memoised.
-func (o MarketOut) Preencoded() *envelope.Encoded { return o.enc }
 
 func (s *Service) getMarket() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_market", Title: "Get market", Toolset: setMarkets, Hints: toolkit.RemoteRead,
@@ -177,18 +172,7 @@ func (s *Service) getMarket() toolkit.Tool {
 			if err != nil {
 				return MarketOut{}, err
 			}
-			// a hit on the same cached bytes with the same view is the same
-			// answer: encode it once (see answerMemo)
-			key := memoKey{body: src.BodyID(), view: in.Detail + "|" + strings.Join(in.Fields, ","), stale: src.Stale}
-			if enc := s.answers.get(key); enc != nil {
-				return MarketOut{enc: enc}, nil
-			}
-			out := MarketOut{Market: shapeMarket(m, newView(in.Detail, in.Fields)), Source: src}
-			if enc, err := envelope.Encode(out); err == nil && key.body != nil {
-				s.answers.put(key, enc)
-				out.enc = enc
-			}
-			return out, nil
+			return MarketOut{Market: shapeMarket(m, newView(in.Detail, in.Fields)), Source: src}, nil
 		}))
 }
 

@@ -20,7 +20,6 @@ type Service struct {
 	publicN      int // calls per minute of each, for messages
 	userN        int
 	shared       bool // the limiters live in Redis: their errors are Redis failures
-	answers      answerMemo
 }
 
 // NewService builds the tools' state: publicPerMin and userPerMin per bearer

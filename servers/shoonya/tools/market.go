@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"math"
 	"regexp"
 	"sort"
@@ -38,49 +37,6 @@ type Instrument struct {
 type SearchOut struct {
 	Cols []string `json:"cols" jsonschema:"trading_symbol,token,lot_size,tick_size,instrument_type,option_type"`
 	Rows [][]any  `json:"rows" mcp:"type=array"`
-
-	// enc is the answer encoded once per cache fill: a cached
-	// search is served many times, and encoding its rows ([][]any, by
-	// reflection) was a tenth of a stdio call's CPU. Set by searchOut and
-	// by UnmarshalJSON (a copy read from Redis), so every copy the cache
-	// keeps carries it; nil (a literal built elsewhere) encodes per call.
-	enc *envelope.Encoded
-}
-
-// Preencoded is the answer's encoding, when it has one.
-func (o SearchOut) Preencoded() *envelope.Encoded { return o.enc }
-
-// searchFields is SearchOut without its methods: what is encoded and decoded.
-type searchFields struct {
-	Cols []string `json:"cols"`
-	Rows [][]any  `json:"rows"`
-}
-
-// withEncoding returns o carrying its encoding. Strings and numbers cannot
-// fail to encode; if they ever did, o is returned as is and encoded per call.
-func (o SearchOut) withEncoding() SearchOut {
-	o.enc = nil
-	if o.Rows == nil {
-		o.Rows = [][]any{} // as the per-call path fills it: rows is always an array
-	}
-	if o.Cols == nil {
-		o.Cols = []string{}
-	}
-	if enc, err := envelope.Encode(searchFields{o.Cols, o.Rows}); err == nil {
-		o.enc = enc
-	}
-	return o
-}
-
-// UnmarshalJSON decodes a copy (the cache's Redis format) and encodes it
-// once, so a copy another replica fetched is not re-encoded on every call.
-func (o *SearchOut) UnmarshalJSON(b []byte) error {
-	var f searchFields
-	if err := json.Unmarshal(b, &f); err != nil {
-		return err
-	}
-	*o = SearchOut{Cols: f.Cols, Rows: f.Rows}.withEncoding()
-	return nil
 }
 
 func searchOut(list []noren.Scrip) SearchOut {
@@ -90,7 +46,10 @@ func searchOut(list []noren.Scrip) SearchOut {
 	}
 	var out SearchOut
 	out.Cols, out.Rows = toolkit.Tabulate(hits)
-	return out.withEncoding()
+	if out.Rows == nil {
+		out.Rows = [][]any{}
+	}
+	return out
 }
 
 // List decodes the rows back into instruments (for Go callers and tests); a

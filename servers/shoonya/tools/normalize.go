@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -13,11 +14,18 @@ import (
 // Exchange codes are case-insensitive: "nse" means NSE. The schemas keep the
 // upper-case enums (the codes Noren uses), and every call's arguments are
 // upper-cased before the schema check, so a model's "nse" or "nfo|43650"
-// passes instead of failing the enum or pattern.
+// passes instead of failing the enum or pattern. The toolkit validates the
+// raw bytes, so the normalised arguments replace them.
 func caseInsensitiveExchanges(t toolkit.Tool) toolkit.Tool {
 	inner := t.Handler
 	t.Handler = func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		req.Params.Arguments = normaliseExchanges(req.GetRawArguments())
+		args := normaliseExchanges(req.GetRawArguments())
+		req.Params.Arguments = args
+		if m, ok := args.(map[string]any); ok {
+			if b, err := json.Marshal(m); err == nil {
+				req.Params.RawArguments = b
+			}
+		}
 		return inner(ctx, req)
 	}
 	return t
@@ -31,7 +39,9 @@ func normaliseExchanges(raw any) any {
 	case map[string]any:
 		args = v
 	case json.RawMessage:
-		if json.Unmarshal(v, &args) != nil {
+		d := json.NewDecoder(bytes.NewReader(v))
+		d.UseNumber() // numbers pass through exactly as sent
+		if d.Decode(&args) != nil || args == nil {
 			return raw // the toolkit reports what is wrong with it
 		}
 	default:
