@@ -185,6 +185,9 @@ type numArg struct {
 type hit struct {
 	value  string
 	phrase string
+	// pair: a written base/quote pair (BTCUSDT, EUR/USD) whose exchange was
+	// only the default home; an exchange named in the text replaces it
+	pair bool
 	// a range span the enum does not name: spanN spanUnit back from now,
 	// sent as {from,to}
 	spanN    float64
@@ -316,7 +319,7 @@ func (s *state) extract(text string) string {
 		for _, m := range findAll(text, 8, pairAt, buf[:0]) {
 			a, q := strings.ToLower(text[m[2]:m[3]]), strings.ToLower(text[m[4]:m[5]])
 			if full, ok := s.pair(a, q); ok {
-				s.symbols = append(s.symbols, hit{value: full, phrase: text[m[0]:m[1]]})
+				s.symbols = append(s.symbols, hit{value: full, phrase: text[m[0]:m[1]], pair: true})
 				text = blank(text, m[:2])
 			}
 		}

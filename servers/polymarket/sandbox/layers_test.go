@@ -39,7 +39,7 @@ func TestLandlockMinimumABI(t *testing.T) {
 func TestBwrapArgs(t *testing.T) {
 	s := spec{Python: "/usr/bin/python3.11", Loader: "/lib64/ld-linux-x86-64.so.2", ReadDirs: []string{"/usr/lib/python3.11"}}
 	libs := map[string]string{"/usr/lib/x86_64-linux-gnu/libc.so.6": "/usr/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libz.so.1": "/usr/lib/x86_64-linux-gnu/libz.so.1.2.13"}
-	a := bwrapArgs(s, libs, nil)
+	a := bwrapArgs(s, nil, libs, nil)
 	joined := " " + strings.Join(a, " ") + " "
 	for _, want := range []string{
 		" --unshare-all --unshare-user ", " --uid 65534 --gid 65534 ", " --hostname sandbox ", " --die-with-parent ",
@@ -62,6 +62,22 @@ func TestBwrapArgs(t *testing.T) {
 	for i, x := range a {
 		if x == "--bind" || x == "--dev-bind" || x == "--dev" || x == "--ro-bind" && !slices.Contains(allowed, a[i+1]) {
 			t.Errorf("binds more than the interpreter, its stdlib and its libraries: %s %s", x, a[i+1])
+		}
+	}
+}
+
+// TestBwrapArgsStdlibFiles: with the root's stdlib files given, those are
+// bound one by one and the stdlib tree is not.
+func TestBwrapArgsStdlibFiles(t *testing.T) {
+	s := spec{Python: "/usr/bin/python3.11", Loader: "/lib64/ld-linux-x86-64.so.2", ReadDirs: []string{"/usr/lib/python3.11"}}
+	files := []string{"/usr/lib/python3.11/json/__init__.py", "/usr/lib/python3.11/lib-dynload/_json.cpython-311-x86_64-linux-gnu.so"}
+	joined := " " + strings.Join(bwrapArgs(s, files, nil, nil), " ") + " "
+	if strings.Contains(joined, " /usr/lib/python3.11 ") {
+		t.Errorf("the stdlib tree is bound whole:\n%s", joined)
+	}
+	for _, f := range files {
+		if !strings.Contains(joined, " --ro-bind "+f+" "+f+" ") {
+			t.Errorf("bwrap args lack %s:\n%s", f, joined)
 		}
 	}
 }
