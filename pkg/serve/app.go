@@ -8,6 +8,7 @@ import (
 	"context"
 	"flag"
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
+	"net/http"
 
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/redis/go-redis/v9"
@@ -57,9 +58,12 @@ type Registry struct {
 	aliases map[string]Alias // unlisted names of served tools (alias.go)
 	// resourceCheck refuses malformed resource URIs (resourcecheck.go)
 	resourceCheck func(uri string) error
-	watched       bool              // WatchResources was called (watch.go)
-	scopes        map[string]string // tool -> the OAuth scope it needs
-	name          string            // the server's name, the prefix of its scopes
+	watched       bool                    // WatchResources was called (watch.go)
+	scopes        map[string]string       // tool -> the OAuth scope it needs
+	name          string                  // the server's name, the prefix of its scopes
+	pages         map[string]http.Handler // HandlePage (pages.go)
+	transport     string                  // Options.Transport
+	addr          string                  // Options.Addr
 }
 
 // AddTools registers tools that pass the filters: read-only mode drops every tool

@@ -99,7 +99,7 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	if o.Clock == nil {
 		o.Clock = clock.System{}
 	}
-	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o), name: app.Name, Clock: o.Clock,
+	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o), name: app.Name, Clock: o.Clock, transport: o.Transport, addr: o.Addr,
 		state: &state{ctx: context.WithoutCancel(ctx), mode: o.State, dir: o.StateDir, server: app.Name, log: log}}
 	if r.state.mode == "" { // Options built by hand, not by ParseOptions
 		r.state.mode = StateMemory

@@ -77,6 +77,7 @@ func HTTPHandler(b *Built) http.Handler {
 	h = httpguard.WriteDeadline(lim.WriteTimeout, h)
 	mux.Handle("/mcp", h)
 	mux.Handle("/mcp/", h)
+	mountPages(b, mux)
 	return mux
 }
 

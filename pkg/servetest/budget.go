@@ -40,9 +40,9 @@ func Costs(t testing.TB, tools []toolkit.Tool) []ToolCost {
 			t.Fatalf("%s: %v", tl.Name(), err)
 		}
 		in := compactLen(t, schemaOf(tl.Tool, true))
-		outS := compactLen(t, schemaOf(tl.Tool, false))
-		c := ToolCost{Name: tl.Name(), Description: len(tl.Tool.Description), Input: in, Output: outS,
-			Entry: len(entry), Coverage: coverageLen(t, schemaOf(tl.Tool, false))}
+		outSchema := schemaOf(tl.Tool, false)
+		c := ToolCost{Name: tl.Name(), Description: len(tl.Tool.Description), Input: in, Output: compactLen(t, outSchema),
+			Entry: len(entry), Coverage: coverageLen(t, outSchema)}
 		c.Choose = len(tl.Name()) + c.Description + c.Input
 		out = append(out, c)
 	}

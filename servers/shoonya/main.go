@@ -26,6 +26,6 @@ func app() serve.App {
 			// MCP Apps views: links only for clients that declare the extension.
 			return mcpapps.Install(r.Server, apps.Config())
 		},
-		Commands: map[string]serve.Command{"drift-probe": drift.Command("shoonya", tools.DriftSetup)},
+		Commands: map[string]serve.Command{"drift-probe": drift.Command("shoonya", tools.DriftSetup), "trading": tools.TradingCommand},
 	}
 }

@@ -143,7 +143,7 @@ func TestOutputRoom(t *testing.T) {
 	// Both requests are billed: their usage adds up (the fake reports 8,412
 	// input tokens and one search per answer).
 	if u := out.Trace.Usage; small.fake.Count()-before != 2 || u.Requests != 2 || u.InputTokens != 2*8412 || u.BilledSearches != 2 ||
-		out.Incomplete != "" || small.fake.LastBody()["max_output_tokens"] != float64(3000) {
+		!out.Complete || small.fake.LastBody()["max_output_tokens"] != float64(3000) {
 		t.Errorf("%d requests, %+v", small.fake.Count()-before, out.Trace.Usage)
 	}
 }

@@ -27,6 +27,10 @@ type Item struct {
 	ArticleID       string `json:"-"` // the id inside URL (tests)
 	Published       string `json:"published,omitempty"`
 	Snippet         string `json:"snippet,omitempty"`
+	// PublisherURL is the article on the publisher's site, when its Google
+	// link was decoded before (read_article decodes; the state keeps it;
+	// read_article says why a link Google would not resolve failed).
+	PublisherURL string `json:"publisher_url,omitempty"`
 }
 
 // Feed is a parsed search feed.
@@ -62,7 +66,7 @@ func Throttled(err error) bool {
 }
 
 func throttled(why string, status int) *envelope.Error {
-	e := envelope.New(envelope.RateLimited, "Google News is throttling this server (%s); the feed is served from cache until the next window", why).
+	e := envelope.New(envelope.RateLimited, "Google News is throttling this server (%s): nothing was fetched, and no request is sent to it until retry_after_s has passed (fetch_search_feed serves a kept query's last poll meanwhile)", why).
 		WithDetail(throttledMark, true)
 	if status != 0 {
 		e = e.WithDetail("http_status", status)

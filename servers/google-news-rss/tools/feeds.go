@@ -87,7 +87,7 @@ Errors: rate_limited (throttled or request budget spent; retry_after), upstream_
 			from := "preview_cache"
 			f, meta, err := s.preview.Get(ctx, b.QueryKey, func(ctx context.Context) (feed.Feed, error) {
 				from = "google"
-				return s.client.Fetch(ctx, b.Q, e)
+				return decodingFetcher{s.client, s.articles}.Fetch(ctx, b.Q, e)
 			})
 			if err != nil {
 				return previewOut{}, err

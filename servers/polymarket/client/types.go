@@ -259,6 +259,14 @@ type Comment struct {
 	} `json:"profile"`
 }
 
+// Value is one row of GET /value: a wallet and the USDC value of its
+// positions. Known is set by the client when the API answered a row.
+type Value struct {
+	User  string      `json:"user"`
+	Value extract.Num `json:"value"`
+	Known bool        `json:"-"`
+}
+
 // Builder is a builder-leaderboard row (rank arrives as a string).
 type Builder struct {
 	Rank        ID          `json:"rank"`

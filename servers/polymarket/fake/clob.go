@@ -140,6 +140,10 @@ func (s *Server) prices(w http.ResponseWriter, r *http.Request) {
 var intervals = map[string]time.Duration{"1h": time.Hour, "6h": 6 * time.Hour, "1d": 24 * time.Hour,
 	"1w": 7 * 24 * time.Hour, "1m": 30 * 24 * time.Hour, "max": 31 * 24 * time.Hour, "all": 31 * 24 * time.Hour}
 
+// maxHistoryPoints is how far interval=max reaches on an open market, in
+// points of the fidelity (assumed from polyoxide's "roughly 4,300").
+const maxHistoryPoints = 4300
+
 // minFidelity per interval: 1m needs 10, 1w 5, the rest 1; an absent fidelity
 // counts as 1 (cookbook, 2026-08-11; polyoxide spec-deviations, 2026-10-02).
 var minFidelity = map[string]int{"1m": 10, "1w": 5}
@@ -154,7 +158,14 @@ var minFidelity = map[string]int{"1m": 10, "1w": 5}
 //     'startTs' and 'endTs' interval is too long"; endTs alone is 400;
 //   - points exist only while the market traded (start to closedTime), so a
 //     resolved market's interval history is {"history":[]};
-//   - every answer ends with one extra point stamped now.
+//   - every answer of an open market ends with one extra point stamped now;
+//   - interval=max (or all) of a resolved market answers [] at a fidelity
+//     under 720 (absent, 1, 60) and its whole life at fidelity=720 (a probe
+//     on the resolved 2024 Trump token, 2026-09-26: 614 points, Jan→Nov
+//     2024; py-clob-client#216, #189); of an open market it reaches back
+//     maxHistoryPoints points of the fidelity, not the market's whole life
+//     ("roughly 4,300" points: polyoxide's spec notes; disputed by a
+//     cookbook's "31 days", so the cap is assumed).
 //
 // Point spacing and the ~500-point thinning of long windows are assumed.
 func (s *Server) history(w http.ResponseWriter, r *http.Request) {
@@ -203,20 +214,37 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// the market traded from its start to its close (or now)
-	lo, hi := m.end.Add(-30*24*time.Hour).Unix(), now
+	lo, hi := m.start.Unix(), now
 	if m.closed {
 		hi = m.end.Unix()
 	}
+	step := int64(0)
+	if (iv == "max" || iv == "all") && q.Get("startTs") == "" {
+		switch {
+		case m.closed && fid < 720:
+			writeJSON(w, 200, map[string]any{"history": []any{}})
+			return
+		case m.closed:
+			start, end = lo, hi // the whole life
+		default:
+			start = max(lo, now-int64(maxHistoryPoints*fid*60))
+		}
+		step = int64(fid) * 60
+	}
 	start, end = max(start, lo), min(end, hi)
-	step := max(int64(fid)*60, (end-start)/500) // assumed: at most ~500 points
+	if step == 0 {
+		step = max(int64(fid)*60, (end-start)/500) // assumed: at most ~500 points
+	}
 	pts := []map[string]any{}
 	p := tokenPrice(m, tok)
 	for t, k := start, 0; t <= end && step > 0; t, k = t+step, k+1 {
 		v := p + float64(k%7-3)/100
 		pts = append(pts, map[string]any{"t": t, "p": round(min(max(v, 0.001), 0.999))})
 	}
-	if len(pts) > 0 {
-		pts = append(pts, map[string]any{"t": now, "p": round(p)}) // the appended "now" point
+	if len(pts) > 0 && !m.closed {
+		// the appended "now" point; a resolved market's series ends at its
+		// close (the 2026-09-26 probe: Jan→Nov 2024)
+		pts = append(pts, map[string]any{"t": now, "p": round(p)})
 	}
 	writeJSON(w, 200, map[string]any{"history": pts})
 }

@@ -149,9 +149,10 @@ func (s *Sandbox) prepare(ctx context.Context) Probe {
 		Tag:        processTag,
 	}
 	// The root holds, of the stdlib, only the files of the modules a run
-	// loads (the whitelist and what it and the prelude import: 61 files and
-	// two extension modules on Debian 12, of the tree's ~1,300 files and 70
-	// extension modules), and, of the library directory, only the shared
+	// loads (the whitelist and what it and the prelude import: 61 modules,
+	// 118 files with their compiled copies, two of them extension modules,
+	// of the tree's ~1,400 files on Debian 12), and, of the library
+	// directory, only the shared
 	// libraries the interpreter and those modules link, and the helper's if
 	// it is dynamically linked. KernelOnly (tests) binds the whole stdlib so
 	// the kernel layers are tried against code holding every module,

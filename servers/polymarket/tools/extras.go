@@ -226,7 +226,7 @@ func (s *Service) findClosingSoon() toolkit.Tool {
 			if hours <= 0 {
 				hours = 24
 			}
-			now := time.Now().UTC()
+			now := s.now().UTC()
 			until := now.Add(time.Duration(hours) * time.Hour)
 			q := url.Values{"order": {"endDate"}, "ascending": {"true"},
 				"end_date_min": {now.Format(time.RFC3339)}, "end_date_max": {until.Format(time.RFC3339)}}

@@ -6,8 +6,11 @@
 package tools
 
 import (
+	"time"
+
 	"github.com/redis/go-redis/v9"
 
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
@@ -20,6 +23,16 @@ type Service struct {
 	publicN      int // calls per minute of each, for messages
 	userN        int
 	shared       bool // the limiters live in Redis: their errors are Redis failures
+	// clock is the registry's (serve.Registry.Clock): "now" for dates.
+	clock clock.Clock
+}
+
+// now is the registry clock's time, the system's when none is set.
+func (s *Service) now() time.Time {
+	if s.clock == nil {
+		return time.Now()
+	}
+	return s.clock.Now()
 }
 
 // NewService builds the tools' state: publicPerMin and userPerMin per bearer

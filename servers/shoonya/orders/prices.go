@@ -26,6 +26,7 @@ type Instrument struct {
 	Option   bool    // instname OPT*: wider protection slabs
 	LotSize  int     // ls; 0 or 1 = any quantity
 	Exch     string
+	Token    string // the scrip's token (GetQuotes, the feed)
 }
 
 // CheckLot refuses a quantity that is not a whole number of lots, naming the

@@ -10,19 +10,28 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/confirm"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/feed"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/guard"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/orders"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/paper"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/session"
 )
 
-// ConfirmMode says when place_order asks the user through MCP elicitation.
+// ConfirmMode says whether place_order needs a person's yes.
 type ConfirmMode string
 
 const (
-	ConfirmAuto    ConfirmMode = "auto"    // ask where the client supports elicitation, else proceed
-	ConfirmRequire ConfirmMode = "require" // ask; refuse when the client cannot be asked
-	ConfirmOff     ConfirmMode = "off"     // never ask
+	// ConfirmRequire (the default): a person confirms every order, through
+	// the client's elicitation or the one-time confirmation page.
+	ConfirmRequire ConfirmMode = "require"
+	// ConfirmOff: orders go without asking (autonomous trading, chosen
+	// explicitly and logged at start); the account guards still apply.
+	ConfirmOff ConfirmMode = "off"
+	// ConfirmAuto is the old default, which sent orders unasked when the
+	// client could not elicit; it now means require (logged at start).
+	ConfirmAuto ConfirmMode = "auto"
 )
 
 // Deps are what the tools stand on.
@@ -34,7 +43,21 @@ type Deps struct {
 	Limits   orders.Limits
 	Pacer    *orders.Pacer
 	Confirm  ConfirmMode
-	Now      func() time.Time
+	// ConfirmTimeout bounds the wait for an elicitation/create answer
+	// (DefaultConfirmTimeout when 0).
+	ConfirmTimeout time.Duration
+	// Tickets and Page are the one-time confirmation (package confirm);
+	// PageAddr is the page's loopback listener on stdio (127.0.0.1:0).
+	Tickets  *confirm.Tickets
+	Page     *confirm.Page
+	PageAddr string
+	// Guard is the account guards and the trading mode; nil: defaults in memory.
+	Guard     *guard.Guard
+	guardOnce sync.Once
+	// Paper is the paper book (SHOONYA_TRADING=paper).
+	Paper *paper.Book
+	life  context.Context // the server's lifetime, for the page's listener
+	Now   func() time.Time
 	// ChainConcurrency bounds the option chain's parallel quote calls (the
 	// client-side limiter paces them at 20/s, 200/min).
 	ChainConcurrency int
@@ -59,13 +82,16 @@ func user(ctx context.Context) string { return serve.UserID(ctx) }
 func All(d *Deps) []toolkit.Tool {
 	all := []toolkit.Tool{
 		connectTool(d),
-		placeOrderTool(d), modifyOrderTool(d), cancelOrderTool(d),
-		orderBookTool(d), tradeBookTool(d), positionsTool(d), holdingsTool(d), limitsTool(d),
+		placeOrderTool(d),
+		paperTool(d, modifyOrderTool(d), paperModify(d)), paperTool(d, cancelOrderTool(d), paperCancel(d)),
+		paperTool(d, orderBookTool(d), paperOrderBook(d)), paperTool(d, tradeBookTool(d), paperTradeBook(d)),
+		paperTool(d, positionsTool(d), paperPositions(d)), paperTool(d, holdingsTool(d), paperHoldings(d)),
+		paperTool(d, limitsTool(d), paperLimits(d)),
 		searchScripTool(d), quotesTool(d), optionChainTool(d), timePriceSeriesTool(d),
 		subscribeTool(d), unsubscribeTool(d),
 	}
 	for i, t := range all {
-		all[i] = caseInsensitiveExchanges(t)
+		all[i] = caseInsensitiveExchanges(markedPaper(d, t))
 	}
 	return all
 }

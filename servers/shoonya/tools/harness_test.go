@@ -73,7 +73,10 @@ func newEnv(t testing.TB, era noren.Era, o envOpt) *env {
 	t.Setenv("SHOONYA_CLIENT_ID", acct.ClientID)
 	t.Setenv("SHOONYA_CLIENT_SECRET", acct.ClientSecret)
 	t.Setenv("SHOONYA_AUTHORIZE_URL", urls.Authorize)
-	t.Setenv("SHOONYA_CONFIRM_ORDERS", "auto")
+	t.Setenv("SHOONYA_CONFIRM_ORDERS", "off") // confirmation and the account guards have their own tests
+	t.Setenv("SHOONYA_DUPLICATE_WINDOW", "0")
+	t.Setenv("SHOONYA_MAX_ORDERS_PER_DAY", "0")
+	t.Setenv("SHOONYA_MAX_DAY_VALUE", "0")
 	if era == noren.Legacy {
 		t.Setenv("SHOONYA_REST_URL", urls.LegacyREST)
 		t.Setenv("SHOONYA_WS_URL", urls.LegacyWS)

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"regexp"
 	"sort"
@@ -35,6 +36,7 @@ type Instrument struct {
 
 // SearchOut is search_scrip's result.
 type SearchOut struct {
+	envelope.Coverage
 	Cols []string `json:"cols" jsonschema:"trading_symbol,token,lot_size,tick_size,instrument_type,option_type"`
 	Rows [][]any  `json:"rows" mcp:"type=array"`
 }
@@ -46,6 +48,12 @@ func searchOut(list []noren.Scrip) SearchOut {
 	}
 	var out SearchOut
 	out.Cols, out.Rows = toolkit.Tabulate(hits)
+	// assumed: SearchScrip has no paging or count (ShoonyaApi-py README), so
+	// its "values" are taken as every match it has; none is "No Data :  ".
+	out.Coverage = envelope.Whole()
+	if len(hits) == 0 {
+		out.Coverage = envelope.Nothing("Shoonya answered \"No Data\": nothing matches this text on this exchange")
+	}
 	if out.Rows == nil {
 		out.Rows = [][]any{}
 	}
@@ -191,6 +199,7 @@ type ChainRow struct {
 
 // ChainOut is get_option_chain's result.
 type ChainOut struct {
+	envelope.Coverage
 	Exchange string     `json:"-"` // the request's echo
 	Contract string     `json:"contract,omitempty"`
 	Rows     []ChainRow `json:"rows"`
@@ -200,8 +209,8 @@ type ChainOut struct {
 func optionChainTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_option_chain", Title: "Option chain", Toolset: "market",
-		Description: "Option chain around a strike with live quotes: per strike, call and put side by side. " +
-			"One quote per leg (25 strikes = 100 quotes: half the broker's per-minute budget).",
+		Description: "Option chain with live quotes, call and put per strike. " +
+			"One quote per leg (25 strikes = 100 quotes, half the broker's per-minute budget).",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in ChainIn) (ChainOut, error) {
 		cnt := in.Count
@@ -293,8 +302,23 @@ func optionChainTool(d *Deps) toolkit.Tool {
 			out.Rows = append(out.Rows, *r)
 		}
 		sort.Slice(out.Rows, func(i, j int) bool { return out.Rows[i].Strike < out.Rows[j].Strike })
+		out.Coverage = envelope.Whole()
+		if n := unquoted(quotes); n > 0 {
+			out.Coverage = envelope.Cut(envelope.Partial, fmt.Sprintf("quotes of %d of %d legs (see quote_error)", n, len(quotes)),
+				"call get_option_chain again, or get_quotes for those legs' tokens")
+		}
 		return out, nil
 	})
+}
+
+func unquoted(legs []Leg) int {
+	n := 0
+	for _, l := range legs {
+		if l.QuoteError != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // SeriesIn is get_time_price_series' input.
@@ -320,6 +344,7 @@ type Candle struct {
 
 // SeriesOut is get_time_price_series' result.
 type SeriesOut struct {
+	envelope.Coverage
 	Interval string   `json:"interval"`
 	Candles  []Candle `json:"candles"`
 }
@@ -340,9 +365,8 @@ func parseWhen(field, s string, def time.Time) (time.Time, error) {
 func timePriceSeriesTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_time_price_series", Title: "Candles", Toolset: "market",
-		Description: "Historical OHLCV candles, oldest first: intraday (≤30 days a call, last year) or daily (interval day). " +
-			"[] when no data.",
-		Hints: toolkit.RemoteRead,
+		Description: "Historical OHLCV candles, oldest first: intraday (last year) or daily (interval day).",
+		Hints:       toolkit.RemoteRead,
 	}, func(ctx context.Context, in SeriesIn) (SeriesOut, error) {
 		iv := defaultStr(in.Interval, "5")
 		from, err := parseWhen("from", in.From, time.Time{})
@@ -388,6 +412,10 @@ func timePriceSeriesTool(d *Deps) toolkit.Tool {
 				Low: float64(c.Low), Close: float64(c.Close), Volume: float64(c.Volume), OpenInterest: float64(c.OI)})
 		}
 		sort.SliceStable(out.Candles, func(i, j int) bool { return out.Candles[i].Time < out.Candles[j].Time })
+		out.Coverage = envelope.Whole()
+		if len(out.Candles) == 0 {
+			out.Coverage = envelope.Nothing("Shoonya answered \"no data\" for this window (no trading, or older than it keeps)")
+		}
 		return out, nil
 	})
 }

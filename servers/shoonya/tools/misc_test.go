@@ -3,8 +3,14 @@ package tools_test
 import (
 	"context"
 	"fmt"
+	"html"
+	"io"
+	"net/http"
+	neturl "net/url"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -111,7 +117,7 @@ func TestOrderConfirmation(t *testing.T) {
 	for _, v := range versions {
 		for _, accept := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/accept=%t", v, accept), func(t *testing.T) {
-				e := newEnv(t, noren.OAuth, envOpt{})
+				e := newEnv(t, noren.OAuth, envOpt{extra: map[string]string{"SHOONYA_CONFIRM_ORDERS": "require"}})
 				e.connect()
 				c, err := client.NewInProcessClientWithOptions(e.conn.Built.Server, client.WithElicitationHandler(elicit{accept}), client.WithProtocolVersion(v))
 				if err != nil {
@@ -157,14 +163,120 @@ func TestOrderConfirmation(t *testing.T) {
 	}
 }
 
-func TestConfirmRequireRefusesWithoutElicitation(t *testing.T) {
-	e := newEnv(t, noren.OAuth, envOpt{extra: map[string]string{"SHOONYA_CONFIRM_ORDERS": "require"}})
-	e.connect()
-	body := servetest.ErrorBody(t, e.call("place_order", map[string]any{"exchange": "NSE", "trading_symbol": "SBIN-EQ",
-		"side": "BUY", "quantity": 1, "order_type": "LIMIT", "price": 700}))
-	if body.Code != envelope.PermissionDenied || len(e.fake.Ledger()) != 0 {
-		t.Fatalf("%+v", body)
+// TestConfirmRequireWithoutElicitation: a client that cannot ask the user
+// sends nothing however often the model retries; it gets one confirmation
+// link, and the link places the order once.
+func TestConfirmRequireWithoutElicitation(t *testing.T) {
+	for _, era := range eras {
+		t.Run(string(era), func(t *testing.T) {
+			e := newEnv(t, era, envOpt{extra: map[string]string{"SHOONYA_CONFIRM_ORDERS": "require"}})
+			e.connect()
+			args := map[string]any{"exchange": "NSE", "trading_symbol": "SBIN-EQ", "side": "BUY", "quantity": 1, "order_type": "LIMIT", "price": 700}
+			var url string
+			for i := range 3 {
+				out := servetest.Decode[tools.PlaceOut](t, e.call("place_order", args))
+				if out.Outcome != "confirmation_required" || out.ConfirmURL == "" || out.OrderID != "" {
+					t.Fatalf("try %d: %+v", i, out)
+				}
+				if url != "" && out.ConfirmURL != url {
+					t.Fatalf("a retry got another link: %s then %s", url, out.ConfirmURL)
+				}
+				url = out.ConfirmURL
+			}
+			if n := len(e.fake.Ledger()); n != 0 {
+				t.Fatalf("%d orders reached the broker without a person's yes", n)
+			}
+			page := confirmPage(t, url)
+			if got := postConfirm(t, url, page, nil); !strings.Contains(got.body, "Placed: order") {
+				t.Fatalf("POST: %d %s", got.status, got.body)
+			}
+			if n := len(e.fake.Ledger()); n != 1 {
+				t.Fatalf("ledger %d after the person's yes, want 1", n)
+			}
+			if got := postConfirm(t, url, page, nil); got.status != http.StatusGone {
+				t.Fatalf("replayed POST: %d %s", got.status, got.body)
+			}
+			if n := len(e.fake.Ledger()); n != 1 {
+				t.Fatalf("ledger %d after a replay, want 1", n)
+			}
+			// The model's retry now answers already_placed and sends nothing.
+			if out := servetest.Decode[tools.PlaceOut](t, e.call("place_order", args)); out.Outcome != "already_placed" || len(e.fake.Ledger()) != 1 {
+				t.Fatalf("retry after the page: %+v, ledger %d", out, len(e.fake.Ledger()))
+			}
+		})
 	}
+}
+
+// TestConfirmPageRefusesAlteredOrder: the POST must carry the exact order shown.
+func TestConfirmPageRefusesAlteredOrder(t *testing.T) {
+	e := newEnv(t, noren.Legacy, envOpt{extra: map[string]string{"SHOONYA_CONFIRM_ORDERS": "require"}})
+	e.connect()
+	out := servetest.Decode[tools.PlaceOut](t, e.call("place_order", map[string]any{"exchange": "NSE", "trading_symbol": "SBIN-EQ",
+		"side": "BUY", "quantity": 1, "order_type": "LIMIT", "price": 700, "idempotency_key": "alter-1"}))
+	page := confirmPage(t, out.ConfirmURL)
+	altered := strings.Replace(page, `quantity&#34;:1`, `quantity&#34;:100`, 1)
+	if altered == page {
+		t.Fatalf("page does not carry the order: %s", page)
+	}
+	if got := postConfirm(t, out.ConfirmURL, altered, nil); got.status != http.StatusConflict || len(e.fake.Ledger()) != 0 {
+		t.Fatalf("altered POST: %d %s, ledger %d", got.status, got.body, len(e.fake.Ledger()))
+	}
+	if got := postConfirm(t, out.ConfirmURL, page, map[string]string{"Origin": "https://evil.example"}); got.status != http.StatusForbidden || len(e.fake.Ledger()) != 0 {
+		t.Fatalf("cross-site POST: %d, ledger %d", got.status, len(e.fake.Ledger()))
+	}
+}
+
+// TestConfirmPageExpires: a link used after SHOONYA_CONFIRM_TTL sends nothing.
+func TestConfirmPageExpires(t *testing.T) {
+	e := newEnv(t, noren.Legacy, envOpt{extra: map[string]string{"SHOONYA_CONFIRM_ORDERS": "require", "SHOONYA_CONFIRM_TTL": "150ms"}})
+	e.connect()
+	out := servetest.Decode[tools.PlaceOut](t, e.call("place_order", map[string]any{"exchange": "NSE", "trading_symbol": "SBIN-EQ",
+		"side": "BUY", "quantity": 1, "order_type": "LIMIT", "price": 700, "idempotency_key": "expire-1"}))
+	page := confirmPage(t, out.ConfirmURL)
+	time.Sleep(300 * time.Millisecond)
+	if got := postConfirm(t, out.ConfirmURL, page, nil); got.status != http.StatusGone || len(e.fake.Ledger()) != 0 {
+		t.Fatalf("expired POST: %d %s, ledger %d", got.status, got.body, len(e.fake.Ledger()))
+	}
+}
+
+var orderField = regexp.MustCompile(`name="order" value="([^"]*)"`)
+
+// confirmPage GETs the page and returns the hidden order field as the browser would post it.
+func confirmPage(t *testing.T, url string) string {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	m := orderField.FindStringSubmatch(string(b))
+	if res.StatusCode != 200 || m == nil {
+		t.Fatalf("GET %s: %d %s", url, res.StatusCode, b)
+	}
+	return m[1]
+}
+
+type posted struct {
+	status int
+	body   string
+}
+
+func postConfirm(t *testing.T, url, escapedOrder string, headers map[string]string) posted {
+	t.Helper()
+	form := neturl.Values{"action": {"place"}, "order": {html.UnescapeString(escapedOrder)}}
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return posted{res.StatusCode, string(b)}
 }
 
 // TestNoSecretsAnywhere: canary credentials never reach logs, results or errors,
@@ -202,7 +314,7 @@ func TestNoSecretsAnywhere(t *testing.T) {
 func TestOrderConfirmationOverHTTP(t *testing.T) {
 	for _, v := range []string{mcp.LATEST_PROTOCOL_VERSION, mcp.ProtocolVersion20251125} {
 		t.Run(v, func(t *testing.T) {
-			e := newEnv(t, noren.Legacy, envOpt{})
+			e := newEnv(t, noren.Legacy, envOpt{extra: map[string]string{"SHOONYA_CONFIRM_ORDERS": "require"}})
 			e.connect()
 			c := httpClientWith(t, e.conn.Built, v, []client.ClientOption{client.WithElicitationHandler(elicit{false})})
 			var req mcp.CallToolRequest

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -44,6 +45,9 @@ func normaliseExchanges(raw any) any {
 		if d.Decode(&args) != nil || args == nil {
 			return raw // the toolkit reports what is wrong with it
 		}
+		if _, err := d.Token(); err != io.EOF {
+			return raw // trailing bytes: not one object, so not ours to rewrite
+		}
 	default:
 		return raw
 	}
@@ -53,7 +57,7 @@ func normaliseExchanges(raw any) any {
 		switch k {
 		case "exchange":
 			if s, ok := v.(string); ok {
-				out[k] = strings.ToUpper(strings.TrimSpace(s))
+				out[k] = upperIfExchange(s)
 			}
 		case "instruments":
 			if l, ok := v.([]any); ok {
@@ -62,7 +66,7 @@ func normaliseExchanges(raw any) any {
 					up[i] = e
 					if s, ok := e.(string); ok {
 						if ex, tok, found := strings.Cut(s, "|"); found {
-							up[i] = strings.ToUpper(strings.TrimSpace(ex)) + "|" + strings.TrimSpace(tok)
+							up[i] = upperIfExchange(ex) + "|" + strings.TrimSpace(tok)
 						}
 					}
 				}
@@ -71,4 +75,15 @@ func normaliseExchanges(raw any) any {
 		}
 	}
 	return out
+}
+
+// upperIfExchange is s upper-cased when that is an exchange code Noren
+// knows; anything else stays as the caller sent it, so the schema's error
+// quotes the caller's own text.
+func upperIfExchange(s string) string {
+	switch u := strings.ToUpper(strings.TrimSpace(s)); u {
+	case "NSE", "BSE", "NFO", "BFO", "CDS", "BCD", "MCX", "NCX":
+		return u
+	}
+	return s
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/shoonya/guard"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/orders"
 )
@@ -40,6 +41,12 @@ type PlaceOut struct {
 	Price          float64 `json:"price_sent,omitempty"`
 	Converted      string  `json:"converted,omitempty"`
 	Next           string  `json:"next"`
+	// Mode is live or paper (SHOONYA_TRADING): a paper order was never sent.
+	Mode string `json:"mode"`
+	// ConfirmURL is the one-time page where a person confirms the order
+	// (outcome confirmation_required); nothing was sent.
+	ConfirmURL     string `json:"confirm_url,omitempty"`
+	ConfirmExpires string `json:"confirm_expires,omitempty"`
 }
 
 // mapOrder validates a PlaceIn and maps it to Noren codes.
@@ -145,7 +152,7 @@ func (d *Deps) instrument(ctx context.Context, a *noren.Auth, exch, tsym string)
 		}
 		in := orders.Instrument{TSym: tsym, Tick: float64(q.TickSize), Decimals: int(q.PP), Upper: float64(q.Upper),
 			Lower: float64(q.Lower), LTP: float64(q.LP), Option: strings.HasPrefix(strings.ToUpper(q.InstName), "OPT"),
-			LotSize: int(s.LotSize), Exch: exch}
+			LotSize: int(s.LotSize), Exch: exch, Token: s.Token}
 		if in.LotSize <= 0 {
 			in.LotSize = int(q.LotSize)
 		}
@@ -265,57 +272,87 @@ func (d *Deps) preflight(ctx context.Context, a *noren.Auth, in PlaceIn, o *nore
 func placeOrderTool(d *Deps) toolkit.Tool {
 	t := toolkit.New(toolkit.Def{
 		Name: "place_order", Title: "Place order", Toolset: "orders",
-		Description: "Place a real order on Shoonya. Same idempotency_key never orders twice (outcome already_placed, nothing sent). " +
-			"Prices: whole ticks inside the circuits (checked on a quote first). " +
-			"Shoonya rejects API market orders, so " + orders.ProtectiveRule + "; see converted. " +
-			"Pre-trade limits refuse with permission_denied. Asks the user to confirm (elicitation) where supported. " +
-			"Never auto-retried; a lost answer is looked up in the order book (recovered), else outcome_unknown: call again with the same key. " +
-			"Accepted ≠ executed: see get_order_book.",
+		Description: "Place an order (mode: live or paper). Same idempotency_key never orders twice (already_placed). " +
+			"Ticks/circuits checked. " +
+			"API market orders are rejected, so " + orders.ProtectiveRule + "; see converted. " +
+			"Limits/guards refuse: permission_denied. The user confirms each order; confirmation_required: give them confirm_url. " +
+			"Lost answer: looked up in the book (recovered), else outcome_unknown: call again with the same key. " +
+			"Accepted ≠ executed: get_order_book.",
 		Hints: toolkit.RemoteDestructive,
-	}, func(ctx context.Context, in PlaceIn) (PlaceOut, error) {
-		o, err := mapOrder(in)
-		if err != nil {
-			return PlaceOut{}, err
-		}
-		key := in.IdempotencyKey
-		if key == "" {
-			// From the caller's values, before any conversion: a re-sent call
-			// derives the same key however the market moved.
-			key = orders.DeriveKey(user(ctx), o, d.now())
-		}
-		o.Remarks = key
-		orig := o
-		var converted string
-		res, err := do(ctx, d, func(a *noren.Auth) (orders.Placed, error) {
-			return d.Placer.Place(ctx, user(ctx), key,
-				func(ctx context.Context) ([]noren.Order, error) { return d.client().OrderBook(ctx, a) },
-				func(ctx context.Context) (string, error) { return d.client().PlaceOrder(ctx, a, o) },
-				func() error {
-					o = orig // a repeat after a re-login starts from the caller's values
-					var err error
-					converted, err = d.preflight(ctx, a, in, &o)
-					return err
-				})
-		})
-		if err != nil {
-			return PlaceOut{}, err
-		}
-		out := PlaceOut{OrderID: res.OrderNo, IdempotencyKey: key, Outcome: "placed",
-			Next: "check get_order_book for the status (accepted by the OMS is not yet executed)"}
-		if !res.Deduplicated {
-			out.OrderType, out.Price, out.Converted = orders.OrderTypeName(o.PriceType), orders.Wire(o.Price, o.Decimals), converted
-		}
-		switch {
-		case res.Deduplicated:
-			out.Outcome = "already_placed"
-			out.Next = "an order with this idempotency_key already exists, so nothing was sent; check get_order_book. For a second identical order pass a new idempotency_key"
-		case res.Recovered:
-			out.Outcome = "recovered"
-			out.Next = "Shoonya's answer was lost but the order is in the order book; check get_order_book for the status"
-		}
-		return out, nil
-	})
+	}, func(ctx context.Context, in PlaceIn) (PlaceOut, error) { return d.place(ctx, in, false) })
 	return withConfirmation(d, t)
+}
+
+// place places in once per idempotency key, after the account guards; a
+// person's yes to a second identical order is allowDuplicate. In paper
+// mode the order fills in the paper book and nothing is sent.
+func (d *Deps) place(ctx context.Context, in PlaceIn, allowDuplicate bool) (PlaceOut, error) {
+	o, err := mapOrder(in)
+	if err != nil {
+		return PlaceOut{}, err
+	}
+	key := d.keyOf(ctx, in, o)
+	o.Remarks = key
+	if d.paper(ctx) {
+		return d.placePaper(ctx, in, o, key, allowDuplicate)
+	}
+	orig := o
+	var converted string
+	var reserved *guard.Order
+	res, err := do(ctx, d, func(a *noren.Auth) (orders.Placed, error) {
+		return d.Placer.Place(ctx, user(ctx), key,
+			func(ctx context.Context) ([]noren.Order, error) { return d.client().OrderBook(ctx, a) },
+			func(ctx context.Context) (string, error) {
+				no, err := d.client().PlaceOrder(ctx, a, o)
+				if err != nil && reserved != nil {
+					d.sendFailed(ctx, *reserved, err)
+				}
+				return no, err
+			},
+			func() error {
+				o = orig // a repeat after a re-login starts from the caller's values
+				var err error
+				if converted, err = d.preflight(ctx, a, in, &o); err != nil || reserved != nil {
+					return err
+				}
+				g := guardOrder(o, key)
+				if err := d.guard().Reserve(ctx, user(ctx), g, allowDuplicate); err != nil {
+					return err
+				}
+				reserved = &g
+				return nil
+			})
+	})
+	if err != nil {
+		return PlaceOut{}, err
+	}
+	d.guard().Accepted(ctx, user(ctx), key, res.OrderNo)
+	out := PlaceOut{OrderID: res.OrderNo, IdempotencyKey: key, Outcome: "placed", Mode: string(guard.Live),
+		Next: "check get_order_book for the status (accepted by the OMS is not yet executed)"}
+	if !res.Deduplicated {
+		out.OrderType, out.Price, out.Converted = orders.OrderTypeName(o.PriceType), orders.Wire(o.Price, o.Decimals), converted
+	}
+	switch {
+	case res.Deduplicated:
+		out.Outcome = "already_placed"
+		out.Next = alreadyPlacedNext
+	case res.Recovered:
+		out.Outcome = "recovered"
+		out.Next = "Shoonya's answer was lost but the order is in the order book; check get_order_book for the status"
+	}
+	return out, nil
+}
+
+const alreadyPlacedNext = "an order with this idempotency_key already exists, so nothing was sent; check get_order_book. For a second identical order pass a new idempotency_key"
+
+// keyOf is the call's idempotency key: the caller's, or one derived from the
+// caller's values before any conversion, so a re-sent call derives the same
+// key however the market moved.
+func (d *Deps) keyOf(ctx context.Context, in PlaceIn, o noren.OrderRequest) string {
+	if in.IdempotencyKey != "" {
+		return in.IdempotencyKey
+	}
+	return orders.DeriveKey(user(ctx), o, d.now())
 }
 
 // ModifyIn is modify_order's input. Only order_id is required: what is left
@@ -397,6 +434,9 @@ func modifyOrderTool(d *Deps) toolkit.Tool {
 	}, func(ctx context.Context, in ModifyIn) (ModifyAck, error) {
 		if in.Quantity == 0 && in.OrderType == "" && in.Price == 0 && in.TriggerPrice == 0 {
 			return ModifyAck{}, envelope.Invalid("price", "nothing to change: pass quantity, order_type, price or trigger_price")
+		}
+		if err := d.guard().CheckTrading(ctx, user(ctx)); err != nil {
+			return ModifyAck{}, err // halted or frozen: no order changes either (cancels still go)
 		}
 		var sent noren.ModifyRequest
 		no, err := do(ctx, d, func(a *noren.Auth) (string, error) {

@@ -23,20 +23,23 @@ import (
 
 // Env names of the wiring.
 const (
-	EnvAuth         = "SHOONYA_AUTH"                // oauth (default) or legacy
-	EnvRESTURL      = "SHOONYA_REST_URL"            // REST base, default per era
-	EnvWSURL        = "SHOONYA_WS_URL"              // websocket, default per era
-	EnvAuthorizeURL = "SHOONYA_AUTHORIZE_URL"       // OAuth login page
-	EnvConfirm      = "SHOONYA_CONFIRM_ORDERS"      // auto (default), require, off
-	EnvTimeout      = "SHOONYA_TIMEOUT"             // per read call, Go duration; default 10s
-	EnvOrderTimeout = "SHOONYA_ORDER_TIMEOUT"       // per order call; default 15s
-	EnvPerSecond    = "SHOONYA_REQUESTS_PER_SECOND" // client-side budget per account; default 20, 0 = off
-	EnvPerMinute    = "SHOONYA_REQUESTS_PER_MINUTE" // default 200, 0 = off
+	EnvAuth           = "SHOONYA_AUTH"                // oauth (default) or legacy
+	EnvRESTURL        = "SHOONYA_REST_URL"            // REST base, default per era
+	EnvWSURL          = "SHOONYA_WS_URL"              // websocket, default per era
+	EnvAuthorizeURL   = "SHOONYA_AUTHORIZE_URL"       // OAuth login page
+	EnvConfirm        = "SHOONYA_CONFIRM_ORDERS"      // require (default) or off
+	EnvConfirmTimeout = "SHOONYA_CONFIRM_TIMEOUT"     // wait for an elicitation/create answer; default 90s
+	EnvConfirmAddr    = "SHOONYA_CONFIRM_ADDR"        // the confirmation page's loopback listener on stdio; default 127.0.0.1:0
+	EnvConfirmTTL     = "SHOONYA_CONFIRM_TTL"         // how long a confirmation link works; default 5m
+	EnvTimeout        = "SHOONYA_TIMEOUT"             // per read call, Go duration; default 10s
+	EnvOrderTimeout   = "SHOONYA_ORDER_TIMEOUT"       // per order call; default 15s
+	EnvPerSecond      = "SHOONYA_REQUESTS_PER_SECOND" // client-side budget per account; default 20, 0 = off
+	EnvPerMinute      = "SHOONYA_REQUESTS_PER_MINUTE" // default 200, 0 = off
 )
 
 // Instructions are sent to clients on initialize.
-const Instructions = "Shoonya (Finvasia) broker bridge. Call connect_shoonya_broker first (every other tool needs its session; again when a tool says the session expired). Orders are real: place_order is idempotent per idempotency_key, " +
-	"enforces pre-trade limits and asks for confirmation where the client supports elicitation. Live prices: subscribe_market_feeds, then read or subscribe to shoonya://feed."
+const Instructions = "Shoonya (Finvasia) broker bridge. Call connect_shoonya_broker first (every other tool needs its session; again when a tool says the session expired). Orders are real (unless results say mode paper): place_order is idempotent per idempotency_key, " +
+	"enforces pre-trade limits and account guards, and never sends without the user's yes: through the client's prompt, or a one-time confirm_url the user opens (outcome confirmation_required: give the user the link; calling again sends nothing). Live prices: subscribe_market_feeds, then read or subscribe to shoonya://feed."
 
 // Config builds the dependencies from the environment. With rdb (from
 // MCPFLEET_REDIS_URL) the per-account request budget lives in Redis, shared by
@@ -94,11 +97,11 @@ func ConfigOn(rdb *redis.Client, db *store.DB) (noren.Config, ConfirmMode, order
 	}
 	mode := ConfirmMode(strings.ToLower(env.Or(EnvConfirm, "")))
 	switch mode {
-	case "":
-		mode = ConfirmAuto
-	case ConfirmAuto, ConfirmRequire, ConfirmOff:
+	case "", ConfirmAuto:
+		mode = ConfirmRequire
+	case ConfirmRequire, ConfirmOff:
 	default:
-		return cfg, "", orders.Limits{}, fmt.Errorf("%s must be auto, require or off, not %q", EnvConfirm, mode)
+		return cfg, "", orders.Limits{}, fmt.Errorf("%s must be require or off, not %q", EnvConfirm, mode)
 	}
 	lim, err := orders.LimitsFromEnv()
 	return cfg, mode, lim, err
@@ -170,7 +173,10 @@ func Register(ctx context.Context, r *serve.Registry) error {
 		}
 	}
 	d := &Deps{Sessions: sessions, Hub: hub, Placer: placer, Limits: lim,
-		Pacer: pacer, Confirm: mode, ChainConcurrency: 8, Now: r.Clock.Now}
+		Pacer: pacer, Confirm: mode, ChainConcurrency: 8, Now: r.Clock.Now, life: context.WithoutCancel(ctx)}
+	if err := d.configureGuards(ctx, r, db); err != nil {
+		return err
+	}
 	log := r.Log
 	var rdb redis.Cmdable // a nil *redis.Client must stay a nil interface
 	if r.Redis != nil {
@@ -189,6 +195,7 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	// A client watching the feed on one replica hears the ticks of a socket on another.
 	notifier.Relay = r.ShareResourceUpdates(ctx, "shoonya", notifier.UpdatedURI)
 	go notifier.Run(ctx)
+	logOrderSafety(r, d)
 	r.Log.Info().Str("login_generation", string(cfg.Era)).Str("confirm_orders", string(mode)).
 		Int("max_order_qty", lim.MaxQuantity).Float64("max_order_value", lim.MaxOrderValue).
 		Int("max_orders_per_minute", lim.MaxOrdersPerMin).Bool("shared_request_budget", cfg.SharedLimiter).

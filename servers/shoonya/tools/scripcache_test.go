@@ -120,7 +120,7 @@ func TestSearchOutThroughRedis(t *testing.T) {
 		}
 	}
 	empty, err := json.Marshal(tools.SearchOutForTest(nil))
-	if err != nil || string(empty) != `{"cols":["trading_symbol","token","lot_size","tick_size","instrument_type","option_type"],"rows":[]}` {
+	if err != nil || string(empty) != `{"complete":true,"empty":"Shoonya answered \"No Data\": nothing matches this text on this exchange","cols":["trading_symbol","token","lot_size","tick_size","instrument_type","option_type"],"rows":[]}` {
 		t.Fatalf("empty answer encoded as %s (%v)", empty, err)
 	}
 }

@@ -20,6 +20,9 @@ type Fault struct {
 	// retry-after-ms headers ("-" removes the header).
 	RetryAfter   string `json:"retryAfter,omitempty"`
 	RetryAfterMs string `json:"retryAfterMs,omitempty"`
+	// StreamMs spreads a streamed answer's events over this many
+	// milliseconds (a slow real answer, scaled down).
+	StreamMs int `json:"streamMs,omitempty"`
 }
 
 // Push adds a fault.
