@@ -83,7 +83,9 @@ type BacktestStarted struct {
 func (c *Client) StartBacktest(ctx context.Context, r BacktestRequest) (BacktestStarted, error) {
 	body, err := c.call(ctx, request{op: "backtest start", method: "POST", path: "/backtests/start", json: r})
 	if err != nil {
-		return BacktestStarted{}, withHint(err, "get_strategies lists valid strategy names", envelope.NotFound)
+		// 400 "Symbol and timeframe must be provided or defined in strategy
+		// config" is also what an unknown strategy gets when they are left out.
+		return BacktestStarted{}, withHint(err, "pass symbol and timeframe, or check strategy_name with get_strategies (it lists valid names and their symbol, timeframe)", envelope.NotFound, envelope.InvalidArgument)
 	}
 	id, err := operationID(body, "backtest start", "operation_id")
 	if err != nil {

@@ -205,6 +205,21 @@ func (s *Server) Finish(id, errMsg string) bool {
 	return true
 }
 
+// Cancelled reports the reason and force flag the operation's cancel request
+// carried (tests check what the client sent).
+func (s *Server) Cancelled(id string) (reason string, force, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o, ok := s.ops[id]
+	if !ok || o.endStatus != StatusCancelled {
+		return "", false, false
+	}
+	if o.cancelReason != nil {
+		reason = *o.cancelReason
+	}
+	return reason, o.forced, true
+}
+
 // Status reports an operation's status ("" if unknown), for tests.
 func (s *Server) Status(id string) string {
 	s.mu.Lock()

@@ -58,6 +58,7 @@ type operation struct {
 	endStatus    string
 	endMessage   string
 	cancelReason *string
+	forced       bool // the cancel asked for force (CancelOperationRequest.force)
 	frozenPct    float64
 	// onComplete runs once, under the store lock, when the op completes.
 	onComplete func(now time.Time)

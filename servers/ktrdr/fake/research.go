@@ -21,7 +21,7 @@ func (s *Server) researchRoute(w http.ResponseWriter, r *http.Request, path stri
 	case path == "/backtests/start" && m == "POST":
 		s.startBacktest(w, r, f)
 	case len(seg) == 3 && seg[0] == "operations" && seg[2] == "resume" && m == "POST" && head:
-		s.resumeOperation(w, seg[1])
+		s.resumeOperation(w, seg[1], f)
 	case len(seg) == 3 && seg[0] == "operations" && seg[2] == "retry" && m == "POST":
 		s.retryOperation(w, seg[1], f)
 	case len(seg) == 3 && seg[0] == "operations" && seg[2] == "children" && m == "GET" && head:
@@ -63,17 +63,19 @@ func (s *Server) strategyNamed(name string) *strategy {
 
 // backtestSummary is BacktestResults.to_dict (kpiteira/ktrdr@2c5c7173
 // ktrdr/backtesting/engine.py) with PerformanceMetrics.to_dict's keys
-// (ktrdr/backtesting/performance.py); the worker reports it as the
-// operation's result_summary (ktrdr/backtesting/backtest_worker.py). The
-// figures are assumed (one fixed, plausible run).
+// (ktrdr/backtesting/performance.py); the worker completes the operation
+// with it as result_summary (ktrdr/backtesting/backtest_worker.py). Source:
+// the same performance.py computes total_return_pct, max_drawdown_pct and
+// win_rate as decimals 0-1 ("Return as decimal 0-1"), total_return and
+// max_drawdown in money. The figures are assumed (one fixed, plausible run).
 func backtestSummary(name, symbol, tf, start, end string, capital, commission, slippage float64) map[string]any {
 	return map[string]any{
 		"strategy_name": name, "symbol": symbol, "timeframe": tf,
 		"start_time": start + "T00:00:00", "end_time": end + "T00:00:00", "execution_time_seconds": 3.8,
 		"config": map[string]any{"initial_capital": capital, "commission": commission, "slippage": slippage, "start_date": start, "end_date": end},
 		"metrics": map[string]any{
-			"total_return": capital * 0.0842, "total_return_pct": 8.42, "annualized_return": 4.1, "volatility": 0.183,
-			"sharpe_ratio": 0.91, "max_drawdown": capital * 0.061, "max_drawdown_pct": 6.1,
+			"total_return": capital * 0.0842, "total_return_pct": 0.0842, "annualized_return": 0.041, "volatility": 0.183,
+			"sharpe_ratio": 0.91, "max_drawdown": capital * 0.061, "max_drawdown_pct": 0.061,
 			"total_trades": 37, "winning_trades": 21, "losing_trades": 16, "win_rate": 0.5676, "profit_factor": 1.42,
 			"avg_holding_period": 11.3, "avg_win_holding_period": 12.9, "avg_loss_holding_period": 9.2,
 			"avg_win": capital * 0.0121, "avg_loss": capital * 0.0099, "largest_win": capital * 0.034, "largest_loss": capital * 0.021,
@@ -122,6 +124,14 @@ func (s *Server) startBacktest(w http.ResponseWriter, r *http.Request, f Faults)
 		validation(w, f, errs...)
 		return
 	}
+	if f.NoWorkers {
+		// WorkerUnavailableError → 503 with to_response_dict() as detail
+		// (kpiteira/ktrdr@2c5c7173 ktrdr/api/endpoints/backtesting.py,
+		// ktrdr/errors/exceptions.py).
+		writeJSON(w, 503, map[string]any{"detail": map[string]any{"error": "No backtesting workers available", "worker_type": "backtesting",
+			"registered_workers": 0, "backend_uptime_seconds": 5.2, "hint": "Workers auto-register after startup. Retry in a few seconds, or check worker container logs."}})
+		return
+	}
 	s.mu.Lock()
 	st := s.strategyNamed(name)
 	if st != nil {
@@ -142,6 +152,12 @@ func (s *Server) startBacktest(w http.ResponseWriter, r *http.Request, f Faults)
 		Parameters: map[string]any{"strategy_name": name, "initial_capital": capital, "commission": commission, "slippage": slippage}}
 	o := s.newOp("backtesting", md, s.now())
 	o.summary = backtestSummary(name, symbol, tf, start, end, capital, commission, slippage)
+	if st == nil {
+		// The route does not check the strategy when symbol and timeframe
+		// are given (ktrdr/api/endpoints/backtesting.py); the worker fails on
+		// loading it (assumed wording).
+		o.script.FailAt, o.script.FailMessage = 1, fmt.Sprintf("Strategy file not found: strategies/%s.yaml", name)
+	}
 	id := o.id
 	s.mu.Unlock()
 	writeJSON(w, 200, map[string]any{"success": true, "operation_id": id, "status": "started",
@@ -161,10 +177,12 @@ func (o *operation) saveCheckpoint(st operationInfo, now time.Time) {
 
 // resumeOperation is POST /operations/{id}/resume (kpiteira/ktrdr@2c5c7173
 // ktrdr/api/endpoints/operations.py resume_operation): 404 unknown or no
-// checkpoint (which marks it failed), 409 running, resuming or completed;
-// otherwise ResumeOperationResponse and the operation runs on from its
-// checkpoint.
-func (s *Server) resumeOperation(w http.ResponseWriter, id string) {
+// checkpoint (which marks it failed), 409 running, resuming or completed,
+// 503 "No training worker available to resume operation" (the status stays
+// cancelled); otherwise ResumeOperationResponse with status "resuming" (the
+// route answers RESUMING before the worker starts) and the operation runs on
+// from its checkpoint.
+func (s *Server) resumeOperation(w http.ResponseWriter, id string, f Faults) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	o, st, ok := s.lookup(id)
@@ -186,6 +204,14 @@ func (s *Server) resumeOperation(w http.ResponseWriter, id string) {
 		detail(w, 404, "No checkpoint available for operation "+id)
 		return
 	}
+	if f.NoWorkers {
+		kind := "training"
+		if o.opType == "backtesting" {
+			kind = "backtest"
+		}
+		detail(w, 503, fmt.Sprintf("No %s worker available to resume operation", kind))
+		return
+	}
 	now := s.now()
 	cp := o.checkpoint
 	o.shift += now.Sub(o.endedAt)
@@ -195,7 +221,7 @@ func (s *Server) resumeOperation(w http.ResponseWriter, id string) {
 		resumed["epoch"] = cp.epoch
 	}
 	o.onResumeComplete()
-	writeJSON(w, 200, map[string]any{"success": true, "data": map[string]any{"operation_id": id, "status": "running", "resumed_from": resumed}})
+	writeJSON(w, 200, map[string]any{"success": true, "data": map[string]any{"operation_id": id, "status": "resuming", "resumed_from": resumed}})
 }
 
 // onResumeComplete drops the checkpoint once the resumed run completes

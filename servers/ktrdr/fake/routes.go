@@ -306,10 +306,13 @@ func (s *Server) cancelOperation(w http.ResponseWriter, r *http.Request, id stri
 	}
 	var errs []verr
 	reason, hasReason := strField(body, "reason", false, &errs)
+	force := false
 	if v, ok := body["force"]; ok && v != nil {
-		if _, isBool := v.(bool); !isBool {
+		b, isBool := v.(bool)
+		if !isBool {
 			errs = append(errs, verr{[]any{"body", "force"}, "Input should be a valid boolean", "bool_type", v})
 		}
+		force = b
 	}
 	if len(errs) > 0 {
 		validation(w, f, errs...)
@@ -333,7 +336,7 @@ func (s *Server) cancelOperation(w http.ResponseWriter, r *http.Request, id stri
 	if hasReason {
 		reasonPtr = strp(reason)
 	}
-	o.cancelReason = reasonPtr
+	o.cancelReason, o.forced = reasonPtr, force
 	o.saveCheckpoint(st, now)
 	// OperationsService.cancel_operation's dict, wrapped in OperationCancelResponse
 	// (ktrdr/api/services/operations_service.py at each commit).

@@ -40,7 +40,9 @@ Errors: invalid_argument, not_found, upstream_unavailable (no workers).`},
 // operation's results (BacktestResults.to_dict, kpiteira/ktrdr
 // ktrdr/backtesting/engine.py; PerformanceMetrics.to_dict,
 // ktrdr/backtesting/performance.py), with the final capital worked out so
-// the model does no arithmetic; metrics holds every figure as sent.
+// the model does no arithmetic; metrics holds every figure as sent. The
+// backend's *_pct and win_rate are decimals 0-1 (PerformanceTracker,
+// ktrdr/backtesting/performance.py); the headline percentages are ×100.
 type backtestOut struct {
 	OperationID    string         `json:"operation_id"`
 	Status         string         `json:"status"`
@@ -50,8 +52,8 @@ type backtestOut struct {
 	Timeframe      string         `json:"timeframe,omitempty"`
 	InitialCapital float64        `json:"initial_capital,omitempty"`
 	FinalCapital   float64        `json:"final_capital,omitempty"`
-	TotalReturnPct float64        `json:"total_return_pct"`
-	MaxDrawdownPct float64        `json:"max_drawdown_pct"`
+	TotalReturnPct float64        `json:"total_return_pct" jsonschema:"percent (8.42 = 8.42%); metrics.total_return_pct is the backend's 0-1"`
+	MaxDrawdownPct float64        `json:"max_drawdown_pct" jsonschema:"percent"`
 	Sharpe         float64        `json:"sharpe_ratio"`
 	Trades         int            `json:"total_trades"`
 	WinRate        float64        `json:"win_rate" jsonschema:"as sent (0-1)"`
@@ -67,7 +69,15 @@ Errors: conflict (still running, or cancelled: resume_operation), not_found, inv
 			if err != nil {
 				return backtestOut{}, err
 			}
-			return readBacktest(r)
+			out, err := readBacktest(r)
+			if err == nil && out.Status == "failed" && out.Error == "" {
+				// A failed operation's results are its (empty) result_summary;
+				// the reason is the operation's error_message.
+				if op, opErr := c.GetOperation(ctx, in.OperationID); opErr == nil {
+					out.Error = op.ErrorMessage
+				}
+			}
+			return out, err
 		})
 }
 
@@ -96,7 +106,10 @@ func readBacktest(r client.Results) (backtestOut, error) {
 	if out.InitialCapital > 0 {
 		out.FinalCapital = math.Round((out.InitialCapital+num(m, "total_return"))*100) / 100
 	}
-	out.TotalReturnPct, out.MaxDrawdownPct = num(m, "total_return_pct"), num(m, "max_drawdown_pct")
+	// total_return_pct and max_drawdown_pct are decimals 0-1 despite their
+	// names (PerformanceTracker: "Return as decimal 0-1"); shown as percent.
+	pct := func(k string) float64 { return math.Round(num(m, k)*10000) / 100 }
+	out.TotalReturnPct, out.MaxDrawdownPct = pct("total_return_pct"), pct("max_drawdown_pct")
 	out.Sharpe, out.WinRate, out.Trades = num(m, "sharpe_ratio"), num(m, "win_rate"), int(num(m, "total_trades"))
 	return out, nil
 }

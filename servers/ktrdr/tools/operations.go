@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 
@@ -67,9 +68,35 @@ func cancelOperation(c *client.Client) toolkit.Tool {
 		Description: `Cancel a pending or running operation. A training or backtest keeps a checkpoint (resume_operation continues it); a data load keeps the bars already cached.
 Errors: conflict (already finished; details.status), not_found.
 Related: list_checkpoints.`},
-		func(ctx context.Context, in cancelIn) (client.Cancellation, error) {
-			return c.CancelOperationWith(ctx, in.OperationID, in.Reason, in.Force)
+		func(ctx context.Context, in cancelIn) (cancelOut, error) {
+			cn, err := c.CancelOperationWith(ctx, in.OperationID, in.Reason, in.Force)
+			if err != nil {
+				return cancelOut{}, err
+			}
+			return cancelOut{Cancellation: cn, Kept: keptOnCancel(cn.OperationID)}, nil
 		})
+}
+
+// cancelOut is the backend's cancellation with what the cancelled work kept.
+type cancelOut struct {
+	client.Cancellation
+	Kept string `json:"kept" jsonschema:"what survives the cancel and how to continue"`
+}
+
+// keptOnCancel says what a cancelled operation keeps, by its type (the id's
+// prefix, op_<type>_…: ktrdr/api/services/operations_service.py). Training
+// and backtest workers save a cancellation checkpoint
+// (ktrdr/training/training_worker.py, ktrdr/backtesting/backtest_worker.py);
+// a data load has written the segments it fetched to the cache.
+func keptOnCancel(id string) string {
+	switch {
+	case strings.HasPrefix(id, "op_training_"), strings.HasPrefix(id, "op_backtesting_"), strings.HasPrefix(id, "op_retry_training_"), strings.HasPrefix(id, "op_retry_backtesting_"):
+		return "a checkpoint of the work so far: resume_operation with this operation_id continues it (list_checkpoints shows it)"
+	case strings.HasPrefix(id, "op_data_load_"), strings.HasPrefix(id, "op_retry_data_load_"):
+		return "the bars already fetched stay cached (get_data_summary); trigger_data_loading fetches the rest"
+	default:
+		return "nothing to resume: start it again if needed"
+	}
 }
 
 func resumeOperation(c *client.Client) toolkit.Tool {
