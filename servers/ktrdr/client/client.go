@@ -370,6 +370,10 @@ func (c *Client) MarketData(ctx context.Context, q MarketQuery) (MarketData, err
 	}
 	if q.TradingHoursOnly {
 		v.Set("trading_hours_only", "true")
+		if q.IncludeExtended {
+			// Query include_extended (ktrdr/api/endpoints/data.py, at 3ba55e75 and HEAD).
+			v.Set("include_extended", "true")
+		}
 	}
 	if q.Limit > 0 {
 		v.Set("limit", strconv.Itoa(q.Limit))

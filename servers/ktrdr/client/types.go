@@ -152,6 +152,7 @@ type MarketQuery struct {
 	Symbol, Timeframe  string
 	StartDate, EndDate string
 	TradingHoursOnly   bool
+	IncludeExtended    bool // with TradingHoursOnly: pre-market and after-hours bars too
 	Limit              int
 }
 
