@@ -1,0 +1,34 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"github.com/mcpfleet/mcpfleet/servers/ktrdr/client"
+)
+
+type strategyIn struct {
+	StrategyName string `json:"strategy_name" jsonschema:"from get_strategies" mcp:"minLength=1;maxLength=200"`
+}
+
+func getStrategy(c *client.Client) toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_strategy", Title: "Get strategy", Toolset: setTraining, Hints: toolkit.RemoteRead,
+		Description: `Read one strategy whole: symbol, timeframe, indicators with parameters, fuzzy_config (sets per indicator), training status, versions, latest metrics.
+Errors: not_found (get_strategies lists names).
+Related: validate_strategy, start_training, start_backtest.`},
+		func(ctx context.Context, in strategyIn) (client.StrategyDetail, error) {
+			return c.Strategy(ctx, in.StrategyName)
+		})
+}
+
+func validateStrategy(c *client.Client) toolkit.Tool {
+	// POST, but it only reads the strategy file and checks it
+	// (ktrdr/api/endpoints/strategies.py validate_strategy): read-only.
+	return toolkit.New(toolkit.Def{Name: "validate_strategy", Title: "Validate strategy", Toolset: setTraining, Hints: toolkit.RemoteRead,
+		Description: `Check a strategy file before training: valid, issues (severity error|warning, category indicators|fuzzy_sets|structure|configuration, message), available_indicators.
+Errors: not_found (no such file; get_strategies lists names), invalid_argument (the file does not parse).
+Related: get_strategy, get_indicators.`},
+		func(ctx context.Context, in strategyIn) (client.Validation, error) {
+			return c.ValidateStrategy(ctx, in.StrategyName)
+		})
+}
