@@ -55,3 +55,36 @@ func TestGetAndValidateStrategy(t *testing.T) {
 		t.Fatal("schema must refuse an empty name")
 	}
 }
+
+func TestGetStrategyFeatures(t *testing.T) {
+	e := start(t, setup{})
+	type out struct {
+		StrategyName string           `json:"strategy_name"`
+		Features     []client.Feature `json:"features"`
+		Count        int              `json:"count"`
+	}
+	f := servetest.Decode[out](t, e.call(t, "get_strategy_features", map[string]any{"strategy_name": "neuro_mean_reversion"}))
+	if f.Count == 0 || f.Count != len(f.Features) || f.Features[0].FeatureID == "" || f.Features[0].Timeframe != "1h" || f.Features[0].Membership == "" {
+		t.Fatalf("%+v", f)
+	}
+	bad := []struct {
+		name     string
+		faults   fake.Faults
+		strategy string
+		want     wantErr
+	}{
+		{"not v3: 400", fake.Faults{}, "trend_momentum", wantErr{code: envelope.InvalidArgument, contains: []string{"not v3 format", "get_strategy shows"}}},
+		{"unknown: 404", fake.Faults{}, "nope", wantErr{code: envelope.NotFound, contains: []string{"Strategy file not found", "get_strategies"}}},
+		{"old backend has no route", fake.Faults{Backend: fake.Backend3ba55e75}, "neuro_mean_reversion",
+			wantErr{code: envelope.UpstreamError, contains: []string{"predates it", "get_strategy"}}},
+		{"500", fake.Faults{Status: 500}, "neuro_mean_reversion", wantErr{code: envelope.UpstreamError, retryable: true}},
+		{"malformed", fake.Faults{Malformed: true}, "neuro_mean_reversion", wantErr{code: envelope.UpstreamError, contains: []string{"not valid JSON"}}},
+	}
+	for _, c := range bad {
+		t.Run(c.name, func(t *testing.T) {
+			e.fake.SetFaults(c.faults)
+			defer e.fake.ClearFaults()
+			checkErr(t, e.call(t, "get_strategy_features", map[string]any{"strategy_name": c.strategy}), c.want)
+		})
+	}
+}

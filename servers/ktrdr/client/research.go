@@ -326,6 +326,7 @@ func (c *Client) StrategyFeatures(ctx context.Context, name string) ([]Feature, 
 	rep, err := c.t.do(ctx, request{op: "features of " + name, route: "strategy features", method: "GET", path: path})
 	if err != nil {
 		err = headOnly(err, rep, "features of "+name, "get_strategy shows the indicators and fuzzy sets")
+		err = withHint(err, "only a v3 strategy (with nn_inputs) lists features; get_strategy shows this one's indicators and fuzzy sets", envelope.InvalidArgument)
 		return nil, withHint(err, "get_strategies lists the strategy names", envelope.NotFound)
 	}
 	return extract.List[Feature](rep.body, "features")

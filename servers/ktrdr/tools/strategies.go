@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/ktrdr/client"
 )
@@ -30,5 +31,30 @@ Errors: not_found (no such file; get_strategies lists names), invalid_argument (
 Related: get_strategy, get_indicators.`},
 		func(ctx context.Context, in strategyIn) (client.Validation, error) {
 			return c.ValidateStrategy(ctx, in.StrategyName)
+		})
+}
+
+type featuresOut struct {
+	StrategyName string           `json:"strategy_name"`
+	Features     []client.Feature `json:"features"`
+	Count        int              `json:"count"`
+	envelope.Coverage
+}
+
+func getStrategyFeatures(c *client.Client) toolkit.Tool {
+	return toolkit.New(toolkit.Def{Name: "get_strategy_features", Title: "Get strategy features", Toolset: setTraining, Hints: toolkit.RemoteRead,
+		Description: `List a v3 strategy's model inputs in order: feature_id, timeframe, fuzzy_set, membership, indicator.
+Errors: not_found, invalid_argument (not a v3 strategy: get_strategy shows its indicators and fuzzy sets).`},
+		func(ctx context.Context, in strategyIn) (featuresOut, error) {
+			fs, err := c.StrategyFeatures(ctx, in.StrategyName)
+			if err != nil {
+				return featuresOut{}, err
+			}
+			out := featuresOut{StrategyName: in.StrategyName, Features: fs, Count: len(fs), Coverage: envelope.Whole()}
+			if len(fs) == 0 {
+				out.Features = []client.Feature{}
+				out.Coverage = envelope.Nothing("the strategy resolves to no features")
+			}
+			return out, nil
 		})
 }

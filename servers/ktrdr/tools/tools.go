@@ -43,7 +43,7 @@ const (
 var Writers = []string{"cancel_operation", "resume_operation", "retry_operation", "trigger_data_loading", "start_training", "start_backtest"}
 
 // ToolCount is how many tools All returns.
-const ToolCount = 23
+const ToolCount = 24
 
 // All returns every ktrdr tool.
 func All(c *client.Client, o Options) []toolkit.Tool {
@@ -59,7 +59,7 @@ func All(c *client.Client, o Options) []toolkit.Tool {
 		listOperations(c), getOperationStatus(c), cancelOperation(c), getOperationResults(c), waitForOperation(p),
 		resumeOperation(c), retryOperation(c), listCheckpoints(c),
 		triggerDataLoading(c, sc), getMarketData(c), getDataSummary(c, sc), getSymbols(c), getIndicators(c),
-		startTraining(c), startBacktest(c), getBacktestResults(c), getStrategies(c), getStrategy(c), validateStrategy(c), listTrainedModels(c), getModelPerformance(c), predict(c),
+		startTraining(c), startBacktest(c), getBacktestResults(c), getStrategies(c), getStrategy(c), validateStrategy(c), getStrategyFeatures(c), listTrainedModels(c), getModelPerformance(c), predict(c),
 		healthCheck(c, o.APIURL),
 	}
 }
