@@ -191,6 +191,10 @@ func TestGetBacktestResults(t *testing.T) {
 	done := startBacktestOp(t, e, merge(backtestArgs, "initial_capital", 50000.0)).OperationID
 	finishOp(t, e, done, "")
 	running := startBacktestOp(t, e, backtestArgs).OperationID
+	cancelled := startBacktestOp(t, e, backtestArgs).OperationID
+	if res := e.call(t, "cancel_operation", map[string]any{"operation_id": cancelled}); res.IsError {
+		t.Fatal(servetest.Text(res))
+	}
 	failed := startBacktestOp(t, e, merge(backtestArgs, "strategy_name", "nope", "symbol", "AAPL", "timeframe", "1h")).OperationID
 	finishOp(t, e, failed, "Strategy file not found: strategies/nope.yaml")
 	training := listOps(t, e.call(t, "list_operations", map[string]any{"operation_type": "training", "status": "completed"})).Operations[0].OperationID
@@ -225,6 +229,7 @@ func TestGetBacktestResults(t *testing.T) {
 		want   wantErr
 	}{
 		{"still running", fake.Faults{}, running, wantErr{code: envelope.Conflict, contains: []string{"wait_for_operation"}}},
+		{"cancelled: resume it", fake.Faults{}, cancelled, wantErr{code: envelope.Conflict, contains: []string{"status: cancelled", "resume_operation"}}},
 		{"unknown id", fake.Faults{}, "op_backtesting_nope", wantErr{code: envelope.NotFound, contains: []string{"Operation not found"}}},
 		{"a training is not a backtest", fake.Faults{}, training,
 			wantErr{code: envelope.InvalidArgument, contains: []string{"not a backtest", "get_operation_results"}, detail: map[string]any{"operation_type": "training"}}},

@@ -246,6 +246,11 @@ func (c *Client) OperationResults(ctx context.Context, id string) (Results, erro
 	}
 	body, err := c.call(ctx, request{op: "get results of " + id, route: "get operation results", method: "GET", path: path})
 	if err != nil {
+		var e *envelope.Error
+		if errors.As(err, &e) && e.Code == envelope.Conflict && strings.Contains(e.Message, "status: cancelled") {
+			// A cancelled training or backtest has no results but a checkpoint.
+			return Results{}, withHint(err, "a cancelled operation has no results; a training or backtest continues from its checkpoint with resume_operation, then wait_for_operation", envelope.Conflict)
+		}
 		err = withHint(err, "results exist only once it has completed or failed (wait_for_operation, get_operation_status)", envelope.Conflict)
 		return Results{}, withHint(err, "check the id with list_operations", envelope.NotFound)
 	}
