@@ -204,3 +204,29 @@ func duplicateHeld(t *testing.T, res *mcp.CallToolResult, earlierKey, earlierID 
 	}
 	return out.ConfirmURL
 }
+
+// TestConfirmPageRechecksGuards: a person's yes on the page goes through
+// the guards again at that moment: two pages offered while one order is
+// left today place one order; the second page says why nothing was sent.
+func TestConfirmPageRechecksGuards(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) {
+			ce := newConfirmEnv(t, noren.OAuth, tr, map[string]string{"SHOONYA_MAX_ORDERS_PER_DAY": "1"})
+			a := servetest.Decode[tools.PlaceOut](t, ce.call("place_order", limitBuy("SBIN-EQ", 1, 700, "recheck-a")))
+			b := servetest.Decode[tools.PlaceOut](t, ce.call("place_order", limitBuy("TCS-EQ", 1, 3000, "recheck-b")))
+			if a.ConfirmURL == "" || b.ConfirmURL == "" || a.ConfirmURL == b.ConfirmURL {
+				t.Fatalf("two pages: %+v %+v", a, b)
+			}
+			if got := postConfirm(t, a.ConfirmURL, confirmPage(t, a.ConfirmURL), nil); !strings.Contains(got.body, "Placed: order") {
+				t.Fatalf("first page: %d %s", got.status, got.body)
+			}
+			got := postConfirm(t, b.ConfirmURL, confirmPage(t, b.ConfirmURL), nil)
+			if strings.Contains(got.body, "Placed: order") || !strings.Contains(got.body, "Not placed") || !strings.Contains(got.body, "max_orders_per_day") {
+				t.Fatalf("second page over the cap: %d %s", got.status, got.body)
+			}
+			if n := ce.proxy.count("PlaceOrder"); n != 1 {
+				t.Fatalf("PlaceOrder requests %d, want 1", n)
+			}
+		})
+	}
+}
