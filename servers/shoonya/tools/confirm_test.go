@@ -575,3 +575,33 @@ func bodyOf(t *testing.T, res *http.Response) string {
 	}
 	return string(b)
 }
+
+// slowYes accepts after a delay: a person who answers after the ticket expired.
+type slowYes time.Duration
+
+func (s slowYes) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	select {
+	case <-time.After(time.Duration(s)):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return answer("accept").Elicit(ctx, req)
+}
+
+// TestConfirmRequestStateExpires: on 2026-07-28 a yes that comes after
+// SHOONYA_CONFIRM_TTL sends nothing, on both transports.
+func TestConfirmRequestStateExpires(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr, func(t *testing.T) {
+			ce := newConfirmEnv(t, noren.OAuth, tr, map[string]string{"SHOONYA_CONFIRM_TTL": "200ms"})
+			c := ce.client(t, mcp.LATEST_PROTOCOL_VERSION, slowYes(400*time.Millisecond), nil)
+			body := servetest.ErrorBody(t, mustPlace(t, c, sbinLimit("mrtr-late")))
+			if body.Code != envelope.PermissionDenied || !strings.Contains(body.Message, "expired") || body.Retryable {
+				t.Fatalf("late yes: %+v", body)
+			}
+			if n := ce.proxy.count("PlaceOrder"); n != 0 {
+				t.Fatalf("PlaceOrder requests %d after a late yes", n)
+			}
+		})
+	}
+}
