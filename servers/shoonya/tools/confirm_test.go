@@ -605,3 +605,34 @@ func TestConfirmRequestStateExpires(t *testing.T) {
 		})
 	}
 }
+
+// TestConfirmURLOnPublicAddress: on the HTTP transport the link is on the
+// address the person's browser reaches: SHOONYA_CONFIRM_URL when set (a
+// proxy in front), else the listener's own. (MCPFLEET_PUBLIC_URL needs an
+// OAuth issuer to start; pkg/serve's TestHTTPBase covers that base.)
+func TestConfirmURLOnPublicAddress(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"confirm url", map[string]string{"SHOONYA_CONFIRM_URL": "https://confirm.example/"}, "https://confirm.example/shoonya/confirm/"},
+		{"confirm url with a path", map[string]string{"SHOONYA_CONFIRM_URL": "https://trade.example/fleet"}, "https://trade.example/fleet/shoonya/confirm/"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ce := newConfirmEnv(t, noren.OAuth, "http", tc.env)
+			out := servetest.Decode[tools.PlaceOut](t, ce.call("place_order", sbinLimit("public-url")))
+			if !strings.HasPrefix(out.ConfirmURL, tc.want) || len(out.ConfirmURL) != len(tc.want)+32 {
+				t.Fatalf("confirm_url %q, want %s<32 hex>", out.ConfirmURL, tc.want)
+			}
+			// The page itself is served beside /mcp on the listener.
+			local := strings.TrimSuffix(ce.mcp, "/mcp") + "/shoonya/confirm/" + out.ConfirmURL[len(tc.want):]
+			if page := confirmPage(t, local); !strings.Contains(html.UnescapeString(page), `"trading_symbol":"SBIN-EQ"`) {
+				t.Fatalf("page: %s", page)
+			}
+			if n := ce.proxy.count("PlaceOrder"); n != 0 {
+				t.Fatalf("PlaceOrder %d", n)
+			}
+		})
+	}
+}
