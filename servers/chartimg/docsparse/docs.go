@@ -78,6 +78,17 @@ type Parameters struct {
 	Scales    []string `json:"scales"`
 	Sessions  []string `json:"sessions"`
 	Fields    []Field  `json:"fields"`
+	// Timezones is the closed "Supported Timezone" list of the v2 body's
+	// timezone field (its default, Etc/UTC, is not on it); empty when the
+	// page has no such table (older captures).
+	Timezones []Timezone `json:"timezones,omitempty"`
+}
+
+// Timezone is one row of the "Supported Timezone" table.
+type Timezone struct {
+	Name    string `json:"name" jsonschema:"the value to send, e.g. America/New_York"`
+	Country string `json:"country,omitempty"`
+	Offset  string `json:"offset,omitempty" jsonschema:"as the docs write it, e.g. UTC -05:00"`
 }
 
 // SymbolExchange is one row of a "TradingView Symbols" table.

@@ -177,6 +177,91 @@ RUSSELL;US;✔️;RUSSELL:RUT
 #Bonds - North America
 TVC;US;✔️;TVC:US10Y`
 
+// timezones: the advanced-chart "Supported Timezone" table (Timezone;Country;UTC Offset),
+// source: doc.chart-img.com › TradingView Snapshot v2 › Advanced Chart, as copied in
+// johnpaul-aquino/charttalk .docs/chart-img-raw-documentation (changelog to Nov 26, 2025).
+const timezones = `Africa/Cairo;EG;UTC +02:00
+Africa/Johannesburg;ZA;UTC +02:00
+Africa/Lagos;NG;UTC +01:00
+America/Argentina/Buenos_Aires;AR;UTC -03:00
+America/Bogota;CO;UTC -05:00
+America/Caracas;VE;UTC -04:00
+America/Chicago;US;UTC -06:00
+America/El_Salvador;SV;UTC -06:00
+America/Juneau;US;UTC -09:00
+America/Lima;PE;UTC -05:00
+America/Los_Angeles;US;UTC -08:00
+America/Mexico_City;MX;UTC -06:00
+America/New_York;US;UTC -05:00
+America/Phoenix;US;UTC -07:00
+America/Santiago;CL;UTC -03:00
+America/Sao_Paulo;BR;UTC -03:00
+America/Toronto;CA;UTC -05:00
+America/Vancouver;CA;UTC -08:00
+Asia/Almaty;KZ;UTC +06:00
+Asia/Ashkhabad;TM;UTC +05:00
+Asia/Bahrain;BH;UTC +03:00
+Asia/Bangkok;TH;UTC +07:00
+Asia/Chongqing;CN;UTC +08:00
+Asia/Dubai;AE;UTC +04:00
+Asia/Hong_Kong;HK;UTC +08:00
+Asia/Ho_Chi_Minh;VN;UTC +07:00
+Asia/Jakarta;ID;UTC +07:00
+Asia/Jerusalem;IL;UTC +02:00
+Asia/Karachi;PK;UTC +05:00
+Asia/Kathmandu;NP;UTC +05:45
+Asia/Kolkata;IN;UTC +05:30
+Asia/Kuwait;KW;UTC +03:00
+Asia/Manila;PH;UTC +08:00
+Asia/Muscat;OM;UTC +04:00
+Asia/Qatar;QA;UTC +03:00
+Asia/Riyadh;SA;UTC +03:00
+Asia/Seoul;KR;UTC +09:00
+Asia/Shanghai;CN;UTC +08:00
+Asia/Singapore;SG;UTC +08:00
+Asia/Taipei;TW;UTC +08:00
+Asia/Tehran;IR;UTC +03:30
+Asia/Tokyo;JP;UTC +09:00
+Atlantic/Reykjavik;IS;UTC
+Australia/ACT;AU;UTC +11:00
+Australia/Adelaide;AU;UTC +10:30
+Australia/Brisbane;AU;UTC +10:00
+Australia/Perth;AU;UTC +08:00
+Australia/Sydney;AU;UTC +11:00
+Europe/Amsterdam;NL;UTC +01:00
+Europe/Athens;GR;UTC +02:00
+Europe/Belgrade;RS;UTC +01:00
+Europe/Berlin;DE;UTC +01:00
+Europe/Bratislava;SK;UTC +01:00
+Europe/Brussels;BE;UTC +01:00
+Europe/Bucharest;RO;UTC +02:00
+Europe/Budapest;HU;UTC +01:00
+Europe/Copenhagen;DK;UTC +01:00
+Europe/Dublin;IE;UTC
+Europe/Helsinki;FI;UTC +02:00
+Europe/Istanbul;TR;UTC +03:00
+Europe/Lisbon;PT;UTC
+Europe/London;GB;UTC
+Europe/Luxembourg;LU;UTC +01:00
+Europe/Madrid;ES;UTC +01:00
+Europe/Malta;MT;UTC +01:00
+Europe/Moscow;RU;UTC +03:00
+Europe/Oslo;NO;UTC +01:00
+Europe/Paris;FR;UTC +01:00
+Europe/Riga;LV;UTC +02:00
+Europe/Rome;IT;UTC +01:00
+Europe/Stockholm;SE;UTC +01:00
+Europe/Tallinn;EE;UTC +02:00
+Europe/Vilnius;LT;UTC +02:00
+Europe/Warsaw;PL;UTC +01:00
+Europe/Zurich;CH;UTC +01:00
+Pacific/Auckland;NZ;UTC +13:00
+Pacific/Chatham;NZ;UTC +13:45
+Pacific/Fakaofo;TK;UTC +13:00
+Pacific/Honolulu;US;UTC -10:00
+Pacific/Norfolk;NF;UTC +12:00
+US/Mountain;US;UTC -06:00`
+
 type input struct{ key, typ, def, desc string }
 
 func parseLine(line string) (string, []input) {
@@ -382,6 +467,14 @@ func build(older bool) string {
 		{"watermarkOpacity", "Float", "1.0", "set watermark text opacity (Min: 0.1, Max: 1.0)"},
 	})
 	p.para("If default values are the same, there is no need to include them in the request.")
+	if !older {
+		p.h(4, "Supported Timezone")
+		var tzRows [][]string
+		for _, line := range strings.Split(timezones, "\n") {
+			tzRows = append(tzRows, strings.Split(line, ";"))
+		}
+		p.table([]string{"Timezone", "Country", "UTC Offset"}, tzRows)
+	}
 	p.h(2, "Advanced Chart To Storage")
 	p.b.WriteString("<p><code>POST /v2/tradingview/advanced-chart/storage</code></p>\n")
 	p.h(3, "Response Body Data")

@@ -1,6 +1,7 @@
 package docsparse
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"strings"
@@ -162,4 +163,39 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("accepted a page without indicators or intervals")
 		}
 	})
+}
+
+// TestSupportedTimezones: the advanced-chart "Supported Timezone" table is
+// read as the closed list (81 rows in the Nov 2025 docs), and an older page
+// without it leaves the list empty.
+func TestSupportedTimezones(t *testing.T) {
+	tz := Snapshot().Parameters.Timezones
+	names := map[string]Timezone{}
+	for _, z := range tz {
+		names[z.Name] = z
+	}
+	for _, tc := range []struct {
+		name   string
+		listed bool
+		offset string
+	}{
+		{"America/New_York", true, "UTC -05:00"}, {"US/Mountain", true, "UTC -06:00"}, {"Asia/Kathmandu", true, "UTC +05:45"},
+		{"Atlantic/Reykjavik", true, "UTC"}, {"America/Denver", false, ""}, {"Etc/UTC", false, ""},
+	} {
+		z, ok := names[tc.name]
+		if ok != tc.listed || z.Offset != tc.offset {
+			t.Errorf("%s: listed=%v offset=%q, want %v %q", tc.name, ok, z.Offset, tc.listed, tc.offset)
+		}
+	}
+	if len(tz) != 81 {
+		t.Errorf("%d timezones, want 81", len(tz))
+	}
+	old, err := os.ReadFile("testdata/docs-2023.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Parse(bytes.NewReader(old))
+	if err != nil || len(d.Parameters.Timezones) != 0 {
+		t.Errorf("2023 page: %d timezones, %v", len(d.Parameters.Timezones), err)
+	}
 }

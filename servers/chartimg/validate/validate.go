@@ -7,6 +7,7 @@ package validate
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -68,12 +69,19 @@ type Result struct {
 
 // Validator holds the docs and the alias table.
 type Validator struct {
-	docs *docsparse.Docs
-	nl   *nl.Builder
+	docs  *docsparse.Docs
+	nl    *nl.Builder
+	zones []string // the docs' supported timezones, in their order
 }
 
 // New makes a validator over one copy of the docs.
-func New(d *docsparse.Docs, b *nl.Builder) *Validator { return &Validator{docs: d, nl: b} }
+func New(d *docsparse.Docs, b *nl.Builder) *Validator {
+	v := &Validator{docs: d, nl: b}
+	for _, z := range d.Parameters.Timezones {
+		v.zones = append(v.zones, z.Name)
+	}
+	return v
+}
 
 type run struct {
 	v    *Validator
@@ -303,8 +311,29 @@ func (r *run) timezone(cfg map[string]any) {
 		r.err("timezone", "timezone must be an IANA name such as America/New_York or Etc/UTC")
 		return
 	}
-	if _, err := time.LoadLocation(s); err != nil || s == "Local" {
-		r.err("timezone", "timezone %q is not an IANA name; use e.g. America/New_York, Europe/London, Etc/UTC", s)
+	listed := r.v.zones
+	if len(listed) == 0 { // a docs page without the list: any IANA name
+		if _, err := time.LoadLocation(s); err != nil || s == "Local" {
+			r.err("timezone", "timezone %q is not an IANA name; use e.g. America/New_York, Europe/London, Etc/UTC", s)
+		}
+		return
+	}
+	if s == chart.DefaultTimezone || slices.Contains(listed, s) {
+		return
+	}
+	// The docs' "Supported Timezone" table is a closed list: a zone off it
+	// (America/Denver, where the list has US/Mountain) is refused with the
+	// listed zone on the same clock.
+	near, exact, ok := chart.NearestTimezone(listed, s)
+	switch {
+	case ok && exact:
+		r.err("timezone", "timezone %q is not on chart-img's list of supported timezones; use %s (the same clock all year)", s, near)
+		r.suggest("timezone %s instead of %s", near, s)
+	case ok:
+		r.err("timezone", "timezone %q is not on chart-img's list of supported timezones and no listed zone keeps its clock all year; the nearest is %s", s, near)
+		r.suggest("timezone %s instead of %s (fetch_chart_documentation section parameters lists the %d zones)", near, s, len(listed))
+	default:
+		r.err("timezone", "timezone %q is not a timezone on chart-img's list; use a listed name such as America/New_York, Europe/London, Asia/Tokyo or %s (fetch_chart_documentation section parameters lists the %d zones)", s, chart.DefaultTimezone, len(listed))
 	}
 }
 
