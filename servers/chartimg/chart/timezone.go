@@ -89,7 +89,7 @@ var ZoneAbbreviations = map[string]string{
 // ("New York", "Tokyo") come from the docs' list itself.
 var ZoneNames = map[string]string{
 	"eastern": "America/New_York", "central": "America/Chicago", "mountain": "US/Mountain", "pacific": "America/Los_Angeles",
-	"denver": "US/Mountain", "hawaii": "Pacific/Honolulu", "alaska": "America/Juneau",
+	"hawaii": "Pacific/Honolulu", "alaska": "America/Juneau",
 	"nyc": "America/New_York", "ny": "America/New_York", "wall street": "America/New_York", "la": "America/Los_Angeles",
 	"san francisco": "America/Los_Angeles", "seattle": "America/Los_Angeles", "london uk": "Europe/London",
 	"mumbai": "Asia/Kolkata", "delhi": "Asia/Kolkata", "new delhi": "Asia/Kolkata", "india": "Asia/Kolkata", "bombay": "Asia/Kolkata",

@@ -52,6 +52,7 @@ type Builder struct {
 	exchanges map[string]bool // exchange ids, for EXCHANGE:SYMBOL written in any case
 	typoKeys  [][]string      // by length: symbol and indicator words a misspelling may be corrected to
 	inds      map[string]*indInfo
+	zones     []string // the docs' supported timezones
 	// Now is the clock a span such as "last 7 days" is measured back from
 	// (time.Now; tests fix it).
 	Now func() time.Time
@@ -59,7 +60,7 @@ type Builder struct {
 
 // New builds the dictionary from the docs (names, inputs, value sets).
 func New(d *docsparse.Docs) *Builder {
-	b := &Builder{docs: d, dict: buildDict(d.IndicatorNames()), intervals: d.Parameters.Intervals, ranges: d.Parameters.Ranges, Now: time.Now}
+	b := &Builder{docs: d, dict: buildDict(d.IndicatorNames(), d.Parameters.Timezones), intervals: d.Parameters.Intervals, ranges: d.Parameters.Ranges, Now: time.Now}
 	if len(b.intervals) == 0 {
 		b.intervals = chart.Intervals
 	}
@@ -93,6 +94,9 @@ func New(d *docsparse.Docs) *Builder {
 	}
 	for _, ks := range b.typoKeys {
 		sort.Strings(ks)
+	}
+	for _, z := range d.Parameters.Timezones {
+		b.zones = append(b.zones, z.Name)
 	}
 	b.inds = make(map[string]*indInfo, len(d.Indicators))
 	for _, in := range d.Indicators {
@@ -213,6 +217,7 @@ type state struct {
 	style     string
 	scale     string
 	session   string
+	timezone  string
 	format    string
 	ivHint    string
 	shouting  bool // no lower-case letters: capitals mark nothing
@@ -609,6 +614,7 @@ func (s *state) finish(req Request) {
 	}
 	c.Style = s.style
 	c.Scale, c.Session, c.Format = s.scale, s.session, s.format
+	c.Timezone = s.timezone
 	if len(s.tickers) > 0 && c.Symbol != "" {
 		s.warn("%s looked like a ticker but %s is charted (one symbol per chart)", strings.Join(s.tickers, ", "), c.Symbol)
 	}

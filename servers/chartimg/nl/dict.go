@@ -1,6 +1,10 @@
 package nl
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/docsparse"
+)
 
 type kind uint8
 
@@ -34,6 +38,7 @@ const (
 	kNum
 	kWord
 	kParen
+	kTimezone // a zone on the docs' list: "Tokyo time", "EST", "America/New_York"
 )
 
 // entry is what a phrase means.
@@ -217,8 +222,9 @@ var coordinateDrawings = [][2]string{{"fibonacci|fib|fib retracement|fibonacci r
 // otherStyles are chart types chart-img does not draw.
 var otherStyles = []string{"renko", "kagi", "point and figure", "point & figure", "line break", "range bar", "tick chart", "volume candle", "footprint chart"}
 
-func buildDict(indicatorNames []string) dict {
+func buildDict(indicatorNames []string, zones []docsparse.Timezone) dict {
 	d := dict{}
+	addZones(d, zones)
 	for _, n := range indicatorNames {
 		d.add(n, entry{kind: kIndicator, value: n})
 	}

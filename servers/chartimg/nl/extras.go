@@ -121,6 +121,8 @@ func (s *state) rest() {
 			s.setOnce(&s.scale, it.value, "scale", it.tok.orig)
 		case kSession:
 			s.setOnce(&s.session, it.value, "session", it.tok.orig)
+		case kTimezone:
+			s.zone(it.value, it.tok.orig)
 		case kFormat:
 			s.setOnce(&s.format, it.value, "format", it.tok.orig)
 		case kUnsupported:
@@ -133,6 +135,9 @@ func (s *state) rest() {
 				s.warn("%q is not a documented chart-img indicator; nothing was added for it", it.tok.orig)
 			}
 		case kWord:
+			if s.cityTime(i, it) {
+				continue
+			}
 			s.word(i, it)
 		case kNum:
 			if v := it.tok.num; it.tok.isInt && v >= 1990 && v <= 2100 && len(it.tok.orig) == 4 {
