@@ -34,6 +34,21 @@ type Indicator struct {
 	Name     string  `json:"name"`
 	Category string  `json:"category" jsonschema:"trend, momentum, volume, volatility or other (our table; the docs list indicators alphabetically)"`
 	Inputs   []Input `json:"inputs"`
+	// Overrides is the study's "Parameter override" table: styles, and the
+	// values of its own levels (UpperLimit.value, LowerLimit.value, …).
+	Overrides []Input `json:"overrides,omitempty"`
+}
+
+// Levels are the overrides that sets one of the study's own horizontal levels
+// ("UpperLimit.value"), in the docs' order.
+func (in *Indicator) Levels() []Input {
+	var out []Input
+	for _, o := range in.Overrides {
+		if strings.HasSuffix(o.Key, ".value") {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // Drawing is one documented drawing.

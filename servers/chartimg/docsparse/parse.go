@@ -223,6 +223,8 @@ func (p *parser) table(s *goquery.Selection) {
 		p.bodyTable(head, body)
 	case p.curInd != nil && strings.HasPrefix(p.label, "parameter input"):
 		p.curInd.Inputs = append(p.curInd.Inputs, inputs(head, body)...)
+	case p.curInd != nil && strings.HasPrefix(p.label, "parameter override"):
+		p.curInd.Overrides = append(p.curInd.Overrides, inputs(head, body)...)
 	case p.curDraw != nil && strings.HasPrefix(p.label, "parameter input"):
 		p.curDraw.Inputs = append(p.curDraw.Inputs, inputs(head, body)...)
 	}

@@ -1,6 +1,7 @@
 package docsparse
 
 import (
+	"fmt"
 	"bytes"
 	"encoding/json"
 	"os"
@@ -197,5 +198,32 @@ func TestSupportedTimezones(t *testing.T) {
 	d, err := Parse(bytes.NewReader(old))
 	if err != nil || len(d.Parameters.Timezones) != 0 {
 		t.Errorf("2023 page: %d timezones, %v", len(d.Parameters.Timezones), err)
+	}
+}
+
+// TestStudyOverrideTables: each indicator's "Parameter override" table is
+// read, and the level values a study draws itself are found by Levels.
+func TestStudyOverrideTables(t *testing.T) {
+	d := Snapshot()
+	for _, tc := range []struct {
+		name   string
+		levels map[string]any
+	}{
+		{"Relative Strength Index", map[string]any{"UpperLimit.value": 70.0, "LowerLimit.value": 30.0}},
+		{"Williams %R", map[string]any{"UpperLimit.value": -20.0, "LowerLimit.value": -80.0}},
+		{"Stochastic RSI", map[string]any{"UpperLimit.value": 80.0, "LowerLimit.value": 20.0}},
+		{"Moving Average", map[string]any{}},
+	} {
+		ind, ok := d.Indicator(tc.name)
+		if !ok || len(ind.Overrides) == 0 {
+			t.Fatalf("%s: no override table", tc.name)
+		}
+		got := map[string]any{}
+		for _, l := range ind.Levels() {
+			got[l.Key] = l.Default
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.levels) {
+			t.Errorf("%s levels = %v, want %v", tc.name, got, tc.levels)
+		}
 	}
 }
