@@ -201,26 +201,27 @@ type hit struct {
 }
 
 type state struct {
-	b         *Builder
-	items     []item
-	res       Result
-	symbols   []hit // EXCHANGE:TICKER candidates in text order
-	symObjs   []*symbol
-	exchanges []string
-	tickers   []string
-	rangeHits []hit
-	ivHits    []hit
-	width     int
-	height    int
-	sizeWhy   string
-	theme     string
-	style     string
-	scale     string
-	session   string
-	timezone  string
-	format    string
-	ivHint    string
-	shouting  bool // no lower-case letters: capitals mark nothing
+	b          *Builder
+	items      []item
+	res        Result
+	symbols    []hit // EXCHANGE:TICKER candidates in text order
+	symObjs    []*symbol
+	exchanges  []string
+	tickers    []string
+	rangeHits  []hit
+	ivHits     []hit
+	width      int
+	height     int
+	sizeWhy    string
+	theme      string
+	style      string
+	scale      string
+	session    string
+	timezone   string
+	smoothings []smoothing // study smoothing lines read before the studies exist
+	format     string
+	ivHint     string
+	shouting   bool // no lower-case letters: capitals mark nothing
 }
 
 // states keeps parse states for reuse: a state and its items, hits and
@@ -245,7 +246,9 @@ func (b *Builder) Build(req Request) Result {
 	text := s.extract(req.Text)
 	var toks [48]token
 	s.match(lex(text, toks[:0]))
+	s.studySmoothing()
 	s.indicators()
+	s.applySmoothings()
 	s.drawingsAndSize()
 	s.time()
 	s.rest()

@@ -357,7 +357,8 @@ func buildDict(indicatorNames []string, zones []docsparse.Timezone) dict {
 	}
 	// labelled levels: the label is the drawing's text
 	for _, dr := range [][2]string{{"support", "Support"}, {"resistance", "Resistance"}, {"stop loss|stop-loss|stoploss|stop|sl", "Stop loss"},
-		{"target|take profit|take-profit|tp|price target|profit target", "Target"}, {"entry|entry price|entry point|buy at|sell at", "Entry"}} {
+		{"target|take profit|take-profit|tp|price target|profit target", "Target"}, {"entry|entry price|entry point|buy at|sell at", "Entry"},
+		{"overbought|overbought level|overbought at", "Overbought"}, {"oversold|oversold level|oversold at", "Oversold"}} {
 		for _, p := range strings.Split(dr[0], "|") {
 			d.add(p, entry{kind: kDrawing, value: dr[1]})
 		}

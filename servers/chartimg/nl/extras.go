@@ -15,6 +15,7 @@ func (s *state) drawingsAndSize() {
 	for i := range s.items {
 		it := &s.items[i]
 		switch {
+		case it.kind == kDrawing && s.studyLevels(i, it):
 		case it.kind == kDrawing:
 			j := i + 1
 			for s.at(j).kind == kAt || s.at(j).kind == kFiller {

@@ -415,8 +415,10 @@ func (r *run) studies(cfg map[string]any) int {
 			}
 		}
 		if ov, ok := st["override"]; ok {
-			if _, isObj := ov.(map[string]any); !isObj {
+			if m, isObj := ov.(map[string]any); !isObj {
 				r.err(f+".override", "override must be an object such as {\"Plot.color\": \"rgb(33,150,243)\"}")
+			} else if len(ind.Overrides) > 0 {
+				r.overrideKeys(f, ind, m)
 			}
 		}
 		in, ok := st["input"]
@@ -727,4 +729,27 @@ func (r *run) unknownPlanLimits(w, h, n int) {
 		c.Parameters.Message = fmt.Sprintf("%d studies+drawings are within every plan", n)
 	}
 	c.WithinLimits = c.Resolution.Pass && c.Parameters.Pass
+}
+
+// overrideKeys warns about study override keys the docs' override table for
+// the study does not list (a level is "UpperLimit.value", not "upper").
+func (r *run) overrideKeys(f string, ind *docsparse.Indicator, m map[string]any) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.ContainsFunc(ind.Overrides, func(o docsparse.Input) bool { return o.Key == k }) {
+			var levels []string
+			for _, l := range ind.Levels() {
+				levels = append(levels, l.Key)
+			}
+			hint := ""
+			if len(levels) > 0 {
+				hint = "; its levels are " + strings.Join(levels, ", ")
+			}
+			r.warn(f+".override."+k, "%s has no documented override %q (fetch_chart_documentation section indicators lists its %d overrides)%s", ind.Name, k, len(ind.Overrides), hint)
+		}
+	}
 }

@@ -44,6 +44,8 @@ func TestValidate(t *testing.T) {
 		{"timezone Asia/Calcutta is Kolkata", "BASIC", `{"symbol":"FX:EURUSD","timezone":"Asia/Calcutta"}`, false, "timezone", "use Asia/Kolkata"},
 		{"timezone UTC is the default's", "BASIC", `{"symbol":"FX:EURUSD","timezone":"UTC"}`, false, "timezone", "use Etc/UTC"},
 		{"timezone no listed clock", "BASIC", `{"symbol":"FX:EURUSD","timezone":"Asia/Kabul"}`, false, "timezone", "the nearest is"},
+		{"study level override ok", "BASIC", `{"symbol":"FX:EURUSD","studies":[{"name":"Relative Strength Index","override":{"UpperLimit.value":80,"LowerLimit.value":20}}]}`, true, "", ""},
+		{"study override off the table warns", "BASIC", `{"symbol":"FX:EURUSD","studies":[{"name":"Relative Strength Index","override":{"upper":80}}]}`, true, "studies[0].override.upper", "its levels are UpperLimit.value, LowerLimit.value"},
 		{"timezone default ok", "BASIC", `{"symbol":"FX:EURUSD","timezone":"Etc/UTC"}`, true, "", ""},
 		{"timezone listed ok", "BASIC", `{"symbol":"FX:EURUSD","timezone":"US/Mountain"}`, true, "", ""},
 		{"timezone ok", "BASIC", `{"symbol":"FX:EURUSD","timezone":"America/New_York"}`, true, "", ""},
