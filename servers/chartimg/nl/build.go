@@ -52,7 +52,8 @@ type Builder struct {
 	exchanges map[string]bool // exchange ids, for EXCHANGE:SYMBOL written in any case
 	typoKeys  [][]string      // by length: symbol and indicator words a misspelling may be corrected to
 	inds      map[string]*indInfo
-	zones     []string // the docs' supported timezones
+	zones     []string        // the docs' supported timezones
+	crypto    map[string]bool // exchanges that never close (crypto)
 	// Now is the clock a span such as "last 7 days" is measured back from
 	// (time.Now; tests fix it).
 	Now func() time.Time
@@ -94,6 +95,15 @@ func New(d *docsparse.Docs) *Builder {
 	}
 	for _, ks := range b.typoKeys {
 		sort.Strings(ks)
+	}
+	b.crypto = map[string]bool{}
+	for _, e := range d.Exchanges {
+		if strings.HasPrefix(e.Category, "Crypto") {
+			b.crypto[e.ID] = true
+		}
+	}
+	for id := range cryptoQuote {
+		b.crypto[id] = true
 	}
 	for _, z := range d.Parameters.Timezones {
 		b.zones = append(b.zones, z.Name)
@@ -198,6 +208,9 @@ type hit struct {
 	spanUnit string
 	// stated dates (spanUnit "dates"): from, and to unless it is now
 	from, to time.Time
+	// calendar: a day span already in calendar days ("3 trading days" sent
+	// as the 5 calendar days that hold them, "calendar days")
+	calendar bool
 }
 
 type state struct {
@@ -508,6 +521,14 @@ func (s *state) finish(req Request) {
 			if !h.to.IsZero() {
 				to = h.to
 			}
+		}
+		if n := int(h.spanN); h.spanUnit == "day" && !h.calendar && float64(n) == h.spanN && n >= 2 && n < 7 && s.b.closes(c.Symbol) {
+			var days []time.Time
+			from, days = sessionsFrom(to, n)
+			c.Range = map[string]any{"from": from.Format(time.RFC3339), "to": to.Format(time.RFC3339)}
+			s.addReason(sessionSpan(h.phrase, c.Symbol, n, from, to, days))
+			s.extra("range", s.rangeHits)
+			break
 		}
 		c.Range = map[string]any{"from": from.Format(time.RFC3339), "to": to.Format(time.RFC3339)}
 		why := "} (no range code names this span, so it is sent exactly)"

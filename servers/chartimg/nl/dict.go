@@ -297,9 +297,9 @@ func buildDict(indicatorNames []string, zones []docsparse.Timezone) dict {
 			d.add(p, entry{kind: kIntervalWord, value: iv[1]})
 		}
 	}
-	for _, u := range []string{"second", "minute", "hour", "day", "week", "month", "quarter", "year", "decade", "fortnight", "session", "trading day", "business day"} {
+	for _, u := range []string{"second", "minute", "hour", "day", "week", "month", "quarter", "year", "decade", "fortnight", "session", "trading day", "business day", "calendar day"} {
 		v := u
-		if u == "session" || u == "trading day" || u == "business day" {
+		if u == "session" || u == "trading day" || u == "business day" || u == "calendar day" {
 			v = "day"
 		}
 		d.add(u, entry{kind: kUnit, value: v})
