@@ -247,3 +247,30 @@ func FuzzBuilderOutputValidates(f *testing.F) {
 		}
 	})
 }
+
+// TestReadSettingsValidate: what construct_chart_config reads for a
+// timezone, a study's levels and smoothing, or trading sessions passes
+// validate_chart_config with no issue on those fields.
+func TestReadSettingsValidate(t *testing.T) {
+	d := docsparse.Snapshot()
+	b := nl.New(d)
+	v := New(d, b)
+	pro, _ := chart.PlanByName("PRO")
+	for _, text := range []string{
+		"AAPL 15m last 2 days in New York time", "BTC 1h EST", "ETH 4h UTC", "gold daily in London time",
+		"BTC 4h in Denver time", "Nifty 15m IST", "BTC 4h with RSI levels at 80 and 20",
+		"RSI 14 with its 9-period EMA smoothing on AAPL", "EURUSD daily stochastic levels 80 20",
+		"SPY 1h Williams %R with levels -10 and -90", "ETH daily RSI with overbought 75 and oversold 25",
+	} {
+		cfg := b.Build(nl.Request{Text: text}).Config
+		raw, _ := json.Marshal(cfg)
+		var m map[string]any
+		_ = json.Unmarshal(raw, &m)
+		res := v.Validate(m, pro)
+		for _, e := range res.Errors {
+			if strings.HasPrefix(e.Field, "timezone") || strings.HasPrefix(e.Field, "studies") || strings.HasPrefix(e.Field, "range") {
+				t.Errorf("%q → %s: %s %s: %s", text, raw, e.Severity, e.Field, e.Message)
+			}
+		}
+	}
+}
