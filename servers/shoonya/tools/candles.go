@@ -18,7 +18,7 @@ type SeriesIn struct {
 	Token         string `json:"token" jsonschema:"from search_scrip" mcp:"pattern=^[0-9A-Za-z]{1,20}$"`
 	TradingSymbol string `json:"trading_symbol,omitempty" jsonschema:"for day bars; default from token" mcp:"maxLength=64"`
 	Interval      string `json:"interval,omitempty" jsonschema:"minutes, or day" mcp:"enum=1|3|5|10|15|30|60|120|240|day;default=5"`
-	From          string `json:"from" jsonschema:"ISO 8601 date or date-time, IST if no zone" mcp:"minLength=10;maxLength=40"`
+	From          string `json:"from" jsonschema:"ISO 8601 date/time, IST if no zone" mcp:"minLength=10;maxLength=40"`
 	To            string `json:"to,omitempty" jsonschema:"default now" mcp:"maxLength=40"`
 }
 

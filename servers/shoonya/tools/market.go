@@ -154,7 +154,7 @@ func quoteView(q noren.Quote) QuoteOut {
 func quotesTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_quotes", Title: "Quote", Toolset: "market",
-		Description: "One instrument's snapshot quote: last price, OHLC, change, volume, OI, circuits, 5-level depth. " +
+		Description: "Snapshot quote of one instrument: last price, OHLC, change, volume, OI, circuits, 5-level depth. " +
 			"Streaming: subscribe_market_feeds. Errors: not_found (unknown token).",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in QuoteIn) (QuoteOut, error) {
