@@ -59,7 +59,7 @@ func legacyHdr(tok, sid string) map[string]string {
 	return map[string]string{"Authorization": "Bearer " + tok, "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-11-25"}
 }
 
-// TestHTTPProtocolDetails: issue 11 item 9 and the session gate, one row each.
+// TestHTTPProtocolDetails: JSON-RPC ids and batches and the session gate, one row each.
 func TestHTTPProtocolDetails(t *testing.T) {
 	ts := httpServer(t, map[string]string{"MCPFLEET_AUTH_TOKENS": "alice=" + tokA + ",bob=" + tokB})
 	aliceSID, r := initSession(t, ts.URL, tokA)

@@ -11,7 +11,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/validate"
 )
 
-// Regression tests for issue 10 ("Real upstreams, not our fakes"), chartimg.
+// Regression tests against the real chart-img's behaviour, not our fake's.
 
 // paidConfig is over BASIC's limits (800x600, 3 studies+drawings) and within PRO's.
 var paidConfig = map[string]any{"symbol": "NASDAQ:AAPL", "width": 1280, "height": 720,

@@ -384,7 +384,7 @@ func TestFetchDeferredNotPolledAgainInWindow(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			e := start(t, setup{timeout: "500ms"})
+			e := start(t, setup{timeout: "5s"})
 			k := e.build(t, map[string]any{"terms": []string{"grain"}}).QueryKey
 			if f := e.fetch(t, k); f.Status != "fresh" {
 				t.Fatalf("%+v", f)

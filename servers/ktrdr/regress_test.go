@@ -10,7 +10,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/ktrdr/fake"
 )
 
-// Regression tests for issue 10 ("Real upstreams, not our fakes"): each drives
+// Regression tests against the real backend's behaviour, not our fake's: each drives
 // a tool through MCP against the fake answering as one real backend version.
 
 // Item 1: trigger_data_loading with default settings works on both versions;

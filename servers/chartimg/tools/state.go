@@ -41,7 +41,7 @@ type Service struct {
 	failErr   error
 }
 
-// TTLs from the issue: docs 24 h, exchanges and symbols 1 h.
+// TTLs from the original design: docs 24 h, exchanges and symbols 1 h.
 const (
 	DocsTTL     = 24 * time.Hour
 	ExchangeTTL = time.Hour

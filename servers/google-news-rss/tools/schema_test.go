@@ -12,7 +12,7 @@ func TestToolsLintAndSnapshots(t *testing.T) {
 	servetest.Snapshot(t, all, "testdata/toolsnaps")
 }
 
-// Every tool is read-only (issue 15); only the two that reach Google are open-world.
+// Every tool is read-only (the server only reads feeds); only the two that reach Google are open-world.
 func TestHints(t *testing.T) {
 	remote := map[string]bool{"preview_search_feed": true, "fetch_search_feed": true, "read_article": true}
 	all := All(&Service{})

@@ -90,7 +90,7 @@ func New(o Options) *Server {
 // research session's recent history (the backend keeps operations in memory
 // until it restarts: ktrdr/api/services/operations_service.py). A list of two
 // or three would make the list's fixed bytes weigh more than they do on a
-// backend in use (issue 17's ratio test). Only data_load and training are
+// backend in use (the result-to-upstream ratio test). Only data_load and training are
 // seeded: the fake scripts no other type's progress or results.
 func (s *Server) seed() {
 	now := s.now()

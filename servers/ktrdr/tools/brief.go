@@ -16,7 +16,7 @@ type detailIn struct {
 
 // list_operations and list_trained_models answer tables (toolkit.Tabulate):
 // the column names once, then rows of values, as their rows are short and
-// uniform and the keys were most of their bytes (issue 17). The cols tag
+// uniform and the keys were most of their bytes. The cols tag
 // names the columns; brief_test.go checks it against the row types. Rows are
 // typed as arrays of scalars (the `mcp:"type=array"` tag: a third of the bytes
 // of the untyped schema, within the tools/list budget), so no value is null:

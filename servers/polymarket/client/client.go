@@ -44,7 +44,7 @@ const (
 	// Kraken's public ticker (Kraken REST API "Get Ticker Information").
 	DefaultBTCFallbackURL = "https://api.kraken.com"
 
-	// DefaultTimeout is the 10 s per request, retries included.
+	// DefaultTimeout is the original design's 10 s per request, retries included.
 	DefaultTimeout = 10 * time.Second
 )
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -157,22 +158,25 @@ func TestBwrapFailsClosed(t *testing.T) {
 			t.Errorf("%s: got %+v, %v", bin, r, err)
 		}
 	}
-	dir := t.TempDir()
-	_ = os.Chmod(filepath.Dir(dir), 0o755) // a root server starts bwrap as nobody
-	_ = os.Chmod(dir, 0o777)
-	counter := filepath.Join(dir, "calls")
-	script := filepath.Join(dir, "bwrap")
-	// The probe is call 1; the run's first try is call 2, which fails.
-	body := "#!/bin/sh\nn=$(cat " + counter + " 2>/dev/null || echo 0)\necho $((n+1)) > " + counter + "\n[ \"$n\" = 1 ] && exit 1\nexec " + DefaultBwrap + " \"$@\"\n"
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	s := newTest(t, Config{Bwrap: script})
-	if p := s.Probe(); p.Unavailable != "" {
-		t.Fatalf("probe: %+v", p)
-	}
-	r, err := s.Run(context.Background(), Request{Code: "print('ran')"})
-	if err != nil || !r.Success || r.Output != "ran\n" {
-		t.Fatalf("after one failure of bwrap: %+v, %v", r, err)
+	// failing is the bwrap call that fails: 0 is the probe's first try
+	// (the probe tries once more), 1 the run's first try (the run does).
+	for _, failing := range []int{0, 1} {
+		dir := t.TempDir()
+		_ = os.Chmod(filepath.Dir(dir), 0o755) // a root server starts bwrap as nobody
+		_ = os.Chmod(dir, 0o777)
+		counter := filepath.Join(dir, "calls")
+		script := filepath.Join(dir, "bwrap")
+		body := "#!/bin/sh\nn=$(cat " + counter + " 2>/dev/null || echo 0)\necho $((n+1)) > " + counter + "\n[ \"$n\" = " + strconv.Itoa(failing) + " ] && exit 1\nexec " + DefaultBwrap + " \"$@\"\n"
+		if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		s := newTest(t, Config{Bwrap: script})
+		if p := s.Probe(); p.Unavailable != "" {
+			t.Fatalf("call %d failing: probe: %+v", failing, p)
+		}
+		r, err := s.Run(context.Background(), Request{Code: "print('ran')"})
+		if err != nil || !r.Success || r.Output != "ran\n" {
+			t.Fatalf("call %d failing: after one failure of bwrap: %+v, %v", failing, r, err)
+		}
 	}
 }

@@ -233,6 +233,14 @@ func (s *Sandbox) prepare(ctx context.Context) Probe {
 	pctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	r, layers, err := s.exec(pctx, "print(1)", json.RawMessage("{}"))
+	if err == nil && (r.Unavailable == LayerBwrap || r.Outcome == OutcomeTimeout) && pctx.Err() == nil {
+		// Nothing ran, or print(1) did not finish in one run's time: a host
+		// busy at start-up (namespace or process limits of the moment, a
+		// loaded CPU) must not leave the sandbox unavailable for the whole
+		// life of the server, so the probe, safe to repeat, runs once more.
+		s.log.Warn().Str("unavailable", r.Unavailable).Str("error", r.Error).Msg("python sandbox probe: trying once more")
+		r, layers, err = s.exec(pctx, "print(1)", json.RawMessage("{}"))
+	}
 	switch {
 	case err != nil:
 		s.log.Error().Err(err).Msg("python sandbox probe could not start bwrap")

@@ -603,7 +603,7 @@ type BuildersIn struct {
 // BuilderRow is one leaderboard row. The rows are uniform, so the page is a
 // table (cols once, then rows of values): a row of objects would repeat every
 // key per row, and the upstream rows are already just these fields plus a
-// logo URL (issue 17's 30% list budget). Volume is in USDC.
+// logo URL (the 30% list budget of docs/benchmarks.md). Volume is in USDC.
 type BuilderRow struct {
 	Rank        int     `json:"rank"`
 	Builder     string  `json:"builder"`

@@ -25,7 +25,7 @@ type DetailIn struct {
 
 // The order, trade and holdings books are tables (cols once, then rows of
 // values; toolkit.Tabulate): their rows are uniform and short, so keys would
-// be most of the bytes (issue 17's 30% list budget). With detail, more[i] is
+// be most of the bytes (the 30% list budget of docs/benchmarks.md). With detail, more[i] is
 // the rest of rows[i].
 
 // OrderRow is one order with readable names and real numbers; exchange is

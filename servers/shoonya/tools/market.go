@@ -22,7 +22,7 @@ type SearchIn struct {
 }
 
 // Instrument is one search hit: a row of search_scrip's table (cols once,
-// then rows of values, issue 17's 30% list budget); "" is no option type. No
+// then rows of values, the 30% list budget of docs/benchmarks.md); "" is no option type. No
 // strike column: SearchScrip rows carry no strprc (ShoonyaApi-py README); an
 // option's strike ends its trading symbol.
 type Instrument struct {

@@ -1,7 +1,7 @@
 package tools_test
 
-// Regression tests for issue 10 (shoonya: behave like the real Noren, not
-// like our fake) and issue 11 item 7 (order values), one per item, through MCP.
+// Regression tests against the real Noren's behaviour, not our fake's, and
+// for order values, one per behaviour, through MCP.
 
 import (
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
@@ -210,7 +210,7 @@ func TestChartsCarryJKeyAndAmpersandSymbols(t *testing.T) {
 	}
 }
 
-// Issue 11.7: prices are checked before anything is sent, and formatted with
+// Prices are checked before anything is sent, and formatted with
 // the instrument's decimals; a broker that cannot be read after a lost answer
 // is reported as "could not be checked".
 func TestOrderPricesAreChecked(t *testing.T) {
