@@ -101,7 +101,7 @@ type Config struct {
 	RateLimit         RateLimit
 	// TPSeriesMaxCandles: a TPSeries request that would make more candles
 	// answers 504 "Server Timeout :  " (the limit is a count of candles, not
-	// days: Shoonya-Dev/ShoonyaApi-py issue #58; marketcalls/openalgo
+	// days: Shoonya-Dev/ShoonyaApi-py#58; marketcalls/openalgo
 	// broker/shoonya/api/data.py). 0 → 5000. assumed: the live limit is not
 	// published; openalgo's live-checked 1-minute window of 5 days (about
 	// 1,875 NSE candles) is answered, and 28 days (about 7,500) is not.

@@ -50,7 +50,7 @@ type SeriesOut struct {
 // ("Shoonya returns 504 Server Timeout when the range produces too many
 // candles in a single call"; 1m, 5m and 15m checked against the live API in
 // 2026-08, the others are openalgo's extrapolation). The limit is a count of
-// candles, not of days (Shoonya-Dev/ShoonyaApi-py issue #58), so a 504 on
+// candles, not of days (Shoonya-Dev/ShoonyaApi-py#58), so a 504 on
 // a window from this table (an MCX session is longer than NSE's) halves it and
 // asks again.
 var intradayWindowDays = map[string]int{
@@ -66,8 +66,8 @@ const (
 	dailyWindow = 2 * 365 * 24 * time.Hour
 	eodMaxRows  = 1201
 	// intradayDepth: the broker keeps intraday candles for about a year
-	// (Shoonya-Dev/ShoonyaApi-py issue #58: two years asked, the last one
-	// returned; issue #215, January 2026: nothing before 17 March 2025).
+	// (Shoonya-Dev/ShoonyaApi-py#58: two years asked, the last one
+	// returned; Shoonya-Dev/ShoonyaApi-py#215, January 2026: nothing before 17 March 2025).
 	intradayDepth = 365 * 24 * time.Hour
 	// maxCandles bounds one result (about 60k tokens): five NSE sessions of
 	// 1-minute candles (1,875) fit; more is cut and says how to get the rest.
