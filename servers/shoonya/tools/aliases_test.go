@@ -101,3 +101,18 @@ func TestAliasesInvisibleInToolsList(t *testing.T) {
 		}
 	}
 }
+
+// get_option_chain without strike_price centres on the nearest future's
+// last price (at the money); strike_price 0 is refused, as the broker
+// refuses strprc=0.
+func TestOptionChainAtTheMoney(t *testing.T) {
+	e, _ := candleEnv(t, fake.Config{})
+	out := servetest.Decode[tools.ChainOut](t, e.call("get_option_chain", map[string]any{"exchange": "NFO", "trading_symbol": "NIFTY", "strike_count": 2}))
+	if len(out.Rows) != 4 || out.Legs != 8 {
+		t.Fatalf("at the money: %+v", out)
+	}
+	if res := e.call("get_option_chain", map[string]any{"exchange": "NFO", "trading_symbol": "NIFTY", "strike_price": 0}); !res.IsError ||
+		!strings.Contains(servetest.Text(res), "strike_price") {
+		t.Fatalf("strike_price 0: %s", servetest.Text(res))
+	}
+}

@@ -172,7 +172,7 @@ func quotesTool(d *Deps) toolkit.Tool {
 type ChainIn struct {
 	Exchange      string  `json:"exchange" mcp:"enum=NFO|BFO|CDS|BCD|MCX|NCX"`
 	TradingSymbol string  `json:"trading_symbol" jsonschema:"option/future, or NIFTY (nearest expiry)" mcp:"minLength=1;maxLength=64"`
-	StrikePrice   float64 `json:"strike_price" jsonschema:"centre strike" mcp:"min=0"`
+	StrikePrice   float64 `json:"strike_price,omitempty" jsonschema:"centre; default at the money" mcp:"min=0.01"`
 	Count         int     `json:"strike_count,omitempty" jsonschema:"each side" mcp:"min=1;max=25;default=5"`
 }
 
@@ -220,8 +220,16 @@ func optionChainTool(d *Deps) toolkit.Tool {
 		exch := strings.ToUpper(in.Exchange)
 		tsym := strings.ToUpper(strings.TrimSpace(in.TradingSymbol))
 		contract := ""
+		strike := in.StrikePrice
 		legs, err := do(ctx, d, func(a *noren.Auth) ([]noren.Scrip, error) {
-			legs, err := d.client().GetOptionChain(ctx, a, exch, tsym, in.StrikePrice, cnt)
+			if strike == 0 {
+				atm, err := d.atTheMoney(ctx, a, exch, tsym)
+				if err != nil {
+					return nil, err
+				}
+				strike = atm
+			}
+			legs, err := d.client().GetOptionChain(ctx, a, exch, tsym, strike, cnt)
 			if err != nil || len(legs) > 0 || !isUnderlyingName(tsym) {
 				return legs, err
 			}
@@ -233,7 +241,7 @@ func optionChainTool(d *Deps) toolkit.Tool {
 				return nil, err
 			}
 			contract = c
-			return d.client().GetOptionChain(ctx, a, exch, c, in.StrikePrice, cnt)
+			return d.client().GetOptionChain(ctx, a, exch, c, strike, cnt)
 		})
 		if err != nil {
 			return ChainOut{}, err
@@ -337,13 +345,68 @@ func isUnderlyingName(tsym string) bool {
 }
 
 // contractExpiry reads the expiry a Noren derivative symbol carries after
-// its underlying's name: NIFTY28NOV24F, NIFTY28NOV24C24000 (DDMMMYY;
-// ShoonyaApi-py README symbol samples).
-var contractExpiry = regexp.MustCompile(`^([A-Z&-]+?)(\d{2}[A-Z]{3}\d{2})[CPF]`)
+// its underlying's name, and what follows it: NIFTY28NOV24F (future),
+// NIFTY28NOV24C24000 (option; DDMMMYY, ShoonyaApi-py README symbol samples),
+// and MCX futures, which carry no F: CRUDEOIL19DEC24 (Noren MCX scrip
+// master, MCX_symbols.txt; marketcalls/openalgo broker/shoonya/database
+// builds MCX future symbols as name + expiry).
+var contractExpiry = regexp.MustCompile(`^([A-Z&-]+?)(\d{2}[A-Z]{3}\d{2})([CPF]|$)`)
+
+// isFuture reports whether a contract's suffix (contractExpiry's third
+// group) is a future's: F, or none on MCX.
+func isFuture(suffix string) bool { return suffix == "F" || suffix == "" }
+
+// atTheMoney is the price an option chain of tsym centres on when no strike
+// is given: the last price of tsym if it is a future, else of the nearest
+// future of its underlying on exch.
+func (d *Deps) atTheMoney(ctx context.Context, a *noren.Auth, exch, tsym string) (float64, error) {
+	name := tsym
+	if m := contractExpiry.FindStringSubmatch(tsym); m != nil {
+		name = m[1]
+		if isFuture(m[3]) {
+			return d.lastPriceOf(ctx, a, exch, tsym)
+		}
+	}
+	fut, err := d.nearestContractOf(ctx, a, exch, name, isFuture)
+	if err != nil {
+		return 0, err
+	}
+	if fut == "" {
+		return 0, envelope.Invalid("strike_price", "no future of %s on %s to read the at-the-money price from; pass strike_price (get_quotes on the underlying gives its price)", name, exch)
+	}
+	return d.lastPriceOf(ctx, a, exch, fut)
+}
+
+// lastPriceOf quotes the contract tsym on exch (found through SearchScrip).
+func (d *Deps) lastPriceOf(ctx context.Context, a *noren.Auth, exch, tsym string) (float64, error) {
+	found, err := d.client().SearchScrip(ctx, a, exch, tsym)
+	if err != nil && !noren.IsNoData(err) {
+		return 0, err
+	}
+	for _, s := range found {
+		if strings.EqualFold(s.TSym, tsym) {
+			q, err := d.client().GetQuotes(ctx, a, exch, s.Token)
+			if err != nil {
+				return 0, err
+			}
+			if q.LP <= 0 {
+				break
+			}
+			return float64(q.LP), nil
+		}
+	}
+	return 0, envelope.Invalid("strike_price", "no last price for %s on %s to centre the chain on; pass strike_price", tsym, exch)
+}
 
 // nearestContract returns the contract of name with the nearest expiry not
 // yet past, among what SearchScrip lists on exch ("" if none).
 func (d *Deps) nearestContract(ctx context.Context, a *noren.Auth, exch, name string) (string, error) {
+	return d.nearestContractOf(ctx, a, exch, name, func(string) bool { return true })
+}
+
+// nearestContractOf is nearestContract among the contracts whose suffix
+// (F, C, P or none) kind accepts.
+func (d *Deps) nearestContractOf(ctx context.Context, a *noren.Auth, exch, name string, kind func(suffix string) bool) (string, error) {
 	found, err := d.client().SearchScrip(ctx, a, exch, name)
 	if noren.IsNoData(err) {
 		return "", nil
@@ -356,7 +419,7 @@ func (d *Deps) nearestContract(ctx context.Context, a *noren.Auth, exch, name st
 	best, bestExp := "", time.Time{}
 	for _, s := range found {
 		m := contractExpiry.FindStringSubmatch(strings.ToUpper(s.TSym))
-		if m == nil || m[1] != name {
+		if m == nil || m[1] != name || !kind(m[3]) {
 			continue
 		}
 		exp, err := time.ParseInLocation("02Jan06", m[2][:2]+m[2][2:3]+strings.ToLower(m[2][3:5])+m[2][5:], IST)
