@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/ktrdr/client"
 )
@@ -43,6 +44,7 @@ type marketIn struct {
 	StartDate        string `json:"start_date,omitempty" mcp:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}$"`
 	EndDate          string `json:"end_date,omitempty" mcp:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}$"`
 	TradingHoursOnly bool   `json:"trading_hours_only,omitempty"`
+	IncludeExtended  bool   `json:"include_extended,omitempty" jsonschema:"with trading_hours_only: keep pre-market and after-hours bars"`
 	Limit            int    `json:"limit,omitempty" jsonschema:"newest bars" mcp:"min=1;max=500;default=50"`
 }
 
@@ -62,8 +64,14 @@ Related: get_data_summary, get_symbols.`},
 			if err := dateOrder(in.StartDate, in.EndDate); err != nil {
 				return client.MarketData{}, err
 			}
+			if in.IncludeExtended && !in.TradingHoursOnly {
+				// The backend reads include_extended only to widen the trading-hours
+				// filter (ktrdr/api/endpoints/data.py get_cached_data): alone it
+				// changes nothing, so say so rather than ignore it.
+				return client.MarketData{}, envelope.Invalid("include_extended", "include_extended only widens trading_hours_only to pre-market and after-hours bars; set trading_hours_only true as well, or leave both out for every bar")
+			}
 			return c.MarketData(ctx, client.MarketQuery{Symbol: in.Symbol, Timeframe: in.Timeframe, StartDate: in.StartDate,
-				EndDate: in.EndDate, TradingHoursOnly: in.TradingHoursOnly, Limit: in.Limit})
+				EndDate: in.EndDate, TradingHoursOnly: in.TradingHoursOnly, IncludeExtended: in.IncludeExtended, Limit: in.Limit})
 		})
 }
 
@@ -84,7 +92,7 @@ type summaryOut struct {
 
 func getDataSummary(c *client.Client, sc *summaryCache) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_data_summary", Title: "Get data summary", Toolset: setData, Hints: toolkit.RemoteRead,
-		Description: `Check what the backend has cached for a symbol and timeframe (bar count, last bar) without fetching the bars. Nothing cached: data_available false.
+		Description: `Check what the backend has cached for a symbol and timeframe (bar count, first and last date, last bar) without fetching the bars. Nothing cached: data_available false.
 Related: get_market_data, trigger_data_loading.`},
 		func(ctx context.Context, in summaryIn) (summaryOut, error) {
 			if in.Timeframe == "" {
@@ -96,8 +104,15 @@ Related: get_market_data, trigger_data_loading.`},
 		})
 }
 
-// fetchSummary asks the backend for the newest bar and the available count.
+// fetchSummary asks the backend for the cached range (POST /data/range: first
+// and last date and the bar count, at 3ba55e75 and HEAD) and the newest bar
+// (GET /data/{symbol}/{timeframe} with limit=1). Nothing cached is
+// data_available false from either; a refusal of either is the tool's error.
 func fetchSummary(ctx context.Context, c *client.Client, symbol, timeframe string) (summaryOut, error) {
+	rng, found, err := c.DataRange(ctx, symbol, timeframe)
+	if err != nil {
+		return summaryOut{}, err
+	}
 	md, err := c.MarketData(ctx, client.MarketQuery{Symbol: symbol, Timeframe: timeframe, Limit: 1})
 	if err != nil {
 		return summaryOut{}, err
@@ -109,6 +124,15 @@ func fetchSummary(ctx context.Context, c *client.Client, symbol, timeframe strin
 		out.LastBar = &last
 		if md.AvailableCount == 1 {
 			out.FirstDate = md.Start
+		}
+	}
+	if found {
+		out.DataAvailable, out.FirstDate = true, rng.StartDate
+		if out.LastDate == "" {
+			out.LastDate = rng.EndDate
+		}
+		if out.BarCount == 0 {
+			out.BarCount = int(rng.PointCount)
 		}
 	}
 	return out, nil

@@ -51,8 +51,9 @@ var emsgRules = []emsgRule{
 	// "Invalid Input :  Invalid App Key" (Rahulghuge94/finshoonya#2): the
 	// appkey is sha256(uid|SHOONYA_API_SECRET), so the secret is what is wrong.
 	{"invalid app key", envelope.Unauthenticated, "Shoonya rejected the app key: check SHOONYA_API_SECRET (the API key from the Shoonya API page; regenerate it there if it expired, ShoonyaApi-py#47) and SHOONYA_USER_ID", nil},
-	// "Invalid Input : User Blocked due to multiple wrong attempts" (the text
-	// Noren's own web and mobile clients test for): no retry here can help.
+	// "Invalid Input : User Blocked due to multiple wrong attempts" (assumed:
+	// Noren's lock-out wording; no public sample of it was found, so only
+	// "user blocked" is matched): no retry here can help.
 	{"user blocked", envelope.PermissionDenied, "Shoonya blocked this user after repeated wrong logins: unblock it on Shoonya's site (trade.shoonya.com, Forgot password / unblock user), then check SHOONYA_PASSWORD and SHOONYA_TOTP_SECRET before connecting again; trying again now will not help", nil},
 	{"invalid_verifier", envelope.Unauthenticated, "Shoonya rejected the OAuth code (used, expired, or wrong SHOONYA_CLIENT_ID/SHOONYA_CLIENT_SECRET); call connect_shoonya_broker for a fresh authorize URL", nil},
 	{"invalid_ip", envelope.PermissionDenied, "Shoonya refused this machine's IP address; register the static IP on the Shoonya API page and regenerate the API key", nil},
