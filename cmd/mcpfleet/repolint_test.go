@@ -65,15 +65,7 @@ func TestNoInternalIssueNumbers(t *testing.T) {
 // or register into package state from init(), each with why. A file not
 // listed here that does either fails: tests must run the code users run, and
 // what a package holds must be set by its caller, not by an import.
-var processWide = map[string]string{
-	"pkg/serve/state.go":                     "the state backend defaults to memory under go test, so in-process tests never share a file in the tester's home",
-	"servers/web-search/openai/shapes.go":    "registers its drift shapes on the process-wide watch (drift.Default)",
-	"servers/ktrdr/client/shapes.go":         "registers its drift shapes on the process-wide watch (drift.Default)",
-	"servers/chartimg/client/shapes.go":      "registers its drift shapes on the process-wide watch (drift.Default)",
-	"servers/google-news-rss/feed/shapes.go": "registers its drift shapes on the process-wide watch (drift.Default)",
-	"servers/shoonya/noren/shapes.go":        "registers its drift shapes on the process-wide watch (drift.Default)",
-	"servers/polymarket/client/shapes.go":    "registers its drift shapes on the process-wide watch (drift.Default)",
-}
+var processWide = map[string]string{}
 
 var (
 	testingTesting = regexp.MustCompile(`\btesting\.Testing\(\)`)

@@ -255,10 +255,11 @@ func TestObserveQuietAnswerDoesNotAllocate(t *testing.T) {
 	}
 }
 
-// TestKeepNamesTheFile: the signals are saved under the server's name given
-// to Keep (never the executable's), and a watch no server named keeps them
-// in memory only; Keep reads back what that server saved before.
-func TestKeepNamesTheFile(t *testing.T) {
+// TestNewWatchNamesTheFile: the signals are saved under the server's name
+// the watch was made with (never the executable's), a watch of no server
+// keeps them in memory only, and a new watch of that server reads back what
+// it saved before.
+func TestNewWatchNamesTheFile(t *testing.T) {
 	dir := t.TempDir()
 	f := Finding{Kind: Missing, Path: "id", Detail: "absent"}
 	anon := NewWatch("", 0, dir)
@@ -266,15 +267,28 @@ func TestKeepNamesTheFile(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Fatalf("an unnamed watch wrote %v", entries)
 	}
-	anon.Keep("ktrdr", dir)
-	anon.Note(zerolog.Nop(), "Up", "get", f)
+	w := NewWatch("ktrdr", 0, dir)
+	w.Note(zerolog.Nop(), "Up", "list", f)
+	w.Note(zerolog.Nop(), "Up", "get", f)
 	saved, ok, err := Load(dir, "ktrdr")
 	if err != nil || !ok || len(saved.Signals) != 2 || saved.Server != "ktrdr" {
 		t.Fatalf("saved %+v ok=%v err=%v", saved, ok, err)
 	}
-	again := NewWatch("", 0, "")
-	again.Keep("ktrdr", dir)
-	if n := len(again.Signals()); n != 2 {
+	if n := len(NewWatch("ktrdr", 0, dir).Signals()); n != 2 {
 		t.Fatalf("restored %d signals, want 2", n)
+	}
+}
+
+func TestSampleFromEnv(t *testing.T) {
+	for v, want := range map[string]time.Duration{"": DefaultSample, "0": 0, "30s": 30 * time.Second} {
+		got, err := SampleFromEnv(func(string) string { return v })
+		if err != nil || got != want {
+			t.Errorf("%q: %v %v, want %v", v, got, err, want)
+		}
+	}
+	for _, v := range []string{"-1s", "often"} {
+		if _, err := SampleFromEnv(func(string) string { return v }); err == nil || !strings.Contains(err.Error(), EnvSample) {
+			t.Errorf("%q: %v", v, err)
+		}
 	}
 }

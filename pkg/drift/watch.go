@@ -16,7 +16,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/store"
 )
 
-// Settings read by Default.
+// Settings a server reads (pkg/serve ParseOptions and Build).
 const (
 	// EnvSample is how often one route's body is checked against its Shape
 	// on ordinary traffic (a Go duration; default 1m; 0 checks every answer).
@@ -56,32 +56,30 @@ type Watch struct {
 	now     func() time.Time
 }
 
-// NewWatch is an empty watch for server that checks bodies every sample
-// (0: every answer) and keeps its signals in dir ("" keeps them in memory only).
+// NewWatch is the watch of the server named server: it checks bodies
+// every sample (0: every answer) and keeps its signals in dir ("" or an
+// unnamed server: memory only), reading back what an earlier run of that
+// server saved there. pkg/serve makes one per server (Registry.Drift) and
+// each server hands it to its upstream clients (upstream.Config.Drift).
 func NewWatch(server string, sample time.Duration, dir string) *Watch {
-	return &Watch{server: server, shapes: map[string]Shape{}, checked: map[[2]string]time.Time{},
+	w := &Watch{server: server, shapes: map[string]Shape{}, checked: map[[2]string]time.Time{},
 		signals: map[string]*Signal{}, logged: map[string]string{}, every: sample, dir: dir, now: time.Now}
+	w.restore()
+	return w
 }
 
-var (
-	defOnce sync.Once
-	def     *Watch
-)
-
-// Default is the process's watch: pkg/upstream reports every answer to it.
-// EnvSample sets its body check interval. It keeps its signals in memory
-// until the server names it (Keep; pkg/serve does, with the server's name
-// and state directory), so what it saves is found by that name wherever the
-// binary runs and whatever its file is called (the images run /app/server).
-func Default() *Watch {
-	defOnce.Do(func() {
-		sample := DefaultSample
-		if d, err := time.ParseDuration(os.Getenv(EnvSample)); err == nil && d >= 0 {
-			sample = d
-		}
-		def = NewWatch("", sample, "")
-	})
-	return def
+// SampleFromEnv reads EnvSample: DefaultSample when unset, an error naming
+// the fix when it is not a duration of 0 or more.
+func SampleFromEnv(getenv func(string) string) (time.Duration, error) {
+	v := getenv(EnvSample)
+	if v == "" {
+		return DefaultSample, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%s must be a duration of 0 or more such as 1m (0 checks every answer), not %q", EnvSample, v)
+	}
+	return d, nil
 }
 
 // DirFromEnv is where a server keeps its signals, as doctor finds it:
@@ -111,20 +109,7 @@ func DirFor(getenv func(string) string, mode, stateDir string) string {
 	return d
 }
 
-// Keep names the server the signals belong to and where they are kept
-// (dir "": memory only), and reads back what an earlier run of that server
-// saved there. pkg/serve calls it once the flags are parsed (--state-dir).
-func (w *Watch) Keep(server, dir string) {
-	w.mu.Lock()
-	same := w.dir == dir && w.server == server
-	w.server, w.dir = server, dir
-	w.mu.Unlock()
-	if !same {
-		w.restore()
-	}
-}
-
-// Server is the name the signals are kept under ("" until Keep).
+// Server is the name the signals are kept under.
 func (w *Watch) Server() string { w.mu.Lock(); defer w.mu.Unlock(); return w.server }
 
 // Dir is where the signals are kept ("": memory only).
@@ -133,7 +118,7 @@ func (w *Watch) Dir() string { w.mu.Lock(); defer w.mu.Unlock(); return w.dir }
 // SetSample sets the body check interval per route (0: every answer).
 func (w *Watch) SetSample(d time.Duration) { w.mu.Lock(); w.every = d; w.mu.Unlock() }
 
-// Reset forgets every signal and check (tests share the process's watch).
+// Reset forgets every signal and check.
 func (w *Watch) Reset() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -157,6 +142,9 @@ func (w *Watch) Register(shapes ...Shape) {
 
 // Shape returns the registered shape of route.
 func (w *Watch) Shape(route string) (Shape, bool) {
+	if w == nil {
+		return Shape{}, false
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	s, ok := w.shapes[route]
@@ -165,9 +153,10 @@ func (w *Watch) Shape(route string) (Shape, bool) {
 
 // Observe looks at one answer of upstream's route: its deprecation headers
 // always, its body against the route's shape at most once per sample
-// interval (a 2xx body against Fields, another against Error).
+// interval (a 2xx body against Fields, another against Error). A nil watch
+// (a client made without one, as the drift-probe command's) looks at nothing.
 func (w *Watch) Observe(log zerolog.Logger, upstream, route string, status int, h http.Header, body []byte) {
-	if route == "" {
+	if w == nil || route == "" {
 		return
 	}
 	if f, ok := DeprecationOf(h); ok {
@@ -201,8 +190,11 @@ func (w *Watch) Observe(log zerolog.Logger, upstream, route string, status int, 
 
 // Note records one finding on upstream's route (a parser that needed a
 // field and did not find it calls it directly) and logs it at warn level the
-// first time each UTC day.
+// first time each UTC day (a nil watch notes nothing).
 func (w *Watch) Note(log zerolog.Logger, upstream, route string, f Finding) {
+	if w == nil {
+		return
+	}
 	key := strings.Join([]string{upstream, route, f.Kind, f.Path}, "\x00")
 	w.mu.Lock()
 	now := w.now()
@@ -251,6 +243,9 @@ func (w *Watch) dropOldest() {
 
 // Signals are the drift seen so far, the most recent first.
 func (w *Watch) Signals() []Signal {
+	if w == nil {
+		return nil
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.list()

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/rs/zerolog"
 
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
@@ -50,7 +51,12 @@ type Registry struct {
 	// keep limits and caches in memory. With it, replicas share both.
 	Redis *redis.Client
 	// Clock is the time tools read (Options.Clock; the system clock in production).
-	Clock   clock.Clock
+	Clock clock.Clock
+	// Drift is the server's drift watch (named by the server; its sample
+	// interval is Options.DriftSample). Register adds the shapes its clients
+	// depend on (Drift.Register) and passes it to each client
+	// (upstream.Config.Drift).
+	Drift   *drift.Watch
 	state   *state // the embedded store: Store, LimitOptions, CacheOptions
 	filter  toolFilter
 	tools   []toolkit.Tool

@@ -3,11 +3,13 @@ package serve
 import (
 	"context"
 	"fmt"
-	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"io"
 	"os"
 	"slices"
 	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -106,11 +108,11 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	if r.state.mode == "" { // Options built by hand, not by ParseOptions
 		r.state.mode = StateMemory
 	}
-	// The drift watch was made before the flags were read: name it after
-	// the server (doctor looks for <server>.drift.json, whatever the
-	// binary's file is called) and keep its signals beside the state file
-	// --state-dir names too.
-	drift.Default().Keep(app.Name, drift.DirFor(os.Getenv, r.state.mode, o.StateDir))
+	// The server's drift watch, named after the server (doctor looks for
+	// <server>.drift.json, whatever the binary's file is called), keeps its
+	// signals beside the state file --state-dir names; the server hands it
+	// to its upstream clients (upstream.Config.Drift).
+	r.Drift = drift.NewWatch(app.Name, o.DriftSample, drift.DirFor(os.Getenv, r.state.mode, o.StateDir))
 	reg = r
 	if o.RedisURL != "" {
 		rdb, err := ConnectRedis(ctx, o.RedisURL, log)
@@ -146,7 +148,7 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 func callLogger(log zerolog.Logger, name string) server.ToolHandlerMiddleware {
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			l := log.With().Str("tool", req.Params.Name).Str("user", UserID(ctx)).Logger()
+			l := log.With().Str("tool", req.Params.Name).Str("user", identity.UserID(ctx)).Logger()
 			ctx = l.WithContext(ctx)
 			start := time.Now()
 			res, err := next(ctx, req)

@@ -16,7 +16,6 @@ import (
 // drift signals there (beside its state file), as with MCPFLEET_STATE_DIR;
 // MCPFLEET_DRIFT_DIR still wins, and state in memory keeps none.
 func TestStateDirFlagKeepsDrift(t *testing.T) {
-	t.Cleanup(func() { drift.Default().Keep("", ""); drift.Default().Reset() })
 	flagDir, envDir, driftDir := t.TempDir(), t.TempDir(), t.TempDir()
 	cases := []struct {
 		name, mode, stateEnv, driftEnv string
@@ -38,10 +37,11 @@ func TestStateDirFlagKeepsDrift(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := serve.Build(context.Background(), app, o, zerolog.Nop()); err != nil {
+		b, err := serve.Build(context.Background(), app, o, zerolog.Nop())
+		if err != nil {
 			t.Fatal(err)
 		}
-		if got := drift.Default().Dir(); got != c.want {
+		if got := b.Registry.Drift.Dir(); got != c.want {
 			t.Errorf("%s: drift kept in %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -49,10 +49,14 @@ func TestStateDirFlagKeepsDrift(t *testing.T) {
 	t.Setenv("MCPFLEET_STATE", "file")
 	t.Setenv(drift.EnvDir, "")
 	o, _ := serve.ParseOptions(app, []string{"--state-dir", flagDir}, io.Discard)
-	if _, err := serve.Build(context.Background(), app, o, zerolog.Nop()); err != nil {
+	b, err := serve.Build(context.Background(), app, o, zerolog.Nop())
+	if err != nil {
 		t.Fatal(err)
 	}
-	drift.Default().Note(zerolog.Nop(), "Up", "list", drift.Finding{Kind: drift.Missing, Path: "id", Detail: "absent"})
+	if got := b.Registry.Drift.Server(); got != app.Name {
+		t.Errorf("the watch is named %q, want the server's name %q", got, app.Name)
+	}
+	b.Registry.Drift.Note(zerolog.Nop(), "Up", "list", drift.Finding{Kind: drift.Missing, Path: "id", Detail: "absent"})
 	if _, err := os.Stat(drift.SavedPath(flagDir, app.Name)); err != nil {
 		t.Errorf("no drift file beside the state: %v", err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/auth"
 	"github.com/mcpfleet/mcpfleet/pkg/httpguard"
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 	"github.com/mcpfleet/mcpfleet/pkg/sessions"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
@@ -51,10 +52,7 @@ func HTTPHandler(b *Built) http.Handler {
 			if p, ok := auth.FromContext(r.Context()); ok {
 				ctx = auth.WithPrincipal(ctx, p)
 			}
-			if u, ok := r.Context().Value(userKey{}).(string); ok {
-				return WithUser(ctx, u)
-			}
-			return ctx
+			return identity.WithUser(ctx, identity.UserID(r.Context()))
 		}),
 	)
 	mux := http.NewServeMux()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/auth"
 	"github.com/mcpfleet/mcpfleet/pkg/auth/issued"
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
 
@@ -66,7 +67,7 @@ func authenticate(b *Built, mux *http.ServeMux, next http.Handler) http.Handler 
 // gateOf is the gate's configuration without its verifiers, which is all
 // scopeGate needs to refuse.
 func gateOf(b *Built) *auth.Gate {
-	g := &auth.Gate{Static: b.Options.AuthTokens, Scope: auth.ReadScope(serverName(b)), Refuse: refuse, WithUser: WithUser}
+	g := &auth.Gate{Static: b.Options.AuthTokens, Scope: auth.ReadScope(serverName(b)), Refuse: refuse, WithUser: identity.WithUser}
 	if b.Options.OAuth != nil {
 		g.Resource = strings.TrimSuffix(b.Options.OAuth.Resource, "/")
 	}

@@ -8,8 +8,10 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/auth"
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
@@ -33,6 +35,7 @@ type Options struct {
 	OAuth        *auth.Config      // OAuth 2.1 resource server (MCPFLEET_OAUTH_ISSUER + MCPFLEET_PUBLIC_URL), env only; nil: off
 	AuthIssued   bool              // accept tokens from `mcpfleet token issue` (MCPFLEET_AUTH_ISSUED), env only
 	Limits       Limits            // transport limits, MCPFLEET_HTTP_* / MCPFLEET_STDIO_* env only
+	DriftSample  time.Duration     // how often one route's body is checked for drift, MCPFLEET_DRIFT_SAMPLE; 0 checks every answer
 	// Clock is the time the server's tools read; nil is the system clock.
 	// Never a flag or a variable: in-process tests hand their fakes' clock
 	// (pkg/clock) to the server so both agree on what day it is.
@@ -105,6 +108,9 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 		}
 	}
 	if o.Limits, err = limitsFromEnv(os.Getenv); err != nil {
+		return o, err
+	}
+	if o.DriftSample, err = drift.SampleFromEnv(os.Getenv); err != nil {
 		return o, err
 	}
 	return o, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpfleet/mcpfleet/pkg/httpguard"
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 	"github.com/mcpfleet/mcpfleet/pkg/sessions"
 )
 
@@ -39,7 +40,7 @@ import (
 // read the same id and method (case-insensitive keys, last duplicate wins).
 func rpcGate(lim Limits, sess *sessions.Manager, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		user := UserID(r.Context())
+		user := identity.UserID(r.Context())
 		legacy := !mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion))
 		sid := r.Header.Get(server.HeaderKeySessionID)
 		if legacy && sid != "" {

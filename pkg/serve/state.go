@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"sync"
-	"testing"
 
 	"github.com/rs/zerolog"
 
@@ -20,17 +19,14 @@ const (
 	StateMemory = "memory" // process memory only: nothing outlives the process
 )
 
-// StateMode reads MCPFLEET_STATE. Under `go test` the default is memory,
-// so in-process tests never share a file in the tester's home; tests that
-// want the store set MCPFLEET_STATE=file (or a --state-dir).
+// StateMode reads MCPFLEET_STATE (default: file). In-process tests choose
+// the same way users do: servetest keeps state in memory unless the test
+// sets MCPFLEET_STATE (Options.State).
 func StateMode() (string, error) {
 	switch v := os.Getenv(store.EnvMode); v {
 	case StateFile, StateMemory:
 		return v, nil
 	case "":
-		if testing.Testing() {
-			return StateMemory, nil
-		}
 		return StateFile, nil
 	default:
 		return "", fmt.Errorf("%s must be %s or %s, not %q", store.EnvMode, StateFile, StateMemory, v)

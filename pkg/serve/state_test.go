@@ -143,8 +143,10 @@ func TestStateFileBadStates(t *testing.T) {
 	}
 }
 
+// TestStateFromEnv: unset means the state file, under go test as for users
+// (tests that want memory say so, as servetest does).
 func TestStateFromEnv(t *testing.T) {
-	for v, want := range map[string]string{"": StateMemory, "file": StateFile, "memory": StateMemory, "disk": ""} {
+	for v, want := range map[string]string{"": StateFile, "file": StateFile, "memory": StateMemory, "disk": ""} {
 		t.Setenv(store.EnvMode, v)
 		got, err := StateMode()
 		if got != want || (want == "") != (err != nil) {

@@ -22,6 +22,12 @@ import (
 // TestMain lets the test binary serve testApp over its own stdio, as a client
 // spawns a server (TestStdioLeavesInheritedPipesBlocking).
 func TestMain(m *testing.M) {
+	// This package's servers keep their state in memory unless a test
+	// chooses otherwise, through the variable users set: none writes a state
+	// file into the tester's home.
+	if os.Getenv("MCPFLEET_STATE") == "" {
+		_ = os.Setenv("MCPFLEET_STATE", "memory")
+	}
 	if os.Getenv("SERVE_TEST_STDIO_CHILD") == "1" {
 		os.Exit(serve.Run(context.Background(), testApp(), nil, os.Stdin, os.Stdout, os.Stderr))
 	}

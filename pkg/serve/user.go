@@ -1,23 +1,20 @@
 package serve
 
-import "context"
+import (
+	"context"
 
-type userKey struct{}
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
+)
 
-// LocalUser is the caller on stdio: the process owner, who configured the env.
-const LocalUser = "local"
+// LocalUser is identity.Local: the caller on stdio.
+const LocalUser = identity.Local
 
-// WithUser returns ctx carrying the authenticated user id.
-func WithUser(ctx context.Context, user string) context.Context {
-	return context.WithValue(ctx, userKey{}, user)
-}
+// WithUser is identity.WithUser, for wiring code that already imports serve.
+//
+// Deprecated: domain code imports pkg/identity instead of the transports.
+func WithUser(ctx context.Context, user string) context.Context { return identity.WithUser(ctx, user) }
 
-// UserID is the caller of the current request: the bearer token's user on HTTP,
-// LocalUser on stdio or when no auth is configured. Key per-user state on it,
-// never on the MCP session id (2026-07-28 clients have none).
-func UserID(ctx context.Context) string {
-	if u, ok := ctx.Value(userKey{}).(string); ok && u != "" {
-		return u
-	}
-	return LocalUser
-}
+// UserID is identity.UserID, for wiring code that already imports serve.
+//
+// Deprecated: domain code imports pkg/identity instead of the transports.
+func UserID(ctx context.Context) string { return identity.UserID(ctx) }

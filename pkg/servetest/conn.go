@@ -7,12 +7,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"io"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -78,6 +79,7 @@ func NewWithOptions(t testing.TB, app serve.App, opts []client.ClientOption, arg
 		t.Fatalf("options: %v", err)
 	}
 	o.Clock = clock.MustFromEnv() // the fakes' clock (MCPFLEET_FAKE_NOW), so server and fake agree on the day
+	inMemoryUnlessSet(&o)
 	logs := &Buffer{}
 	log, err := serve.NewLogger(logs, o.LogLevel)
 	if err != nil {
@@ -120,7 +122,7 @@ func (c *Conn) Call(t testing.TB, tool string, args map[string]any) *mcp.CallToo
 }
 
 // CallCtx is Call with the caller's context and the protocol error returned.
-// Values on ctx reach the handler (in-process), e.g. serve.WithUser.
+// Values on ctx reach the handler (in-process), e.g. identity.WithUser.
 func (c *Conn) CallCtx(ctx context.Context, tool string, args map[string]any) (*mcp.CallToolResult, error) {
 	var req mcp.CallToolRequest
 	req.Params.Name = tool

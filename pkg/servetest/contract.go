@@ -32,6 +32,9 @@ type ContractCase struct {
 	OffShape bool `json:"off_shape"`
 	// Raw is the case as recorded, for fields of a server's own.
 	Raw json.RawMessage `json:"-"`
+	// Drift is the watch the call's client reports its answers to
+	// (upstream.Config.Drift): RunShapes sets it, Run leaves it nil.
+	Drift *drift.Watch `json:"-"`
 }
 
 // ContractWant is what a case's call must return: an envelope error with
@@ -72,9 +75,12 @@ type Contract struct {
 	// value the recording holds.
 	DecodeBody func(sent []byte) ([]byte, error)
 	// Call makes the call tc names with a client of base (the replay
-	// server's URL) and returns what the client returned; checks of a
-	// server's own go here too.
+	// server's URL) and tc.Drift as its drift watch, and returns what the
+	// client returned; checks of a server's own go here too.
 	Call func(t *testing.T, base string, tc ContractCase) (any, error)
+	// Shapes are the client's drift shapes, which RunShapes checks every
+	// recorded answer against.
+	Shapes []drift.Shape
 }
 
 // Cases reads the contract file.
@@ -124,11 +130,16 @@ func (c Contract) Run(t *testing.T) {
 // checking every answer: the recordings pass the shapes the probe and the
 // run-time watch use, so a drift report means the service changed.
 func (c Contract) RunShapes(t *testing.T) {
-	w := WatchEveryAnswer(t)
+	if len(c.Shapes) == 0 {
+		t.Fatal("the contract names no Shapes to check the recordings against")
+	}
+	w := drift.NewWatch("", 0, "")
+	w.Register(c.Shapes...)
 	for _, tc := range c.Cases(t) {
 		if tc.OffShape {
 			continue
 		}
+		tc.Drift = w
 		_, _, _ = c.replay(t, tc)
 		for _, s := range w.Signals() {
 			t.Errorf("%s: %s %s %s: %s", tc.Name, s.Route, s.Kind, s.Path, s.Detail)

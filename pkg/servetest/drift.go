@@ -6,14 +6,12 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
 )
 
-// WatchEveryAnswer empties the process's drift watch and makes it check every
-// answer (not one a minute per route) for the test, then puts both back.
-func WatchEveryAnswer(t testing.TB) *drift.Watch {
-	w := drift.Default()
-	w.Reset()
-	w.SetSample(0)
-	t.Cleanup(func() { w.SetSample(drift.DefaultSample); w.Reset() })
-	return w
+// WatchEveryAnswer makes the servers this test builds check every upstream
+// answer for drift, not one a minute per route: the setting users have
+// (MCPFLEET_DRIFT_SAMPLE=0), set for the test. Call it before New; read a
+// server's watch as conn.Built.Registry.Drift.
+func WatchEveryAnswer(t testing.TB) {
+	t.Setenv(drift.EnvSample, "0")
 }
 
 // ResultFor is the probe result of route in rs (the zero Result when none).

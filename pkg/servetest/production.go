@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"io"
+	"os"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/redact"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/store"
 )
 
 // NewProduction builds app as production does (info-level logging, to a sink
@@ -26,6 +28,7 @@ func NewProduction(t testing.TB, app serve.App, args ...string) *client.Client {
 		t.Fatalf("options: %v", err)
 	}
 	o.Clock = clock.MustFromEnv() // the fakes' clock (MCPFLEET_FAKE_NOW), so server and fake agree on the day
+	inMemoryUnlessSet(&o)
 	log, err := serve.NewLogger(io.Discard, o.LogLevel)
 	if err != nil {
 		t.Fatal(err)
@@ -89,4 +92,13 @@ func ToolDef(t testing.TB, c *client.Client, tool string) mcp.Tool {
 	}
 	t.Fatalf("%s is not listed", tool)
 	return mcp.Tool{}
+}
+
+// inMemoryUnlessSet keeps an in-process server's state in memory unless the
+// test chose a backend (MCPFLEET_STATE, as users do), so tests never share a
+// state file in the tester's home.
+func inMemoryUnlessSet(o *serve.Options) {
+	if os.Getenv(store.EnvMode) == "" {
+		o.State = serve.StateMemory
+	}
 }

@@ -80,7 +80,9 @@ type Config struct {
 	// daily quota used up, where a retry only spends time until the quota's reset.
 	Final func(status int, body []byte) bool
 	// Drift watches every answer (deprecation headers; bodies against the
-	// shapes registered for each Op); nil is the process's drift.Default().
+	// shapes registered for each Op) and names the ops metrics count by
+	// (an op without a shape is counted as "other"). A server passes its
+	// own (serve.Registry.Drift); nil watches nothing.
 	Drift *drift.Watch
 }
 

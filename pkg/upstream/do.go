@@ -148,7 +148,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 			if route == "" {
 				route = req.Op
 			}
-			c.watch().Observe(c.cfg.Logger, c.cfg.Name, route, res.status, res.header, res.body)
+			c.cfg.Drift.Observe(c.cfg.Logger, c.cfg.Name, route, res.status, res.header, res.body)
 			e = c.statusError(req, res, safe, extra)
 			if e == nil {
 				return out, nil
@@ -489,7 +489,7 @@ func (c *Client) metricOp(req Request) string {
 	if route == "" {
 		route = req.Op
 	}
-	if _, ok := c.watch().Shape(route); ok {
+	if _, ok := c.cfg.Drift.Shape(route); ok {
 		return route
 	}
 	return metrics.OtherOp

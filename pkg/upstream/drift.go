@@ -6,13 +6,6 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
 )
 
-func (c *Client) watch() *drift.Watch {
-	if c.cfg.Drift != nil {
-		return c.cfg.Drift
-	}
-	return drift.Default()
-}
-
 // Sender sends drift probes through this client: its base URL, headers,
 // keys, deadline and size cap, with the answer's status, headers and body
 // handed back whatever it was (a probe judges error answers too). The
@@ -46,5 +39,5 @@ func readOnlyMark(call drift.Call) string {
 // shape's enum does not know, seen on a body the watch did not sample), on
 // the same watch and log as the sampled checks: logged once per UTC day.
 func (c *Client) NoteDrift(route string, f drift.Finding) {
-	c.watch().Note(c.cfg.Logger, c.cfg.Name, route, f)
+	c.cfg.Drift.Note(c.cfg.Logger, c.cfg.Name, route, f)
 }

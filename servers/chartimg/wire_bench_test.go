@@ -62,6 +62,7 @@ func BenchmarkGetExchangesStdio(b *testing.B) {
 	base, stop := f.Start()
 	defer stop()
 	b.Setenv("CHART_IMG_API_KEY", "test-key")
+	b.Setenv("MCPFLEET_STATE", "memory") // as users choose it: no state file in the tester's home
 	a := app(&tools.Config{NoLimiter: true})
 	o, err := serve.ParseOptions(a, []string{"--api-url", base, "--docs-url", base + "/", "--log-level", "error"}, io.Discard)
 	if err != nil {

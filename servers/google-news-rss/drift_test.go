@@ -84,7 +84,7 @@ func TestRunTimeWatchSeesEachDrift(t *testing.T) {
 			t.Errorf("%s: %d warn lines", c.name, n)
 		}
 	}
-	if n := len(drift.Default().Signals()); n < len(driftCases) {
+	if n := len(e.conn.Built.Registry.Drift.Signals()); n < len(driftCases) {
 		t.Errorf("%d signals kept", n)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/fake"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/tools"
@@ -104,9 +105,7 @@ func TestProbeOnlyReads(t *testing.T) {
 // TestRunTimeWatchSeesEachDrift: ordinary tool calls notice the same drift
 // and log each once, at warn level, with its route.
 func TestRunTimeWatchSeesEachDrift(t *testing.T) {
-	drift.Default().Reset()
-	drift.Default().SetSample(0)
-	t.Cleanup(func() { drift.Default().SetSample(drift.DefaultSample); drift.Default().Reset() })
+	servetest.WatchEveryAnswer(t)
 	s := start(t, opts{})
 	for i, c := range driftCases {
 		s.fake.Drift().Set(c.drift)
@@ -120,7 +119,7 @@ func TestRunTimeWatchSeesEachDrift(t *testing.T) {
 		}
 	}
 	var seen []string
-	for _, sg := range drift.Default().Signals() {
+	for _, sg := range s.conn.Built.Registry.Drift.Signals() {
 		seen = append(seen, sg.Route+" "+sg.Kind)
 	}
 	for _, c := range driftCases {

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/fake"
@@ -58,8 +57,6 @@ func TestActivityEveryType(t *testing.T) {
 // TestActivityNewTypePassesThrough: a type Polymarket adds tomorrow is
 // passed through, counted, named in unknown_types and logged as drift once.
 func TestActivityNewTypePassesThrough(t *testing.T) {
-	drift.Default().Reset()
-	t.Cleanup(drift.Default().Reset)
 	s := start(t, opts{})
 	s.fake.Drift().Set(fakeupstream.Drift{EnumField: "type", EnumValue: "PREDICTION_BONUS"})
 	for i := range 3 {

@@ -63,6 +63,7 @@ func BenchmarkGetMarketCachedStdio(b *testing.B) {
 	cfg := configForTest()
 	cfg.PublicPerMinute = 1 << 30 // the benchmark measures the call, not the limiter's refusals
 	a := app(cfg)
+	b.Setenv("MCPFLEET_STATE", "memory") // as users choose it: no state file in the tester's home
 	o, err := serve.ParseOptions(a, []string{"--gamma-url", base, "--clob-url", base, "--data-url", base,
 		"--btc-url", base, "--btc-fallback-url", base, "--log-level", "error"}, io.Discard)
 	if err != nil {

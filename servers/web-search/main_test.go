@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
-	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/web-search/fake"
 	"github.com/mcpfleet/mcpfleet/servers/web-search/tools"
@@ -469,7 +469,7 @@ func TestQueryLengthCountsCharacters(t *testing.T) {
 	servetest.Decode[tools.SearchOut](t, e.search(t, q(query)))
 }
 
-func withUser(u string) context.Context { return serve.WithUser(context.Background(), u) }
+func withUser(u string) context.Context { return identity.WithUser(context.Background(), u) }
 
 // TestBudgetPerBearerUser: over streamable HTTP each bearer token's user has
 // its own budget, in both protocol eras (the modern one has no session).

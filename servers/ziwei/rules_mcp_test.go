@@ -11,7 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/pkg/store/storetest"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
@@ -117,7 +117,7 @@ func TestRuleQuotasOverMCP(t *testing.T) {
 	c := conn(t, "--state-dir", dir)
 	call := func(user, tool string, args map[string]any) *mcp.CallToolResult {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(serve.WithUser(context.Background(), user), 30*time.Second)
+		ctx, cancel := context.WithTimeout(identity.WithUser(context.Background(), user), 30*time.Second)
 		defer cancel()
 		res, err := c.CallCtx(ctx, tool, args)
 		if err != nil {

@@ -215,6 +215,7 @@ func TestBadResourceURIIsInvalidParams(t *testing.T) {
 	}
 
 	// HTTP
+	t.Setenv("MCPFLEET_STATE", "memory") // as users choose it: no state file in the tester's home
 	o, err := serve.ParseOptions(app(&tools.Config{}), []string{"--transport", "http", "--rules-file", t.TempDir() + "/r.json"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/rs/zerolog"
 
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
@@ -72,6 +73,9 @@ type Config struct {
 	// Now is the clock the daily limit's reset time is read from (the server's
 	// Registry.Clock); nil is the system clock.
 	Now func() time.Time
+	// Drift is the server's drift watch (serve.Registry.Drift, with Shapes
+	// registered); nil watches nothing.
+	Drift *drift.Watch
 }
 
 // Redis key prefixes of the plan limiter: the quota is the API key's, so all
@@ -156,11 +160,12 @@ func New(cfg Config) *Client {
 		Name: "chart-img", BaseURL: strings.TrimRight(cfg.APIURL, "/"), URLEnv: EnvAPIURL,
 		Timeout: cfg.Timeout, Retries: cfg.Retries, RetryWait: cfg.RetryWait, MaxRetryAfter: 10 * time.Second,
 		MaxBodyBytes: 16 << 20, SecretHeaders: secret, Detectors: []extract.Detector{c.detect},
-		Logger: cfg.Logger, Limiter: c.limit, Final: dailyLimitAnswer,
+		Logger: cfg.Logger, Limiter: c.limit, Final: dailyLimitAnswer, Drift: cfg.Drift,
 	})
 	c.docs = upstream.New(upstream.Config{
 		Name: "chart-img docs", BaseURL: cfg.DocsURL, URLEnv: EnvDocsURL, Timeout: 20 * time.Second,
 		Retries: cfg.Retries, RetryWait: cfg.RetryWait, MaxBodyBytes: docsparse.MaxPageBytes, Logger: cfg.Logger,
+		Drift: cfg.Drift,
 	})
 	return c
 }

@@ -14,7 +14,7 @@ import (
 // contract is chart-img's documented request/response pairs
 // (testdata/contract/cases.json; each names its docs section). A case may
 // name the plan the client runs on and the plan it must end on.
-var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases: 10,
+var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases: 10, Shapes: Shapes,
 	Call: func(t *testing.T, base string, tc servetest.ContractCase) (any, error) {
 		var own struct {
 			Plan string `json:"plan"`
@@ -32,7 +32,7 @@ var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases
 				t.Fatalf("plan %q", own.Plan)
 			}
 		}
-		c := New(Config{APIURL: base, APIKey: "contract-key", Plan: plan, Retries: -1, NoLimiter: true, Timeout: 5 * time.Second})
+		c := New(Config{APIURL: base, APIKey: "contract-key", Plan: plan, Retries: -1, NoLimiter: true, Timeout: 5 * time.Second, Drift: tc.Drift})
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		got, err := invoke(ctx, c, tc.Call, tc.Args)

@@ -31,8 +31,6 @@ var Shapes = []drift.Shape{
 	{Route: "fetch docs", Text: true},
 }
 
-func init() { drift.Default().Register(Shapes...) }
-
 // checkErrorBody accepts chart-img's error shapes only.
 func checkErrorBody(body []byte) []drift.Finding {
 	var obj map[string]json.RawMessage

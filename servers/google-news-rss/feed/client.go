@@ -13,6 +13,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/upstream"
 	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/query"
@@ -43,6 +44,9 @@ type Config struct {
 	// attempt): the request budget of the upstream host shared by every
 	// caller (see NewBudget). Its refusal ends the call before anything is sent.
 	Budget *Budget
+	// Drift is the server's drift watch (serve.Registry.Drift, with Shapes
+	// registered); nil watches nothing.
+	Drift *drift.Watch
 }
 
 // Client fetches search feeds. Safe for concurrent use.
@@ -89,6 +93,7 @@ func New(cfg Config) *Client {
 			UserAgent:         "Mozilla/5.0 (compatible; mcpfleet-google-news-rss/1; feed reader)",
 			Limiter:           limiter,
 			CrossHostRedirect: classifyRedirect,
+			Drift:             cfg.Drift,
 		}),
 		base: base, timeout: cfg.Timeout, retryWait: cfg.RetryWait, budget: cfg.Budget, log: cfg.Logger,
 		parses: make(chan struct{}, max(runtime.GOMAXPROCS(0), 1)),

@@ -24,7 +24,7 @@ const contractFile = "testdata/contract/cases.json"
 // A case may add what the result's JSON does not show: the article ids (not
 // serialized), the snippets including empty ones (omitted when empty), and a
 // golden file of the normalized items (UPDATE_GOLDEN=1 rewrites it).
-var contract = servetest.Contract{File: contractFile, MinCases: 8,
+var contract = servetest.Contract{File: contractFile, MinCases: 8, Shapes: Shapes,
 	Call: func(t *testing.T, base string, tc servetest.ContractCase) (any, error) {
 		var own struct {
 			Golden string `json:"golden"`
@@ -36,7 +36,7 @@ var contract = servetest.Contract{File: contractFile, MinCases: 8,
 		if err := json.Unmarshal(tc.Raw, &own); err != nil {
 			t.Fatal(err)
 		}
-		c := New(Config{BaseURL: base, Timeout: 5 * time.Second, RetryWait: time.Millisecond})
+		c := New(Config{BaseURL: base, Timeout: 5 * time.Second, RetryWait: time.Millisecond, Drift: tc.Drift})
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		f, err := invoke(ctx, c, tc.Call, tc.Args)

@@ -18,8 +18,6 @@ import (
 // "Sorry…" throttle page); anything else in an error answer is new.
 var Shapes = []drift.Shape{{Route: "search feed", Check: checkFeed, ErrorCheck: checkErrorPage}}
 
-func init() { drift.Default().Register(Shapes...) }
-
 // articlePrefix is where every item link of a search feed points.
 const articlePrefix = "https://news.google.com/rss/articles/"
 

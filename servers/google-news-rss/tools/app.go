@@ -96,8 +96,9 @@ func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 		clk = clock.System{}
 	}
 	budget := feed.NewBudget(c.BaseURL, c.BudgetPerMinute, c.BudgetBurst, budgetOpts...).WithHolds(store, clk)
+	r.Drift.Register(feed.Shapes...)
 	cl := feed.New(feed.Config{BaseURL: c.BaseURL, Timeout: c.Timeout, RetryWait: c.RetryWait, Budget: budget,
-		Logger: r.Log.With().Str("upstream", "google-news").Logger()})
+		Logger: r.Log.With().Str("upstream", "google-news").Logger(), Drift: r.Drift})
 	arts, err := c.articles(r, cl, clk)
 	if err != nil {
 		return err

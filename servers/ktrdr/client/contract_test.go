@@ -14,9 +14,9 @@ import (
 // (testdata/contract/cases.json; each names its source): the client must
 // send exactly the recorded request and turn the recorded answer into the
 // expected result or error.
-var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases: 10, NullIsNoBody: true,
+var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases: 10, NullIsNoBody: true, Shapes: Shapes,
 	Call: func(t *testing.T, base string, tc servetest.ContractCase) (any, error) {
-		c, err := New(Config{APIURL: base + "/api/v1", Retries: -1, Timeout: 5 * time.Second})
+		c, err := New(Config{APIURL: base + "/api/v1", Retries: -1, Timeout: 5 * time.Second, Drift: tc.Drift})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -45,8 +45,6 @@ var Shapes = []drift.Shape{
 	{Route: "load model", Fields: []drift.Field{drift.Req("model_loaded", drift.Bool)}, ErrorCheck: checkErrorBody},
 }
 
-func init() { drift.Default().Register(Shapes...) }
-
 // checkErrorBody accepts the backend's two error shapes.
 func checkErrorBody(body []byte) []drift.Finding {
 	var m map[string]json.RawMessage

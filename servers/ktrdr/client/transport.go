@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/pkg/upstream"
@@ -34,6 +35,9 @@ type Config struct {
 	Logger zerolog.Logger
 	// Retries overrides pkg/upstream's default retry count for safe requests (0 = default, <0 = none).
 	Retries int
+	// Drift is the server's drift watch (serve.Registry.Drift, with Shapes
+	// registered); nil watches nothing.
+	Drift *drift.Watch
 }
 
 // New makes a client on pkg/upstream with the detectors for the backend's
@@ -58,7 +62,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	up := upstream.New(upstream.Config{
 		Name: "ktrdr", BaseURL: strings.TrimRight(cfg.APIURL, "/"), URLEnv: "KTRDR_API_URL",
-		Timeout: cfg.Timeout, Retries: cfg.Retries, Logger: cfg.Logger,
+		Timeout: cfg.Timeout, Retries: cfg.Retries, Logger: cfg.Logger, Drift: cfg.Drift,
 		Headers:   map[string]string{"Content-Type": "application/json"},
 		Detectors: []extract.Detector{extract.SuccessFalse, extract.FastAPI},
 	})

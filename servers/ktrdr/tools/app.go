@@ -57,8 +57,9 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	if c.APIURL == "" {
 		c.APIURL = env.Or("KTRDR_API_URL", client.DefaultAPIURL)
 	}
+	r.Drift.Register(client.Shapes...)
 	cl, err := client.New(client.Config{APIURL: c.APIURL, Timeout: c.Timeout, DataLoadRoute: c.DataLoadRoute,
-		Logger: r.Log.With().Str("upstream", "ktrdr").Logger(), Retries: c.Retries})
+		Logger: r.Log.With().Str("upstream", "ktrdr").Logger(), Retries: c.Retries, Drift: r.Drift})
 	if err != nil {
 		return err
 	}

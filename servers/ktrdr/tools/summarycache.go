@@ -8,7 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
-	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 )
 
 // SummaryTTL is how long get_data_summary answers from its cache. The summary
@@ -43,7 +43,7 @@ func newSummaryCache(ttl time.Duration, rdb redis.Cmdable, opts ...cache.Option)
 // summaryKey is user, symbol, timeframe; the separator cannot occur in a
 // symbol (its schema pattern) or a timeframe (an enum).
 func summaryKey(ctx context.Context, symbol, timeframe string) string {
-	return strings.Join([]string{serve.UserID(ctx), symbol, timeframe}, "|")
+	return strings.Join([]string{identity.UserID(ctx), symbol, timeframe}, "|")
 }
 
 func (s *summaryCache) get(ctx context.Context, symbol, timeframe string, fetch func(context.Context) (summaryOut, error)) (summaryOut, error) {

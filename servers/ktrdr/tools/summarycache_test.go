@@ -6,16 +6,16 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 	"github.com/mcpfleet/mcpfleet/pkg/redistest"
-	"github.com/mcpfleet/mcpfleet/pkg/serve"
 )
 
 // TestSummaryCache: a fresh copy answers the same user's repeat; users,
 // symbols and timeframes never share copies; forget drops only the caller's;
 // an error is not cached; with Redis two replicas share the copy.
 func TestSummaryCache(t *testing.T) {
-	alice := serve.WithUser(context.Background(), "alice")
-	bob := serve.WithUser(context.Background(), "bob")
+	alice := identity.WithUser(context.Background(), "alice")
+	bob := identity.WithUser(context.Background(), "bob")
 	var fetches atomic.Int32
 	fetch := func(symbol string) func(context.Context) (summaryOut, error) {
 		return func(context.Context) (summaryOut, error) {

@@ -23,6 +23,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/pkg/upstream"
@@ -74,6 +75,9 @@ type Config struct {
 	Logger zerolog.Logger
 	// CacheOptions apply to every cache (tests pass a fake clock).
 	CacheOptions []cache.Option
+	// Drift is the server's drift watch (serve.Registry.Drift, with Shapes
+	// registered); nil watches nothing.
+	Drift *drift.Watch
 }
 
 // Client calls Polymarket. It is safe for concurrent use.
@@ -119,7 +123,7 @@ func New(cfg Config) *Client {
 		return upstream.New(upstream.Config{Name: name, BaseURL: strings.TrimRight(base, "/"), URLEnv: env,
 			Timeout: cfg.Timeout, Retries: cfg.Retries, RetryWait: wait, RetryMaxWait: 2 * time.Second,
 			MaxBodyBytes: 16 << 20, Detectors: append([]extract.Detector{Cloudflare, TooEarly}, ds...),
-			Logger: cfg.Logger, UserAgent: "mcpfleet-polymarket"})
+			Logger: cfg.Logger, UserAgent: "mcpfleet-polymarket", Drift: cfg.Drift})
 	}
 	c := &Client{
 		gamma:       mk("Polymarket Gamma", or(cfg.GammaURL, DefaultGammaURL), EnvGammaURL, extract.Generic),

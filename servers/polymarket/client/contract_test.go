@@ -19,10 +19,10 @@ import (
 // (lengths in want.len) or error (retry advice in want.retryable,
 // want.retry_after_s). A case marked off_shape holds an answer its route's
 // shape refuses on purpose (a null or a rate-limit body sent with 200).
-var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases: 20,
+var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases: 20, Shapes: Shapes,
 	Call: func(t *testing.T, base string, tc servetest.ContractCase) (any, error) {
 		c := New(Config{GammaURL: base, ClobURL: base, DataURL: base, BTCURL: base, BTCFallbackURL: base,
-			Timeout: 2 * time.Second, Retries: -1, RetryWait: time.Millisecond})
+			Timeout: 2 * time.Second, Retries: -1, RetryWait: time.Millisecond, Drift: tc.Drift})
 		defer c.CloseIdleConnections()
 		return invoke(context.Background(), c, tc.Call, tc.Args)
 	}}

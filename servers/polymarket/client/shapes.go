@@ -110,8 +110,6 @@ var Shapes = []drift.Shape{
 	{Route: "btc spot (fallback)", Fields: []drift.Field{drift.Req("error", drift.Array), drift.Req("result", drift.Object)}},
 }
 
-func init() { drift.Default().Register(Shapes...) }
-
 // Probes read one row of every route the tools use: a live market and
 // event found first, then their book, prices, history, holders, comments,
 // and one holder's positions and activity. The CLOB's POST /books and

@@ -27,11 +27,10 @@ func TestSunsetHeadersLoggedOncePerRoutePerDay(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	var logs bytes.Buffer
-	c := New(Config{GammaURL: srv.URL, Timeout: 2 * time.Second, Retries: -1, Logger: zerolog.New(&logs)})
 	day := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
-	drift.Default().Reset()
-	drift.Default().SetClock(func() time.Time { return day })
-	t.Cleanup(func() { drift.Default().SetClock(time.Now); drift.Default().Reset() })
+	w := drift.NewWatch("polymarket", drift.DefaultSample, "")
+	w.SetClock(func() time.Time { return day })
+	c := New(Config{GammaURL: srv.URL, Timeout: 2 * time.Second, Retries: -1, Logger: zerolog.New(&logs), Drift: w})
 	for _, id := range []string{"1", "2", "3"} {
 		if _, _, err := c.Market(context.Background(), id); err != nil {
 			t.Fatal(err)

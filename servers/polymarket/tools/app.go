@@ -61,9 +61,10 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	copts := append([]cache.Option{cache.WithErrorHandler(func(err error) {
 		log.Warn().Err(err).Msg("polymarket cache: Redis failed; fetching from Polymarket without the shared cache")
 	})}, c.CacheOptions...)
+	r.Drift.Register(client.Shapes...)
 	cl := client.New(client.Config{GammaURL: c.GammaURL, ClobURL: c.ClobURL, DataURL: c.DataURL, BTCURL: c.BTCURL,
 		BTCFallbackURL: c.BTCFallbackURL, Timeout: c.Timeout, Retries: c.Retries, RetryWait: c.RetryWait, Redis: r.Redis,
-		Logger: r.Log.With().Str("upstream", "polymarket").Logger(), CacheOptions: copts})
+		Logger: r.Log.With().Str("upstream", "polymarket").Logger(), CacheOptions: copts, Drift: r.Drift})
 	pub, err := perMinute(c.PublicPerMinute, EnvPublicPerMinute, PublicPerMinute)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 	"github.com/mcpfleet/mcpfleet/pkg/metrics"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 )
@@ -30,7 +31,7 @@ func Register(r *serve.Registry, hub *Hub, n *Notifier) {
 		mcp.WithMIMEType("application/json")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			snap := Snapshot{Instruments: []Tick{}}
-			if c, ok := hub.Existing(serve.UserID(ctx)); ok {
+			if c, ok := hub.Existing(identity.UserID(ctx)); ok {
 				snap.Feed = c.Status()
 				snap.Instruments = c.Store.All()
 			}
@@ -44,7 +45,7 @@ func Register(r *serve.Registry, hub *Hub, n *Notifier) {
 			if !ok {
 				return nil, fmt.Errorf("resource URI must look like shoonya://feed/NSE/22")
 			}
-			c, ok := hub.Existing(serve.UserID(ctx))
+			c, ok := hub.Existing(identity.UserID(ctx))
 			if !ok {
 				return nil, fmt.Errorf("no feed: call subscribe_market_feeds for %s|%s first", exch, token)
 			}

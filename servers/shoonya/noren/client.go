@@ -12,6 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 )
@@ -54,6 +55,9 @@ type Config struct {
 	LimiterInFile bool
 	// Logger gets the drift watch's warnings (and a debug line per attempt).
 	Logger zerolog.Logger
+	// Drift is the server's drift watch (serve.Registry.Drift, with Shapes
+	// registered); nil watches nothing.
+	Drift *drift.Watch
 }
 
 // DefaultLimiter is Shoonya's documented budget: 20 requests/s and 200/min.
@@ -152,7 +156,7 @@ type Client struct {
 // New makes a client.
 func New(cfg Config) *Client {
 	cfg = cfg.Defaults()
-	return &Client{cfg: cfg, t: newTransport(cfg.RESTURL, cfg.HTTPClient, cfg.Logger)}
+	return &Client{cfg: cfg, t: newTransport(cfg.RESTURL, cfg.HTTPClient, cfg.Logger, cfg.Drift)}
 }
 
 // Config returns the effective configuration.

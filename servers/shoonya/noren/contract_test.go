@@ -20,7 +20,7 @@ import (
 // fake in between. A case names the login era of its session ("era"), which
 // decides the host path and where the token goes, and may want an exact
 // number of rows ("want.rows") beside the result.
-var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases: 20, DecodeBody: formBody,
+var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases: 20, DecodeBody: formBody, Shapes: Shapes,
 	Call: func(t *testing.T, base string, tc servetest.ContractCase) (any, error) {
 		var own struct {
 			Era  Era `json:"era"`
@@ -36,7 +36,7 @@ var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases
 		if rest == "" || err != nil {
 			t.Fatalf("era %q", own.Era)
 		}
-		c := New(Config{Era: own.Era, RESTURL: base + u.Path, Timeout: 5 * time.Second, OrderTimeout: 5 * time.Second})
+		c := New(Config{Era: own.Era, RESTURL: base + u.Path, Timeout: 5 * time.Second, OrderTimeout: 5 * time.Second, Drift: tc.Drift})
 		a := &Auth{Era: own.Era, UID: "FA12345", ActID: "FA12345", Token: "tok-123"}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/upstream"
 )
@@ -29,8 +30,8 @@ type transport struct {
 	up *upstream.Client
 }
 
-func newTransport(base string, hc *http.Client, log zerolog.Logger) *transport {
-	cfg := upstream.Config{Name: "Shoonya", BaseURL: base, URLEnv: "SHOONYA_REST_URL", Retries: 2, Logger: log}
+func newTransport(base string, hc *http.Client, log zerolog.Logger, w *drift.Watch) *transport {
+	cfg := upstream.Config{Name: "Shoonya", BaseURL: base, URLEnv: "SHOONYA_REST_URL", Retries: 2, Logger: log, Drift: w}
 	if hc != nil && hc.Transport != nil {
 		cfg.Transport = hc.Transport
 	}

@@ -37,8 +37,6 @@ var Shapes = []drift.Shape{
 
 var num = []string{drift.String, drift.Number}
 
-func init() { drift.Default().Register(Shapes...) }
-
 // norenShape checks an Ok answer against fields; a Not_Ok answer (Noren
 // sends its errors with 200 too) is the known error shape.
 func norenShape(route string, fields ...drift.Field) drift.Shape {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 	"github.com/mcpfleet/mcpfleet/pkg/store/storetest"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 )
@@ -83,7 +83,7 @@ func TestManagersShareLoginsThroughTheFile(t *testing.T) {
 		return m
 	}
 	a, b := mk(), mk()
-	ctx := serve.WithUser(context.Background(), "alice")
+	ctx := identity.WithUser(context.Background(), "alice")
 	if err := a.set(ctx, "alice", &noren.Auth{Era: noren.OAuth, UID: "U1", Token: "tok-1"}, noren.Credentials{UID: "U1"}); err != nil {
 		t.Fatal(err)
 	}

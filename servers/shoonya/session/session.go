@@ -1,4 +1,4 @@
-// Package session keeps each user's Noren login, keyed by serve.UserID(ctx)
+// Package session keeps each user's Noren login, keyed by identity.UserID(ctx)
 // (the process on stdio, the bearer token's user on HTTP), never by the MCP
 // session id: 2026-07-28 clients have none, and a broker login belongs to a
 // person, not to a connection.
@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
-	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 )
 
@@ -84,7 +84,7 @@ func (m *Manager) Era() noren.Era { return m.Client.Config().Era }
 // Auth returns the caller's session or an unauthenticated error naming the fix.
 func (m *Manager) Auth(ctx context.Context) (*noren.Auth, error) {
 	if m.Store != nil {
-		rec, err := m.load(ctx, serve.UserID(ctx))
+		rec, err := m.load(ctx, identity.UserID(ctx))
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +94,7 @@ func (m *Manager) Auth(ctx context.Context) (*noren.Auth, error) {
 		a := rec.Auth
 		return &a, nil
 	}
-	s := m.user(serve.UserID(ctx))
+	s := m.user(identity.UserID(ctx))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.auth == nil {
@@ -150,7 +150,7 @@ func (m *Manager) set(ctx context.Context, user string, a *noren.Auth, cr noren.
 
 // Logout forgets the caller's session (on every replica, with a Store).
 func (m *Manager) Logout(ctx context.Context) {
-	user := serve.UserID(ctx)
+	user := identity.UserID(ctx)
 	if m.Store != nil {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 		_ = m.Store.Delete(sctx, user) // best effort: the broker token was revoked already or expires with the day
@@ -194,7 +194,7 @@ func (m *Manager) LoginLegacy(ctx context.Context, cr noren.Credentials, factor2
 	if err != nil {
 		return nil, err
 	}
-	if err := m.set(ctx, serve.UserID(ctx), a, cr); err != nil {
+	if err := m.set(ctx, identity.UserID(ctx), a, cr); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -262,7 +262,7 @@ func (m *Manager) relogin(ctx context.Context, user string, expired *noren.Auth)
 		forget()
 		return nil, reconnectErr(m.Era())
 	}
-	a, err := m.LoginLegacy(serve.WithUser(ctx, user), cr, "")
+	a, err := m.LoginLegacy(identity.WithUser(ctx, user), cr, "")
 	if err != nil {
 		forget()
 		return nil, envelope.New(envelope.Unauthenticated, "the Shoonya session expired and logging in again failed; call connect_shoonya_broker").WithCause(err)
@@ -300,7 +300,7 @@ func (m *Manager) reloginShared(ctx context.Context, user string, s *state, expi
 		forget()
 		return nil, reconnectErr(m.Era())
 	}
-	a, err := m.LoginLegacy(serve.WithUser(ctx, user), cr, "")
+	a, err := m.LoginLegacy(identity.WithUser(ctx, user), cr, "")
 	if err != nil {
 		forget()
 		return nil, envelope.New(envelope.Unauthenticated, "the Shoonya session expired and logging in again failed; call connect_shoonya_broker").WithCause(err)
@@ -328,7 +328,7 @@ func Do[T any](ctx context.Context, m *Manager, fn func(a *noren.Auth) (T, error
 	if err == nil || !noren.IsSessionExpired(err) {
 		return v, err
 	}
-	a, err = m.relogin(ctx, serve.UserID(ctx), a)
+	a, err = m.relogin(ctx, identity.UserID(ctx), a)
 	if err != nil {
 		return zero, err
 	}

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 	"github.com/mcpfleet/mcpfleet/pkg/redistest"
-	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/noren"
 )
 
@@ -140,7 +140,7 @@ func TestManagersShareLogins(t *testing.T) {
 		return m
 	}
 	a, b := mk(), mk()
-	ctx := serve.WithUser(context.Background(), "alice")
+	ctx := identity.WithUser(context.Background(), "alice")
 	if _, err := b.Auth(ctx); err == nil {
 		t.Fatal("logged in before any login")
 	}
@@ -156,7 +156,7 @@ func TestManagersShareLogins(t *testing.T) {
 	if fa, ok := b.AuthFor("alice"); !ok || fa.Token != "tok-1" {
 		t.Errorf("feed lookup on B: %+v %v", fa, ok)
 	}
-	if _, err := b.Auth(serve.WithUser(context.Background(), "bob")); err == nil {
+	if _, err := b.Auth(identity.WithUser(context.Background(), "bob")); err == nil {
 		t.Error("bob sees alice's login")
 	}
 	if len(told) != 1 {

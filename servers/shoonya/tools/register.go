@@ -125,6 +125,8 @@ func Register(ctx context.Context, r *serve.Registry) error {
 		pacer = orders.NewStoredPacer(db, lim.MaxOrdersPerMin) // one order pace per user for every process
 	}
 	cfg.Logger = r.Log.With().Str("upstream", "shoonya").Logger()
+	r.Drift.Register(noren.Shapes...)
+	cfg.Drift = r.Drift
 	client := noren.New(cfg)
 	sessions := session.NewManager(client, session.CredentialsFromEnv())
 	if r.Redis != nil {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
@@ -81,6 +82,9 @@ type Config struct {
 	// messages while the answer streams (default 3 s).
 	ProgressEvery time.Duration
 	Logger        zerolog.Logger
+	// Drift is the server's drift watch (serve.Registry.Drift, with Shapes
+	// registered); nil watches nothing.
+	Drift *drift.Watch
 }
 
 // Client is safe for concurrent use.

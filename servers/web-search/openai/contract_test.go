@@ -29,7 +29,7 @@ import (
 // the client's settings and the query; its want may add what a subset of
 // the result cannot say: the exact number of citations, a citation
 // referenced twice, text the answer must lack.
-var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases: 13,
+var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases: 13, Shapes: Shapes,
 	Call: func(t *testing.T, base string, tc servetest.ContractCase) (any, error) {
 		var a struct {
 			Model          string   `json:"model"`
@@ -60,7 +60,7 @@ var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases
 			t.Fatalf("unknown call %q", tc.Call)
 		}
 		c := New(Config{APIKey: "sk-contract", BaseURL: streamed(t, base) + "/v1", Model: a.Model, Effort: a.Effort,
-			RetryWait: time.Millisecond, Timeout: 5 * time.Second})
+			RetryWait: time.Millisecond, Timeout: 5 * time.Second, Drift: tc.Drift})
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		var steps []string

@@ -12,8 +12,6 @@ import (
 
 	"github.com/openai/openai-go/v3/option"
 
-	"github.com/mcpfleet/mcpfleet/pkg/drift"
-
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
 	"github.com/mcpfleet/mcpfleet/pkg/upstream"
@@ -234,7 +232,7 @@ func (c *Client) watch(req *http.Request, next option.MiddlewareNext) (*http.Res
 	_ = res.Body.Close()
 	res.Body = io.NopCloser(bytes.NewReader(body))
 	st.status, st.header, st.body = res.StatusCode, res.Header.Clone(), body
-	drift.Default().Observe(c.cfg.Logger, "OpenAI", route, res.StatusCode, res.Header, body)
+	c.cfg.Drift.Observe(c.cfg.Logger, "OpenAI", route, res.StatusCode, res.Header, body)
 	again := retryable(res.StatusCode, res.Header, body)
 	wait, told := serverWait(res.StatusCode, res.Header, body, time.Now())
 	if !told {

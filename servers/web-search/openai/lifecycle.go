@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
@@ -61,7 +60,7 @@ func (c *Client) RetrieveModel(ctx context.Context, id string) (*ModelInfo, erro
 	case err != nil:
 		return nil, envelope.New(envelope.UpstreamUnavailable, "could not reach OpenAI (%s); check %s", extract.Clip(err.Error(), 160), EnvBaseURL)
 	}
-	drift.Default().Observe(c.cfg.Logger, "OpenAI", "model", 200, st.okHeader(), body)
+	c.cfg.Drift.Observe(c.cfg.Logger, "OpenAI", "model", 200, st.okHeader(), body)
 	m, err := decodeModel(body)
 	if err != nil {
 		return nil, envelope.New(envelope.UpstreamError, "OpenAI's model object for %s is not readable; check %s", extract.Clip(id, 60), EnvBaseURL).WithRetryable(true)

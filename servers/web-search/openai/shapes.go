@@ -58,8 +58,6 @@ var apiErrorShape = []drift.Field{
 	drift.Opt("error.param", drift.String, drift.Null),
 }
 
-func init() { drift.Default().Register(Shapes...) }
-
 // Probes are the read-only live checks of every route this client uses:
 // the configured model's object (free), and one minimal search (paid:
 // only with --include-paid; store:false, one search action at most).

@@ -14,7 +14,6 @@ import (
 	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/responses"
 
-	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
@@ -108,7 +107,7 @@ func (c *Client) stream(ctx context.Context, body responses.ResponseNewParams, p
 	err := s.Err()
 	switch {
 	case acc.final != nil:
-		drift.Default().Observe(c.cfg.Logger, "OpenAI", "search", 200, st.okHeader(), acc.final)
+		c.cfg.Drift.Observe(c.cfg.Logger, "OpenAI", "search", 200, st.okHeader(), acc.final)
 		return c.result(acc.final)
 	case acc.failure != nil:
 		return nil, acc.failure

@@ -81,9 +81,10 @@ func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 		return fmt.Errorf("%s=%q: want low, medium or high", openai.EnvContextSize, c.ContextSize)
 	}
 	key := env.Or(openai.EnvAPIKey, "")
+	r.Drift.Register(openai.Shapes...)
 	cl := openai.New(openai.Config{APIKey: key, BaseURL: c.BaseURL, Model: c.Model, Effort: c.Effort, ContextSize: c.ContextSize,
 		MaxToolCalls: c.MaxToolCalls, MaxOutputTokens: c.MaxOutputTokens, Timeout: c.Timeout,
-		MaxAttempts: c.MaxAttempts, RetryWait: c.RetryWait, Logger: r.Log.With().Str("upstream", "openai").Logger()})
+		MaxAttempts: c.MaxAttempts, RetryWait: c.RetryWait, Logger: r.Log.With().Str("upstream", "openai").Logger(), Drift: r.Drift})
 	qo := quota.Options{Clock: c.Clock}
 	if r.Redis != nil {
 		qo.Redis = r.Redis // replicas share one limit per user; Redis down fails closed

@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpfleet/mcpfleet/pkg/drift"
-	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
 
@@ -112,10 +111,10 @@ func (s *Service) caps(ctx context.Context, _ CapsIn) (CapsOut, error) {
 	}
 	// The latest drift seen on OpenAI's answers (deprecation headers,
 	// unknown values, missing fields) needs an operator too.
-	for _, d := range drift.Default().RecentText(maxDriftShown) {
+	for _, d := range s.c.Config().Drift.RecentText(maxDriftShown) {
 		out.Warnings = append(out.Warnings, "upstream drift: "+d)
 	}
-	st, err := s.q.Peek(ctx, serve.UserID(ctx))
+	st, err := s.q.Peek(ctx, identity.UserID(ctx))
 	if err != nil {
 		out.Note = "the shared limit store (Redis, " + EnvRedisURL + ") did not answer: searches are refused until it does"
 		return out, nil

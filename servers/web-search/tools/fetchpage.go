@@ -9,6 +9,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 	"github.com/mcpfleet/mcpfleet/pkg/pagereader"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
@@ -136,7 +137,7 @@ func (p *Pages) fetch(ctx context.Context, in FetchIn) (FetchOut, error) {
 	if in.MaxChars != 0 && (in.MaxChars < pagereader.MinWindow || in.MaxChars > pagereader.MaxWindow) {
 		return FetchOut{}, envelope.Invalid("maxChars", "maxChars must be %d..%d (default %d)", pagereader.MinWindow, pagereader.MaxWindow, pagereader.DefaultWindow)
 	}
-	user := serve.UserID(ctx)
+	user := identity.UserID(ctx)
 	page, err := p.reader.ReadAdmitted(ctx, in.URL, func(ctx context.Context) error {
 		d, err := p.lim.Allow(ctx, user)
 		switch {

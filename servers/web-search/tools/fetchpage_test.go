@@ -12,8 +12,8 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 	"github.com/mcpfleet/mcpfleet/pkg/pagereader"
-	"github.com/mcpfleet/mcpfleet/pkg/serve"
 )
 
 // pageSite is a loopback site with one article, a long page and a
@@ -53,7 +53,7 @@ func testPages(limit int, loopback bool) *Pages {
 func TestFetchPage(t *testing.T) {
 	s := pageSite(t)
 	p := testPages(30, true)
-	ctx := serve.WithUser(context.Background(), "u1")
+	ctx := identity.WithUser(context.Background(), "u1")
 	out, err := p.fetch(ctx, FetchIn{URL: s.URL + "/article"})
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func TestFetchPage(t *testing.T) {
 
 func TestFetchPageErrors(t *testing.T) {
 	s := pageSite(t)
-	ctx := serve.WithUser(context.Background(), "u1")
+	ctx := identity.WithUser(context.Background(), "u1")
 	p := testPages(2, true)
 	for _, path := range []string{"/article", "/long.txt"} {
 		if _, err := p.fetch(ctx, FetchIn{URL: s.URL + path}); err != nil {
@@ -98,7 +98,7 @@ func TestFetchPageErrors(t *testing.T) {
 	if _, err := p.fetch(ctx, FetchIn{URL: s.URL + "/article"}); err != nil {
 		t.Errorf("a cached page must stay free: %v", err)
 	}
-	if _, err := p.fetch(serve.WithUser(context.Background(), "u2"), FetchIn{URL: s.URL + "/other.txt"}); err != nil {
+	if _, err := p.fetch(identity.WithUser(context.Background(), "u2"), FetchIn{URL: s.URL + "/other.txt"}); err != nil {
 		t.Errorf("another user has a limit of their own: %v", err)
 	}
 

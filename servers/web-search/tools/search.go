@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
-	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/web-search/openai"
 )
@@ -93,7 +93,7 @@ func (s *Service) search(ctx context.Context, in SearchIn) (SearchOut, error) {
 	// a little later, only bounds the rest (the limit, the cache).
 	ctx, cancel := context.WithTimeout(ctx, s.c.Config().Timeout+deadlineGrace)
 	defer cancel()
-	user := serve.UserID(ctx)
+	user := identity.UserID(ctx)
 	res, cached, remaining, err := s.run(ctx, user, q, progressTo(ctx))
 	if err != nil {
 		return SearchOut{}, err

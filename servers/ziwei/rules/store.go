@@ -84,7 +84,7 @@ func (e entry) cost() int { return len(e.line) + 2 }
 
 // Store keeps user rules in one JSON file, one rule per line, written
 // atomically (temp file + fsync + rename, mode 0600). Rules are kept per owner
-// (serve.UserID: the bearer token's user), never per MCP session. Each owner
+// (identity.UserID: the bearer token's user), never per MCP session. Each owner
 // has a quota of rules and bytes (Limits); the file is re-read when it changes
 // on disk.
 type Store struct {

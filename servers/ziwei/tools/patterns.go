@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
-	"github.com/mcpfleet/mcpfleet/pkg/serve"
+	"github.com/mcpfleet/mcpfleet/pkg/identity"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/astro"
 	"github.com/mcpfleet/mcpfleet/servers/ziwei/chartid"
@@ -58,7 +58,7 @@ func (t *Tools) storedHits(ctx context.Context, chart func() (*chartCtx, error))
 	if t.store == nil || t.store.Path() == "" {
 		return out, ""
 	}
-	list, err := t.store.List(serve.UserID(ctx))
+	list, err := t.store.List(identity.UserID(ctx))
 	if err != nil {
 		return out, "stored rules were not evaluated: " + err.Error()
 	}
@@ -277,7 +277,7 @@ func (t *Tools) queryCombination() toolkit.Tool {
 				out.Results = append(out.Results, res)
 			}
 			if t.store != nil && t.store.Path() != "" {
-				list, err := t.store.List(serve.UserID(ctx))
+				list, err := t.store.List(identity.UserID(ctx))
 				if err != nil {
 					out.Note = "stored rules could not be read: " + err.Error()
 				}
@@ -349,7 +349,7 @@ func (t *Tools) storeCombination() toolkit.Tool {
 				m := compiled.Match(cc.ruleCtx())
 				matches = &m
 			}
-			owner := serve.UserID(ctx)
+			owner := identity.UserID(ctx)
 			st, replaced, err := t.store.Put(owner, in.Name, in.Meaning, raw, time.Now())
 			if err != nil {
 				return StoreOut{}, ruleErr(err)
@@ -391,7 +391,7 @@ func (t *Tools) deleteCombination() toolkit.Tool {
 			case in.ID == "":
 				key = in.Name
 			}
-			owner := serve.UserID(ctx)
+			owner := identity.UserID(ctx)
 			gone, err := t.store.Delete(owner, key)
 			if err != nil {
 				return DeleteOut{}, ruleErr(err)
