@@ -388,3 +388,37 @@ func TestStdioDrainOddInput(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleExpiredSessionStreamEnds: a 2025-11-25 session that idles past
+// MCPFLEET_HTTP_SESSION_IDLE_TTL loses its open GET stream too, instead of a
+// stream that stays open pinging a session every request now gets 404 for.
+func TestIdleExpiredSessionStreamEnds(t *testing.T) {
+	ts := httpServer(t, map[string]string{"MCPFLEET_HTTP_SESSION_IDLE_TTL": "1s"})
+	resp := post(t, ts.URL+"/mcp", initBody, nil)
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if sid == "" {
+		t.Fatal("legacy initialize returned no session id")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	get, _ := http.NewRequestWithContext(ctx, http.MethodGet, ts.URL+"/mcp", nil)
+	get.Header.Set("Accept", "text/event-stream")
+	get.Header.Set("Mcp-Session-Id", sid)
+	get.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	stream, err := http.DefaultClient.Do(get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Body.Close()
+	if stream.StatusCode != 200 {
+		t.Fatalf("GET stream: status %d", stream.StatusCode)
+	}
+	if _, err := io.Copy(io.Discard, stream.Body); ctx.Err() != nil {
+		t.Fatalf("the expired session's stream stayed open (%v)", err)
+	}
+	got := post(t, ts.URL+"/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		map[string]string{"Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-11-25"})
+	if got.StatusCode != 404 {
+		t.Fatalf("expired session: status %d, want 404", got.StatusCode)
+	}
+}

@@ -24,15 +24,17 @@ type Manager struct {
 	shared bool // the store is Redis: other replicas serve the same sessions
 	log    zerolog.Logger
 
-	mu     sync.Mutex
-	local  map[string]struct{} // shared: ids mcp-go holds state for on this replica
-	flight singleflight.Group  // one adoption per id at a time
+	mu      sync.Mutex
+	local   map[string]struct{} // shared: ids mcp-go holds state for on this replica
+	flight  singleflight.Group  // one adoption per id at a time
+	streams *getStreams         // this replica's open GET streams (EndStreams)
 }
 
 // NewManager serves sessions from store; log takes store failures.
 func NewManager(store Store, log zerolog.Logger) *Manager {
 	_, shared := store.(*redisStore)
-	return &Manager{store: store, shared: shared, log: log, local: map[string]struct{}{}}
+	return &Manager{store: store, shared: shared, log: log, local: map[string]struct{}{},
+		streams: &getStreams{byID: map[string]map[*context.CancelFunc]struct{}{}}}
 }
 
 // ErrNotOwner: the session id is live but belongs to another bearer user. The
@@ -194,15 +196,17 @@ func (ids sessionIDs) Validate(id string) (bool, error) {
 	return false, nil
 }
 
-// Terminate forgets id. A DELETE (ownership checked by Check) ends it for
-// every replica; mcp-go's sweeper and CloseSessions end it in memory, but with
-// Redis only drop this replica's state, since another replica may be serving
-// the session (Redis' TTL is its idle expiry).
+// Terminate forgets id and closes its GET streams on this replica. A DELETE
+// (ownership checked by Check) ends it for every replica; mcp-go's sweeper
+// and CloseSessions end it in memory, but with Redis only drop this
+// replica's state, since another replica may be serving the session (Redis'
+// TTL is its idle expiry).
 func (ids sessionIDs) Terminate(id string) (bool, error) {
 	m := ids.m
 	m.mu.Lock()
 	delete(m.local, id)
 	m.mu.Unlock()
+	m.streams.end(id)
 	if m.shared && !ids.request {
 		return false, nil
 	}

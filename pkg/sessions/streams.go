@@ -15,17 +15,21 @@ import (
 // every server).
 const endedChannel = "mcpfleet:sessions/ended"
 
-// EndStreamsOnDelete ends a 2025-11-25 session's GET streams when a DELETE
-// ends the session. mcp-go v1.2.1 answers the DELETE (200) and refuses the
+// EndStreams ends a 2025-11-25 session's GET streams when the session ends:
+// by a DELETE, or by idle expiry (mcp-go's sweeper calls Terminate, which
+// ends the streams held here). mcp-go v1.2.1 answers the DELETE (200) and refuses the
 // session's later POSTs (404) but leaves its GET stream open until the client
 // goes: one leaked stream per ended session. The spec: "the client SHOULD
 // send an HTTP DELETE ... to explicitly terminate the session" (2025-11-25
 // basic/transports, Session Management), after which nothing of the session
 // goes on. With Redis (rdb not nil) a DELETE answered by one replica ends the
 // session's streams on every replica: the ids go through Redis pub/sub, which
-// a replica listens to while it holds GET streams.
-func EndStreamsOnDelete(rdb *redis.Client, next http.Handler) http.Handler {
-	st := &getStreams{rdb: rdb, byID: map[string]map[*context.CancelFunc]struct{}{}}
+// a replica listens to while it holds GET streams. An expired session's
+// streams close the same way: mcp-go v1.2.1's sweeper frees the session's
+// state but leaves its GET stream open, pinging a session no request can use.
+func (m *Manager) EndStreams(rdb *redis.Client, next http.Handler) http.Handler {
+	st := m.streams
+	st.rdb = rdb
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sid := r.Header.Get(server.HeaderKeySessionID)
 		switch {
