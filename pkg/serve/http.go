@@ -65,6 +65,7 @@ func HTTPHandler(b *Built) http.Handler {
 	var h http.Handler = scopeResponses(toolkit.NewDelivery(), mcpHandler)
 	h = unknownToolGate(newToolNames(b.Registry), h)
 	h = resourceGate(b.Registry, h)
+	h = sseKeepAlive(lim.ListenKeepAlive, h)
 	h = sess.EndStreams(rdb, h)
 	h = scopeGate(b, h)
 	h = rpcGate(lim, sess, h)

@@ -24,6 +24,7 @@ type Limits struct {
 	MaxUserSessions   int           // legacy sessions per bearer user
 	MaxInitParams     int           // bytes of initialize params (clientInfo, capabilities)
 	MaxLineBytes      int           // one stdio JSON-RPC line
+	ListenKeepAlive   time.Duration // SSE comment line on a quiet subscriptions/listen stream, so proxies keep it
 }
 
 // DefaultLimits are documented in docs/architecture.md ("Limits").
@@ -42,6 +43,10 @@ func DefaultLimits() Limits {
 		MaxUserSessions:   100,
 		MaxInitParams:     64 << 10,
 		MaxLineBytes:      4 << 20,
+		// "include a comment line ... every 15 seconds or so" (WHATWG HTML,
+		// Server-sent events, Authoring notes): a proxy's idle timeout then
+		// never cuts a quiet watch.
+		ListenKeepAlive: 15 * time.Second,
 	}
 }
 
@@ -67,6 +72,7 @@ func (l *Limits) vars() []limitVar {
 		{"MCPFLEET_HTTP_MAX_SESSIONS_PER_USER", &l.MaxUserSessions},
 		{"MCPFLEET_HTTP_MAX_INIT_PARAMS_BYTES", &l.MaxInitParams},
 		{"MCPFLEET_STDIO_MAX_LINE_BYTES", &l.MaxLineBytes},
+		{"MCPFLEET_HTTP_LISTEN_KEEPALIVE", &l.ListenKeepAlive},
 	}
 }
 

@@ -413,6 +413,9 @@ func TestIdleExpiredSessionStreamEnds(t *testing.T) {
 	if stream.StatusCode != 200 {
 		t.Fatalf("GET stream: status %d", stream.StatusCode)
 	}
+	if got := stream.Header.Get("X-Accel-Buffering"); got != "no" { // sseKeepAlive is wired
+		t.Errorf("GET stream: X-Accel-Buffering %q, want no", got)
+	}
 	if _, err := io.Copy(io.Discard, stream.Body); ctx.Err() != nil {
 		t.Fatalf("the expired session's stream stayed open (%v)", err)
 	}
