@@ -145,6 +145,25 @@ func TestStarResourceRawAndEncoded(t *testing.T) {
 	}
 }
 
+// TestResourceReadEchoesURIAsAsked: the contents of a read carry the URI
+// exactly as the client wrote it, raw or percent-encoded (clients match
+// them to the request by that text), not the encoded form the template
+// matching needs.
+func TestResourceReadEchoesURIAsAsked(t *testing.T) {
+	c := conn(t)
+	for _, uri := range []string{"ziwei://stars/紫微", "ziwei://stars/%E7%B4%AB%E5%BE%AE", "ziwei://stars/emperor"} {
+		var req mcp.ReadResourceRequest
+		req.Params.URI = uri
+		res, err := c.Client.ReadResource(context.Background(), req)
+		if err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+		if got := res.Contents[0].(mcp.TextResourceContents).URI; got != uri {
+			t.Errorf("read %s answered for %s", uri, got)
+		}
+	}
+}
+
 // TestBadResourceURIIsInvalidParams: a malformed chart_id (or an unknown
 // star or language) in a resource URI is -32602 over stdio and HTTP, with a
 // message naming the fix; a good URI still reads.

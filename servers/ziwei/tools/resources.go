@@ -49,7 +49,7 @@ func addResources(r *serve.Registry) {
 			if err != nil {
 				return nil, err
 			}
-			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: cc.boardText()}}, nil
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: askedURI(req), MIMEType: "text/plain", Text: cc.boardText()}}, nil
 		})
 
 	r.Server.AddResource(
@@ -73,7 +73,7 @@ func addResources(r *serve.Registry) {
 					JaJP: s.Name(astro.JaJP), KoKR: s.Name(astro.KoKR), ViVN: s.Name(astro.ViVN), StarAttrOut: starAttributes(s, astro.ZhCN)})
 			}
 			b, _ := json.Marshal(list)
-			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "application/json", Text: string(b)}}, nil
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: askedURI(req), MIMEType: "application/json", Text: string(b)}}, nil
 		})
 
 	r.Server.AddResourceTemplate(
@@ -91,7 +91,7 @@ func addResources(r *serve.Registry) {
 				out[l.String()] = starAttributes(id, l)
 			}
 			b, _ := json.Marshal(out)
-			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "application/json", Text: string(b)}}, nil
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: askedURI(req), MIMEType: "application/json", Text: string(b)}}, nil
 		})
 }
 

@@ -20,9 +20,35 @@ import (
 // template expressions take only unreserved and percent-encoded characters
 // (RFC 6570 §3.2.1), so a raw name matched nothing ("resource not found").
 // encodeIRI turns the raw form into the encoded one before matching; the
-// handlers decode either.
+// handlers decode either, and answer with the URI as it was asked
+// (askedURI): a client matches the contents to its request by that text.
 func encodeIRI(_ context.Context, _ any, req *mcp.ReadResourceRequest) {
-	req.Params.URI = iriToURI(req.Params.URI)
+	enc := iriToURI(req.Params.URI)
+	if enc == req.Params.URI {
+		return
+	}
+	if req.Params.Meta == nil {
+		req.Params.Meta = &mcp.Meta{}
+	}
+	if req.Params.Meta.AdditionalFields == nil {
+		req.Params.Meta.AdditionalFields = map[string]any{}
+	}
+	req.Params.Meta.AdditionalFields[askedURIKey] = req.Params.URI
+	req.Params.URI = enc
+}
+
+// askedURIKey holds, in the request's _meta, the URI before encodeIRI
+// encoded it (a key of this server's own: nothing else reads it).
+const askedURIKey = "mcpfleet/asked-uri"
+
+// askedURI is the URI of req as the client sent it.
+func askedURI(req mcp.ReadResourceRequest) string {
+	if m := req.Params.Meta; m != nil {
+		if s, ok := m.AdditionalFields[askedURIKey].(string); ok {
+			return s
+		}
+	}
+	return req.Params.URI
 }
 
 // iriToURI percent-encodes every byte outside ASCII (and spaces), leaving
