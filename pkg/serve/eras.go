@@ -45,3 +45,33 @@ func modernWithoutMeta(w http.ResponseWriter, head rpcHead) bool {
 	}
 	return false
 }
+
+// removedMethod answers a 2026-07-28 request (with request _meta) for a
+// method that revision removed: 404 and -32601 (2026-07-28 streamable-http:
+// "If the server does not implement the requested RPC method, it MUST
+// respond with 404 Not Found and a JSON-RPC error with code -32601"; the
+// conformance suite's server-stateless scenario checks resources/subscribe).
+// mcp-go v1.2.1 answers ping so itself, but a resources/subscribe reaches
+// the server's hooks, which refuse it with 400 and -32600 (over stdio,
+// -32600 too: stdioIn answers removedLine instead).
+func removedMethod(w http.ResponseWriter, head rpcHead) bool {
+	line := removedLine(head)
+	if line == nil {
+		return false
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusNotFound)
+	_, _ = w.Write(line)
+	return true
+}
+
+// removedLine is the -32601 answer to a 2026-07-28 request (request _meta
+// names the revision) for a method it removed, or nil: the one check both
+// transports make.
+func removedLine(head rpcHead) []byte {
+	if len(head.ID) == 0 || !head.modern || !removedIn20260728[head.Method] {
+		return nil
+	}
+	return rpcErrorLine(head.ID, mcp.METHOD_NOT_FOUND,
+		fmt.Sprintf("%q was removed in protocol version %s", head.Method, mcp.ProtocolVersion20260728))
+}

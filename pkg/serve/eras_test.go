@@ -33,6 +33,8 @@ func TestModernHTTPWithoutRequestMeta(t *testing.T) {
 		{"ping without _meta", "ping", `{"jsonrpc":"2.0","id":4,"method":"ping"}`, 404, `"code":-32601`},
 		{"ping with _meta", "ping", `{"jsonrpc":"2.0","id":5,"method":"ping","params":{` + modernMeta + `}}`, 404, `"code":-32601`},
 		{"logging/setLevel without _meta", "logging/setLevel", `{"jsonrpc":"2.0","id":6,"method":"logging/setLevel","params":{"level":"info"}}`, 404, `"code":-32601`},
+		{"resources/subscribe with _meta", "resources/subscribe", `{"jsonrpc":"2.0","id":9,"method":"resources/subscribe","params":{"uri":"x://1",` + modernMeta + `}}`, 404, `"code":-32601`},
+		{"resources/unsubscribe with _meta", "resources/unsubscribe", `{"jsonrpc":"2.0","id":10,"method":"resources/unsubscribe","params":{"uri":"x://1",` + modernMeta + `}}`, 404, `"code":-32601`},
 		{"a request still needs _meta", "tools/list", `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`, 400, "_meta"},
 		{"a request with _meta", "tools/list", `{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{` + modernMeta + `}}`, 200, `"tools"`},
 	}
@@ -107,12 +109,14 @@ func TestDeleteEndsTheGetStream(t *testing.T) {
 	}
 }
 
-// TestModernPingOnStdio: on stdio a 2026-07-28 ping (request _meta) is
-// -32601, as over HTTP; the same ping without _meta is a 2025-11-25 request.
+// TestModernPingOnStdio: over stdio a 2026-07-28 request (request _meta)
+// for a removed method is -32601 as over HTTP (removedLine); ping without
+// _meta is a 2025-11-25 ping.
 func TestModernPingOnStdio(t *testing.T) {
 	in := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + modernMeta + `}}
 {"jsonrpc":"2.0","id":2,"method":"ping","params":{` + modernMeta + `}}
 {"jsonrpc":"2.0","id":3,"method":"ping"}
+{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"x://1",` + modernMeta + `}}
 `
 	byID := map[float64]map[string]any{}
 	for _, m := range runStdio(t, in, func(r io.Reader) io.Reader { return r }, nil) {
@@ -125,6 +129,9 @@ func TestModernPingOnStdio(t *testing.T) {
 	}
 	if byID[3]["result"] == nil {
 		t.Errorf("ping without _meta: %v, want a result", byID[3])
+	}
+	if e, _ := byID[4]["error"].(map[string]any); e == nil || e["code"] != float64(-32601) {
+		t.Errorf("2026-07-28 resources/subscribe: %v, want -32601 (removed in that revision)", byID[4])
 	}
 }
 

@@ -90,7 +90,7 @@ func rpcGate(lim Limits, sess *sessions.Manager, next http.Handler) http.Handler
 					"invalid request: id must be a string or a number")
 				return
 			}
-			if !legacy && modernWithoutMeta(w, head) {
+			if !legacy && (modernWithoutMeta(w, head) || removedMethod(w, head)) {
 				return
 			}
 			if !legacy || head.modern || head.Method == "" {

@@ -135,6 +135,10 @@ func (in *stdioIn) accept(line []byte) bool {
 		_, _ = in.out.Write(rpcErrorLine(h.ID, mcp.INVALID_PARAMS, in.tools.message(h.tool)))
 		return false
 	}
+	if out := removedLine(h); out != nil {
+		_, _ = in.out.Write(out)
+		return false
+	}
 	if in.refuse != nil {
 		if out := in.refuse(h); out != nil {
 			_, _ = in.out.Write(out)
