@@ -166,45 +166,38 @@ type upstream struct {
 	route    func(name string) int
 }
 
-// fakeRequests counts a fake's requests from its control route: a list
-// (web-search's /_fake/requests) or counts per route (/_fake/stats).
-func fakeRequests(base, control string) func(t *testing.T) int {
-	return func(t *testing.T) int {
-		t.Helper()
-		resp, err := http.Get(base + control)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		var list []json.RawMessage
-		if json.Unmarshal(b, &list) == nil {
-			return len(list)
-		}
-		var per map[string]int
-		if err := json.Unmarshal(b, &per); err != nil {
-			t.Fatalf("%s%s: %v: %.200s", base, control, err, b)
-		}
-		n := 0
-		for _, c := range per {
-			n += c
-		}
-		return n
+// fakeCounts reads a fake's control route: a list of requests (web-search's
+// /_fake/requests) or counts per route (/_fake/stats); total is the sum.
+func fakeCounts(t *testing.T, base, control string) (total int, perRoute map[string]int) {
+	t.Helper()
+	resp, err := http.Get(base + control)
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var list []json.RawMessage
+	if json.Unmarshal(b, &list) == nil {
+		return len(list), nil
+	}
+	if err := json.Unmarshal(b, &perRoute); err != nil {
+		t.Fatalf("%s%s: %v: %.200s", base, control, err, b)
+	}
+	for _, c := range perRoute {
+		total += c
+	}
+	return total, perRoute
+}
+
+// fakeRequests is how many requests a fake received, from its control route.
+func fakeRequests(base, control string) func(t *testing.T) int {
+	return func(t *testing.T) int { n, _ := fakeCounts(t, base, control); return n }
 }
 
 // fakeRouteCount is how many requests a fake's /_fake/stats counts for route.
 func fakeRouteCount(t *testing.T, base, route string) int {
 	t.Helper()
-	resp, err := http.Get(base + "/_fake/stats")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var per map[string]int
-	if err := json.NewDecoder(resp.Body).Decode(&per); err != nil {
-		t.Fatalf("%s/_fake/stats: %v", base, err)
-	}
+	_, per := fakeCounts(t, base, "/_fake/stats")
 	n, ok := per[route]
 	if !ok {
 		t.Fatalf("%s/_fake/stats counts no route %q: %v", base, route, per)

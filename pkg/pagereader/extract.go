@@ -9,6 +9,7 @@ import (
 
 	readability "codeberg.org/readeck/go-readability/v2"
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
+	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
@@ -195,20 +196,9 @@ func linksOf(n *html.Node, base *url.URL) []Link {
 	return out
 }
 
-func textOf(n *html.Node) string {
-	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.TextNode {
-			b.WriteString(n.Data)
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(n)
-	return b.String()
-}
+// textOf is the text of n's tree (goquery's Selection.Text, the one text
+// walk the repository uses).
+func textOf(n *html.Node) string { return goquery.NewDocumentFromNode(n).Text() }
 
 // dropTags removes every element named in tags from n's tree.
 func dropTags(n *html.Node, tags ...string) {

@@ -12,7 +12,6 @@ import (
 	"unicode"
 
 	"github.com/PuerkitoBio/goquery"
-	"golang.org/x/net/html"
 )
 
 // MaxPageBytes bounds the page we are willing to parse (the real one is ~220 KB of text).
@@ -158,7 +157,7 @@ func rows(s *goquery.Selection) ([]string, [][]string) {
 	trs.Each(func(i int, tr *goquery.Selection) {
 		var cells []string
 		tr.Find("td, th").Each(func(_ int, c *goquery.Selection) {
-			cells = append(cells, strings.TrimSpace(strings.ReplaceAll(textOf(c), "\u00a0", " ")))
+			cells = append(cells, strings.TrimSpace(strings.ReplaceAll(c.Text(), "\u00a0", " ")))
 		})
 		if len(head) == 0 && i == 0 {
 			for _, c := range cells {
@@ -171,24 +170,6 @@ func rows(s *goquery.Selection) ([]string, [][]string) {
 		}
 	})
 	return head, body
-}
-
-// textOf is Selection.Text without the emoji-stripping of headers (cells keep ✔️).
-func textOf(s *goquery.Selection) string {
-	var b strings.Builder
-	for _, n := range s.Nodes {
-		var walk func(*html.Node)
-		walk = func(n *html.Node) {
-			if n.Type == html.TextNode {
-				b.WriteString(n.Data)
-			}
-			for c := n.FirstChild; c != nil; c = c.NextSibling {
-				walk(c)
-			}
-		}
-		walk(n)
-	}
-	return b.String()
 }
 
 func col(head []string, names ...string) int {

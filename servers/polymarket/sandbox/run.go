@@ -233,7 +233,7 @@ func (s *Sandbox) prepare(ctx context.Context) Probe {
 	pctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	r, layers, err := s.exec(pctx, "print(1)", json.RawMessage("{}"))
-	if err == nil && (r.Unavailable == LayerBwrap || r.Outcome == OutcomeTimeout) && pctx.Err() == nil {
+	if nothingRan(pctx, r, err) || (err == nil && r.Outcome == OutcomeTimeout && pctx.Err() == nil) {
 		// Nothing ran, or print(1) did not finish in one run's time: a host
 		// busy at start-up (namespace or process limits of the moment, a
 		// loaded CPU) must not leave the sandbox unavailable for the whole
@@ -311,6 +311,13 @@ func (s *Sandbox) Unavailable() string {
 	return s.probe.Unavailable
 }
 
+// nothingRan: bwrap failed before the helper wrote its first line, so
+// nothing ran and the run is safe to repeat (namespace or process limits of
+// the moment fail a run that a second try passes).
+func nothingRan(ctx context.Context, r Result, err error) bool {
+	return err == nil && r.Unavailable == LayerBwrap && ctx.Err() == nil
+}
+
 // RunAcquired runs validated input (from Validate) in a slot the caller holds.
 func (s *Sandbox) RunAcquired(ctx context.Context, code string, input json.RawMessage) (Result, error) {
 	s.waitProbe()
@@ -318,10 +325,7 @@ func (s *Sandbox) RunAcquired(ctx context.Context, code string, input json.RawMe
 		return Result{Error: "sandbox unavailable: " + s.probe.Unavailable, Unavailable: s.probe.Unavailable, Outcome: OutcomeUnavailable}, nil
 	}
 	res, _, err := s.exec(ctx, code, input)
-	if err == nil && res.Unavailable == LayerBwrap && ctx.Err() == nil {
-		// bwrap failed before the helper wrote its first line, so nothing
-		// ran and the run is safe to repeat: once, for a transient failure
-		// of the host (namespace or process limits of the moment).
+	if nothingRan(ctx, res, err) { // once, for a transient failure of the host
 		res, _, err = s.exec(ctx, code, input)
 	}
 	if err != nil {
