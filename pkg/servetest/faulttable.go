@@ -265,6 +265,16 @@ func (ft FaultTable) Run(t *testing.T) {
 		}
 		return c
 	}
+	// prepared is a fresh server and the row's arguments for it: state a
+	// server keeps (a query key, a login) is its own.
+	prepared := func(t *testing.T, row FaultRow) (*Conn, FaultRow) {
+		c := fresh(t)
+		if row.Prepare != nil {
+			row.Args = row.Prepare(t, c)
+			proxy.set(healthy, Refusal{}, nil)
+		}
+		return c, row
+	}
 	have := map[string]bool{}
 	for _, r := range ft.Rows {
 		have[r.Tool] = true
@@ -295,11 +305,7 @@ func (ft FaultTable) Run(t *testing.T) {
 	}
 	for _, row := range ft.Rows {
 		t.Run(row.Tool, func(t *testing.T) {
-			c := fresh(t)
-			if row.Prepare != nil {
-				row.Args = row.Prepare(t, c)
-				proxy.set(healthy, Refusal{}, nil)
-			}
+			c, row := prepared(t, row)
 			res, err := call(t, c, row)
 			if err != nil || res.IsError {
 				t.Fatalf("healthy upstream: %v %s", err, Text(res))
@@ -314,12 +320,15 @@ func (ft FaultTable) Run(t *testing.T) {
 			}
 			for _, f := range faults {
 				t.Run(f.name, func(t *testing.T) {
-					c := fresh(t)
+					c, row := prepared(t, row)
 					proxy.set(f.kind, f.ref, nil)
 					defer proxy.set(healthy, Refusal{}, nil)
 					res, err := call(t, c, row)
 					if err != nil {
 						t.Fatalf("no result (a protocol error or a hang past %s): %v", deadline, err)
+					}
+					if proxy.seen() == 0 {
+						t.Fatalf("the call never reached the upstream, so the fault proves nothing: %.300s", Text(res))
 					}
 					if res.IsError {
 						return
@@ -335,7 +344,7 @@ func (ft FaultTable) Run(t *testing.T) {
 			}
 			if len(row.ThirdParty) > 0 {
 				t.Run("third-party text marked", func(t *testing.T) {
-					c := fresh(t)
+					c, row := prepared(t, row)
 					proxy.set(inject, Refusal{}, row.ThirdParty)
 					defer proxy.set(healthy, Refusal{}, nil)
 					res, err := call(t, c, row)
