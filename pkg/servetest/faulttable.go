@@ -52,6 +52,8 @@ type FaultTable struct {
 // FaultRow is one read tool's call.
 type FaultRow struct {
 	Tool string
+	// Args are the call's arguments; "{upstream}" in a string value becomes
+	// the proxy's base URL (a tool that reads the URL it is given).
 	Args map[string]any
 	// FailedWhen, for a tool whose answer is a report (a health check),
 	// is the text in its result that says the upstream failed.
@@ -82,7 +84,8 @@ type faultKind int
 const (
 	healthy faultKind = iota
 	unavailable
-	truncated
+	truncated // the connection drops halfway through the body
+	malformed // a whole answer whose JSON or XML is cut in half
 	emptyBody
 	refusal
 	inject
@@ -97,6 +100,7 @@ type faultProxy struct {
 	refusal  Refusal
 	fields   map[string]bool
 	requests int
+	broken   int // answers malformed could break (JSON or XML)
 }
 
 func newFaultProxy(t testing.TB, base string) (*faultProxy, string) {
@@ -121,7 +125,7 @@ func newFaultProxy(t testing.TB, base string) (*faultProxy, string) {
 func (p *faultProxy) set(k faultKind, r Refusal, fields []string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.kind, p.refusal, p.requests = k, r, 0
+	p.kind, p.refusal, p.requests, p.broken = k, r, 0, 0
 	p.fields = map[string]bool{}
 	for _, f := range fields {
 		p.fields[f] = true
@@ -138,6 +142,12 @@ func (p *faultProxy) seen() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.requests
+}
+
+func (p *faultProxy) brokenAnswers() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.broken
 }
 
 func (p *faultProxy) serve(w http.ResponseWriter, r *http.Request) {
@@ -173,18 +183,34 @@ func (p *faultProxy) modify(res *http.Response) error {
 	if err != nil {
 		return err
 	}
+	ct := res.Header.Get("Content-Type")
 	switch k {
 	case truncated:
-		body = body[:len(body)/2]
+		// The declared length stays: the client sees the connection end early.
+		res.Body = io.NopCloser(bytes.NewReader(body[:len(body)/2]))
+		return nil
+	case malformed:
+		if structuredType(ct) {
+			body = body[:len(body)/2]
+			p.mu.Lock()
+			p.broken++
+			p.mu.Unlock()
+		}
 	case emptyBody:
 		body = nil
 	case inject:
-		body = plant(body, res.Header.Get("Content-Type"), fields)
+		body = plant(body, ct, fields)
 	}
 	res.Body = io.NopCloser(bytes.NewReader(body))
 	res.ContentLength = int64(len(body))
 	res.Header.Set("Content-Length", strconv.Itoa(len(body)))
 	return nil
+}
+
+// structuredType reports whether a cut answer of this type is malformed
+// (an HTML page cut short is still a page).
+func structuredType(ct string) bool {
+	return strings.Contains(ct, "json") || strings.Contains(ct, "xml") || strings.Contains(ct, "event-stream")
 }
 
 // plant appends Canary to the text of fields in a JSON, XML or
@@ -273,6 +299,14 @@ func (ft FaultTable) Run(t *testing.T) {
 			row.Args = row.Prepare(t, c)
 			proxy.set(healthy, Refusal{}, nil)
 		}
+		args := make(map[string]any, len(row.Args))
+		for k, v := range row.Args {
+			if s, ok := v.(string); ok {
+				v = strings.ReplaceAll(s, "{upstream}", base)
+			}
+			args[k] = v
+		}
+		row.Args = args
 		return c, row
 	}
 	have := map[string]bool{}
@@ -290,7 +324,8 @@ func (ft FaultTable) Run(t *testing.T) {
 		name string
 		kind faultKind
 		ref  Refusal
-	}{{"503", unavailable, Refusal{}}, {"truncated body", truncated, Refusal{}}, {"empty body", emptyBody, Refusal{}}}
+	}{{"503", unavailable, Refusal{}}, {"connection dropped mid-body", truncated, Refusal{}},
+		{"malformed body", malformed, Refusal{}}, {"empty body", emptyBody, Refusal{}}}
 	for _, r := range ft.Refusals {
 		faults = append(faults, struct {
 			name string
@@ -329,6 +364,9 @@ func (ft FaultTable) Run(t *testing.T) {
 					}
 					if proxy.seen() == 0 {
 						t.Fatalf("the call never reached the upstream, so the fault proves nothing: %.300s", Text(res))
+					}
+					if f.kind == malformed && proxy.brokenAnswers() == 0 {
+						t.Skip("no JSON, XML or event-stream answer to break")
 					}
 					if res.IsError {
 						return
