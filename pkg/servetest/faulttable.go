@@ -186,7 +186,12 @@ func (p *faultProxy) modify(res *http.Response) error {
 	ct := res.Header.Get("Content-Type")
 	switch k {
 	case truncated:
-		// The declared length stays: the client sees the connection end early.
+		// The whole length is declared and half sent: the client sees the
+		// connection end early.
+		res.ContentLength = int64(len(body))
+		res.Header.Set("Content-Length", strconv.Itoa(len(body)))
+		res.Header.Del("Transfer-Encoding")
+		res.TransferEncoding = nil
 		res.Body = io.NopCloser(bytes.NewReader(body[:len(body)/2]))
 		return nil
 	case malformed:
