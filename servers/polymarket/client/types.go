@@ -38,14 +38,14 @@ func (i *ID) UnmarshalJSON(b []byte) error {
 // fixtures, real arrays); volume/liquidity as decimal strings, the *Num and
 // change fields as numbers: extract.Num takes both.
 type Market struct {
-	ID                 ID                 `json:"id"`
-	Question           string             `json:"question"`
-	ConditionID        string             `json:"conditionId"`
-	Slug               string             `json:"slug"`
-	Description        string             `json:"description"`
+	ID          ID     `json:"id"`
+	Question    string `json:"question"`
+	ConditionID string `json:"conditionId"`
+	Slug        string `json:"slug"`
+	Description string `json:"description"`
 	// ResolutionSource is the feed or page a market settles on (a BTC
 	// up/down market: "https://data.chain.link/streams/btc-usd").
-	ResolutionSource string `json:"resolutionSource"`
+	ResolutionSource   string             `json:"resolutionSource"`
 	Category           string             `json:"category"`
 	StartDate          string             `json:"startDate"`
 	EndDate            string             `json:"endDate"`
