@@ -43,12 +43,13 @@ const (
 	RouteValue          = "data_value"            // GET /value
 	RouteCoinbase       = "btc_coinbase"          // GET /v2/prices/BTC-USD/spot
 	RouteKraken         = "btc_kraken"            // GET /0/public/Ticker
+	RouteMarketSocket   = "clob_market_ws"        // GET /ws/market (websocket)
 )
 
 // Routes lists every route name.
 var Routes = []string{RouteMarkets, RouteMarketsKeyset, RouteMarket, RouteEvents, RouteEventsKeyset, RouteEvent,
 	RouteSearch, RouteComments, RouteCommentsKeyset, RouteBook, RouteBooks, RoutePrice, RoutePrices, RouteHistory, RoutePositions,
-	RouteActivity, RouteHolders, RouteBuilders, RouteValue, RouteCoinbase, RouteKraken}
+	RouteActivity, RouteHolders, RouteBuilders, RouteValue, RouteCoinbase, RouteKraken, RouteMarketSocket}
 
 // Options configure a fake.
 type Options struct {
@@ -66,6 +67,7 @@ type Server struct {
 	faults  fakeupstream.Queue[Fault]
 	counts  map[string]*atomic.Int64
 	drift   fakeupstream.Drifter
+	ws      wsState
 }
 
 // Drift is the switch that makes this fake drift from the real APIs
@@ -113,7 +115,7 @@ func (s *Server) StartAt(addr string) (string, func()) {
 	if err != nil {
 		panic("fake polymarket: " + err.Error())
 	}
-	return base, stop
+	return base, func() { stop(); s.DropSockets() } // hijacked sockets outlive the listener
 }
 
 // ServeHTTP routes a request.
@@ -180,6 +182,8 @@ func (s *Server) route(r *http.Request) (string, http.HandlerFunc) {
 		return RouteCoinbase, s.coinbase
 	case get && p == "/0/public/Ticker":
 		return RouteKraken, s.kraken
+	case get && p == "/ws/market":
+		return RouteMarketSocket, s.marketSocket
 	}
 	return "", nil
 }
