@@ -210,6 +210,51 @@ type Position struct {
 	Outcome      string      `json:"outcome"`
 	OutcomeIndex extract.Int `json:"outcomeIndex"`
 	EndDate      string      `json:"endDate"`
+	Status       string      `json:"status,omitempty"` // v2: OPEN, REDEEMABLE, CLOSED…
+}
+
+// PositionV2 is a /v2/positions row. The fields the docs' example shows
+// (docs.polymarket.com/api-reference/data-api/overview: proxy_wallet,
+// condition_id, token_id, outcome, title, status, current_size, avg_price,
+// entry_cost_usdc, current_value, realized_pnl, unrealized_pnl) and the
+// redeemable/mergeable flags every row carries (migrate/data-api-v1-to-v2)
+// are read as documented; slug, event_slug, outcome_index, cur_price and
+// end_date are v1's fields in snake_case (assumed: the docs' example trims
+// them; v2 is v1 snake-cased, "Field casing"), and the price falls back to
+// current_value / current_size when absent.
+type PositionV2 struct {
+	ProxyWallet   string      `json:"proxy_wallet"`
+	ConditionID   string      `json:"condition_id"`
+	TokenID       string      `json:"token_id"`
+	Outcome       string      `json:"outcome"`
+	OutcomeIndex  extract.Int `json:"outcome_index"`
+	Title         string      `json:"title"`
+	Slug          string      `json:"slug"`
+	EventSlug     string      `json:"event_slug"`
+	Status        string      `json:"status"`
+	CurrentSize   extract.Num `json:"current_size"`
+	AvgPrice      extract.Num `json:"avg_price"`
+	EntryCost     extract.Num `json:"entry_cost_usdc"`
+	CurrentValue  extract.Num `json:"current_value"`
+	RealizedPnl   extract.Num `json:"realized_pnl"`
+	UnrealizedPnl extract.Num `json:"unrealized_pnl"`
+	CurPrice      extract.Num `json:"cur_price"`
+	Redeemable    bool        `json:"redeemable"`
+	Mergeable     bool        `json:"mergeable"`
+	EndDate       string      `json:"end_date"`
+}
+
+// Position is the row as the tools read it.
+func (r PositionV2) Position() Position {
+	p := Position{ProxyWallet: r.ProxyWallet, Asset: r.TokenID, ConditionID: r.ConditionID, Size: r.CurrentSize,
+		AvgPrice: r.AvgPrice, InitialValue: r.EntryCost, CurrentValue: r.CurrentValue, CashPnl: r.UnrealizedPnl,
+		RealizedPnl: r.RealizedPnl, CurPrice: r.CurPrice, Redeemable: r.Redeemable, Mergeable: r.Mergeable,
+		Title: r.Title, Slug: r.Slug, EventSlug: r.EventSlug, Outcome: r.Outcome, OutcomeIndex: r.OutcomeIndex,
+		EndDate: r.EndDate, Status: r.Status}
+	if p.CurPrice == 0 && p.Size != 0 {
+		p.CurPrice = extract.Num(float64(p.CurrentValue) / float64(p.Size))
+	}
+	return p
 }
 
 // Activity is a Data API activity row.

@@ -36,7 +36,8 @@ const (
 	RoutePrice          = "clob_price"            // GET /price
 	RoutePrices         = "clob_prices"           // POST /prices
 	RouteHistory        = "clob_history"          // GET /prices-history
-	RoutePositions      = "data_positions"        // GET /positions
+	RoutePositions      = "data_positions"        // GET /v2/positions
+	RoutePositionsV1    = "data_positions_v1"     // GET /positions (v1, kept: the original routes keep working)
 	RouteActivity       = "data_activity"         // GET /activity
 	RouteHolders        = "data_holders"          // GET /holders
 	RouteBuilders       = "data_builders"         // GET /v1/builders/leaderboard
@@ -49,7 +50,7 @@ const (
 // Routes lists every route name.
 var Routes = []string{RouteMarkets, RouteMarketsKeyset, RouteMarket, RouteEvents, RouteEventsKeyset, RouteEvent,
 	RouteSearch, RouteComments, RouteCommentsKeyset, RouteBook, RouteBooks, RoutePrice, RoutePrices, RouteHistory, RoutePositions,
-	RouteActivity, RouteHolders, RouteBuilders, RouteValue, RouteCoinbase, RouteKraken, RouteMarketSocket}
+	RouteActivity, RouteHolders, RouteBuilders, RouteValue, RouteCoinbase, RouteKraken, RouteMarketSocket, RoutePositionsV1}
 
 // Options configure a fake.
 type Options struct {
@@ -168,8 +169,10 @@ func (s *Server) route(r *http.Request) (string, http.HandlerFunc) {
 		return RoutePrices, s.prices
 	case get && p == "/prices-history":
 		return RouteHistory, s.history
+	case get && p == "/v2/positions":
+		return RoutePositions, s.positionsV2
 	case get && p == "/positions":
-		return RoutePositions, s.positions
+		return RoutePositionsV1, s.positions
 	case get && p == "/activity":
 		return RouteActivity, s.activity
 	case get && p == "/holders":
