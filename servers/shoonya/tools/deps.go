@@ -91,7 +91,7 @@ func All(d *Deps) []toolkit.Tool {
 		subscribeTool(d), unsubscribeTool(d),
 	}
 	for i, t := range all {
-		all[i] = caseInsensitiveExchanges(markedPaper(d, t))
+		all[i] = normalisedArguments(markedPaper(d, t))
 	}
 	return all
 }
