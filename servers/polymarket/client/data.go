@@ -19,8 +19,8 @@ type PositionsPage struct {
 
 // Positions reads one page of a wallet's positions from the Data API v2
 // (GET /v2/positions): v2 serves the whole lifecycle behind status (OPEN,
-// the default and superset, REDEEMABLE, REDEEMABLE_LOST, MERGEABLE,
-// CLOSED) and pages by an opaque cursor, sent with the same user and
+// the default and superset, REDEEMABLE, CLOSED: ts-sdk bindings
+// PositionStatus) and pages by an opaque cursor, sent with the same user and
 // status (docs.polymarket.com/migrate/data-api-v1-to-v2 "Position
 // lifecycle", "Pagination"; api-reference/wallet/list-positions-for-a-user-or-market
 // "Resume contract"). v1's /positions has no status and stops at offset

@@ -93,7 +93,7 @@ var Shapes = []drift.Shape{
 		drift.Opt("pagination.next_cursor", drift.String), drift.Req("pagination.has_more", drift.Bool),
 		drift.Req("data[].token_id", drift.String), drift.Req("data[].condition_id", drift.String), drift.Req("data[].current_size", num...),
 		drift.Opt("data[].current_value", num...), drift.Opt("data[].unrealized_pnl", num...), drift.Opt("data[].outcome", drift.String),
-		drift.Opt("data[].status", drift.String)}, Error: errorShape},
+		drift.Opt("data[].current_price", num...), drift.Opt("data[].status", drift.String).OneOf("OPEN", "REDEEMABLE", "CLOSED")}, Error: errorShape},
 	// Activity types and sides: every type the API answers today
 	// (ActivityTypes); a new one is drift the watch reports once a day
 	// while the row still passes through. Side BUY/SELL, "" on non-trades

@@ -213,15 +213,10 @@ type Position struct {
 	Status       string      `json:"status,omitempty"` // v2: OPEN, REDEEMABLE, CLOSED…
 }
 
-// PositionV2 is a /v2/positions row. The fields the docs' example shows
-// (docs.polymarket.com/api-reference/data-api/overview: proxy_wallet,
-// condition_id, token_id, outcome, title, status, current_size, avg_price,
-// entry_cost_usdc, current_value, realized_pnl, unrealized_pnl) and the
-// redeemable/mergeable flags every row carries (migrate/data-api-v1-to-v2)
-// are read as documented; slug, event_slug, outcome_index, cur_price and
-// end_date are v1's fields in snake_case (assumed: the docs' example trims
-// them; v2 is v1 snake-cased, "Field casing"), and the price falls back to
-// current_value / current_size when absent.
+// PositionV2 is a /v2/positions row: strict snake_case, decimals as
+// numbers or strings, absence as "" (outcome_index 999: unknown)
+// (Polymarket/ts-sdk packages/bindings/src/data/portfolio.ts, PositionSchema;
+// docs.polymarket.com/api-reference/data-api/overview, its example row).
 type PositionV2 struct {
 	ProxyWallet   string      `json:"proxy_wallet"`
 	ConditionID   string      `json:"condition_id"`
@@ -231,26 +226,32 @@ type PositionV2 struct {
 	Title         string      `json:"title"`
 	Slug          string      `json:"slug"`
 	EventSlug     string      `json:"event_slug"`
-	Status        string      `json:"status"`
+	Status        string      `json:"status"` // the row's own: an OPEN request returns REDEEMABLE rows too
 	CurrentSize   extract.Num `json:"current_size"`
 	AvgPrice      extract.Num `json:"avg_price"`
-	EntryCost     extract.Num `json:"entry_cost_usdc"`
+	EntryCost     extract.Num `json:"entry_cost_usdc"` // fee-exclusive basis
+	CurrentPrice  extract.Num `json:"current_price"`
 	CurrentValue  extract.Num `json:"current_value"`
 	RealizedPnl   extract.Num `json:"realized_pnl"`
-	UnrealizedPnl extract.Num `json:"unrealized_pnl"`
-	CurPrice      extract.Num `json:"cur_price"`
+	UnrealizedPnl extract.Num `json:"unrealized_pnl"` // current_value − entry_cost_usdc
+	TotalPnl      extract.Num `json:"total_pnl"`
+	PercentPnl    extract.Num `json:"percent_pnl"`
 	Redeemable    bool        `json:"redeemable"`
 	Mergeable     bool        `json:"mergeable"`
 	EndDate       string      `json:"end_date"`
 }
 
-// Position is the row as the tools read it.
+// Position is the row as the tools read it; a price the row lacks is its
+// value over its size.
 func (r PositionV2) Position() Position {
 	p := Position{ProxyWallet: r.ProxyWallet, Asset: r.TokenID, ConditionID: r.ConditionID, Size: r.CurrentSize,
 		AvgPrice: r.AvgPrice, InitialValue: r.EntryCost, CurrentValue: r.CurrentValue, CashPnl: r.UnrealizedPnl,
-		RealizedPnl: r.RealizedPnl, CurPrice: r.CurPrice, Redeemable: r.Redeemable, Mergeable: r.Mergeable,
-		Title: r.Title, Slug: r.Slug, EventSlug: r.EventSlug, Outcome: r.Outcome, OutcomeIndex: r.OutcomeIndex,
-		EndDate: r.EndDate, Status: r.Status}
+		PercentPnl: r.PercentPnl, RealizedPnl: r.RealizedPnl, CurPrice: r.CurrentPrice, Redeemable: r.Redeemable,
+		Mergeable: r.Mergeable, Title: r.Title, Slug: r.Slug, EventSlug: r.EventSlug, Outcome: r.Outcome,
+		OutcomeIndex: r.OutcomeIndex, EndDate: r.EndDate, Status: r.Status}
+	if p.OutcomeIndex == 999 {
+		p.OutcomeIndex = 0
+	}
 	if p.CurPrice == 0 && p.Size != 0 {
 		p.CurPrice = extract.Num(float64(p.CurrentValue) / float64(p.Size))
 	}

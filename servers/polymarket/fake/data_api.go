@@ -321,10 +321,12 @@ func (s *Server) kraken(w http.ResponseWriter, _ *http.Request) {
 
 // positionsV2: GET /v2/positions (docs.polymarket.com/api-reference/data-api/overview,
 // api-reference/wallet/list-positions-for-a-user-or-market,
-// migrate/data-api-v1-to-v2): {data, pagination:{limit, offset, has_more,
-// next_cursor}} with snake_case rows; status OPEN (default: every position
-// still held, the superset), REDEEMABLE (resolved, unredeemed winners),
-// REDEEMABLE_LOST, MERGEABLE, CLOSED (sold or redeemed out, size 0); an
+// migrate/data-api-v1-to-v2; Polymarket/ts-sdk packages/bindings/src/data/v2.ts
+// and portfolio.ts): {data, pagination:{limit, offset, has_more,
+// next_cursor}} (has_more exactly when next_cursor is set) with snake_case
+// rows; status OPEN (default: every position still held, the superset),
+// REDEEMABLE (resolved, unredeemed winners), CLOSED (sold or redeemed out,
+// size ~0); an
 // opaque cursor that binds the status, sent with the same user, a
 // contradicting status a 400, a bare ?cursor= a 400 (the docs' Chinese
 // page of the same reference); condition narrows to ≤20 markets; a miss is
@@ -397,15 +399,16 @@ func (s *Server) positionRowsV2(u string) []map[string]any {
 			"outcome": p["outcome"], "outcome_index": p["outcomeIndex"], "title": p["title"], "slug": p["slug"],
 			"event_slug": p["eventSlug"], "status": "OPEN", "current_size": p["size"], "avg_price": p["avgPrice"],
 			"entry_cost_usdc": p["initialValue"], "current_value": p["currentValue"], "realized_pnl": p["realizedPnl"],
-			"unrealized_pnl": p["cashPnl"], "cur_price": p["curPrice"], "redeemable": false, "mergeable": false,
-			"end_date": p["endDate"]})
+			"unrealized_pnl": p["cashPnl"], "total_pnl": p["cashPnl"], "percent_pnl": p["percentPnl"],
+			"current_price": p["curPrice"], "redeemable": false, "mergeable": false, "end_date": p["endDate"]})
 	}
 	if u == KnownUser {
 		m := s.markets[NumOpen] // a closed market
 		out = append(out, map[string]any{"proxy_wallet": u, "condition_id": m.condition, "token_id": m.tokens[0],
 			"outcome": "Yes", "outcome_index": 0, "title": m.question, "slug": m.slug, "status": "CLOSED",
 			"current_size": 0, "avg_price": 0.3, "entry_cost_usdc": 0, "current_value": 0, "realized_pnl": 42.5,
-			"unrealized_pnl": 0, "redeemable": false, "mergeable": false})
+			"unrealized_pnl": 0, "total_pnl": 42.5, "percent_pnl": 0, "current_price": 1, "redeemable": false,
+			"mergeable": false, "end_date": ""})
 	}
 	return out
 }

@@ -24,8 +24,8 @@ const dataMaxOffset = 5000
 type PositionsIn struct {
 	User       string `json:"user" mcp:"maxLength=100" jsonschema:"proxy wallet, 0x + 40 hex"`
 	Market     string `json:"condition_id,omitempty" mcp:"maxLength=100" jsonschema:"0x + 64 hex (get_market)"`
-	SortBy     string `json:"sort_by,omitempty" mcp:"enum=CURRENT|INITIAL|TOKENS|CASHPNL|PERCENTPNL|TITLE|RESOLVING|PRICE|AVGPRICE"`
-	Status     string `json:"status,omitempty" mcp:"enum=OPEN|REDEEMABLE|REDEEMABLE_LOST|MERGEABLE|CLOSED;default=OPEN" jsonschema:"OPEN includes resolved, unredeemed ones"`
+	SortBy     string `json:"sort_by,omitempty" mcp:"enum=CURRENT_VALUE|TOKENS|UNREALIZED_PNL|REALIZED_PNL|TOTAL_PNL|TIMESTAMP"`
+	Status     string `json:"status,omitempty" mcp:"enum=OPEN|REDEEMABLE|CLOSED;default=OPEN" jsonschema:"OPEN includes resolved, unredeemed ones"`
 	Limit      int    `json:"limit,omitempty" mcp:"min=1;max=500;default=25"`
 	Cursor     string `json:"cursor,omitempty"`
 }
@@ -88,7 +88,7 @@ type PositionsOut struct {
 
 func (s *Service) getUserPositions() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_user_positions", Title: "Get user positions", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Positions of a Polymarket wallet (proxy wallet) by status (OPEN, REDEEMABLE, CLOSED…): market, outcome, size, avg/current price, current value, cash, realized and % P&L; page totals, wallet_value_usdc (all pages), next_cursor. 10 calls/min per user."},
+		Description: "Positions of a Polymarket wallet (proxy wallet) by status (OPEN, REDEEMABLE, CLOSED): market, outcome, size, avg/current price, current value, cash, realized and % P&L; page totals, wallet_value_usdc (all pages), next_cursor. 10 calls/min per user."},
 		limited(s, userCall, func(ctx context.Context, in PositionsIn) (PositionsOut, error) {
 			if err := client.CheckAddress("user", in.User); err != nil {
 				return PositionsOut{}, err
@@ -113,8 +113,7 @@ func (s *Service) getUserPositions() toolkit.Tool {
 				return PositionsOut{}, envelope.Invalid("cursor", "this cursor continues other filters (status, sort_by, condition_id): pass them as on the first page, or leave cursor out")
 			}
 			q := url.Values{"user": {in.User}, "limit": {strconv.Itoa(limit)}, "status": {status}}
-			if in.SortBy != "" {
-				// assumed: v2 takes v1's sortBy values (its docs name sortBy/sortDirection, not the values)
+			if in.SortBy != "" { // v2's sort keys (ts-sdk bindings PositionSortBy)
 				q.Set("sortBy", in.SortBy)
 				q.Set("sortDirection", "DESC")
 			}
