@@ -28,11 +28,11 @@ type Quote struct {
 	LastAt    string   `json:"last_trade_at,omitempty"`
 	TickSize  *float64 `json:"tick_size,omitempty"`
 	// Bids and Asks are the best Depth levels, best first: [price, size].
-	Bids    [][2]float64 `json:"bids"`
-	Asks    [][2]float64 `json:"asks"`
-	Updates int          `json:"updates"`
-	UpdatedAt string `json:"updated_at,omitempty"` // the socket's timestamp of the last event
-	HaveBook  bool   `json:"have_book"`
+	Bids      [][2]float64 `json:"bids"`
+	Asks      [][2]float64 `json:"asks"`
+	Updates   int          `json:"updates"`
+	UpdatedAt string       `json:"updated_at,omitempty"` // the socket's timestamp of the last event
+	HaveBook  bool         `json:"have_book"`
 }
 
 // book is one asset's whole book and derived state.

@@ -26,8 +26,8 @@ type Config struct {
 	GammaURL, ClobURL, DataURL, BTCURL, BTCFallbackURL string
 	MarketWSURL                                        string
 	// Feed tunes the market socket (tests shorten its waits).
-	Feed feed.Options
-	Timeout                                            time.Duration
+	Feed    feed.Options
+	Timeout time.Duration
 	// Test knobs: retries (0 = default, negative = none), first backoff, limits.
 	Retries         int
 	RetryWait       time.Duration

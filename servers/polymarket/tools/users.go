@@ -22,12 +22,12 @@ const dataMaxOffset = 5000
 
 // PositionsIn selects a wallet's positions.
 type PositionsIn struct {
-	User       string `json:"user" mcp:"maxLength=100" jsonschema:"proxy wallet, 0x + 40 hex"`
-	Market     string `json:"condition_id,omitempty" mcp:"maxLength=100" jsonschema:"0x + 64 hex (get_market)"`
-	SortBy     string `json:"sort_by,omitempty" mcp:"enum=CURRENT_VALUE|TOKENS|UNREALIZED_PNL|REALIZED_PNL|TOTAL_PNL|TIMESTAMP"`
-	Status     string `json:"status,omitempty" mcp:"enum=OPEN|REDEEMABLE|CLOSED;default=OPEN" jsonschema:"OPEN includes resolved, unredeemed ones"`
-	Limit      int    `json:"limit,omitempty" mcp:"min=1;max=500;default=25"`
-	Cursor     string `json:"cursor,omitempty"`
+	User   string `json:"user" mcp:"maxLength=100" jsonschema:"proxy wallet, 0x + 40 hex"`
+	Market string `json:"condition_id,omitempty" mcp:"maxLength=100" jsonschema:"0x + 64 hex (get_market)"`
+	SortBy string `json:"sort_by,omitempty" mcp:"enum=CURRENT_VALUE|TOKENS|UNREALIZED_PNL|REALIZED_PNL|TOTAL_PNL|TIMESTAMP"`
+	Status string `json:"status,omitempty" mcp:"enum=OPEN|REDEEMABLE|CLOSED;default=OPEN" jsonschema:"OPEN includes resolved, unredeemed ones"`
+	Limit  int    `json:"limit,omitempty" mcp:"min=1;max=500;default=25"`
+	Cursor string `json:"cursor,omitempty"`
 }
 
 // cents rounds a USDC amount or a percentage to 2 decimals (Data API sums
