@@ -194,6 +194,7 @@ func TestLiveFeed(t *testing.T) {
 func TestLiveFeedRefusals(t *testing.T) {
 	s := start(t, opts{})
 	_, _, cond, _ := s.fake.Market(1)
+	_, _, closedCond, _ := s.fake.Market(fake.NumOpen)
 	for _, tc := range []struct {
 		args map[string]any
 		want string
@@ -201,6 +202,8 @@ func TestLiveFeedRefusals(t *testing.T) {
 		{map[string]any{}, "name markets"},
 		{map[string]any{"token_ids": []string{cond}}, "pass markets"},
 		{map[string]any{"markets": []string{"0x" + strings.Repeat("cd", 32)}}, ""},
+		{map[string]any{"markets": []string{closedCond}}, "closed"},
+		{map[string]any{"token_ids": []string{strings.Repeat("7", 77)}}, ""},
 	} {
 		res := s.conn.Call(t, "subscribe_market_feed", tc.args)
 		if b := servetest.ErrorBody(t, res); !res.IsError || !strings.Contains(b.Message, tc.want) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -102,40 +103,35 @@ func (s *Service) subscribeFeed(f *feed.Feed) toolkit.Tool {
 			out := feedOut(f, user, "")
 			out.Added = added
 			out.Resources = append([]string{feed.AllURI}, conds...)
-			for _, a := range assets {
-				if a.Condition == "" {
-					out.Resources = append(out.Resources, feed.MarketURI(a.TokenID))
-				}
-			}
 			return out, nil
 		}))
 }
 
-// feedAssets resolves markets to their outcome tokens (Gamma) and checks
-// token ids; conds are the markets' resource URIs.
+// feedAssets resolves markets and token ids through Gamma to their outcome
+// tokens, condition id and outcome names (a token Gamma does not know, or
+// one of a resolved market, has no live book: refused here rather than
+// waited for); conds are the markets' resource URIs.
 func (s *Service) feedAssets(ctx context.Context, markets, tokens []string) (assets []feed.Asset, conds []string, err error) {
 	seen := map[string]bool{}
-	for _, t := range tokens {
-		t = strings.TrimSpace(t)
-		if kind, err := client.ClassifyMarketID("token_ids", t); err != nil || kind != client.KindToken {
-			return nil, nil, envelope.Invalid("token_ids", "token_ids holds outcome token ids (long decimals, get_market outcomes[].token_id); got %q: pass markets for an id, slug or condition id", clipText(t, 80))
-		}
-		if !seen[t] {
-			seen[t] = true
-			assets = append(assets, feed.Asset{TokenID: t})
-		}
-	}
-	for _, ident := range markets {
+	add := func(ident string, only string) error {
 		m, _, err := s.c.Market(ctx, ident)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		if len(m.ClobTokenIDs) == 0 {
-			return nil, nil, envelope.New(envelope.NotFound, "market %s has no CLOB tokens (not traded on the order book): nothing to stream", m.ID)
+			return envelope.New(envelope.NotFound, "market %s has no CLOB tokens (not traded on the order book): nothing to stream", m.ID)
+		}
+		if m.Closed {
+			return envelope.Invalid("markets", "market %s is closed: it has no live book to stream; get_price_history gives its history", m.ID)
 		}
 		cond := strings.ToLower(m.ConditionID)
-		conds = append(conds, feed.MarketURI(cond))
+		if uri := feed.MarketURI(cond); !slices.Contains(conds, uri) {
+			conds = append(conds, uri)
+		}
 		for i, t := range m.ClobTokenIDs {
+			if only != "" && t != only {
+				continue
+			}
 			outcome := ""
 			if i < len(m.Outcomes) {
 				outcome = envelope.CleanThirdParty(clipText(m.Outcomes[i], 60))
@@ -144,6 +140,21 @@ func (s *Service) feedAssets(ctx context.Context, markets, tokens []string) (ass
 				seen[t] = true
 				assets = append(assets, feed.Asset{TokenID: t, Condition: cond, Outcome: outcome})
 			}
+		}
+		return nil
+	}
+	for _, t := range tokens {
+		t = strings.TrimSpace(t)
+		if kind, err := client.ClassifyMarketID("token_ids", t); err != nil || kind != client.KindToken {
+			return nil, nil, envelope.Invalid("token_ids", "token_ids holds outcome token ids (long decimals, get_market outcomes[].token_id); got %q: pass markets for an id, slug or condition id", clipText(t, 80))
+		}
+		if err := add(t, t); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, ident := range markets {
+		if err := add(ident, ""); err != nil {
+			return nil, nil, err
 		}
 	}
 	return assets, conds, nil
