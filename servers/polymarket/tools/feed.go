@@ -43,7 +43,7 @@ type FeedUnsubIn struct {
 
 // FeedReadIn optionally narrows the read to one market or token.
 type FeedReadIn struct {
-	ID string `json:"id,omitempty" mcp:"maxLength=90" jsonschema:"a condition id or token id you subscribed; none: all"`
+	ID string `json:"id,omitempty" mcp:"maxLength=90" jsonschema:"condition or token id; none: all"`
 }
 
 // FeedOut is the caller's feed: quotes, the socket's state and the URIs to
@@ -55,6 +55,8 @@ type FeedOut struct {
 	Resources []string     `json:"resources,omitempty"`
 	Added     []string     `json:"added,omitempty"`
 	Total     int          `json:"subscribed"`
+	// ThirdParty marks the outcome names, which the market's writers chose.
+	ThirdParty envelope.ThirdParty `json:"third_party,omitempty"`
 }
 
 // FeedUnsubOut is what an unsubscribe did.
@@ -70,7 +72,7 @@ func FeedTools(s *Service, f *feed.Feed) []toolkit.Tool {
 
 func (s *Service) subscribeFeed(f *feed.Feed) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "subscribe_market_feed", Title: "Subscribe market feed", Toolset: setFeed, Hints: toolkit.RemoteRead,
-		Description: "Stream live books and trades (Polymarket CLOB websocket) of markets or token_ids into resources polymarket://feed and polymarket://feed/market/{condition_id|token_id}; subscribe to them for update notifications. Returns first quotes. Idempotent; reconnects itself. Per replica."},
+		Description: "Stream live books/trades (Polymarket CLOB websocket) of markets or token_ids into resources polymarket://feed and polymarket://feed/market/{condition_id|token_id}; subscribe to them for updates. Returns first quotes. Idempotent; per replica; reconnects."},
 		limited(s, publicCall, func(ctx context.Context, in FeedSubIn) (FeedOut, error) {
 			if len(in.Markets)+len(in.TokenIDs) == 0 {
 				return FeedOut{}, envelope.Invalid("token_ids", "name markets (id, slug or condition id) or token_ids to stream; get_market lists a market's outcome token ids")
@@ -208,6 +210,9 @@ func feedOut(f *feed.Feed, user, id string) FeedOut {
 		if !q.HaveBook {
 			noBook++
 		}
+		if q.Outcome != "" {
+			out.ThirdParty = envelope.ThirdParty{"quotes[].outcome"}
+		}
 	}
 	switch {
 	case len(out.Quotes) == 0:
@@ -258,7 +263,7 @@ func (s *Service) unsubscribeFeed(f *feed.Feed) toolkit.Tool {
 
 func (s *Service) getFeed(f *feed.Feed) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_market_feed", Title: "Get market feed", Toolset: setFeed, Hints: toolkit.RemoteRead,
-		Description: "Quotes streamed by subscribe_market_feed (all, or id: condition/token id): bid/ask, mid, spread, last trade, tick, top 5 levels. As resource polymarket://feed."},
+		Description: "Quotes from subscribe_market_feed (all, or one id): bid/ask, mid, spread, last trade, tick, top 5 levels; as resource polymarket://feed."},
 		func(ctx context.Context, in FeedReadIn) (FeedOut, error) {
 			id := strings.ToLower(strings.TrimSpace(in.ID))
 			if id != "" {
