@@ -20,6 +20,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/metrics"
 	"github.com/mcpfleet/mcpfleet/pkg/redact"
 	"github.com/mcpfleet/mcpfleet/pkg/subscriptions"
+	"github.com/mcpfleet/mcpfleet/pkg/telemetry"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
 
@@ -94,6 +95,13 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 		// No server.WithLogger: its lines (one per message and call) repeat
 		// callLogger's and cost every call even when not written.
 	)
+	if o.Tracing == nil {
+		o.Tracing = telemetry.Off().Provider
+	}
+	if !telemetry.IsNoop(o.Tracing) {
+		// Outermost: the span covers the call as logged and measured.
+		s.Use(telemetry.ToolSpans(o.Tracing, o.Transport))
+	}
 	s.Use(callLogger(log, app.Name))
 	// A cancelled call's response is left out (MCP: no response to a
 	// cancelled request); the transport's writer drops it.
@@ -101,7 +109,7 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	if o.Clock == nil {
 		o.Clock = clock.System{}
 	}
-	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o), name: app.Name, Clock: o.Clock, transport: o.Transport, addr: o.Addr,
+	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o), name: app.Name, Clock: o.Clock, Tracing: o.Tracing, transport: o.Transport, addr: o.Addr,
 		state: &state{ctx: context.WithoutCancel(ctx), mode: o.State, dir: o.StateDir, server: app.Name, log: log}}
 	if r.state.mode == "" { // Options built by hand, not by ParseOptions
 		r.state.mode = StateMemory
