@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mattn/go-isatty"
 	"github.com/rs/zerolog"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpfleet/mcpfleet/pkg/auth/issued"
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
@@ -154,7 +155,11 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 func callLogger(log zerolog.Logger, name string) server.ToolHandlerMiddleware {
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			l := log.With().Str("tool", req.Params.Name).Str("user", UserID(ctx)).Logger()
+			lc := log.With().Str("tool", req.Params.Name).Str("user", UserID(ctx))
+			if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+				lc = lc.Str("trace_id", sc.TraceID().String()) // the tool span's (ToolSpans runs first)
+			}
+			l := lc.Logger()
 			ctx = l.WithContext(ctx)
 			start := time.Now()
 			res, err := next(ctx, req)
