@@ -75,7 +75,14 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	log = log.With().Str("server", app.Name).Logger()
 	o.Limits = o.Limits.orDefaults() // Options built in code may leave limits unset
 	var reg *Registry                // for the scope filter, set below
-	s := server.NewMCPServer(app.Name, resolveVersion(app.Version),
+	if o.Tracing == nil {
+		o.Tracing = telemetry.Off().Provider
+	}
+	var traced []server.ServerOption
+	if !telemetry.IsNoop(o.Tracing) {
+		traced = append(traced, server.WithResourceHandlerMiddleware(telemetry.ResourceSpans(o.Tracing, o.Transport)))
+	}
+	s := server.NewMCPServer(app.Name, resolveVersion(app.Version), append(traced,
 		server.WithInstructions(app.Instructions),
 		// No list ever changes after start (tools, resources and prompts are
 		// added by Register), so no listChanged. Resources and prompts are
@@ -95,10 +102,7 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 		server.WithToolFilter(scopeFilter(&reg)),
 		// No server.WithLogger: its lines (one per message and call) repeat
 		// callLogger's and cost every call even when not written.
-	)
-	if o.Tracing == nil {
-		o.Tracing = telemetry.Off().Provider
-	}
+	)...)
 	if !telemetry.IsNoop(o.Tracing) {
 		// Outermost: the span covers the call as logged and measured.
 		s.Use(telemetry.ToolSpans(o.Tracing, o.Transport))

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
@@ -81,6 +82,10 @@ func tracedApp(upURL string) App {
 					err = up.GetJSON(ctx, "lookup "+in.ID, path, map[string][]string{"q": {in.ID}}, &out)
 					return out, err
 				}))
+			r.Server.AddResourceTemplate(mcp.NewResourceTemplate("test://items/{id}", "Item"),
+				func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+					return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: "item"}}, nil
+				})
 			return nil
 		}}
 }
@@ -397,5 +402,28 @@ func TestNoTracingNoMiddleware(t *testing.T) {
 	}
 	if b.Registry.Tracing == nil {
 		t.Fatal("Registry.Tracing is nil; want the no-op provider")
+	}
+}
+
+// TestResourceReadSpan: resources/read is a server span of its own under
+// the client's _meta traceparent, without the URI (the client's, like an
+// argument).
+func TestResourceReadSpan(t *testing.T) {
+	b, rec, _ := traced(t, "stdio")
+	out := serveLines(t, b, `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"test://items/`+traceCanaryArg+`","_meta":{`+
+		modernKeys+","+metaTrace(traceparent(clientTrace, clientSpan), "")+`}}}`)
+	if !strings.Contains(out, `"text":"item"`) {
+		t.Fatalf("answer: %s", out)
+	}
+	spans := rec.Ended()
+	if len(spans) != 1 || spans[0].Name() != "resources/read" || spans[0].SpanKind() != trace.SpanKindServer ||
+		spans[0].Parent().SpanID().String() != clientSpan || spans[0].SpanContext().TraceID().String() != clientTrace {
+		t.Fatalf("spans %v", spans)
+	}
+	if a := attrMap(spans[0]); a["mcp.method.name"] != "resources/read" || a["mcp.protocol.version"] != "2026-07-28" {
+		t.Errorf("attributes %v", a)
+	}
+	if txt := spanText(spans[0]); strings.Contains(txt, traceCanaryArg) {
+		t.Errorf("the URI is in the span: %s", txt)
 	}
 }

@@ -56,45 +56,71 @@ var w3c = propagation.TraceContext{}
 // result, an error message (it may quote an argument), the session id or
 // the caller. transport is "stdio" or "http".
 func ToolSpans(tp trace.TracerProvider, transport string) server.ToolHandlerMiddleware {
-	tracer := tp.Tracer(Scope)
-	base := []attribute.KeyValue{
-		attribute.String(AttrMCPMethod, string(mcp.MethodToolsCall)),
-		attribute.String(AttrOperation, "execute_tool"),
-	}
-	if transport == "http" {
-		base = append(base, attribute.String(AttrNetTransport, "tcp"), attribute.String(AttrNetProtocolName, "http"))
-	} else {
-		base = append(base, attribute.String(AttrNetTransport, "pipe"))
-	}
+	tracer, base := tp.Tracer(Scope), baseAttrs(mcp.MethodToolsCall, transport)
+	base = append(base, attribute.String(AttrOperation, "execute_tool"))
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			name := req.Params.Name
-			attrs := append(slices.Clip(base), attribute.String(AttrToolName, name))
-			// 2026-07-28 requests name their version in _meta; older ones
-			// on HTTP in the MCP-Protocol-Version header. mcp-go's stdio
-			// session does not tell what initialize settled: left out then.
-			v := server.RequestProtocolVersion(ctx)
-			if v == "" {
-				v = req.Header.Get(mcp.HeaderProtocolVersion)
-			}
-			if v != "" {
-				attrs = append(attrs, attribute.String(AttrMCPProtocol, v))
-			}
-			opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...)}
-			parent, link := clientContext(req.Params.Meta, req.Header)
-			if link.IsValid() {
-				opts = append(opts, trace.WithLinks(trace.Link{SpanContext: link}))
-			}
-			if parent.IsValid() {
-				ctx = trace.ContextWithRemoteSpanContext(ctx, parent)
-			}
-			ctx, span := tracer.Start(ctx, string(mcp.MethodToolsCall)+" "+name, opts...)
+			ctx, span := startServerSpan(ctx, tracer, string(mcp.MethodToolsCall)+" "+name, req.Params.Meta, req.Header,
+				append(slices.Clip(base), attribute.String(AttrToolName, name)))
 			defer span.End()
 			res, err := next(ctx, req)
 			endToolSpan(span, res, err)
 			return res, err
 		}
 	}
+}
+
+// ResourceSpans is ToolSpans for resources/read: one server span named
+// "resources/read", parented the same way. The conventions' mcp.resource.uri
+// is left out on purpose: the URI is the client's and may name an account,
+// an instrument or an id, like an argument.
+func ResourceSpans(tp trace.TracerProvider, transport string) server.ResourceHandlerMiddleware {
+	tracer, base := tp.Tracer(Scope), baseAttrs(mcp.MethodResourcesRead, transport)
+	return func(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
+		return func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			ctx, span := startServerSpan(ctx, tracer, string(mcp.MethodResourcesRead), req.Params.Meta, req.Header, slices.Clip(base))
+			defer span.End()
+			out, err := next(ctx, req)
+			if err != nil {
+				// The error's text may quote the URI: a fixed word instead.
+				span.SetAttributes(attribute.String(AttrErrorType, "_OTHER"))
+				span.SetStatus(codes.Error, "resource read failed")
+			}
+			return out, err
+		}
+	}
+}
+
+func baseAttrs(method mcp.MCPMethod, transport string) []attribute.KeyValue {
+	base := []attribute.KeyValue{attribute.String(AttrMCPMethod, string(method))}
+	if transport == "http" {
+		return append(base, attribute.String(AttrNetTransport, "tcp"), attribute.String(AttrNetProtocolName, "http"))
+	}
+	return append(base, attribute.String(AttrNetTransport, "pipe"))
+}
+
+// startServerSpan starts a request's server span under the client's trace
+// context, with the protocol version: 2026-07-28 requests name theirs in
+// _meta, older ones on HTTP in the MCP-Protocol-Version header; mcp-go's
+// stdio session may not have recorded what initialize settled (left out).
+func startServerSpan(ctx context.Context, tracer trace.Tracer, name string, meta *mcp.Meta, header http.Header, attrs []attribute.KeyValue) (context.Context, trace.Span) {
+	v := server.RequestProtocolVersion(ctx)
+	if v == "" {
+		v = header.Get(mcp.HeaderProtocolVersion)
+	}
+	if v != "" {
+		attrs = append(attrs, attribute.String(AttrMCPProtocol, v))
+	}
+	opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...)}
+	parent, link := clientContext(meta, header)
+	if link.IsValid() {
+		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: link}))
+	}
+	if parent.IsValid() {
+		ctx = trace.ContextWithRemoteSpanContext(ctx, parent)
+	}
+	return tracer.Start(ctx, name, opts...)
 }
 
 // clientContext is the client's span context from _meta (parent) and from
