@@ -31,14 +31,7 @@ func buildKtrdr(t *testing.T) string {
 		if ktrdrBins, ktrdrErr = os.MkdirTemp("", "mcpfleet-trace-bin"); ktrdrErr != nil {
 			return
 		}
-		for name, pkg := range map[string]string{"ktrdr": "./servers/ktrdr", "fake-ktrdr": "./servers/ktrdr/cmd/fake-ktrdr"} {
-			cmd := exec.Command("go", "build", "-o", filepath.Join(ktrdrBins, name), pkg)
-			cmd.Dir = repoRoot(t)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				ktrdrErr = &buildFailure{name, string(out)}
-				return
-			}
-		}
+		ktrdrErr = goBuild(repoRoot(t), ktrdrBins, map[string]string{"ktrdr": "./servers/ktrdr", "fake-ktrdr": "./servers/ktrdr/cmd/fake-ktrdr"})
 	})
 	if ktrdrErr != nil {
 		t.Fatal(ktrdrErr)
@@ -136,12 +129,8 @@ func runTraceScript(t *testing.T, node, dir, script string, desc map[string]any)
 		t.Fatalf("trace.mjs: %v\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
 	}
 	var rep struct {
-		Steps []struct {
-			Step   string `json:"step"`
-			OK     bool   `json:"ok"`
-			Detail string `json:"detail"`
-		} `json:"steps"`
-		MetaKey string `json:"meta_key"`
+		tsReport
+		MetaKey string `json:"meta_key"` // the SDK's TRACEPARENT_META_KEY
 	}
 	if err := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &rep); err != nil || len(rep.Steps) < 3 {
 		t.Fatalf("trace.mjs report %q: %v\nstderr: %s", stdout.String(), err, stderr.String())
