@@ -85,7 +85,7 @@ func Off() *Tracing { return &Tracing{Provider: noop.NewTracerProvider()} }
 // (http://localhost:4318); OTEL_SDK_DISABLED=true and
 // OTEL_TRACES_EXPORTER=none keep it off. Settings it cannot honour are
 // errors naming the fix: a "console" exporter would write to stdout, which
-// belongs to the stdio protocol, and gRPC is not linked into the binaries.
+// belongs to the stdio protocol, and the gRPC exporter is not built in.
 func FromEnv(ctx context.Context, getenv func(string) string, service, version string) (*Tracing, error) {
 	if v := strings.TrimSpace(getenv(EnvSDKDisabled)); v != "" {
 		off, err := strconv.ParseBool(v)
