@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/redis/go-redis/v9"
 	"github.com/rs/zerolog"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/env"
@@ -56,7 +57,11 @@ type Registry struct {
 	// interval is Options.DriftSample). Register adds the shapes its clients
 	// depend on (Drift.Register) and passes it to each client
 	// (upstream.Config.Drift).
-	Drift   *drift.Watch
+	Drift *drift.Watch
+	// Tracing is the tracer provider (Options.Tracing; a no-op one when
+	// tracing is off) for spans of the server's own beyond tool calls and
+	// upstream requests, which are traced already.
+	Tracing trace.TracerProvider
 	state   *state // the embedded store: Store, LimitOptions, CacheOptions
 	filter  toolFilter
 	tools   []toolkit.Tool
