@@ -33,6 +33,11 @@ type Request struct {
 	Symbol   string
 	Exchange string
 	Prefs    Preferences
+	// Structured fields (structured.go): they win over the text, and each
+	// difference from what the text said is a warning.
+	Studies  []StudySpec
+	Drawings []DrawingSpec
+	Timezone string
 }
 
 // Result is the config plus how it was reached.
@@ -40,6 +45,9 @@ type Result struct {
 	Config    chart.Config `json:"config"`
 	Reasoning []string     `json:"reasoning"`
 	Warnings  []string     `json:"warnings"`
+	// Errors are structured fields that cannot be sent (an unknown study,
+	// input key or timezone); the config is not to be used when any.
+	Errors []FieldError `json:"errors,omitempty"`
 }
 
 // Builder holds the dictionary built from one copy of the docs.
@@ -265,6 +273,7 @@ func (b *Builder) Build(req Request) Result {
 	s.drawingsAndSize()
 	s.time()
 	s.rest()
+	s.structured(req)
 	s.finish(req)
 	return s.res
 }
