@@ -108,7 +108,7 @@ var listed = [][2]string{
 	{"intel|intc", "NASDAQ:INTC"}, {"palantir|pltr", "NASDAQ:PLTR"}, {"microstrategy|mstr|strategy inc", "NASDAQ:MSTR"},
 	{"paypal|pypl", "NASDAQ:PYPL"}, {"adobe|adbe", "NASDAQ:ADBE"}, {"broadcom|avgo", "NASDAQ:AVGO"},
 	{"qualcomm|qcom", "NASDAQ:QCOM"}, {"costco", "NASDAQ:COST"}, {"starbucks|sbux", "NASDAQ:SBUX"},
-	{"pepsico|pepsi", "NASDAQ:PEP"}, {"coinbase stock|coinbase global", "NASDAQ:COIN"}, {"cisco|csco", "NASDAQ:CSCO"},
+	{"pepsico|pepsi", "NASDAQ:PEP"}, {"cisco|csco", "NASDAQ:CSCO"},
 	{"jpmorgan|jp morgan|jpm", "NYSE:JPM"}, {"berkshire|berkshire hathaway|brk.b", "NYSE:BRK.B"},
 	{"walmart|wmt", "NYSE:WMT"}, {"disney|walt disney", "NYSE:DIS"}, {"coca cola|coca-cola|coke", "NYSE:KO"},
 	{"visa", "NYSE:V"}, {"mastercard", "NYSE:MA"}, {"exxon|exxonmobil|exxon mobil|xom", "NYSE:XOM"},
@@ -133,6 +133,39 @@ var listed = [][2]string{
 	{"total crypto market cap|crypto market cap|total market cap", "CRYPTOCAP:TOTAL"},
 	{"bitcoin dominance|btc dominance|btc.d", "CRYPTOCAP:BTC.D"},
 }
+
+// exchangeCompanies are listed companies whose names are also exchange names
+// (or hold one): read as the company only with a word that marks a company
+// ("Coinbase shares", "CME Group", "Nasdaq Inc"), never alone, where the name
+// is the exchange ("bitcoin on Coinbase", "AAPL on Nasdaq"). Weak cues are
+// left out where the exchange reading is common ("Nasdaq stocks", "ASX
+// shares", "NYSE stock" stay exchanges). The symbols are the listings'
+// TradingView pages (tradingview.com/symbols/NASDAQ-COIN/, NASDAQ-NDAQ,
+// NASDAQ-CME, NYSE-ICE, CBOE-CBOE, XETR-DB1, LSE-LSEG, HKEX-388, ASX-ASX,
+// SGX-S68, EURONEXT-ENX, TSE-8697, NSE-BSE, NASDAQ-HOOD); the exchange ids
+// are the docs' "TradingView Symbols" tables'.
+var exchangeCompanies = [][2]string{
+	{"coinbase stock|coinbase share|coinbase share price|coinbase global|coinbase inc|coinbase equity|shares of coinbase|coinbase common stock", "NASDAQ:COIN"},
+	{"nasdaq inc|nasdaq incorporated|nasdaq the company|ndaq|shares of nasdaq inc", "NASDAQ:NDAQ"},
+	{"cme group|cme stock|cme share|cme group inc|shares of cme", "NASDAQ:CME"},
+	{"intercontinental exchange|ice stock|ice share|ice inc|shares of ice", "NYSE:ICE"},
+	{"cboe global markets|cboe global|cboe stock|cboe share|cboe holdings", "CBOE:CBOE"},
+	{"deutsche borse|deutsche boerse|deutsche börse|deutsche borse ag|deutsche börse ag|db1", "XETR:DB1"},
+	{"london stock exchange group|lse group|lseg", "LSE:LSEG"},
+	{"hong kong exchanges|hong kong exchanges and clearing|hkex stock|hkex share|hkex group", "HKEX:388"},
+	{"asx ltd|asx limited|asx group", "ASX:ASX"},
+	{"singapore exchange|sgx stock|sgx ltd|sgx limited", "SGX:S68"},
+	{"euronext nv|euronext n.v.|euronext stock|euronext share|euronext group", "EURONEXT:ENX"},
+	{"japan exchange group|japan exchange|jpx group", "TSE:8697"},
+	{"bse ltd|bse limited|bse stock|bse share", "NSE:BSE"},
+	{"robinhood|robinhood markets|hood stock", "NASDAQ:HOOD"},
+}
+
+// companyOf is the listed company of an exchange id that is also a company
+// (exchangeCompanies), named when the text gives the exchange alone.
+var companyOf = map[string]string{"COINBASE": "NASDAQ:COIN", "NASDAQ": "NASDAQ:NDAQ", "CME": "NASDAQ:CME",
+	"ICE": "NYSE:ICE", "CBOE": "CBOE:CBOE", "LSE": "LSE:LSEG", "HKEX": "HKEX:388", "ASX": "ASX:ASX",
+	"SGX": "SGX:S68", "EURONEXT": "EURONEXT:ENX", "BSE": "NSE:BSE"}
 
 // currencies for pair detection (EURUSD, eur/usd).
 var currencies = map[string]bool{"eur": true, "usd": true, "gbp": true, "jpy": true, "chf": true, "aud": true,
@@ -250,7 +283,7 @@ func buildDict(indicatorNames []string, zones []docsparse.Timezone) dict {
 			d.add(p, entry{kind: kSymbol, sym: s})
 		}
 	}
-	for _, l := range listed {
+	for _, l := range append(listed[:len(listed):len(listed)], exchangeCompanies...) {
 		s := &symbol{full: l[1], name: strings.Split(l[0], "|")[0]}
 		for _, p := range strings.Split(l[0], "|") {
 			d.add(p, entry{kind: kSymbol, sym: s})

@@ -171,6 +171,10 @@ func (s *state) resolveSymbol(req Request) {
 		return
 	}
 	if exch != "" {
+		if co, ok := companyOf[exch]; ok {
+			s.warn("exchange %s was named but no symbol; pass symbol or name one (see get_symbols), or for the company's own stock %s (say \"%s shares\")", exch, co, strings.ToLower(exch))
+			return
+		}
 		s.warn("exchange %s was named but no symbol; pass symbol or name one (see get_symbols)", exch)
 		return
 	}
