@@ -115,14 +115,14 @@ var listed = [][2]string{
 	{"ibm", "NYSE:IBM"}, {"boeing", "NYSE:BA"}, {"nike|nke", "NYSE:NKE"}, {"goldman|goldman sachs", "NYSE:GS"},
 	{"uber", "NYSE:UBER"}, {"alibaba|baba", "NYSE:BABA"}, {"oracle|orcl", "NYSE:ORCL"}, {"salesforce|crm", "NYSE:CRM"},
 	{"spy|spdr", "AMEX:SPY"}, {"qqq", "NASDAQ:QQQ"}, {"iwm", "AMEX:IWM"}, {"gld", "AMEX:GLD"},
-	{"s&p 500|s&p|sp500|sp 500|spx|s and p 500|s and p|standard and poor", "SP:SPX"},
-	{"nasdaq 100|nasdaq-100|ndx|nas100", "NASDAQ:NDX"}, {"nasdaq composite|ixic|the nasdaq|nasdaq index", "NASDAQ:IXIC"},
-	{"dow jones|dow|djia|dji|dow jones industrial average", "DJ:DJI"}, {"russell 2000|russell|rut", "RUSSELL:RUT"},
+	{"s&p 500|s&p|sp500|sp 500|spx|s and p 500|s and p|standard and poor|us500|us 500|spx500", "SP:SPX"},
+	{"nasdaq 100|nasdaq-100|ndx|nas100|us100|us 100|ustec", "NASDAQ:NDX"}, {"nasdaq composite|ixic|the nasdaq|nasdaq index", "NASDAQ:IXIC"},
+	{"dow jones|dow|djia|dji|dow jones industrial average|us30|us 30|wall street 30", "DJ:DJI"}, {"russell 2000|russell|rut", "RUSSELL:RUT"},
 	{"vix|volatility index vix|fear index", "CBOE:VIX"}, {"dxy|dollar index|us dollar index", "TVC:DXY"},
-	{"nikkei|nikkei 225", "TVC:NI225"}, {"hang seng", "TVC:HSI"}, {"dax", "XETR:DAX"}, {"ftse 100|ftse", "TVC:UKX"},
-	{"nifty|nifty 50", "NSE:NIFTY"}, {"bank nifty|banknifty", "NSE:BANKNIFTY"}, {"sensex", "BSE:SENSEX"},
+	{"nikkei|nikkei 225|jp225|jpn225", "TVC:NI225"}, {"hang seng", "TVC:HSI"}, {"dax|ger40|ger 40|de40|ger30", "XETR:DAX"}, {"ftse 100|ftse|uk100|uk 100", "TVC:UKX"},
+	{"nifty|nifty 50", "NSE:NIFTY"}, {"asx 200|asx200|xjo|s&p/asx 200", "ASX:XJO"}, {"bank nifty|banknifty", "NSE:BANKNIFTY"}, {"sensex", "BSE:SENSEX"},
 	{"gold|xau|xauusd", "OANDA:XAUUSD"}, {"silver|xag|xagusd", "OANDA:XAGUSD"},
-	{"crude oil|crude|oil|wti|us oil", "TVC:USOIL"}, {"brent|brent crude", "TVC:UKOIL"},
+	{"crude oil|crude|oil|wti|us oil|usoil", "TVC:USOIL"}, {"brent|brent crude|ukoil", "TVC:UKOIL"},
 	{"natural gas|natgas", "NYMEX:NG1!"}, {"copper", "COMEX:HG1!"},
 	{"10 year treasury|10 year yield|10y yield|us10y|ten year treasury|treasury yield", "TVC:US10Y"},
 	{"reliance|reliance industries", "NSE:RELIANCE"}, {"tcs|tata consultancy", "NSE:TCS"}, {"infosys|infy", "NSE:INFY"},
@@ -406,6 +406,11 @@ func buildDict(indicatorNames []string, zones []docsparse.Timezone) dict {
 	}
 	for _, o := range otherStyles {
 		d.add(o, entry{kind: kUnsupported, value: "style"})
+	}
+	// a size asked for without pixels: a warning, not a guess
+	for _, o := range []string{"high resolution", "high-resolution", "hi-res", "hi res", "high res", "hires", "highres",
+		"high quality", "high-quality", "high definition", "large size"} {
+		d.add(o, entry{kind: kUnsupported, value: "size"})
 	}
 	for _, s := range [][2]string{{"hd|720p", "1280x720"}, {"full hd|fhd|1080p", "1920x1080"}, {"uhd|2160p", "3840x2160"},
 		{"square", "600x600"}, {"wide|widescreen", "1280x720"}} {
