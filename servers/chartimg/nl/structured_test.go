@@ -215,3 +215,37 @@ func orNull(s string) string {
 	}
 	return s
 }
+
+// FuzzStructured: any JSON a client sends as studies, drawings and timezone
+// is read or refused, never a panic, and what is accepted is documented.
+func FuzzStructured(f *testing.F) {
+	f.Add(`[{"name":"Relative Strength Index","inputs":{"length":21},"overrides":{"UpperLimit.value":80}}]`, `[{"name":"Horizontal Line","input":{"price":1}}]`, "America/New_York")
+	f.Add(`[{"name":"rsi","input":{"LENGTH":"x"}},{"name":7}]`, `[{"name":"Trend Line","input":{}}]`, "Mars/Base")
+	f.Add(`[{"name":"MACD","forceOverlay":"yes","params":1}]`, `[{"zOrder":"middle"}]`, "EST")
+	b := builder()
+	d := docsparse.Snapshot()
+	f.Fuzz(func(t *testing.T, studies, drawings, tz string) {
+		var ss, ds []map[string]any
+		_ = json.Unmarshal([]byte(studies), &ss)
+		_ = json.Unmarshal([]byte(drawings), &ds)
+		sp, errs := nl.StudySpecs(ss)
+		dp, derrs := nl.DrawingSpecs(ds)
+		if len(errs)+len(derrs) > 0 {
+			return
+		}
+		r := b.Build(nl.Request{Text: "AAPL daily", Studies: sp, Drawings: dp, Timezone: tz})
+		if len(r.Errors) > 0 {
+			return
+		}
+		for _, st := range r.Config.Studies {
+			if _, ok := d.Indicator(st.Name); !ok {
+				t.Fatalf("undocumented study %q accepted", st.Name)
+			}
+		}
+		for _, dr := range r.Config.Drawings {
+			if _, ok := d.Drawing(dr.Name); !ok {
+				t.Fatalf("undocumented drawing %q accepted", dr.Name)
+			}
+		}
+	})
+}
