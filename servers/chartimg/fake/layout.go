@@ -6,15 +6,11 @@ package fake
 // copied in johnpaul-aquino/charttalk .docs/chart-img-raw-documentation).
 
 import (
-	"crypto/md5"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 )
@@ -136,29 +132,8 @@ func (s *Server) layout(w http.ResponseWriter, r *http.Request, storage bool) {
 		msg(w, 500, "Something Went Wrong") // docs › Errors: 500 body
 		return
 	}
-	mime := "image/" + format
-	if !storage {
-		// docs › Shared Layout: the image bytes with their content type
-		w.Header().Set("Content-Type", mime)
-		w.Header().Set("Content-Length", strconv.Itoa(len(img)))
-		w.WriteHeader(200)
-		_, _ = w.Write(img)
-		return
-	}
-	sum := md5.Sum(img)
-	etag := hex.EncodeToString(sum[:])
-	name := "layout-" + etag[:11] + "." + map[string]string{"png": "png", "jpeg": "jpg"}[format]
-	s.mu.Lock()
-	s.stored[name] = stored{img, mime}
-	base := s.base
-	s.mu.Unlock()
-	if base == "" {
-		base = "http://" + r.Host
-	}
-	// docs › Shared Layout To Storage: {url, etag, size, expire}, expiring after
-	// the plan's storage days (docs › Request Limit › Storage Limit)
-	writeJSON(w, 200, map[string]any{"url": base + "/storage/" + name, "etag": etag, "size": len(img),
-		"expire": s.o.Now().UTC().Add(time.Duration(p.StorageDays) * 24 * time.Hour).Format("2006-01-02T15:04:05.000Z")})
+	// docs › Shared Layout: the image bytes; To Storage: {url, etag, size, expire}
+	s.answerImage(w, r, img, format, storage, p, "layout-")
 }
 
 // checkLayout is the documented Shared Layout body table's rules (interval

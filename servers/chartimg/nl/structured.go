@@ -16,10 +16,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/docsparse"
 )
@@ -110,7 +110,7 @@ func (s *state) structuredZone(tz string) {
 				s.refuse("timezone", []string{near}, "timezone %s is not on chart-img's list of supported timezones and no listed zone keeps its clock all year; the nearest is %s (fetch_chart_documentation section parameters lists all %d)", tz, near, len(s.b.zones))
 				return
 			default:
-				s.refuse("timezone", closest(tz, s.b.zones, 3), "timezone %q is not a zone on chart-img's list of supported timezones (fetch_chart_documentation section parameters lists all %d)", tz, len(s.b.zones))
+				s.refuse("timezone", toolkit.ClosestN(tz, s.b.zones, 3), "timezone %q is not a zone on chart-img's list of supported timezones (fetch_chart_documentation section parameters lists all %d)", tz, len(s.b.zones))
 				return
 			}
 		}
@@ -143,7 +143,7 @@ func (s *state) studyName(field, name string) (*docsparse.Indicator, bool) {
 			return ind, true
 		}
 	}
-	near := closest(name, d.IndicatorNames(), 3)
+	near := toolkit.ClosestN(name, d.IndicatorNames(), 3)
 	s.refuse(field+".name", near, "study %q is not in the documented indicator list; closest: %s (fetch_chart_documentation section indicators lists all %d)", name, quoteAll(near), len(d.Indicators))
 	return nil, false
 }
@@ -191,7 +191,7 @@ func (s *state) resolveValues(field, owner, what string, rows []docsparse.Input,
 			for i, r := range rows {
 				keys[i] = r.Key
 			}
-			near := closest(k, keys, 3)
+			near := toolkit.ClosestN(k, keys, 3)
 			if len(rows) == 0 {
 				s.refuse(field+"."+k, nil, "%s has no documented %ss", owner, what)
 			} else {
@@ -292,7 +292,7 @@ func (s *state) structuredDrawing(field string, sp DrawingSpec) (chart.Drawing, 
 		for i, d := range s.b.docs.Drawings {
 			names[i] = d.Name
 		}
-		near := closest(name, names, 3)
+		near := toolkit.ClosestN(name, names, 3)
 		s.refuse(field+".name", near, "drawing %q is not documented; closest: %s (documented: %s)", name, quoteAll(near), strings.Join(names, ", "))
 		return chart.Drawing{}, false
 	}
@@ -363,67 +363,16 @@ func quoteAll(ss []string) string {
 	return strings.Join(q, ", ")
 }
 
-// closest are the n candidates nearest to name: a candidate containing the
-// name (or contained in it) first, then by edit distance over lower case.
-func closest(name string, cands []string, n int) []string {
-	w := strings.ToLower(strings.TrimSpace(name))
-	type sc struct {
-		s string
-		d int
-	}
-	var all []sc
-	for _, c := range cands {
-		lc := strings.ToLower(c)
-		d := editDistance(w, lc)
-		if w != "" && (strings.Contains(lc, w) || strings.Contains(w, lc)) {
-			d = len(lc) - 1000 // containment first, the shortest such first
-		}
-		all = append(all, sc{c, d})
-	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].d < all[j].d })
-	var out []string
-	for i := 0; i < len(all) && i < n; i++ {
-		out = append(out, all[i].s)
-	}
-	return out
-}
-
-// editDistance is the Levenshtein distance of a and b in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 // StudySpecs reads the studies argument as a client sends it: objects
 // {name, inputs, overrides, forceOverlay}; the v2 body's own spellings input
 // and override are taken too. Anything else is an error naming the fields.
 func StudySpecs(list []map[string]any) ([]StudySpec, []FieldError) {
-	if list == nil {
-		return nil, nil
-	}
-	out := make([]StudySpec, 0, len(list))
-	var errs []FieldError
-	for i, m := range list {
-		f := fmt.Sprintf("studies[%d]", i)
-		var sp StudySpec
-		ok := true
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			v := m[k]
+	out := make([]StudySpec, len(list))
+	errs := readObjects(list, "studies", "study", "name, inputs, overrides, forceOverlay",
+		"name is a string, inputs and overrides objects, forceOverlay true/false",
+		"a documented display name such as \"Relative Strength Index\" (fetch_chart_documentation section indicators)",
+		func(i int, k string, v any) (known, ok bool) {
+			sp := &out[i]
 			switch k {
 			case "name":
 				sp.Name, ok = v.(string)
@@ -436,17 +385,12 @@ func StudySpecs(list []map[string]any) ([]StudySpec, []FieldError) {
 				b, ok = v.(bool)
 				sp.ForceOverlay = &b
 			default:
-				errs = append(errs, FieldError{Field: f + "." + k, Message: fmt.Sprintf("%s.%s is not a study field; use name, inputs, overrides, forceOverlay", f, k)})
-				continue
+				return false, false
 			}
-			if !ok {
-				errs = append(errs, FieldError{Field: f + "." + k, Message: fmt.Sprintf("%s.%s has the wrong type: name is a string, inputs and overrides objects, forceOverlay true/false", f, k)})
-			}
-		}
-		if strings.TrimSpace(sp.Name) == "" {
-			errs = append(errs, FieldError{Field: f + ".name", Message: f + ".name is required: a documented display name such as \"Relative Strength Index\" (fetch_chart_documentation section indicators)"})
-		}
-		out = append(out, sp)
+			return true, ok
+		})
+	if list == nil {
+		out = nil
 	}
 	return out, errs
 }
@@ -454,17 +398,11 @@ func StudySpecs(list []map[string]any) ([]StudySpec, []FieldError) {
 // DrawingSpecs reads the drawings argument: objects {name, input, override,
 // zOrder} as the v2 body has them (inputs and overrides are taken too).
 func DrawingSpecs(list []map[string]any) ([]DrawingSpec, []FieldError) {
-	if list == nil {
-		return nil, nil
-	}
-	out := make([]DrawingSpec, 0, len(list))
-	var errs []FieldError
-	for i, m := range list {
-		f := fmt.Sprintf("drawings[%d]", i)
-		var sp DrawingSpec
-		ok := true
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			v := m[k]
+	out := make([]DrawingSpec, len(list))
+	errs := readObjects(list, "drawings", "drawing", "name, input, override, zOrder",
+		"name and zOrder are strings, input and override objects", "a documented drawing such as \"Horizontal Line\"",
+		func(i int, k string, v any) (known, ok bool) {
+			sp := &out[i]
 			switch k {
 			case "name":
 				sp.Name, ok = v.(string)
@@ -475,17 +413,35 @@ func DrawingSpecs(list []map[string]any) ([]DrawingSpec, []FieldError) {
 			case "zOrder":
 				sp.ZOrder, ok = v.(string)
 			default:
-				errs = append(errs, FieldError{Field: f + "." + k, Message: fmt.Sprintf("%s.%s is not a drawing field; use name, input, override, zOrder", f, k)})
-				continue
+				return false, false
 			}
-			if !ok {
-				errs = append(errs, FieldError{Field: f + "." + k, Message: fmt.Sprintf("%s.%s has the wrong type: name and zOrder are strings, input and override objects", f, k)})
-			}
-		}
-		if strings.TrimSpace(sp.Name) == "" {
-			errs = append(errs, FieldError{Field: f + ".name", Message: f + ".name is required: a documented drawing such as \"Horizontal Line\""})
-		}
-		out = append(out, sp)
+			return true, ok
+		})
+	if list == nil {
+		out = nil
 	}
 	return out, errs
+}
+
+// readObjects walks the objects of one structured argument (arg, e.g.
+// "studies"), handing each field to set by index; unknown fields, wrong types
+// and a missing name are errors naming what is allowed.
+func readObjects(list []map[string]any, arg, what, fields, types, nameHelp string, set func(i int, k string, v any) (known, ok bool)) []FieldError {
+	var errs []FieldError
+	for i, m := range list {
+		f := fmt.Sprintf("%s[%d]", arg, i)
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			known, ok := set(i, k, m[k])
+			switch {
+			case !known:
+				errs = append(errs, FieldError{Field: f + "." + k, Message: fmt.Sprintf("%s.%s is not a %s field; use %s", f, k, what, fields)})
+			case !ok:
+				errs = append(errs, FieldError{Field: f + "." + k, Message: fmt.Sprintf("%s.%s has the wrong type: %s", f, k, types)})
+			}
+		}
+		if name, _ := m["name"].(string); strings.TrimSpace(name) == "" {
+			errs = append(errs, FieldError{Field: f + ".name", Message: f + ".name is required: " + nameHelp})
+		}
+	}
+	return errs
 }

@@ -187,14 +187,7 @@ Validated first (no quota spent on a bad one); spends plan quota; 429/5xx retrie
 			}
 			res := s.current().validator.Validate(cfg, plan)
 			if !res.Valid {
-				var msgs []string
-				for _, e := range res.Errors {
-					if e.Severity == "error" && len(msgs) < 4 {
-						msgs = append(msgs, e.Field+": "+e.Message)
-					}
-				}
-				return ImageOut{}, envelope.Invalid("config", "the config would be rejected (%s); fix it (validate_chart_config lists everything) — no quota was spent", strings.Join(msgs, "; ")).
-					WithDetail("errors", res.Errors).WithDetail("suggestions", res.Suggestions)
+				return ImageOut{}, rejected(res, "the config would be rejected (%s); fix it (validate_chart_config lists everything) — no quota was spent")
 			}
 			if plan.Name == "" {
 				plan.Name = validate.Unknown
@@ -229,6 +222,20 @@ Validated first (no quota spent on a bad one); spends plan quota; 429/5xx retrie
 			out.quota(quota)
 			return out, nil
 		})
+}
+
+// rejected answers a config the validator refused before any quota is
+// spent: the first four errors in the message (format's %s), all of them
+// and the suggestions in details.
+func rejected(res validate.Result, format string) error {
+	var msgs []string
+	for _, e := range res.Errors {
+		if e.Severity == "error" && len(msgs) < 4 {
+			msgs = append(msgs, e.Field+": "+e.Message)
+		}
+	}
+	return envelope.Invalid("config", format, strings.Join(msgs, "; ")).
+		WithDetail("errors", res.Errors).WithDetail("suggestions", res.Suggestions)
 }
 
 // quota copies the daily count into the result when the plan is known.

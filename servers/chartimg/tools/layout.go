@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/client"
@@ -37,14 +36,7 @@ config: symbol interval width height format resetZoom zoomIn zoomOut moveLeft mo
 			}
 			res := s.current().validator.ValidateLayout(cfg, plan)
 			if !res.Valid {
-				var msgs []string
-				for _, e := range res.Errors {
-					if e.Severity == "error" && len(msgs) < 4 {
-						msgs = append(msgs, e.Field+": "+e.Message)
-					}
-				}
-				return ImageOut{}, envelope.Invalid("config", "the layout request would be rejected (%s) — no quota was spent", strings.Join(msgs, "; ")).
-					WithDetail("errors", res.Errors).WithDetail("suggestions", res.Suggestions)
+				return ImageOut{}, rejected(res, "the layout request would be rejected (%s) — no quota was spent")
 			}
 			if plan.Name == "" {
 				plan.Name = validate.Unknown
