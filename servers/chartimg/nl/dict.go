@@ -176,7 +176,7 @@ var currencies = map[string]bool{"eur": true, "usd": true, "gbp": true, "jpy": t
 var exchangeNames = [][2]string{
 	{"binance", "BINANCE"}, {"coinbase", "COINBASE"}, {"kraken", "KRAKEN"}, {"bybit", "BYBIT"}, {"bitstamp", "BITSTAMP"},
 	{"kucoin", "KUCOIN"}, {"okx", "OKX"}, {"gemini", "GEMINI"}, {"bitfinex", "BITFINEX"}, {"bitget", "BITGET"},
-	{"binance us", "BINANCEUS"}, {"nasdaq", "NASDAQ"}, {"nyse", "NYSE"}, {"amex", "AMEX"}, {"nyse arca", "AMEX"},
+	{"binance us|binance.us|binanceus", "BINANCEUS"}, {"nasdaq", "NASDAQ"}, {"nyse", "NYSE"}, {"amex", "AMEX"}, {"nyse arca", "AMEX"},
 	{"lse|london stock exchange", "LSE"}, {"xetra", "XETR"}, {"tsx", "TSX"}, {"asx", "ASX"}, {"hkex", "HKEX"},
 	{"nse", "NSE"}, {"bse", "BSE"}, {"oanda", "OANDA"}, {"fxcm", "FX"}, {"pepperstone", "PEPPERSTONE"},
 	{"cme", "CME"}, {"comex", "COMEX"}, {"nymex", "NYMEX"}, {"cboe", "CBOE"},
