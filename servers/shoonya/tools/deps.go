@@ -51,6 +51,8 @@ type Deps struct {
 	Tickets  *confirm.Tickets
 	Page     *confirm.Page
 	PageAddr string
+	pageMu   sync.Mutex
+	pageRuns map[string]func(context.Context, confirm.Ticket) (string, error) // per tool
 	// Guard is the account guards and the trading mode; nil: defaults in memory.
 	Guard     *guard.Guard
 	guardOnce sync.Once

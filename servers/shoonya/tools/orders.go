@@ -280,7 +280,7 @@ func placeOrderTool(d *Deps) toolkit.Tool {
 			"Accepted ≠ executed: get_order_book.",
 		Hints: toolkit.RemoteDestructive,
 	}, func(ctx context.Context, in PlaceIn) (PlaceOut, error) { return d.place(ctx, in, false) })
-	return withConfirmation(d, t)
+	return withConfirmation(d, t, d.placeWrite())
 }
 
 // place places in once per idempotency key, after the account guards; a
