@@ -34,6 +34,7 @@ type order struct {
 	avgprc              float64
 	cancelqty           int
 	exchordid           string
+	exited              bool // ExitSNOOrder took it (exit.go)
 	created, updated    time.Time
 	hist                []map[string]any // newest last; served newest first
 }

@@ -46,6 +46,7 @@ type Server struct {
 	orderSeq  []*order             // placement order
 	trades    []trade              // fills
 	positions map[string]*position // uid|exch|token|prd
+	converted []string             // position keys a ProductConversion made, in order
 	ledger    []LedgerEntry
 	seq       int64
 
@@ -151,6 +152,9 @@ var routes = map[string]route{
 	"GetOptionChain":  {true, (*Server).optionChain},
 	"TPSeries":        {true, (*Server).tpSeries},
 	"EODChartData":    {true, (*Server).eodChartData},
+	// exit.go
+	"ExitSNOOrder":      {true, (*Server).exitSNOOrder},
+	"ProductConversion": {true, (*Server).productConversion},
 }
 
 // Routes lists the REST route names the fake serves.

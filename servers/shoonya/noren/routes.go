@@ -34,4 +34,7 @@ var Routes = map[string]RouteKind{
 	"GetOptionChain": Reads,
 	"TPSeries":       Reads,
 	"EODChartData":   Reads,
+	// The confirmed writes beside orders (exit_order, convert_position).
+	"ExitSNOOrder":      Writes,
+	"ProductConversion": Writes,
 }

@@ -91,6 +91,7 @@ func All(d *Deps) []toolkit.Tool {
 		paperTool(d, limitsTool(d), paperLimits(d)),
 		searchScripTool(d), quotesTool(d), optionChainTool(d), timePriceSeriesTool(d),
 		subscribeTool(d), unsubscribeTool(d),
+		exitOrderTool(d), convertPositionTool(d), // confirmed writes (exit.go, convert.go)
 	}
 	for i, t := range all {
 		all[i] = caseInsensitiveExchanges(markedPaper(d, t))
