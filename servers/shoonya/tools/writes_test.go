@@ -77,7 +77,10 @@ func TestExitOrder(t *testing.T) {
 	cnc := servetest.Decode[tools.PlaceOut](t, e.call("place_order", map[string]any{"exchange": "NSE", "trading_symbol": "INFY-EQ", "side": "BUY",
 		"quantity": 1, "order_type": "LIMIT", "price": 1400, "idempotency_key": "exit-cnc"})).OrderID
 	n := 0
-	fresh := func(e *env) map[string]any { n++; return map[string]any{"order_id": coverOrder(e, "exit-"+string(rune('a'+n)))} }
+	fresh := func(e *env) map[string]any {
+		n++
+		return map[string]any{"order_id": coverOrder(e, "exit-"+string(rune('a'+n)))}
+	}
 	runWriteCases(t, e, "exit_order", "ExitSNOOrder", []writeCase{
 		{name: "success", args: func(*env) map[string]any { return map[string]any{"order_id": exited} }, sent: 1,
 			check: func(t *testing.T, e *env, res string) {
