@@ -132,7 +132,7 @@ release: bin/mcpfleet
 	$(MKDIST) sums $(MKDIST_FLAGS)
 	@echo "release $(VERSION) in $(DIST)/ (check: cd $(DIST) && sha256sum -c SHA256SUMS)"
 
-# The hostile-client suite alone (issue 11): real binaries attacked on loopback, RSS and close-time bounds.
+# The hostile-client suite alone real binaries attacked on loopback, RSS and close-time bounds.
 .PHONY: hostile
 hostile:
 	$(GO) test -count=1 -timeout 20m -run 'TestHostile' -v ./cmd/mcpfleet

@@ -247,7 +247,7 @@ func checkStateFile(server string) (string, error) {
 // With state in memory only the live process knows (its log, its
 // get_*_capabilities tool), and doctor says so.
 func lastDrift(name string, stdout io.Writer, report func(ok bool, what, fix string)) {
-	dir := drift.DirFromEnv(os.Getenv, false)
+	dir := drift.DirFromEnv(os.Getenv)
 	if dir == "" {
 		fmt.Fprintf(stdout, "  --   run-time drift: kept in memory only (MCPFLEET_STATE=memory); set %s to keep it for doctor; `mcpfleet doctor --live %s` probes now\n", drift.EnvDir, name)
 		return

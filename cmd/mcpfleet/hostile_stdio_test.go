@@ -107,7 +107,7 @@ func (v *stdioVictim) await(t *testing.T, id any, wait time.Duration) map[string
 	}
 }
 
-// TestHostileStdio: issue 11 item 5 (one long line cost 19.8 s of CPU at
+// TestHostileStdio: long lines (one once cost 19.8 s of CPU at
 // 16 MB) and odd lines; the server answers each with a JSON-RPC error and
 // keeps serving.
 func TestHostileStdio(t *testing.T) {

@@ -1,6 +1,6 @@
 package main
 
-// The hostile-client suite (issue 11): the real server binaries, attacked on
+// The hostile-client suite: the real server binaries, attacked on
 // loopback as an adversary would, with numbers asserted. Every attack is
 // bounded in count and time (the whole suite takes a few minutes on 2 cores);
 // -short skips it (building the fleet is the heavy part; pkg/serve's unit tests
@@ -297,7 +297,7 @@ func postJSON(t *testing.T, url, body string, hdr map[string]string) (int, http.
 	return resp.StatusCode, resp.Header, string(b)
 }
 
-// TestHostileHTTP attacks ziwei (the server of the issue's measurements) over HTTP.
+// TestHostileHTTP attacks ziwei (the server the attacks were first measured on) over HTTP.
 func TestHostileHTTP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("hostile suite: e2e")
@@ -321,7 +321,7 @@ func TestHostileHTTP(t *testing.T) {
 		}
 	}()
 
-	// Issue 11 item 1: 60 unauthenticated 4 MiB bodies sent slowly took ziwei to 358 MB.
+	// Once, 60 unauthenticated 4 MiB bodies sent slowly took ziwei to 358 MB.
 	attack(t, v, "unauthenticated slow 4 MiB bodies", 25, func(t *testing.T) {
 		st, ca := abusive(t, v.addr, 60, postHead(v.addr, "", 4<<20-1), strings.Repeat("x", 1024), 100*time.Millisecond, 20*time.Second)
 		checkClosed(t, "no token", st, ca, "401", closeSlack)
@@ -386,13 +386,13 @@ func TestHostileHTTP(t *testing.T) {
 			}
 		}
 	})
-	// Issue 11: 200 connections dripping a header byte every 2 s were all open at 40 s.
+	// Once, 200 connections dripping a header byte every 2 s were all open at 40 s.
 	attack(t, v, "slowloris headers", 40, func(t *testing.T) {
 		st, ca := abusive(t, v.addr, 200, "POST /mcp HTTP/1.1\r\nHost: "+v.addr+"\r\n", "X", time.Second, 30*time.Second)
 		checkClosed(t, "slowloris", st, ca, "", 3*time.Second+closeSlack)
 	})
 
-	// Issue 11 item 2: 6,500 sessions took ziwei from 18 MB to 156 MB; 60
+	// Once, 6,500 sessions took ziwei from 18 MB to 156 MB; 60
 	// initialize calls with ~4 MB of clientInfo to 526 MB.
 	attack(t, v, "session flood", 30, func(t *testing.T) {
 		ok, refused := 0, 0
@@ -440,7 +440,7 @@ func TestHostileHTTP(t *testing.T) {
 }
 
 // TestHostileHTTPProtocol: auth variants, Origin and Host tricks, session
-// reuse after DELETE, deep JSON, invalid UTF-8 and issue 11 item 9, each
+// reuse after DELETE, deep JSON, invalid UTF-8 and JSON-RPC ids and batches, each
 // against every server.
 func TestHostileHTTPProtocol(t *testing.T) {
 	if testing.Short() {

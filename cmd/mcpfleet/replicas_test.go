@@ -1,6 +1,6 @@
 package main
 
-// Replicas behind a load balancer (issue 18), for every server: two real
+// Replicas behind a load balancer, for every server: two real
 // server binaries share a real redis-server (MCPFLEET_REDIS_URL, a database
 // per server and phase) behind a round-robin reverse proxy written here, each
 // server in front of its fake upstream (the fake's own binary). Legacy
@@ -113,7 +113,9 @@ func replicaCases() []replicaCase {
 			what: "user-data calls per user per minute (10, as the original polymarket-read allowed)", budget: 10, calls: 13,
 			call: func(i int, _ string) toolCall {
 				return toolCall{"get_user_positions", fmt.Sprintf(`{"user":"0x%040x"}`, i+1)}
-			}}}},
+			},
+			// one positions read per admitted call (each also reads the wallet's total from /value)
+			sent: func(t *testing.T, up upstream) int { return up.route("data_positions") }}}},
 		{name: "google-news-rss", read: toolCall{"build_search_feed", `{"terms":["shipping"]}`}, limits: []*sharedLimit{{
 			what: "one Google poll per query_key per 3-hour window (the others are served the cache)", budget: 1, calls: 4,
 			prepare: func(t *testing.T, do func(toolCall) toolAnswer) string {
@@ -191,6 +193,25 @@ func fakeRequests(base, control string) func(t *testing.T) int {
 	}
 }
 
+// fakeRouteCount is how many requests a fake's /_fake/stats counts for route.
+func fakeRouteCount(t *testing.T, base, route string) int {
+	t.Helper()
+	resp, err := http.Get(base + "/_fake/stats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var per map[string]int
+	if err := json.NewDecoder(resp.Body).Decode(&per); err != nil {
+		t.Fatalf("%s/_fake/stats: %v", base, err)
+	}
+	n, ok := per[route]
+	if !ok {
+		t.Fatalf("%s/_fake/stats counts no route %q: %v", base, route, per)
+	}
+	return n
+}
+
 // envValue is the last value of name in env.
 func envValue(env []string, name string) string {
 	v := ""
@@ -235,6 +256,7 @@ func replicaUpstream(t *testing.T, bins, name string) upstream {
 			up.requests = fakeRequests(envValue(env, "CHART_IMG_API_URL"), "/_fake/stats")
 		case "polymarket":
 			up.requests = fakeRequests(envValue(env, "POLYMARKET_GAMMA_URL"), "/_fake/stats")
+			up.route = func(name string) int { return fakeRouteCount(t, envValue(env, "POLYMARKET_GAMMA_URL"), name) }
 		}
 		return up
 	}
@@ -291,6 +313,8 @@ func replicaUpstream(t *testing.T, bins, name string) upstream {
 			"SHOONYA_REST_URL=" + counter.URL + "/NorenWClientTP/", "SHOONYA_WS_URL=ws://" + addr + "/NorenWSTP/",
 			"SHOONYA_USER_ID=" + m[1], "SHOONYA_PASSWORD=" + m[2], "SHOONYA_VENDOR_CODE=" + m[3], "SHOONYA_API_SECRET=" + m[4],
 			"SHOONYA_TOTP_SECRET=" + m[5], "SHOONYA_IMEI=abc1234", "SHOONYA_CONFIRM_ORDERS=off",
+			// the same order under new keys, on purpose: the duplicate window's own tests are the shoonya server's
+			"SHOONYA_DUPLICATE_WINDOW=0",
 			"MCPFLEET_STATE_KEY=" + base64.StdEncoding.EncodeToString(key)}, // Redis holds the broker session, encrypted
 		orders: func(k string) int { mu.Lock(); defer mu.Unlock(); return placed[k] },
 		route:  func(name string) int { mu.Lock(); defer mu.Unlock(); return routes[name] },

@@ -225,20 +225,18 @@ func TestCommandPrintsReport(t *testing.T) {
 
 func TestDirFromEnv(t *testing.T) {
 	cases := []struct {
-		env    map[string]string
-		inTest bool
-		want   string
+		env  map[string]string
+		want string
 	}{
-		{map[string]string{EnvDir: "/d", "MCPFLEET_STATE": "memory"}, true, "/d"},
-		{map[string]string{"MCPFLEET_STATE_DIR": "/s"}, false, "/s"},
-		{map[string]string{"MCPFLEET_STATE_DIR": "/s"}, true, ""}, // a test binary keeps state in memory unless told
-		{map[string]string{"MCPFLEET_STATE_DIR": "/s", "MCPFLEET_STATE": "file"}, true, "/s"},
-		{map[string]string{"MCPFLEET_STATE_DIR": "/s", "MCPFLEET_STATE": "memory"}, false, ""},
-		{map[string]string{"HOME": "/home/u", "XDG_STATE_HOME": "/x"}, false, "/x/mcpfleet"},
+		{map[string]string{EnvDir: "/d", "MCPFLEET_STATE": "memory"}, "/d"},
+		{map[string]string{"MCPFLEET_STATE_DIR": "/s"}, "/s"},
+		{map[string]string{"MCPFLEET_STATE_DIR": "/s", "MCPFLEET_STATE": "file"}, "/s"},
+		{map[string]string{"MCPFLEET_STATE_DIR": "/s", "MCPFLEET_STATE": "memory"}, ""},
+		{map[string]string{"HOME": "/home/u", "XDG_STATE_HOME": "/x"}, "/x/mcpfleet"},
 	}
 	for _, c := range cases {
-		if got := DirFromEnv(func(k string) string { return c.env[k] }, c.inTest); got != c.want {
-			t.Errorf("%v (test %v): %q, want %q", c.env, c.inTest, got, c.want)
+		if got := DirFromEnv(func(k string) string { return c.env[k] }); got != c.want {
+			t.Errorf("%v: %q, want %q", c.env, got, c.want)
 		}
 	}
 }
@@ -254,5 +252,29 @@ func TestObserveQuietAnswerDoesNotAllocate(t *testing.T) {
 	w.Observe(nop, "Up", "list", 200, h, body)
 	if n := testing.AllocsPerRun(100, func() { w.Observe(nop, "Up", "list", 200, h, body) }); n != 0 {
 		t.Fatalf("%v allocations per quiet answer", n)
+	}
+}
+
+// TestKeepNamesTheFile: the signals are saved under the server's name given
+// to Keep (never the executable's), and a watch no server named keeps them
+// in memory only; Keep reads back what that server saved before.
+func TestKeepNamesTheFile(t *testing.T) {
+	dir := t.TempDir()
+	f := Finding{Kind: Missing, Path: "id", Detail: "absent"}
+	anon := NewWatch("", 0, dir)
+	anon.Note(zerolog.Nop(), "Up", "list", f)
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("an unnamed watch wrote %v", entries)
+	}
+	anon.Keep("ktrdr", dir)
+	anon.Note(zerolog.Nop(), "Up", "get", f)
+	saved, ok, err := Load(dir, "ktrdr")
+	if err != nil || !ok || len(saved.Signals) != 2 || saved.Server != "ktrdr" {
+		t.Fatalf("saved %+v ok=%v err=%v", saved, ok, err)
+	}
+	again := NewWatch("", 0, "")
+	again.Keep("ktrdr", dir)
+	if n := len(again.Signals()); n != 2 {
+		t.Fatalf("restored %d signals, want 2", n)
 	}
 }

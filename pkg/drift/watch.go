@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -70,28 +69,26 @@ var (
 )
 
 // Default is the process's watch: pkg/upstream reports every answer to it.
-// Its server name is the binary's; EnvSample and EnvDir set the rest.
+// EnvSample sets its body check interval. It keeps its signals in memory
+// until the server names it (Keep; pkg/serve does, with the server's name
+// and state directory), so what it saves is found by that name wherever the
+// binary runs and whatever its file is called (the images run /app/server).
 func Default() *Watch {
 	defOnce.Do(func() {
 		sample := DefaultSample
 		if d, err := time.ParseDuration(os.Getenv(EnvSample)); err == nil && d >= 0 {
 			sample = d
 		}
-		def = NewWatch(filepath.Base(os.Args[0]), sample, DirFromEnv(os.Getenv, testing.Testing()))
-		def.restore()
+		def = NewWatch("", sample, "")
 	})
 	return def
 }
 
-// DirFromEnv is where signals are kept: EnvDir, else the state directory
-// of pkg/store unless state is kept in memory (MCPFLEET_STATE=memory, or
-// unset in a test binary, as pkg/serve decides); "" keeps them in memory.
-func DirFromEnv(getenv func(string) string, inTest bool) string {
-	mode := getenv(store.EnvMode)
-	if mode == "" && inTest {
-		mode = "memory"
-	}
-	return DirFor(getenv, mode, "")
+// DirFromEnv is where a server keeps its signals, as doctor finds it:
+// EnvDir, else the state directory of pkg/store unless state is kept in
+// memory (MCPFLEET_STATE=memory); "" keeps them in memory.
+func DirFromEnv(getenv func(string) string) string {
+	return DirFor(getenv, getenv(store.EnvMode), "")
 }
 
 // DirFor is DirFromEnv for a server whose flags are parsed: EnvDir, else
@@ -114,18 +111,21 @@ func DirFor(getenv func(string) string, mode, stateDir string) string {
 	return d
 }
 
-// SetDir moves where the signals are kept (a server's --state-dir is known
-// only once its flags are parsed, after Default was made) and reads back
-// what an earlier run saved there.
-func (w *Watch) SetDir(dir string) {
+// Keep names the server the signals belong to and where they are kept
+// (dir "": memory only), and reads back what an earlier run of that server
+// saved there. pkg/serve calls it once the flags are parsed (--state-dir).
+func (w *Watch) Keep(server, dir string) {
 	w.mu.Lock()
-	same := w.dir == dir
-	w.dir = dir
+	same := w.dir == dir && w.server == server
+	w.server, w.dir = server, dir
 	w.mu.Unlock()
 	if !same {
 		w.restore()
 	}
 }
+
+// Server is the name the signals are kept under ("" until Keep).
+func (w *Watch) Server() string { w.mu.Lock(); defer w.mu.Unlock(); return w.server }
 
 // Dir is where the signals are kept ("": memory only).
 func (w *Watch) Dir() string { w.mu.Lock(); defer w.mu.Unlock(); return w.dir }
@@ -223,7 +223,7 @@ func (w *Watch) Note(log zerolog.Logger, upstream, route string, f Finding) {
 	}
 	snap := *s
 	var all []Signal
-	if first && w.dir != "" {
+	if first && w.dir != "" && w.server != "" {
 		all = w.list()
 	}
 	w.mu.Unlock()
@@ -280,17 +280,20 @@ type Saved struct {
 // save writes the signals to <dir>/<server>.json through a temporary file,
 // so a reader never sees half of it. A failure is not worth failing a call.
 func (w *Watch) save(all []Signal) {
-	b, err := json.MarshalIndent(Saved{Server: w.server, Updated: w.now().UTC(), Signals: all}, "", " ")
-	if err != nil || os.MkdirAll(w.dir, 0o700) != nil {
+	w.mu.Lock()
+	server, dir, now := w.server, w.dir, w.now()
+	w.mu.Unlock()
+	b, err := json.MarshalIndent(Saved{Server: server, Updated: now.UTC(), Signals: all}, "", " ")
+	if err != nil || os.MkdirAll(dir, 0o700) != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(w.dir, "."+w.server+"-*.json")
+	tmp, err := os.CreateTemp(dir, "."+server+"-*.json")
 	if err != nil {
 		return
 	}
 	_, werr := tmp.Write(b)
 	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), SavedPath(w.dir, w.server)) != nil {
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), SavedPath(dir, server)) != nil {
 		_ = os.Remove(tmp.Name())
 	}
 }
@@ -355,11 +358,13 @@ func (w *Watch) RecentText(n int) []string {
 // restore loads what an earlier run of this server saved, so a restart
 // does not forget the drift it saw (signals are logged again once a day).
 func (w *Watch) restore() {
-	dir := w.Dir()
-	if dir == "" {
+	w.mu.Lock()
+	server, dir := w.server, w.dir
+	w.mu.Unlock()
+	if dir == "" || server == "" {
 		return
 	}
-	saved, ok, err := Load(dir, w.server)
+	saved, ok, err := Load(dir, server)
 	if !ok || err != nil {
 		return
 	}

@@ -16,19 +16,21 @@ import (
 //
 // A model reads "complete": false as "do not sum or conclude from this alone";
 // nothing else in a result may stand in for that (a bare "more": true, a count
-// that looks whole). A complete result costs one short field.
+// that looks whole). A complete result costs one short field. The schema is
+// kept bare (servetest.BudgetCoverage): every list tool publishes it, and
+// the field names say what the descriptions would.
 type Coverage struct {
-	Complete   bool        `json:"complete" jsonschema:"false: not everything asked for, see incomplete"`
+	Complete   bool        `json:"complete" jsonschema:"false: see incomplete"`
 	Incomplete *Incomplete `json:"incomplete,omitempty"`
-	Empty      string      `json:"empty,omitempty" jsonschema:"nothing matched: what the upstream said"`
+	Empty      string      `json:"empty,omitempty"` // nothing matched: what the upstream said
 }
 
 // Incomplete is what a result that is not whole says of itself.
 type Incomplete struct {
 	Reason  Reason `json:"reason" mcp:"enum=paged|capped|truncated|windowed|partial"`
 	Missing string `json:"missing"`
-	Next    string `json:"next" jsonschema:"how to get the rest"`
-	Cursor  string `json:"cursor,omitempty" jsonschema:"pass as cursor to the same tool"`
+	Next    string `json:"next"`             // how to get the rest, in words
+	Cursor  string `json:"cursor,omitempty"` // pass as cursor to the same tool
 }
 
 // Reason is why a result is incomplete.

@@ -128,77 +128,29 @@ func BenchmarkEnvelopeFail(b *testing.B) {
 	}
 }
 
-// cachedAnswer carries its encoding once filled, like a memoised list.
-type cachedAnswer struct {
-	N   int `json:"n"`
-	enc *Encoded
+// textAnswer chooses its own text rendering.
+type textAnswer struct {
+	N int `json:"n"`
 }
 
-func (c cachedAnswer) Preencoded() *Encoded { return c.enc }
-func (c cachedAnswer) Text() string         { return fmt.Sprintf("n is %d", c.N) }
+func (c textAnswer) Text() string { return fmt.Sprintf("n is %d", c.N) }
 
-func TestOKPreencoded(t *testing.T) {
-	v := cachedAnswer{N: 7}
-	e, err := Encode(v)
-	if err != nil || string(e.JSON) != `{"n":7}` || e.Text != "n is 7" {
-		t.Fatalf("Encode: %+v %v", e, err)
-	}
-	if e, _ := Encode(map[string]int{"n": 1}); e.Text != `{"n":1}` {
-		t.Errorf("a non-Texter's text is its JSON, got %q", e.Text)
-	}
-	if _, err := Encode(func() {}); err == nil {
-		t.Error("an unencodable value must fail to encode")
-	}
-
-	// Marked as encoded: OK serves the bytes and the text as they are (here
-	// deliberately different from the value, to prove nothing is re-encoded).
-	v.enc = &Encoded{JSON: json.RawMessage(`{"n":8}`), Text: "precomputed"}
-	res := OK(v)
-	if res.StructuredContent != nil || string(res.RawStructuredContent) != `{"n":8}` || res.Content[0].(mcp.TextContent).Text != "precomputed" || res.IsError {
-		t.Fatalf("preencoded: %#v", res)
-	}
-	wire, _ := json.Marshal(res)
-	if !strings.Contains(string(wire), `"structuredContent":{"n":8}`) {
-		t.Errorf("the transport must embed the JSON as is: %s", wire)
-	}
-
-	// Without an encoding (nil): the usual path, encoded once — the bytes
-	// are embedded as they are, and the text is the Texter's.
-	v.enc = nil
-	if res := OK(v); string(res.RawStructuredContent) != `{"n":7}` || res.Content[0].(mcp.TextContent).Text != "n is 7" {
-		t.Errorf("nil encoding must encode as usual: %#v", res)
+func TestOKEncoding(t *testing.T) {
+	// The structured bytes are embedded as they are, the text is the Texter's.
+	if res := OK(textAnswer{N: 7}); string(res.RawStructuredContent) != `{"n":7}` || res.Content[0].(mcp.TextContent).Text != "n is 7" || res.IsError {
+		t.Errorf("Texter: %#v", res)
 	}
 	// A non-Texter's text is the very same JSON as its structured content.
-	if res := OK(map[string]int{"n": 1}); string(res.RawStructuredContent) != `{"n":1}` || res.Content[0].(mcp.TextContent).Text != `{"n":1}` {
+	res := OK(map[string]int{"n": 1})
+	if string(res.RawStructuredContent) != `{"n":1}` || res.Content[0].(mcp.TextContent).Text != `{"n":1}` {
 		t.Errorf("one encoding for structured and text: %#v", res)
 	}
-}
-
-func BenchmarkEnvelopeOKPreencoded(b *testing.B) {
-	v := cachedAnswer{N: 7}
-	v.enc, _ = Encode(v)
-	b.ReportAllocs()
-	for b.Loop() {
-		_ = OK(v)
+	wire, _ := json.Marshal(res)
+	if !strings.Contains(string(wire), `"structuredContent":{"n":1}`) {
+		t.Errorf("the transport must embed the JSON as is: %s", wire)
 	}
-}
-
-func TestEncodedCheckRunsOnce(t *testing.T) {
-	e := &Encoded{JSON: json.RawMessage(`{}`)}
-	calls := 0
-	for range 3 {
-		if err := e.Check(func(json.RawMessage) error { calls++; return nil }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	bad := &Encoded{JSON: json.RawMessage(`{}`)}
-	fail := func(json.RawMessage) error { calls++; return errors.New("no") }
-	for range 2 { // the second check answers from memory
-		if bad.Check(fail) == nil {
-			t.Fatal("a failed check must stay failed")
-		}
-	}
-	if calls != 2 {
-		t.Fatalf("validator ran %d times, want once per encoding (2)", calls)
+	// An unencodable value is an internal error, not a panic.
+	if res := OK(func() {}); !res.IsError {
+		t.Errorf("unencodable value: %#v", res)
 	}
 }

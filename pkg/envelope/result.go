@@ -3,7 +3,6 @@ package envelope
 import (
 	"encoding/json"
 	"strconv"
-	"unsafe"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -17,39 +16,22 @@ type Texter interface{ Text() string }
 type ExtraContenter interface{ ExtraContent() []mcp.Content }
 
 // OK is the success result: structured content (which must match the tool's
-// output schema) plus a text rendering for clients that only read text. A
-// Preencoder with an encoding is served from its bytes (RawStructuredContent,
-// embedded as is); the caller has checked them against the output schema once
-// (pkg/toolkit does, through Encoded.Check), so mcp-go does not decode and
-// re-validate the same bytes on every call.
+// output schema) plus a text rendering for clients that only read text. One
+// encoding serves both: the structured bytes are embedded as they are
+// (RawStructuredContent) and, without a Texter, are also the text.
 func OK(v any) *mcp.CallToolResult {
-	if p, ok := v.(Preencoder); ok {
-		if e := p.Preencoded(); e != nil {
-			return withExtra(v, &mcp.CallToolResult{
-				Content:              []mcp.Content{mcp.TextContent{Type: "text", Text: e.Text}},
-				RawStructuredContent: e.JSON,
-			})
-		}
-	}
-	// One encoding serves both: the structured bytes are embedded as they are
-	// (RawStructuredContent) and, without a Texter, are also the text.
 	b, err := json.Marshal(v)
 	if err != nil {
 		return Fail(New(Internal, "result could not be encoded").WithCause(err))
 	}
-	var text string
+	text := string(b)
 	if t, ok := v.(Texter); ok {
 		text = t.Text()
-	} else {
-		// The text is the same bytes: b is never written after this, so it
-		// is shared rather than copied (one allocation less per call).
-		text = unsafe.String(unsafe.SliceData(b), len(b))
 	}
-	res := &mcp.CallToolResult{
+	return withExtra(v, &mcp.CallToolResult{
 		Content:              []mcp.Content{mcp.TextContent{Type: "text", Text: text}},
 		RawStructuredContent: b,
-	}
-	return withExtra(v, res)
+	})
 }
 
 func withExtra(v any, res *mcp.CallToolResult) *mcp.CallToolResult {

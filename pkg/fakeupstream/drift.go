@@ -173,9 +173,36 @@ func (d *Drifter) control(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// rewrite renames keys and sets enum values in a JSON body, or renames
-// elements in an XML body; anything else is left alone.
+// rewrite renames keys and sets enum values in a JSON body (or in each
+// data line of a server-sent event stream, whose events keep their own
+// type: the drift is in what they carry), or renames elements in an XML
+// body; anything else is left alone.
 func rewrite(body []byte, contentType string, dr Drift) []byte {
+	if strings.Contains(contentType, "text/event-stream") {
+		lines := bytes.Split(body, []byte("\n"))
+		for i, l := range lines {
+			data, ok := bytes.CutPrefix(l, []byte("data: "))
+			var ev map[string]json.RawMessage
+			if !ok || json.Unmarshal(data, &ev) != nil {
+				continue
+			}
+			for k, v := range ev {
+				if k != "type" {
+					ev[k] = rewrite(v, "application/json", dr)
+				}
+			}
+			if dr.RenameFrom != "" && dr.RenameFrom != "type" {
+				if v, has := ev[dr.RenameFrom]; has {
+					delete(ev, dr.RenameFrom)
+					ev[dr.RenameTo] = v
+				}
+			}
+			if out, err := json.Marshal(ev); err == nil {
+				lines[i] = append([]byte("data: "), out...)
+			}
+		}
+		return bytes.Join(lines, []byte("\n"))
+	}
 	if strings.Contains(contentType, "xml") {
 		if dr.RenameFrom != "" {
 			for _, p := range [][2]string{{"<" + dr.RenameFrom + ">", "<" + dr.RenameTo + ">"},

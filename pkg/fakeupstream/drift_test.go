@@ -84,3 +84,15 @@ func TestDrifterRewritesAndCounts(t *testing.T) {
 		t.Fatalf("methods %v", m)
 	}
 }
+
+// TestRewriteEventStream: in a server-sent event stream the drift reaches
+// what each event carries, never the event's own type.
+func TestRewriteEventStream(t *testing.T) {
+	in := "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"status\":\"completed\",\"output\":[{\"type\":\"message\"}]}}\n\n"
+	got := string(rewrite([]byte(in), "text/event-stream", Drift{EnumField: "type", EnumValue: "x", RenameFrom: "status", RenameTo: "state"}))
+	for _, want := range []string{`"type":"response.completed"`, `"type":"x"`, `"state":"completed"`, "event: response.completed\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("lacks %s: %s", want, got)
+		}
+	}
+}

@@ -1,10 +1,12 @@
 // Package metrics holds the Prometheus series an mcpfleet server exports on
 // MCPFLEET_METRICS_ADDR (off by default; pkg/serve starts the listener).
 //
-// Labels are bounded and carry no secret: server and tool names (only tools
-// the server serves reach the call middleware), envelope error codes,
-// upstream names and operation names (constants in code), HTTP status codes.
-// Never a user id, token, URL path or argument.
+// Labels are bounded by construction and carry no secret: server and tool
+// names (only tools the server serves reach the call middleware), envelope
+// error codes (anything else counts as tool_error), upstream names, route
+// names a drift Shape is registered for (constants in the clients' code;
+// any other operation counts as OtherOp), HTTP status codes. Never a user
+// id, token, URL path or argument.
 package metrics
 
 import (
@@ -16,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
 )
 
 // registry is built on first scrape (Handler): a process that exports no
@@ -93,6 +96,10 @@ func ToolCall(server, tool, code string, d time.Duration) {
 	}
 }
 
+// OtherOp is the op label of an upstream request whose route has no
+// registered drift Shape (pkg/upstream).
+const OtherOp = "other"
+
 // Upstream records one attempt of an upstream request; status 0 is a
 // transport error (no answer).
 func Upstream(upstream, op string, status int, d time.Duration) {
@@ -134,3 +141,7 @@ func Subscriptions(server string, count func() float64) {
 		r.MustRegister(g)
 	}
 }
+
+// Gather is what a scrape of Handler shows, as metric families (tests read
+// label values from it).
+func Gather() ([]*dto.MetricFamily, error) { return reg().Gather() }

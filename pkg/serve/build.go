@@ -6,6 +6,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -74,11 +75,12 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	var reg *Registry                // for the scope filter, set below
 	s := server.NewMCPServer(app.Name, resolveVersion(app.Version),
 		server.WithInstructions(app.Instructions),
-		server.WithToolCapabilities(true),
-		// resources.subscribe only for a server with resources to watch
-		// (Registry.WatchResources turns it on).
-		server.WithResourceCapabilities(false, true),
-		server.WithPromptCapabilities(true),
+		// No list ever changes after start (tools, resources and prompts are
+		// added by Register), so no listChanged. Resources and prompts are
+		// declared by mcp-go when a server adds its first one, so a server
+		// without them answers resources/* and prompts/* with -32601;
+		// resources.subscribe only where Registry.WatchResources turns it on.
+		server.WithToolCapabilities(false),
 		// No mcp-go input or output validation: the toolkit validates input
 		// once with readable errors, and output conformance is proven in
 		// tests (servetest checks every result against the output schema)
@@ -104,9 +106,11 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	if r.state.mode == "" { // Options built by hand, not by ParseOptions
 		r.state.mode = StateMemory
 	}
-	// The drift watch was made before the flags were read: keep its
-	// signals beside the state file --state-dir names too.
-	drift.Default().SetDir(drift.DirFor(os.Getenv, r.state.mode, o.StateDir))
+	// The drift watch was made before the flags were read: name it after
+	// the server (doctor looks for <server>.drift.json, whatever the
+	// binary's file is called) and keep its signals beside the state file
+	// --state-dir names too.
+	drift.Default().Keep(app.Name, drift.DirFor(os.Getenv, r.state.mode, o.StateDir))
 	reg = r
 	if o.RedisURL != "" {
 		rdb, err := ConnectRedis(ctx, o.RedisURL, log)
@@ -153,7 +157,9 @@ func callLogger(log zerolog.Logger, name string) server.ToolHandlerMiddleware {
 				ev, code = l.Error().Err(err), "protocol_error"
 			case res != nil && res.IsError:
 				code = "tool_error"
-				if b, ok := res.StructuredContent.(envelope.Body); ok {
+				// Only the closed set of codes is a label value: a body
+				// built by hand with another code counts as tool_error.
+				if b, ok := res.StructuredContent.(envelope.Body); ok && slices.Contains(envelope.Codes, b.Code) {
 					code = string(b.Code)
 				}
 			}

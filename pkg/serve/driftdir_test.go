@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/rs/zerolog"
@@ -17,7 +16,7 @@ import (
 // drift signals there (beside its state file), as with MCPFLEET_STATE_DIR;
 // MCPFLEET_DRIFT_DIR still wins, and state in memory keeps none.
 func TestStateDirFlagKeepsDrift(t *testing.T) {
-	t.Cleanup(func() { drift.Default().SetDir(""); drift.Default().Reset() })
+	t.Cleanup(func() { drift.Default().Keep("", ""); drift.Default().Reset() })
 	flagDir, envDir, driftDir := t.TempDir(), t.TempDir(), t.TempDir()
 	cases := []struct {
 		name, mode, stateEnv, driftEnv string
@@ -54,7 +53,7 @@ func TestStateDirFlagKeepsDrift(t *testing.T) {
 		t.Fatal(err)
 	}
 	drift.Default().Note(zerolog.Nop(), "Up", "list", drift.Finding{Kind: drift.Missing, Path: "id", Detail: "absent"})
-	if _, err := os.Stat(drift.SavedPath(flagDir, filepath.Base(os.Args[0]))); err != nil {
+	if _, err := os.Stat(drift.SavedPath(flagDir, app.Name)); err != nil {
 		t.Errorf("no drift file beside the state: %v", err)
 	}
 }

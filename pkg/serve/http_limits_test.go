@@ -59,7 +59,7 @@ func legacyHdr(tok, sid string) map[string]string {
 	return map[string]string{"Authorization": "Bearer " + tok, "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-11-25"}
 }
 
-// TestHTTPProtocolDetails: issue 11 item 9 and the session gate, one row each.
+// TestHTTPProtocolDetails: JSON-RPC ids and batches and the session gate, one row each.
 func TestHTTPProtocolDetails(t *testing.T) {
 	ts := httpServer(t, map[string]string{"MCPFLEET_AUTH_TOKENS": "alice=" + tokA + ",bob=" + tokB})
 	aliceSID, r := initSession(t, ts.URL, tokA)
@@ -91,6 +91,13 @@ func TestHTTPProtocolDetails(t *testing.T) {
 		{"another user's DELETE", "DELETE", "", legacyHdr(tokB, aliceSID), 404, ""},
 		{"terminated session", "POST", list, legacyHdr(tokA, deadSID), 404, ""},
 		{"made-up session", "POST", list, legacyHdr(tokA, "mcp-session-nope"), 404, ""},
+		// MCP Session Management: a terminated or unknown session is 404 on
+		// every method; mcp-go would open a stream for any id on GET and
+		// answer 200 to any DELETE.
+		{"GET of a terminated session", "GET", "", map[string]string{"Authorization": "Bearer " + tokA, "Accept": "text/event-stream", "Mcp-Protocol-Version": "2025-11-25", "Mcp-Session-Id": deadSID}, 404, ""},
+		{"GET of a made-up session", "GET", "", map[string]string{"Authorization": "Bearer " + tokA, "Accept": "text/event-stream", "Mcp-Protocol-Version": "2025-11-25", "Mcp-Session-Id": "mcp-session-nope"}, 404, ""},
+		{"DELETE of a terminated session", "DELETE", "", legacyHdr(tokA, deadSID), 404, ""},
+		{"DELETE of a made-up session", "DELETE", "", legacyHdr(tokA, "mcp-session-nope"), 404, ""},
 		{"modern request needs no session", "POST", `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}}}`,
 			map[string]string{"Authorization": "Bearer " + tokA, "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"}, 200, `"tools"`},
 		{"oversized initialize", "POST", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"x":"` + strings.Repeat("c", 70<<10) + `"},"clientInfo":{"name":"t","version":"1"}}}`,

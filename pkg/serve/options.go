@@ -75,13 +75,7 @@ func ParseOptions(app App, args []string, stderr io.Writer) (Options, error) {
 		}
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
-		fmt.Fprintln(stderr, "  MCPFLEET_AUTH_TOKENS=user=token,... bearer tokens for HTTP (env only)")
-		fmt.Fprintln(stderr, "  MCPFLEET_AUTH_ISSUED=1 accept tokens issued with `mcpfleet token issue` (kept in the state file or Redis; env only; docs/deploy.md)")
-		fmt.Fprintln(stderr, "  MCPFLEET_OAUTH_ISSUER + MCPFLEET_PUBLIC_URL accept OAuth access tokens from that issuer for this URL (env only; docs/deploy.md)")
-		fmt.Fprintln(stderr, "  MCPFLEET_METRICS_ADDR=127.0.0.1:9464 serve Prometheus /metrics on a listener of its own (env only)")
-		fmt.Fprintln(stderr, "  MCPFLEET_REDIS_URL=redis://host:6379/0 share rate limits and caches between replicas (env only; wins over the state file)")
-		fmt.Fprintln(stderr, "  MCPFLEET_STATE=memory keep limits, caches and stored data in memory only (default: file, see --state-dir)")
-		fmt.Fprintln(stderr, "  MCPFLEET_HTTP_* / MCPFLEET_STDIO_MAX_LINE_BYTES transport limits (env only; see docs/architecture.md)")
+		printSpineEnv(stderr)
 		env.PrintHelp(stderr, app.Name, app.Env)
 	}
 	if err := fs.Parse(args); err != nil {

@@ -26,6 +26,9 @@ import (
 //   - legacy (2025-11-25) requests without Mcp-Session-Id: 400 (spec: "Servers
 //     that require a session ID SHOULD respond to requests without an
 //     Mcp-Session-Id header (other than initialization) with HTTP 400");
+//   - an ended or unknown session id on GET or DELETE: 404 (mcp-go opens a
+//     stream for any id and answers 200 to any DELETE), so made-up ids
+//     cannot get around the session caps;
 //   - a session of another bearer user: 404, as an unknown one (with Redis
 //     the lookup also refreshes the session's idle TTL, a store failure is
 //     503, and a live session this replica never saw is adopted: sessions.Manager);
@@ -41,7 +44,11 @@ func rpcGate(lim Limits, sess *sessions.Manager, next http.Handler) http.Handler
 		sid := r.Header.Get(server.HeaderKeySessionID)
 		if legacy && sid != "" {
 			var err error
-			if r, err = sess.Check(r, user, sid, next); errors.Is(err, sessions.ErrNotOwner) {
+			r, err = sess.Check(r, user, sid, next)
+			if errors.Is(err, sessions.ErrUnknown) && r.Method == http.MethodPost {
+				err = nil // initialize ignores the header; Validate answers the rest
+			}
+			if errors.Is(err, sessions.ErrNotOwner) || errors.Is(err, sessions.ErrUnknown) {
 				http.Error(w, "Invalid session ID", http.StatusNotFound)
 				return
 			} else if err != nil {

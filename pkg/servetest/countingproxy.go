@@ -14,7 +14,7 @@ import (
 
 // CountingProxy starts a loopback reverse proxy in front of base (a fake
 // upstream) and counts the response bytes the upstream sends through it: the
-// raw side of a list tool's result-to-upstream ratio (issue 17). Point the
+// raw side of a list tool's result-to-upstream ratio. Point the
 // server under test at the returned URL; Store(0) before a call, Load after.
 func CountingProxy(t testing.TB, base string) (proxyURL string, upstreamBytes *atomic.Int64) {
 	t.Helper()
@@ -43,7 +43,7 @@ func (w countingWriter) Write(b []byte) (int, error) {
 }
 
 // ListRatio checks a list tool's result against the raw upstream bytes behind
-// it (issue 17): what the model reads — the text block or the structured
+// it: what the model reads — the text block or the structured
 // content, the larger — must be at most ceiling × raw. It logs the figures
 // (the text too with -v) and fails when the fake sent under minRaw bytes, as
 // a ratio over a thin payload proves nothing.

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -151,58 +150,5 @@ func NoSecrets(t testing.TB, haystacks []string, canaries ...string) {
 				t.Errorf("secret canary %q leaked in output #%d", c, i)
 			}
 		}
-	}
-}
-
-// Presets checks (or, with UPDATE_TOOLSNAPS=1, writes) a server's presets
-// file: every tool's schemas derived from its types now, with their
-// fingerprint (toolkit.UsePresets; the server embeds the file so a process
-// does not derive them at start). A stale file fails here: the server would
-// still serve correct schemas (a preset whose fingerprint differs is
-// ignored) but would derive them at every start.
-func Presets(t testing.TB, tools []toolkit.Tool, path string) {
-	t.Helper()
-	want := map[string]toolkit.Preset{}
-	for _, tl := range tools {
-		in, out, err := tl.DeriveSchemas()
-		if err != nil {
-			t.Fatalf("%s: %v", tl.Name(), err)
-		}
-		if string(in) != string(tl.Tool.RawInputSchema) || string(out) != string(tl.Tool.RawOutputSchema) {
-			t.Errorf("%s: the schemas served differ from the ones its types give: a preset with a matching fingerprint is stale (change schemaVersion in pkg/toolkit when SchemaFor's rules change)", tl.Name())
-		}
-		want[tl.Name()] = toolkit.Preset{In: in, Out: out, Fingerprint: tl.Fingerprint()}
-	}
-	// One tool per line, schemas compact: they are served byte for byte.
-	names := make([]string, 0, len(want))
-	for n := range want {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	lines := make([]string, 0, len(names))
-	for _, n := range names {
-		// No HTML escaping: the schemas hold "<" and ">" as they are served.
-		var b strings.Builder
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(n); err != nil {
-			t.Fatal(err)
-		}
-		b.WriteString(": ")
-		if err := enc.Encode(want[n]); err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, strings.ReplaceAll(strings.TrimSuffix(b.String(), "\n"), "\n: ", ": "))
-	}
-	got := []byte("{\n" + strings.Join(lines, ",\n") + "\n}\n")
-	have, err := os.ReadFile(path)
-	if os.Getenv("UPDATE_TOOLSNAPS") != "" {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if err != nil || string(have) != string(got) {
-		t.Errorf("%s is stale (or missing): rerun with UPDATE_TOOLSNAPS=1 and commit it, so the server starts without deriving schemas", path)
 	}
 }

@@ -39,11 +39,17 @@ func NewManager(store Store, log zerolog.Logger) *Manager {
 // client is answered 404, as for an unknown id.
 var ErrNotOwner = errors.New("session of another user")
 
+// ErrUnknown: no live session has the id (it ended, expired or never was).
+// GET and DELETE are answered 404 for it (MCP Session Management); a POST
+// goes on, so that initialize (which ignores the header) still works and
+// Validate answers 404 to anything else.
+var ErrUnknown = errors.New("unknown session")
+
 // Check looks up the request's session id sid for user before mcp-go sees the
 // request. The returned request carries the answer, which Validate reuses
 // instead of asking the store again; a live session this replica never saw is
-// adopted first (adopt.go), through next. An error is ErrNotOwner or a
-// *Refusal.
+// adopted first (adopt.go), through next. An error is ErrNotOwner,
+// ErrUnknown (the returned request still carries the answer) or a *Refusal.
 func (m *Manager) Check(r *http.Request, user, sid string, next http.Handler) (*http.Request, error) {
 	owner, init, ok, err := m.store.Lookup(r.Context(), sid)
 	if err != nil {
@@ -53,7 +59,10 @@ func (m *Manager) Check(r *http.Request, user, sid string, next http.Handler) (*
 		return r, ErrNotOwner
 	}
 	r = r.WithContext(context.WithValue(r.Context(), checkedKey{}, checkedID{sid, ok}))
-	if ok && m.shared && r.Method != http.MethodDelete && !m.isLocal(sid) {
+	if !ok {
+		return r, ErrUnknown
+	}
+	if m.shared && r.Method != http.MethodDelete && !m.isLocal(sid) {
 		m.adopt(r, sid, init, next)
 	}
 	return r, nil

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -31,44 +30,6 @@ type inputCheck struct {
 	sch   *jsonschema.Schema
 	err   error
 	props []string // top-level property names, for "did you mean"
-
-	// passed remembers argument documents that conformed: validation is a
-	// pure function of the schema and the bytes, and agents repeat calls
-	// (polling a status, re-reading a chart, the same search), so a repeat
-	// skips the validator (it was 5–15 µs of a call). Bounded:
-	// small documents only, and the set starts over when full.
-	passedMu sync.RWMutex
-	passed   map[string]struct{}
-}
-
-const (
-	passedMax      = 512  // documents remembered per tool before starting over
-	passedMaxBytes = 1024 // larger documents are validated every time
-)
-
-// memoable: only small, non-empty documents are remembered.
-func memoable(raw []byte) bool { return len(raw) > 0 && len(raw) <= passedMaxBytes }
-
-func (c *inputCheck) conformedBefore(raw []byte) bool {
-	if !memoable(raw) {
-		return false
-	}
-	c.passedMu.RLock()
-	_, ok := c.passed[string(raw)]
-	c.passedMu.RUnlock()
-	return ok
-}
-
-func (c *inputCheck) remember(raw []byte) {
-	if !memoable(raw) {
-		return
-	}
-	c.passedMu.Lock()
-	if c.passed == nil || len(c.passed) >= passedMax {
-		c.passed = make(map[string]struct{}, passedMax)
-	}
-	c.passed[string(raw)] = struct{}{}
-	c.passedMu.Unlock()
 }
 
 func (c *inputCheck) compile() {
@@ -413,42 +374,4 @@ func editDistancePlain(a, b []rune) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
-}
-
-// emptyArgs is what absent arguments validate as.
-var emptyArgs = map[string]any{}
-
-// checkCall is check for a call's request. mcp-go has already decoded the
-// arguments (req.Params.Arguments, from the same bytes as RawArguments), so a
-// conforming call is validated on that value without decoding the bytes a
-// second time. Only a failure re-runs check on the bytes, whose exact numbers
-// (json.Number) give the readable per-field errors: the rare error path pays,
-// not every call. The decoded value holds floats, so a number differing from
-// a bound only past float64 precision can pass here; the typed decode that
-// follows still rejects a non-integer for an integer field.
-func (c *inputCheck) checkCall(req mcp.CallToolRequest, raw []byte) *envelope.Error {
-	c.once.Do(c.compile)
-	if c.err == nil {
-		if c.conformedBefore(raw) {
-			return nil
-		}
-		var v any
-		switch {
-		case len(req.Params.RawArguments) > 0:
-			if m, ok := req.Params.Arguments.(map[string]any); ok {
-				v = m
-			}
-		case req.Params.Arguments == nil:
-			v = emptyArgs
-		}
-		if v != nil && c.sch.Validate(v) == nil {
-			c.remember(raw)
-			return nil
-		}
-	}
-	e := c.check(raw)
-	if e == nil {
-		c.remember(raw)
-	}
-	return e
 }

@@ -11,7 +11,7 @@ import (
 // A table is a list of uniform rows written as its column names once and then
 // rows of bare values, instead of objects that repeat every key per row: for
 // lists of short records the keys are most of the bytes a model pays for
-// (issue 17's 30% budget for list results). Rows are ordinary structs with json
+// (the 30% budget for list results in docs/benchmarks.md). Rows are ordinary structs with json
 // tags; their json names, in field order, are the columns (an embedded
 // struct's fields in its place, as encoding/json writes them).
 //

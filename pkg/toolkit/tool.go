@@ -28,10 +28,8 @@ type Tool struct {
 	// NeedsWrite puts a tool whose readOnlyHint is true under the server's
 	// write scope all the same (OAuth): it changes nothing, but what it does
 	// is a privilege (running code in the sandbox).
-	NeedsWrite  bool
-	input       *inputCheck
-	fingerprint string
-	derive      func() (in, out json.RawMessage, err error)
+	NeedsWrite bool
+	input      *inputCheck
 }
 
 // CheckArguments validates a call's arguments against the tool's input schema,
@@ -71,10 +69,13 @@ func Request(ctx context.Context) mcp.CallToolRequest {
 
 // New builds a tool from a typed handler.
 func New[In, Out any](d Def, h Handler[In, Out]) Tool {
-	fp := fingerprintOf[In, Out]()
-	in, out, err := schemas[In, Out](d.Name, fp)
+	in, err := SchemaFor[In](false)
 	if err != nil {
-		panic(fmt.Sprintf("tool %s: %v", d.Name, err))
+		panic(fmt.Sprintf("tool %s: input schema: %v", d.Name, err))
+	}
+	out, err := SchemaFor[Out](true)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: output schema: %v", d.Name, err))
 	}
 	t := mcp.Tool{
 		Name:            d.Name,
@@ -85,13 +86,13 @@ func New[In, Out any](d Def, h Handler[In, Out]) Tool {
 		Annotations:     d.Hints.annotation(d.Title),
 	}
 	ic := &inputCheck{raw: in}
-	return Tool{Toolset: d.Toolset, input: ic, fingerprint: fp, derive: deriveSchemas[In, Out],
-		ServerTool: server.ServerTool{Tool: t, Handler: wrap(d.Name, h, ic, &lazySchema{raw: out})}}
+	return Tool{Toolset: d.Toolset, input: ic,
+		ServerTool: server.ServerTool{Tool: t, Handler: wrap(d.Name, h, ic)}}
 }
 
 // The lines it logs go through the call's logger (zerolog.Ctx), which names
 // the tool already (serve's call logger): a second "tool" key would repeat it.
-func wrap[In, Out any](name string, h Handler[In, Out], inCheck *inputCheck, outSchema *lazySchema) server.ToolHandlerFunc {
+func wrap[In, Out any](name string, h Handler[In, Out], inCheck *inputCheck) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
 		defer func() {
 			if p := recover(); p != nil {
@@ -105,7 +106,7 @@ func wrap[In, Out any](name string, h Handler[In, Out], inCheck *inputCheck, out
 		}
 		// The one validation pass: readable per-field errors (mcp-go's own
 		// input validation is off, see serve.Build).
-		if e := inCheck.checkCall(req, raw); e != nil {
+		if e := inCheck.check(raw); e != nil {
 			return envelope.Fail(e), nil
 		}
 		var in In
@@ -128,17 +129,6 @@ func wrap[In, Out any](name string, h Handler[In, Out], inCheck *inputCheck, out
 		// One box for the result: a pointer to it (no copy; the pointer's
 		// method set has every method of Out), filled in place.
 		v := resultRef(&out)
-		if p, ok := v.(envelope.Preencoder); ok {
-			if enc := p.Preencoded(); enc != nil {
-				// Encoded once by the handler: nothing to fill, and checked
-				// against the output schema once per encoding, not per call.
-				if err := enc.Check(outSchema.validate); err != nil {
-					zerolog.Ctx(ctx).Error().Err(err).Msg("pre-encoded result breaks the output schema")
-					return envelope.Fail(envelope.New(envelope.Internal, "output schema validation failed for %s; the server log has details", name)), nil
-				}
-				return envelope.OK(v), nil
-			}
-		}
 		fillNilsAt(&out)
 		return envelope.OK(v), nil
 	}

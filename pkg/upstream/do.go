@@ -125,6 +125,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 
 	out := &Response{}
 	anySent := false
+	op := c.metricOp(req)
 	var last *envelope.Error // the previous attempt's real failure, if any
 	for attempt := 1; ; attempt++ {
 		out.Attempts = attempt
@@ -136,7 +137,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 		res := c.attempt(ctx, req, body, contentType)
 		anySent = anySent || res.sent
 		c.logAttempt(req, res, attempt, extra)
-		metrics.Upstream(c.cfg.Name, opName(req.Op), res.status, res.dur)
+		metrics.Upstream(c.cfg.Name, op, res.status, res.dur)
 
 		var e *envelope.Error
 		retryable := false
@@ -152,7 +153,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 			if e == nil {
 				return out, nil
 			}
-			retryable = safe && retryStatus(res.status)
+			retryable = safe && retryStatus(res.status) && (c.cfg.Final == nil || !c.cfg.Final(res.status, res.body))
 			if ra, ok := retryAfterOf(res); ok {
 				retryAfter = ra
 				if ra > c.cfg.MaxRetryAfter || ra >= remaining(ctx) {
@@ -476,6 +477,22 @@ func remaining(ctx context.Context) time.Duration {
 		return time.Duration(1<<63 - 1)
 	}
 	return time.Until(dl)
+}
+
+// metricOp is the op label of req's series: its route (Route, else Op)
+// when a drift Shape is registered for it — route names are constants in
+// the clients' code — else "other". An Op that carries an id or a model name
+// ("get status of op_123") can so never become a series of its own: the
+// label set is bounded by what the code registers, not by what is asked.
+func (c *Client) metricOp(req Request) string {
+	route := req.Route
+	if route == "" {
+		route = req.Op
+	}
+	if _, ok := c.watch().Shape(route); ok {
+		return route
+	}
+	return metrics.OtherOp
 }
 
 func opName(op string) string {

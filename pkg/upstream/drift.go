@@ -41,3 +41,10 @@ func readOnlyMark(call drift.Call) string {
 	}
 	return ""
 }
+
+// NoteDrift records a finding a parser made on route's answer (a value the
+// shape's enum does not know, seen on a body the watch did not sample), on
+// the same watch and log as the sampled checks: logged once per UTC day.
+func (c *Client) NoteDrift(route string, f drift.Finding) {
+	c.watch().Note(c.cfg.Logger, c.cfg.Name, route, f)
+}

@@ -106,7 +106,7 @@ func TestMarketViewInBrowser(t *testing.T) {
 				if px := apptest.SeriesPixels(t, v, "price"); px < 200 {
 					t.Errorf("the price line paints %d pixels, want a line across the plot", px)
 				}
-				for k, want := range map[string]float64{"first": out.First, "last": out.Last, "min": out.Min, "max": out.Max, "points": float64(len(out.Points))} {
+				for k, want := range map[string]float64{"first": *out.First, "last": *out.Last, "min": *out.Min, "max": *out.Max, "points": float64(len(out.Points))} {
 					if got := shown(t, v, "body", k); !near(got, want) {
 						t.Errorf("%s shows %v, tool says %v", k, got, want)
 					}

@@ -22,7 +22,7 @@ var driftCases = []struct {
 }{
 	{"deprecation headers", fakeupstream.Drift{Deprecate: true}, "list markets", drift.Deprecated},
 	{"renamed field", fakeupstream.Drift{RenameFrom: "conditionId", RenameTo: "condition_id"}, "list markets", drift.Missing},
-	{"new enum value", fakeupstream.Drift{EnumField: "type", EnumValue: "MAKER_REBATE"}, "get user activity", drift.NewEnum},
+	{"new enum value", fakeupstream.Drift{EnumField: "type", EnumValue: "PREDICTION_BONUS"}, "get user activity", drift.NewEnum},
 	{"new error body", fakeupstream.Drift{ErrorBody: true}, "list markets", drift.ErrorBody},
 }
 

@@ -52,8 +52,8 @@ func TestReplicasShareTheLimit(t *testing.T) {
 	}
 	// Replica B answers replica A's search from the shared cache, free.
 	out := servetest.Decode[tools.SearchOut](t, conns[1].Call(t, "search_web", q("distinct query 0")))
-	if !out.Cached || f.Count() != 20 {
-		t.Errorf("shared cache: cached %v, %d requests", out.Cached, f.Count())
+	if !out.Trace.Cached || f.Count() != 20 {
+		t.Errorf("shared cache: cached %v, %d requests", out.Trace.Cached, f.Count())
 	}
 	keys, err := srv.NewClient(t).Keys(context.Background(), "*").Result()
 	if err != nil {

@@ -81,7 +81,6 @@ func TestToolDefinitions(t *testing.T) {
 	all := tools.New("").All()
 	servetest.Lint(t, all)
 	servetest.Snapshot(t, all, "testdata/toolsnaps")
-	servetest.Presets(t, all, "tools/schemas.json")
 	if len(all) != 24 {
 		t.Errorf("%d tools, want 24", len(all))
 	}

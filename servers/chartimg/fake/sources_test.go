@@ -9,7 +9,7 @@ import (
 
 // TestEveryAnswerCitesItsSource: every function that writes a chart-img answer
 // names its source in a comment — a section of chart-img's docs, another
-// public source, or an honest "assumed"/"inferred" (listed in the README). Issue 10.
+// public source, or an honest "assumed"/"inferred" (listed in the README).
 func TestEveryAnswerCitesItsSource(t *testing.T) {
 	servetest.FakeCitesSources(t, ".", regexp.MustCompile(`docs ›|source: |assumed|inferred|test API|test-control`), "writeJSON", "msg")
 }

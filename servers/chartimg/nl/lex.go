@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unsafe"
 )
 
 type tokKind uint8
@@ -358,7 +357,7 @@ func asciiLower(s string) string {
 			b[k] = c + 'a' - 'A'
 		}
 	}
-	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	return string(b)
 }
 
 // glueable are words that may carry a length without a space (rsi14, ema200).

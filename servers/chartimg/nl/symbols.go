@@ -52,7 +52,7 @@ func (s *state) word(i int, it *item) {
 		for _, q := range []string{"usdt", "usdc", "usd", "eur", "btc", "eth", "jpy", "gbp", "chf", "cad", "aud"} {
 			if strings.HasSuffix(w, q) && len(w) > len(q)+1 {
 				if full, ok := s.pair(w[:len(w)-len(q)], q); ok {
-					s.symbols = append(s.symbols, hit{value: full, phrase: it.tok.orig})
+					s.symbols = append(s.symbols, hit{value: full, phrase: it.tok.orig, pair: true})
 					return
 				}
 			}
@@ -133,6 +133,11 @@ func (s *state) resolveSymbol(req Request) {
 	if len(s.symbols) > 0 {
 		h := s.symbols[0]
 		c.Symbol = h.value
+		// a written pair trades where the user said ("GBPJPY on OANDA"), when
+		// that exchange is one the docs list
+		if _, bare, ok := strings.Cut(h.value, ":"); ok && h.pair && exch != "" && s.b.exchanges[exch] {
+			c.Symbol = exch + ":" + bare
+		}
 		// a named crypto moves to the exchange the user named ("bitcoin on Coinbase")
 		if len(s.symObjs) > 0 && s.symObjs[0].full == h.value && exch != "" {
 			if s.symObjs[0].crypto {

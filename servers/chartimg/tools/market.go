@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync/atomic"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
@@ -44,18 +43,14 @@ type ExchangesOut struct {
 	Exchanges ExchangesByType   `json:"exchanges" jsonschema:"type → ids" mcp:"type=object"`
 	Names     map[string]string `json:"names"`
 	Count     int               `json:"count"`
-	// UpdatedAt is chart-img's date for its list: it keys the memo, but the
-	// model can do nothing with it, so it is not sent (as in get_symbols).
+	// UpdatedAt is chart-img's date for its list: the model can do nothing
+	// with it, so it is not sent (as in get_symbols).
 	UpdatedAt string `json:"-"`
 	Cached    bool   `json:"cached"`
 	Stale     bool   `json:"stale"`
 
-	sorted []Exchange        // by type, then name: the text's order
-	enc    *envelope.Encoded // set on memoised answers: encoded once per cache fill
+	sorted []Exchange // by type, then name: the text's order
 }
-
-// Preencoded is the answer's encoding, when memoised (see exchangesMemo).
-func (o ExchangesOut) Preencoded() *envelope.Encoded { return o.enc }
 
 // List returns the exchanges sorted by type, then name (rebuilt from the lists
 // and names when the value was decoded rather than built).
@@ -217,32 +212,11 @@ Use an id as EXCHANGE in EXCHANGE:SYMBOL, or with get_symbols.`,
 		})
 }
 
-// exchangesAnswer builds the answer, or reuses the memoised one while neither
-// the list nor the docs change: a cached call then returns bytes encoded once
-// per cache fill (one encoding per cached/stale combination).
+// exchangesAnswer lists the exchanges by type, named from the docs' table.
 func (s *Service) exchangesAnswer(list client.ExchangeList, docs *docsparse.Docs, hit, stale bool) ExchangesOut {
-	m := s.exMemo.Load()
-	if m == nil || m.docs != docs || !sameList(m.ids, list.Payload) || m.out.UpdatedAt != deref(list.UpdatedAt) {
-		m = newExchangesMemo(list, docs)
-		s.exMemo.Store(m)
-	}
-	out := m.out
-	out.Cached, out.Stale = hit, stale
-	slot := &m.enc[b2i(hit)<<1|b2i(stale)]
-	if e := slot.Load(); e != nil {
-		out.enc = e
-		return out
-	}
-	if e, err := envelope.Encode(out); err == nil { // cannot fail (strings, ints, bools); else encoded per call
-		slot.Store(e)
-		out.enc = e
-	}
-	return out
-}
-
-func newExchangesMemo(list client.ExchangeList, docs *docsparse.Docs) *exchangesMemo {
 	table := exchangeTable(docs)
-	out := ExchangesOut{sorted: make([]Exchange, 0, len(list.Payload)), UpdatedAt: deref(list.UpdatedAt), Names: map[string]string{}}
+	out := ExchangesOut{sorted: make([]Exchange, 0, len(list.Payload)), UpdatedAt: deref(list.UpdatedAt), Names: map[string]string{},
+		Cached: hit, Stale: stale}
 	for _, id := range list.Payload {
 		e, ok := table[id]
 		if !ok {
@@ -259,23 +233,7 @@ func newExchangesMemo(list client.ExchangeList, docs *docsparse.Docs) *exchanges
 		}
 	}
 	out.Count = len(out.sorted)
-	return &exchangesMemo{docs: docs, ids: list.Payload, out: out}
-}
-
-// exchangesMemo is the last answer, what it was built from, and its encodings
-// indexed by cached<<1|stale.
-type exchangesMemo struct {
-	docs *docsparse.Docs
-	ids  []string
-	out  ExchangesOut
-	enc  [4]atomic.Pointer[envelope.Encoded]
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	return out
 }
 
 func deref(p *string) string {
@@ -283,22 +241,6 @@ func deref(p *string) string {
 		return ""
 	}
 	return *p
-}
-
-// sameList compares by identity first (the cache hands out the same slice).
-func sameList(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	if len(a) == 0 || &a[0] == &b[0] {
-		return true
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // SymbolsIn is get_symbols' input.

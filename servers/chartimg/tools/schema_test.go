@@ -14,7 +14,6 @@ func TestToolsLintAndSnapshots(t *testing.T) {
 	}
 	servetest.Lint(t, all)
 	servetest.Snapshot(t, all, "testdata/toolsnaps")
-	servetest.Presets(t, all, "schemas.json")
 }
 
 func TestHints(t *testing.T) {

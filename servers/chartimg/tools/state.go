@@ -39,10 +39,9 @@ type Service struct {
 	fromAt    time.Time       // and when they were fetched (a Redis cache decodes a new copy per Get)
 	failedAt  time.Time       // last failed docs fetch, cleared by a good one
 	failErr   error
-	exMemo    atomic.Pointer[exchangesMemo]
 }
 
-// TTLs from the issue: docs 24 h, exchanges and symbols 1 h.
+// TTLs from the original design: docs 24 h, exchanges and symbols 1 h.
 const (
 	DocsTTL     = 24 * time.Hour
 	ExchangeTTL = time.Hour

@@ -54,6 +54,9 @@ type Server struct {
 	perMinute map[time.Time]int // search GETs per minute of Now
 	sorryHits int
 	drift     fakeupstream.Drifter
+	// articles maps an article id to its publisher URL (articles.go).
+	articles            map[string]string
+	pageHits, batchHits int
 }
 
 // Drift is the switch that makes this fake drift from Google News
@@ -162,6 +165,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeXML(w, unsupportedFeed(s.o.Now()))
 	case r.URL.Path == "/rss/search" && (r.Method == http.MethodGet || r.Method == http.MethodHead):
 		s.search(w, r)
+	case strings.HasPrefix(r.URL.Path, "/rss/articles/") && r.Method == http.MethodGet:
+		s.articlePage(w, r)
+	case r.URL.Path == "/_/DotsSplashUi/data/batchexecute" && r.Method == http.MethodPost:
+		s.batchExecute(w, r)
 	default:
 		http.NotFound(w, r)
 	}
@@ -204,7 +211,9 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.o.Now()
-	body := RenderSearch(req.Q, Stories(req.Q, s.o.Items, now), RenderOptions{HL: req.HL, GL: req.GL, CEID: req.CEID, CDATA: s.o.CDATA, BuildTime: now})
+	stories := Stories(req.Q, s.o.Items, now)
+	s.remember(stories)
+	body := RenderSearch(req.Q, stories, RenderOptions{HL: req.HL, GL: req.GL, CEID: req.CEID, CDATA: s.o.CDATA, BuildTime: now})
 	if f.Truncated {
 		body = body[:len(body)*2/3] // cut mid-document; Content-Length matches what is sent
 	}

@@ -97,7 +97,7 @@ func Stories(q string, n int, now time.Time) []Story {
 type RenderOptions struct {
 	HL, GL, CEID string
 	// CDATA wraps descriptions in CDATA instead of escaping them. Real
-	// captures in feed/testdata escape the HTML; the issue
+	// captures in feed/testdata escape the HTML; the original design
 	// described CDATA, so both are served and parsed (// assumed).
 	CDATA     bool
 	BuildTime time.Time

@@ -95,6 +95,9 @@ func New(cfg Config) *Client {
 	}
 }
 
+// Base is the configured base URL (credentials included: never shown).
+func (c *Client) Base() string { return c.base }
+
 // FeedURL is the search feed URL of q on edition e: q, hl, gl, ceid in that
 // order (as Google's picker and pygooglenews send them), spaces as +, quotes
 // as %22, ceid's colon %3A.
@@ -180,6 +183,12 @@ func (c *Client) fetch(ctx context.Context, q string, e query.Edition) (Feed, er
 			return c.parse(ctx, resp.Body, e.CEID)
 		}
 		err = classify(err)
+		if e, ok := err.(*envelope.Error); ok && e.Code == envelope.NotFound {
+			// Google answers every /rss/search; a 404 means the base URL
+			// points somewhere else.
+			return Feed{}, envelope.New(envelope.UpstreamError, "%s answered 404 for /rss/search: %s does not point at Google News (default %s); fix it and restart", c.public, EnvBaseURL, DefaultBaseURL).
+				WithDetail("http_status", http.StatusNotFound).WithCause(e)
+		}
 		if attempt >= maxAttempts || !retryable(err) || ctx.Err() != nil {
 			return Feed{}, err
 		}

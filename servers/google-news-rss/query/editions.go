@@ -66,16 +66,18 @@ type Preset struct {
 // only; a public build log kept UAE terms in the query on the US locale), so UAE
 // focus is the US edition plus scoping. The outlet list is our choice
 // (// assumed: the Gulf's main English-language outlets).
-var Presets = []Preset{
+var Presets = withAdds([]Preset{
 	{Name: "uae_focus", Edition: "US:en", AnyOf: []string{"UAE", "Dubai", `"Abu Dhabi"`},
 		Description: "UAE news on the US English edition (there is no English UAE edition)"},
 	{Name: "uae_outlets", Edition: "US:en", Sites: []string{"gulfnews.com", "khaleejtimes.com", "thenationalnews.com"},
 		Description: "stories from UAE English-language outlets, on the US English edition"},
-}
+})
 
-func init() {
-	for i := range Presets {
-		p := &Presets[i]
+// withAdds fills each preset's Adds, the query text it adds, from its
+// terms and sites, so the two can never disagree.
+func withAdds(ps []Preset) []Preset {
+	for i := range ps {
+		p := &ps[i]
 		var parts []string
 		if len(p.AnyOf) > 0 {
 			parts = append(parts, "("+strings.Join(p.AnyOf, " OR ")+")")
@@ -89,6 +91,7 @@ func init() {
 		}
 		p.Adds = strings.Join(parts, " ")
 	}
+	return ps
 }
 
 // PresetNames lists the presets' names (schema enum).

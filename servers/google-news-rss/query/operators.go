@@ -2,14 +2,17 @@ package query
 
 // Operator statuses in the cheat-sheet.
 const (
-	StatusVerified = "verified" // a public client shows Google answering it (the feed title echoes it); built here
-	StatusReported = "reported" // a public client reports it working, no capture shows it; accepted and built here
-	StatusRejected = "rejected" // legacy, or reported not to work; refused with the fix
+	// StatusDocumented: public clients document it and build it into their
+	// queries; no public capture shows Google filtering by it (the feed
+	// title echoes any q, so an echo proves nothing). Built here.
+	StatusDocumented = "documented"
+	StatusReported   = "reported" // one public README reports it working; accepted and built here
+	StatusRejected   = "rejected" // legacy, or reported not to work; refused with the fix
 )
 
 // Sources of the cheat-sheet, cited per row.
 const (
-	srcPygnExamples = "kotartemiy/pygooglenews README, search examples (feed title echoes the query)"
+	srcPygnExamples = "kotartemiy/pygooglenews README, search examples"
 	srcPygnSheet    = `kotartemiy/pygooglenews README, Special Query Terms cheat sheet ("tested one by one")`
 	srcPygnWhen     = "kotartemiy/pygooglenews README, when parameter"
 	srcPygnNotWork  = `kotartemiy/pygooglenews README, "operators that do not work"`
@@ -33,26 +36,28 @@ type Operator struct {
 
 // Operators is the cheat-sheet, in the canonical q order.
 var Operators = []Operator{
-	{Operator: "space (AND)", Status: StatusVerified, Source: srcPygnExamples, Field: "terms", Example: "boeing strike", Note: "all words must match"},
-	{Operator: `"exact phrase"`, Status: StatusVerified, Source: srcPygnSheet + "; Outsharp/shipp-skills google-news SKILL.md", Field: "phrases", Example: `"supply chain"`, Note: "sent as %22…%22"},
-	{Operator: "OR", Status: StatusVerified, Source: srcPygnExamples, Field: "any_of", Example: "boeing OR airbus", Note: "uppercase only; a lowercase or is a word"},
+	{Operator: "space (AND)", Status: StatusDocumented, Source: srcPygnExamples, Field: "terms", Example: "boeing strike", Note: "all words must match"},
+	{Operator: `"exact phrase"`, Status: StatusDocumented, Source: srcPygnSheet + "; Outsharp/shipp-skills google-news SKILL.md", Field: "phrases", Example: `"supply chain"`, Note: "sent as %22…%22"},
+	{Operator: "OR", Status: StatusDocumented, Source: srcPygnExamples, Field: "any_of", Example: "boeing OR airbus", Note: "uppercase only; a lowercase or is a word"},
 	{Operator: "( … OR … )", Status: StatusReported, Source: "used in public Google News RSS code (news queries like name (a OR b) when:14d)", Field: "any_of", Example: "strike (boeing OR airbus)",
 		Note: "emitted only when the group is not the whole query"},
-	{Operator: "-term", Status: StatusVerified, Source: srcPygnExamples + "; Outsharp SKILL.md", Field: "exclude", Example: `boeing -rumor -"press release"`, Note: "excludes a word or phrase"},
+	{Operator: "-term", Status: StatusDocumented, Source: srcPygnExamples + "; Outsharp SKILL.md", Field: "exclude", Example: `boeing -rumor -"press release"`, Note: "excludes a word or phrase"},
 	{Operator: "+term", Status: StatusReported, Source: srcPygnSheet, Field: "terms", Example: "+boeing", Note: "old Google syntax; normalized to the plain word"},
 	{Operator: "allintitle: / allintext: / allinurl:", Status: StatusReported, Source: srcPygnSheet, Field: "q", Example: "allintitle:boeing strike",
 		Note: "at the start of q: every word of the query must be in the title / body text / URL; emitted as allintitle: followed by the query", name: "allintitle"},
 	{Operator: "allintext:", Status: StatusReported, Source: srcPygnSheet, Field: "q", Example: "allintext:tariff steel", Note: "see allintitle:", name: "allintext"},
 	{Operator: "allinurl:", Status: StatusReported, Source: srcPygnSheet, Field: "q", Example: "allinurl:markets oil", Note: "see allintitle:", name: "allinurl"},
-	{Operator: "intitle:", Status: StatusVerified, Source: srcPygnExamples + ` ("intitle:boeing when:1h")`, Field: "intitle", Example: "intitle:boeing when:1h", Note: "one word per intitle:", name: "intitle"},
+	{Operator: "intitle:", Status: StatusDocumented, Source: srcPygnExamples + ` ("intitle:boeing when:1h")`, Field: "intitle", Example: "intitle:boeing when:1h", Note: "one word per intitle:", name: "intitle"},
 	{Operator: "inurl:", Status: StatusReported, Source: srcPygnSheet, Field: "q", Example: "oil inurl:markets", Note: "one word per inurl:; the word must be in the article URL", name: "inurl"},
-	{Operator: "site:", Status: StatusVerified, Source: "Outsharp SKILL.md; ranahaani/GNews get_news_by_site builds site:{domain}", Field: "site", Example: "site:reuters.com", Note: "a domain; several are ORed (assumed: OR between site: filters)", name: "site"},
-	{Operator: "when:Nh / when:Nd", Status: StatusVerified, Source: srcPygnWhen + ` ("worked for up to 101h"); ` + srcPygnExamples, Field: "when", Example: "oil when:12h", Note: "hours (up to 101h) or days (up to 365d); Google silently ignores a bad value, so it is validated here", name: "when"},
-	{Operator: "when:Nm", Status: StatusReported, Source: srcPygnWhen + ` ("m for month", "worked for up to 48m")`, Field: "when", Example: "oil when:6m", Note: "months, up to 48m (m is month, not minute, in the only public report)"},
-	{Operator: "after: / before:", Status: StatusVerified, Source: "kotartemiy/pygooglenews search(from_, to_); ranahaani/GNews start_date/end_date", Field: "after, before", Example: "oil after:2026-01-01 before:2026-02-01", Note: "YYYY-MM-DD; not together with when", name: "after"},
-	{Operator: "before:", Status: StatusVerified, Source: "see after:", Field: "before", Example: "oil before:2026-02-01", Note: "see after:", name: "before"},
-	{Operator: "when:Ny", Status: StatusRejected, Source: srcPygnWhen + " (lists h, d, m only)", Example: "oil when:1y", Note: "years are not reported; a bad when is silently ignored by Google", Fix: "use when:12m (up to 48m) or an after/before pair"},
-	{Operator: "intext:", Status: StatusRejected, Source: srcGoogleHacks, Example: "intext:tariff", Note: "a web-search operator, not reported for Google News", Fix: "use allintext: or terms (the text is searched anyway)", name: "intext"},
+	{Operator: "site:", Status: StatusDocumented, Source: "Outsharp SKILL.md; ranahaani/GNews get_news_by_site builds site:{domain}", Field: "site", Example: "site:reuters.com", Note: "a domain; several are ORed (assumed: OR between site: filters)", name: "site"},
+	{Operator: "when:Nh / when:Nd", Status: StatusDocumented, Source: srcPygnWhen + ` ("worked for up to 101h"); ` + srcPygnExamples, Field: "when", Example: "oil when:12h", Note: "hours (up to 101h) or days (up to 365d); Google silently ignores a bad value, so it is validated here", name: "when"},
+	{Operator: "when:Nm", Status: StatusRejected, Source: srcPygnWhen + ` ("m for month", "worked for up to 48m") against kotartemiy/pygooglenews#14 (when:6m returned nothing though results existed)`, Example: "oil when:6m",
+		Note: "the reports disagree; if m is minutes, the last 6 months silently becomes 6 minutes", Fix: "use an after/before date pair or days (up to when:365d)"},
+	{Operator: "after: / before:", Status: StatusDocumented, Source: "kotartemiy/pygooglenews search(from_, to_); ranahaani/GNews start_date/end_date", Field: "after, before", Example: "oil after:2026-01-01 before:2026-02-01", Note: "YYYY-MM-DD; not together with when", name: "after"},
+	{Operator: "before:", Status: StatusDocumented, Source: "see after:", Field: "before", Example: "oil before:2026-02-01", Note: "see after:", name: "before"},
+	{Operator: "when:Ny", Status: StatusRejected, Source: srcPygnWhen + " (lists h, d, m only)", Example: "oil when:1y", Note: "years are not reported; a bad when is silently ignored by Google", Fix: "use an after/before date pair or days (up to when:365d)"},
+	{Operator: "intext:", Status: StatusRejected, Source: "Google Hacks (O'Reilly, 2005) §4.3 lists intext: as Google News syntax; no report since, and pygooglenews' tested cheat sheet lists allintext: only", Example: "intext:tariff",
+		Note: "listed only by a 2005 book; its effect on today's feed is unverified", Fix: "use allintext: (reported working) or terms (the text is searched anyway)", name: "intext"},
 	{Operator: "when: with after:/before:", Status: StatusRejected, Source: "kotartemiy/pygooglenews search() drops from_/to_ when when is set", Example: "oil when:7d after:2026-01-01", Note: "Google would get a contradictory range", Fix: "use either when or an after/before pair"},
 	{Operator: "source:", Status: StatusRejected, Source: srcGoogleHacks, Example: "source:new_york_times", Note: "legacy Google News (2005)", Fix: "use site:nytimes.com", name: "source"},
 	{Operator: "location:", Status: StatusRejected, Source: srcGoogleHacks, Example: "location:dubai", Note: "legacy Google News (2005)", Fix: "add the place as a term or pick an edition/preset", name: "location"},

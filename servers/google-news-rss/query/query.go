@@ -44,13 +44,18 @@ var (
 	opNameRe = regexp.MustCompile(`^[A-Za-z_]+$`)
 )
 
-// Limits on when: pygooglenews saw hours work "up to 101h" and months ("m
-// for month") "up to 48m" (its README); the day cap is ours (// assumed).
+// Limits on when: pygooglenews saw hours work "up to 101h" (its README);
+// the day cap is ours (// assumed). Months are not accepted: the README's
+// "m for month" is contradicted by kotartemiy/pygooglenews#14 (when:6m
+// returned nothing though results existed), and if m is minutes "the last
+// 6 months" would silently become 6 minutes.
 const (
-	maxWhenHours  = 101
-	maxWhenDays   = 365
-	maxWhenMonths = 48
+	maxWhenHours = 101
+	maxWhenDays  = 365
 )
+
+// whenMonthsFix is the fix offered for when:Nm and when:Ny.
+const whenMonthsFix = "use an after/before date pair (after:YYYY-MM-DD before:YYYY-MM-DD) or days (up to when:365d)"
 
 // AllInModes are the values of Query.AllIn (allintitle:, allintext:, allinurl:).
 var AllInModes = []string{"title", "text", "url"}
@@ -161,7 +166,7 @@ func (out *Query) setDates(when, after, before string) error {
 	if when != "" {
 		m := whenRe.FindStringSubmatch(when)
 		if m == nil {
-			return envelope.Invalid("when", "when must be N followed by h, d or m (months), e.g. 12h, 7d or 6m, got %q (Google silently ignores a bad when)", extract.Clip(when, 60))
+			return envelope.Invalid("when", "when must be N followed by h or d, e.g. 12h or 7d, got %q (Google silently ignores a bad when)", extract.Clip(when, 60))
 		}
 		n, _ := strconv.Atoi(m[1])
 		switch strings.ToLower(m[2]) {
@@ -174,13 +179,11 @@ func (out *Query) setDates(when, after, before string) error {
 				return envelope.Invalid("when", "when days above %dd are not supported here; use an after/before date pair", maxWhenDays)
 			}
 		case "m":
-			if n > maxWhenMonths {
-				return envelope.Invalid("when", "when months above %dm are not reported to work; use an after/before date pair", maxWhenMonths)
-			}
+			return envelope.Invalid("when", "when:%s is refused: the public reports disagree on whether m means months or minutes (pygooglenews README says months; pygooglenews#14 saw when:6m return nothing); %s", when, whenMonthsFix)
 		case "y":
-			return envelope.Invalid("when", "when:%s: years are not reported to work (Google silently ignores a bad when); use when:%dm (up to %dm) or an after/before pair", when, min(n*12, maxWhenMonths), maxWhenMonths)
+			return envelope.Invalid("when", "when:%s: years are not reported to work (Google silently ignores a bad when); %s", when, whenMonthsFix)
 		default:
-			return envelope.Invalid("when", "when unit must be h (hours), d (days) or m (months), got %q", extract.Clip(when, 60))
+			return envelope.Invalid("when", "when unit must be h (hours) or d (days), got %q", extract.Clip(when, 60))
 		}
 		out.When = m[1] + strings.ToLower(m[2])
 		return nil

@@ -1,6 +1,6 @@
-// Package tools defines google-news-rss's five MCP tools: list_editions,
-// explain_operators, build_search_feed, preview_search_feed and
-// fetch_search_feed. Descriptions follow one dense pattern: summary; when to
+// Package tools defines google-news-rss's six MCP tools: list_editions,
+// explain_operators, build_search_feed, preview_search_feed,
+// fetch_search_feed and read_article. Descriptions follow one dense pattern: summary; when to
 // use; what comes back; errors; related tools.
 package tools
 
@@ -12,6 +12,8 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/env"
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/pagereader"
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/google-news-rss/feed"
@@ -20,7 +22,8 @@ import (
 
 // Instructions are sent to clients on initialize.
 const Instructions = `English Google News search feeds for scheduled trackers.
-Flow: build_search_feed (structured query or raw q → canonical q, feed URL, query_key) → preview_search_feed (one live look) → fetch_search_feed(query_key) on a schedule: upstream is polled at most once per aligned 3-hour window per query_key; other calls get the cache (status cached), Google's throttling defers to the next window (status deferred). Every request to Google draws on one budget shared by all callers: rate_limited means wait retry_after_s. list_editions has the 24 English editions and UAE presets (there is no English UAE edition); explain_operators the operator cheat-sheet. Links are Google News links; publisher URLs are not resolved.`
+Flow: build_search_feed (structured query or raw q → canonical q, feed URL, query_key) → preview_search_feed (one live look) → fetch_search_feed(query_key) on a schedule: upstream is polled at most once per aligned 3-hour window per query_key; other calls get the cache (status cached), Google's throttling defers to the next window (status deferred). Every request to Google draws on one budget shared by all callers: rate_limited means wait retry_after_s. list_editions has the 24 English editions and UAE presets (there is no English UAE edition); explain_operators the operator cheat-sheet. An item's url is a Google News page (JavaScript), not the article: publisher_url is the article where its link was decoded before; read_article(url) decodes it (2 requests from the same budget, kept) and reads the article.
+` + envelope.ThirdPartyNote
 
 // Config is the server's configuration: flags with environment fallbacks.
 type Config struct {
@@ -95,15 +98,42 @@ func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 	budget := feed.NewBudget(c.BaseURL, c.BudgetPerMinute, c.BudgetBurst, budgetOpts...).WithHolds(store, clk)
 	cl := feed.New(feed.Config{BaseURL: c.BaseURL, Timeout: c.Timeout, RetryWait: c.RetryWait, Budget: budget,
 		Logger: r.Log.With().Str("upstream", "google-news").Logger()})
-	p := poll.New(poll.Options{Store: store, Claims: ratelimit.NewWindowClaims(poll.Window, claimOpts...), Up: cl,
+	arts, err := c.articles(r, cl, clk)
+	if err != nil {
+		return err
+	}
+	p := poll.New(poll.Options{Store: store, Claims: ratelimit.NewWindowClaims(poll.Window, claimOpts...), Up: decodingFetcher{cl, arts},
 		Clock: clk, Log: r.Log, WaitFor: c.WaitFor})
 	log := r.Log
 	cacheOpts = append(cacheOpts, cache.WithErrorHandler(func(err error) {
 		log.Warn().Err(err).Msg("google-news-rss preview cache: its store failed; previewing without the shared cache")
 	}))
-	svc := &Service{client: cl, poller: p, store: store, clock: clk, preview: cache.New[feed.Feed](PreviewTTL, cacheOpts...)}
+	svc := &Service{client: cl, poller: p, store: store, clock: clk, preview: cache.New[feed.Feed](PreviewTTL, cacheOpts...), articles: arts}
 	r.AddTools(All(svc)...)
 	r.Log.Info().Str("base_url", feed.PublicBase(c.BaseURL)).Dur("timeout", c.Timeout).Str("state", r.StateBackend()).
 		Stringer("request_budget", budget).Msg("google-news-rss configured")
 	return nil
+}
+
+// Prefixes of read_article's state (Redis keys or state-file entries).
+const (
+	decodedPrefix = poll.RedisPrefix + "decoded:"
+	pagePrefix    = poll.RedisPrefix + "page:"
+)
+
+// articles builds read_article's decoder cache and page reader on the
+// server's shared state.
+func (c *Config) articles(r *serve.Registry, cl *feed.Client, clk clock.Clock) (*Articles, error) {
+	hostLimits, err := r.LimitOptions(pagePrefix + "host:")
+	if err != nil {
+		return nil, err
+	}
+	log := r.Log
+	decoded := cache.New[decodedLink](DecodedTTL, append([]cache.Option{cache.WithStaleFor(0), cache.WithMaxEntries(20_000), cache.WithClock(clk),
+		cache.WithErrorHandler(func(err error) {
+			log.Warn().Err(err).Msg("google-news-rss decoded links: their store failed; decoding without the shared copy")
+		})}, r.CacheOptions(decodedPrefix)...)...)
+	cfg := pagereader.FromEnv(pagereader.Config{Limits: hostLimits, Cache: r.CacheOptions(pagePrefix), RobotsCache: r.CacheOptions(pagePrefix + "robots:"),
+		CacheTTL: pagereader.DefaultCacheTTL, Clock: clk})
+	return &Articles{client: cl, decoded: decoded, reader: pagereader.New(cfg)}, nil
 }

@@ -32,7 +32,7 @@ const canonicalOrder = `allintitle:/allintext:/allinurl: (first), terms, "phrase
 
 func explainOperators() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "explain_operators", Title: "Explain search operators", Toolset: setReference, Hints: toolkit.LocalRead,
-		Description: `Search operator cheat-sheet: status (verified, reported: accepted; rejected: refused), source, build_search_feed field, example, fix; canonical q order. No network.`},
+		Description: `Search operator cheat-sheet: status (documented, reported: accepted; rejected: refused), source, build_search_feed field, example, fix; canonical q order. No network.`},
 		func(context.Context, struct{}) (operatorsOut, error) {
 			return operatorsOut{Operators: query.Operators, Order: canonicalOrder}, nil
 		})

@@ -25,7 +25,8 @@ type Service struct {
 	store   poll.Store
 	clock   clock.Clock
 	preview *cache.Cache[feed.Feed]
-	answers answerMemo
+	// articles decodes item links and reads articles (read_article).
+	articles *Articles
 }
 
 // Toolsets.
@@ -34,7 +35,7 @@ const (
 	setFeeds     = "feeds"
 )
 
-// All returns the five tools.
+// All returns the six tools.
 func All(s *Service) []toolkit.Tool {
-	return []toolkit.Tool{listEditions(), explainOperators(), s.buildTool(), s.previewTool(), s.fetchTool()}
+	return []toolkit.Tool{listEditions(), explainOperators(), s.buildTool(), s.previewTool(), s.fetchTool(), s.articles.readTool()}
 }

@@ -44,7 +44,7 @@ const (
 	// Kraken's public ticker (Kraken REST API "Get Ticker Information").
 	DefaultBTCFallbackURL = "https://api.kraken.com"
 
-	// DefaultTimeout is the issue's 10 s per request, retries included.
+	// DefaultTimeout is the original design's 10 s per request, retries included.
 	DefaultTimeout = 10 * time.Second
 )
 
@@ -83,25 +83,18 @@ type Client struct {
 	retries                             int
 	retryWait                           time.Duration
 	caches                              map[*upstream.Client]*cache.Cache[json.RawMessage]
-	markets                             memo[Market] // decoded markets per cached body
 }
 
 // Source says where an answer came from.
 type Source struct {
-	Cached bool  `json:"-"`
-	Stale  bool  `json:"stale,omitempty"`
-	AgeS   int   `json:"-"`
-	body   *byte // the cached body's first byte: the same bytes on every hit of one cache fill
+	Cached bool `json:"-"`
+	Stale  bool `json:"stale,omitempty"`
+	AgeS   int  `json:"-"`
 }
-
-// BodyID identifies the upstream body an answer was built from: equal IDs
-// mean the same cached bytes (memory cache), so a derived answer can be
-// reused; nil when unknown (a Redis cache decodes a new copy per hit).
-func (s Source) BodyID() *byte { return s.body }
 
 // Merge keeps the worst of two sources (stale wins).
 func (s Source) Merge(o Source) Source {
-	return Source{Cached: s.Cached && o.Cached, Stale: s.Stale || o.Stale, AgeS: max(s.AgeS, o.AgeS)} // body: none, two bodies
+	return Source{Cached: s.Cached && o.Cached, Stale: s.Stale || o.Stale, AgeS: max(s.AgeS, o.AgeS)}
 }
 
 // New builds a client.
@@ -285,9 +278,6 @@ func (c *Client) cached(ctx context.Context, u *upstream.Client, req upstream.Re
 		return nil, Source{}, err
 	}
 	src := Source{Cached: meta.Hit, Stale: meta.Stale}
-	if len(v) > 0 {
-		src.body = &v[0]
-	}
 	if meta.Hit {
 		src.AgeS = int(meta.Age / time.Second)
 	}

@@ -117,8 +117,14 @@ func invoke(ctx context.Context, c *Client, call string, args json.RawMessage) (
 		p, _, err := c.Activity(ctx, q)
 		return p, err
 	case "comments":
-		cs, _, err := c.Comments(ctx, q)
+		cs, _, err := c.CommentsKeyset(ctx, q)
 		return cs, err
+	case "value":
+		v, _, err := c.Value(ctx, q)
+		return struct {
+			Value
+			Known bool `json:"known"`
+		}{v, v.Known}, err
 	}
 	return nil, fmt.Errorf("unknown call %q", call)
 }

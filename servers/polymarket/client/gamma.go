@@ -68,7 +68,10 @@ func (c *Client) Market(ctx context.Context, ident string) (Market, Source, erro
 		b, src, err = c.get(ctx, c.gamma, "get market", "/markets/slug/"+url.PathEscape(ident), withTags())
 	case KindCondition:
 		var m Market
-		m, src, err = c.marketWhere(ctx, "condition_ids", ident)
+		// condition_ids matches lowercase ids only (a published inventory of
+		// Gamma's filters, 2026-10-01): a checksummed or upper-case id is
+		// sent lowercased.
+		m, src, err = c.marketWhere(ctx, "condition_ids", strings.ToLower(ident))
 		if err == nil && m.ID == "" {
 			err = envelope.New(envelope.NotFound, "no Polymarket market has conditionId %s; search_markets finds markets by text", ident)
 		}
@@ -90,13 +93,7 @@ func (c *Client) Market(ctx context.Context, ident string) (Market, Source, erro
 	if err != nil {
 		return Market{}, src, notFoundHint(err, "no Polymarket market is "+ident+"; search_markets or list_markets find ids and slugs")
 	}
-	if m, ok := c.markets.get(src.body); ok {
-		return m, src, nil
-	}
 	m, err := decode[Market]("get market", b)
-	if err == nil && m.ID != "" {
-		c.markets.put(src.body, m)
-	}
 	if err == nil && m.ID == "" {
 		err = envelope.New(envelope.UpstreamError, "polymarket get market: the answer has no market id; try again shortly").WithRetryable(true)
 	}
@@ -145,15 +142,31 @@ func (c *Client) Search(ctx context.Context, q url.Values) (Search, Source, erro
 	return s, src, err
 }
 
-// Comments lists comments on a market, event or series (GET /comments with
-// parent_entity_type + parent_entity_id).
-func (c *Client) Comments(ctx context.Context, q url.Values) ([]Comment, Source, error) {
-	b, src, err := c.get(ctx, c.gamma, "list comments", "/comments", q)
+// CommentPage is one page of GET /comments/keyset.
+type CommentPage struct {
+	Comments   []Comment `json:"comments"`
+	NextCursor string    `json:"next_cursor"`
+}
+
+// CommentsKeyset pages a whole thread (GET /comments/keyset:
+// parent_entity_type, parent_entity_id, order=id|createdAt, ascending,
+// limit ≤ 100, after_cursor → {"comments":[…],"next_cursor"}; next_cursor
+// absent at the end). limit counts top-level comments and their replies ride
+// along in the same page; a thread ending exactly on a page boundary may
+// answer one last empty page (source: Polymarket/ts-sdk
+// packages/client/src/actions/comments.ts, packages/bindings/src/gamma/comment.ts,
+// .changeset/dev-614-comments-keyset.md). The offset route /comments stops at
+// offset 200 (dev-614-comments-offset-cap.md), so it is not used.
+func (c *Client) CommentsKeyset(ctx context.Context, q url.Values) (CommentPage, Source, error) {
+	b, src, err := c.get(ctx, c.gamma, "list comments", "/comments/keyset", q)
 	if err != nil {
-		return nil, src, err
+		return CommentPage{}, src, err
 	}
-	l, err := decode[[]Comment]("list comments", b)
-	return l, src, err
+	p, err := decode[CommentPage]("list comments", b)
+	if p.Comments == nil {
+		p.Comments = []Comment{}
+	}
+	return p, src, err
 }
 
 // withTags asks Gamma for a market's tags: it leaves null keys out and

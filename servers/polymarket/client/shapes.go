@@ -72,9 +72,14 @@ var Shapes = []drift.Shape{
 	{Route: "get event", Fields: eventFields(""), Error: errorShape},
 	{Route: "search", Fields: []drift.Field{drift.Opt("events", drift.Array), drift.Opt("tags", drift.Array),
 		drift.Opt("pagination.hasMore", drift.Bool), drift.Opt("pagination.totalResults", drift.Number)}, Error: errorShape},
-	{Route: "list comments", Fields: []drift.Field{drift.Req("", drift.Array), drift.Req("[].id", drift.String, drift.Number),
-		drift.Req("[].body", drift.String, drift.Null), drift.Opt("[].createdAt", drift.String),
-		drift.Opt("[].parentEntityType", drift.String).OneOf("Event", "Series", "market", "Market")}, Error: errorShape},
+	// GET /comments/keyset: {"comments":[…],"next_cursor"} (next_cursor
+	// absent on the last page; Polymarket/ts-sdk packages/bindings/src/gamma/comment.ts
+	// ListCommentsKeysetResponseSchema).
+	{Route: "list comments", Fields: []drift.Field{drift.Req("comments", drift.Array),
+		drift.Opt("next_cursor", drift.String, drift.Null), drift.Req("comments[].id", drift.String, drift.Number),
+		drift.Opt("comments[].body", drift.String, drift.Null), drift.Opt("comments[].createdAt", drift.String, drift.Null),
+		drift.Opt("comments[].parentCommentID", drift.String, drift.Number, drift.Null),
+		drift.Opt("comments[].parentEntityType", drift.String, drift.Null).OneOf("Event", "Series", "PerpsAsset")}, Error: errorShape},
 	{Route: "get order book", Fields: bookFields(""), Error: errorShape},
 	{Route: "get order books", Fields: append([]drift.Field{drift.Req("", drift.Array)}, bookFields("[].")...), Error: errorShape},
 	{Route: "get prices", Fields: []drift.Field{drift.Req("", drift.Object)}, Error: errorShape},
@@ -86,13 +91,17 @@ var Shapes = []drift.Shape{
 	{Route: "get user positions", Fields: []drift.Field{drift.Req("", drift.Array), drift.Req("[].asset", drift.String),
 		drift.Req("[].conditionId", drift.String), drift.Req("[].size", num...), drift.Opt("[].curPrice", num...),
 		drift.Opt("[].currentValue", num...), drift.Opt("[].cashPnl", num...), drift.Opt("[].outcome", drift.String)}, Error: errorShape},
-	// Activity types and sides: the Data API's /activity reference (type
-	// TRADE, SPLIT, MERGE, REDEEM, REWARD, CONVERSION; side BUY/SELL, ""
-	// on non-trades; source: rs-clob-client src/data/types/).
+	// Activity types and sides: every type the API answers today
+	// (ActivityTypes); a new one is drift the watch reports once a day
+	// while the row still passes through. Side BUY/SELL, "" on non-trades
+	// (source: rs-clob-client src/data/types/).
 	{Route: "get user activity", Fields: []drift.Field{drift.Req("", drift.Array), drift.Req("[].timestamp", drift.Number),
-		drift.Req("[].type", drift.String).OneOf("TRADE", "SPLIT", "MERGE", "REDEEM", "REWARD", "CONVERSION"),
+		drift.Req("[].type", drift.String).OneOf(ActivityTypes...),
 		drift.Opt("[].side", drift.String).OneOf("BUY", "SELL", ""), drift.Opt("[].size", num...),
 		drift.Opt("[].usdcSize", num...), drift.Opt("[].price", num...)}, Error: errorShape},
+	// GET /value: [{"user","value"}] (the Data API OpenAPI, /value).
+	{Route: "get portfolio value", Fields: []drift.Field{drift.Req("", drift.Array), drift.Req("[].user", drift.String),
+		drift.Req("[].value", num...)}, Error: errorShape},
 	{Route: "get builder leaderboard", Fields: []drift.Field{drift.Req("", drift.Array), drift.Req("[].rank", drift.String, drift.Number),
 		drift.Req("[].builder", drift.String), drift.Req("[].volume", num...)}, Error: errorShape},
 	// Coinbase GET /v2/prices/BTC-USD/spot: {"data":{"amount","base","currency"}}.
@@ -180,7 +189,7 @@ func (c *Client) Probes() []drift.Probe {
 				return err
 			}},
 		{Upstream: "Gamma", Route: "search", Path: "/public-search", Query: url.Values{"q": {"bitcoin"}, "limit_per_type": {"1"}}, Send: g},
-		{Upstream: "Gamma", Route: "list comments", Path: "/comments", Needs: []string{"list events"}, Send: g,
+		{Upstream: "Gamma", Route: "list comments", Path: "/comments/keyset", Needs: []string{"list events"}, Send: g,
 			Prepare: func(e map[string][]byte, c *drift.Call) error {
 				id, err := eventID(e)
 				c.Query = url.Values{"parent_entity_type": {"Event"}, "parent_entity_id": {id}, "limit": {"1"}}
@@ -209,6 +218,12 @@ func (c *Client) Probes() []drift.Probe {
 			}},
 		{Upstream: "Data API", Route: "get user positions", Path: "/positions", Needs: []string{"get top holders"}, Send: d, Prepare: holder},
 		{Upstream: "Data API", Route: "get user activity", Path: "/activity", Needs: []string{"get top holders"}, Send: d, Prepare: holder},
+		{Upstream: "Data API", Route: "get portfolio value", Path: "/value", Needs: []string{"get top holders"}, Send: d,
+			Prepare: func(e map[string][]byte, c *drift.Call) error {
+				err := holder(e, c)
+				c.Query.Del("limit")
+				return err
+			}},
 		{Upstream: "Data API", Route: "get builder leaderboard", Path: "/v1/builders/leaderboard", Query: url.Values{"limit": {"1"}}, Send: d},
 		{Upstream: "Coinbase", Route: "btc spot", Path: "/v2/prices/BTC-USD/spot", Send: c.btc.Sender()},
 		{Upstream: "Kraken", Route: "btc spot (fallback)", Path: "/0/public/Ticker", Query: url.Values{"pair": {"XBTUSD"}}, Send: c.btcFallback.Sender()},

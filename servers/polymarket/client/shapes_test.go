@@ -32,7 +32,7 @@ func TestShapesCatchDrift(t *testing.T) {
 		{Route: "list markets", Of: keyset, Body: strings.Replace(keyset, `"markets"`, `"data"`, 1), Kind: drift.Missing},
 		{Route: "get order book", Of: book, Body: strings.Replace(book, `"bids"`, `"buys"`, 1), Kind: drift.Missing},
 		{Route: "get order book", Of: book, Body: strings.Replace(book, `"asset_id": "`, `"asset_id": 1, "x": "`, 1), Kind: drift.Retyped},
-		{Route: "get user activity", Body: `[{"timestamp":1,"type":"MAKER_REBATE","side":""}]`, Kind: drift.NewEnum},
+		{Route: "get user activity", Body: `[{"timestamp":1,"type":"PREDICTION_BONUS","side":""}]`, Kind: drift.NewEnum},
 		{Route: "get user activity", Body: `[{"timestamp":1,"type":"TRADE","side":"SHORT"}]`, Kind: drift.NewEnum},
 	}, "get order book", map[string]string{`{"message":"No orderbook"}`: drift.ErrorBody})
 }

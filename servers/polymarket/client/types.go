@@ -43,6 +43,9 @@ type Market struct {
 	ConditionID        string             `json:"conditionId"`
 	Slug               string             `json:"slug"`
 	Description        string             `json:"description"`
+	// ResolutionSource is the feed or page a market settles on (a BTC
+	// up/down market: "https://data.chain.link/streams/btc-usd").
+	ResolutionSource string `json:"resolutionSource"`
 	Category           string             `json:"category"`
 	StartDate          string             `json:"startDate"`
 	EndDate            string             `json:"endDate"`
@@ -257,6 +260,14 @@ type Comment struct {
 		Name      string `json:"name"`
 		Pseudonym string `json:"pseudonym"`
 	} `json:"profile"`
+}
+
+// Value is one row of GET /value: a wallet and the USDC value of its
+// positions. Known is set by the client when the API answered a row.
+type Value struct {
+	User  string      `json:"user"`
+	Value extract.Num `json:"value"`
+	Known bool        `json:"-"`
 }
 
 // Builder is a builder-leaderboard row (rank arrives as a string).

@@ -22,20 +22,42 @@ func lv(p, size float64) map[string]string {
 	return map[string]string{"price": f2(round(p)), "size": f2(size)}
 }
 
-// bookJSON: bids ascending and asks descending, so the best prices are the
-// LAST elements (source: rs-clob-client tests/clob.rs, rs-clob-client#330,
-// py-clob-client#106); best bid = p-0.01, best ask = p.
+// tick is the fake books' tick size. The CLOB quotes only within [tick,
+// 1−tick]: a price is a probability strictly between 0 and 1 on the market's
+// tick (source: Polymarket/polymarket-cli#75, a live book of a 0.001-tick
+// market running from 0.001 to 0.999).
+const tick = 0.01
+
+// levels are the book side's levels at p + k·tick for each k, the sizes
+// beside them, leaving out any outside [tick, 1−tick].
+func levels(p float64, ks []int, sizes []float64) []map[string]string {
+	out := []map[string]string{}
+	for i, k := range ks {
+		v := round(p + float64(k)*tick)
+		if v < tick || v > 1-tick+1e-9 {
+			continue
+		}
+		out = append(out, lv(v, sizes[i]))
+	}
+	return out
+}
+
+// bookJSON: prices and sizes are decimal strings, bids ascending and asks
+// descending, so the best prices are the LAST elements (source:
+// docs.polymarket.com market-data/prices-order-books; Polymarket/polymarket-cli#75,
+// rs-clob-client#330, py-clob-client#106); best bid = p-0.01, best ask = p,
+// every level within [tick, 1−tick].
 func (s *Server) bookJSON(m *market, token string, ghost bool) map[string]any {
 	p := tokenPrice(m, token)
-	bids := []map[string]string{lv(p-0.04, 300), lv(p-0.03, 200), lv(p-0.02, 150), lv(p-0.01, 100)}
-	asks := []map[string]string{lv(p+0.03, 250), lv(p+0.02, 180), lv(p+0.01, 120), lv(p, 80)}
+	bids := levels(p, []int{-4, -3, -2, -1}, []float64{300, 200, 150, 100})
+	asks := levels(p, []int{3, 2, 1, 0}, []float64{250, 180, 120, 80})
 	if ghost {
 		// the stale "ghost" book of Polymarket/py-clob-client#180
 		bids, asks = []map[string]string{lv(0.01, 1000)}, []map[string]string{lv(0.99, 1000)}
 	}
 	return map[string]any{"market": m.condition, "asset_id": token,
-		"timestamp": strconv.FormatInt(time.Now().UnixMilli(), 10), "hash": "0000000000000000000000000000000000000000",
-		"bids": bids, "asks": asks, "min_order_size": "5", "tick_size": "0.01", "neg_risk": false,
+		"timestamp": strconv.FormatInt(s.o.Now().UnixMilli(), 10), "hash": "0000000000000000000000000000000000000000",
+		"bids": bids, "asks": asks, "min_order_size": "5", "tick_size": f2(tick), "neg_risk": false,
 		"last_trade_price": f2(p)}
 }
 
@@ -140,6 +162,10 @@ func (s *Server) prices(w http.ResponseWriter, r *http.Request) {
 var intervals = map[string]time.Duration{"1h": time.Hour, "6h": 6 * time.Hour, "1d": 24 * time.Hour,
 	"1w": 7 * 24 * time.Hour, "1m": 30 * 24 * time.Hour, "max": 31 * 24 * time.Hour, "all": 31 * 24 * time.Hour}
 
+// maxHistoryPoints is how far interval=max reaches on an open market, in
+// points of the fidelity (assumed from polyoxide's "roughly 4,300").
+const maxHistoryPoints = 4300
+
 // minFidelity per interval: 1m needs 10, 1w 5, the rest 1; an absent fidelity
 // counts as 1 (cookbook, 2026-08-11; polyoxide spec-deviations, 2026-10-02).
 var minFidelity = map[string]int{"1m": 10, "1w": 5}
@@ -154,7 +180,14 @@ var minFidelity = map[string]int{"1m": 10, "1w": 5}
 //     'startTs' and 'endTs' interval is too long"; endTs alone is 400;
 //   - points exist only while the market traded (start to closedTime), so a
 //     resolved market's interval history is {"history":[]};
-//   - every answer ends with one extra point stamped now.
+//   - every answer of an open market ends with one extra point stamped now;
+//   - interval=max (or all) of a resolved market answers [] at a fidelity
+//     under 720 (absent, 1, 60) and its whole life at fidelity=720 (a probe
+//     on the resolved 2024 Trump token, 2026-09-26: 614 points, Jan→Nov
+//     2024; py-clob-client#216, #189); of an open market it reaches back
+//     maxHistoryPoints points of the fidelity, not the market's whole life
+//     ("roughly 4,300" points: polyoxide's spec notes; disputed by a
+//     cookbook's "31 days", so the cap is assumed).
 //
 // Point spacing and the ~500-point thinning of long windows are assumed.
 func (s *Server) history(w http.ResponseWriter, r *http.Request) {
@@ -203,20 +236,37 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// the market traded from its start to its close (or now)
-	lo, hi := m.end.Add(-30*24*time.Hour).Unix(), now
+	lo, hi := m.start.Unix(), now
 	if m.closed {
 		hi = m.end.Unix()
 	}
+	step := int64(0)
+	if (iv == "max" || iv == "all") && q.Get("startTs") == "" {
+		switch {
+		case m.closed && fid < 720:
+			writeJSON(w, 200, map[string]any{"history": []any{}})
+			return
+		case m.closed:
+			start, end = lo, hi // the whole life
+		default:
+			start = max(lo, now-int64(maxHistoryPoints*fid*60))
+		}
+		step = int64(fid) * 60
+	}
 	start, end = max(start, lo), min(end, hi)
-	step := max(int64(fid)*60, (end-start)/500) // assumed: at most ~500 points
+	if step == 0 {
+		step = max(int64(fid)*60, (end-start)/500) // assumed: at most ~500 points
+	}
 	pts := []map[string]any{}
 	p := tokenPrice(m, tok)
 	for t, k := start, 0; t <= end && step > 0; t, k = t+step, k+1 {
 		v := p + float64(k%7-3)/100
 		pts = append(pts, map[string]any{"t": t, "p": round(min(max(v, 0.001), 0.999))})
 	}
-	if len(pts) > 0 {
-		pts = append(pts, map[string]any{"t": now, "p": round(p)}) // the appended "now" point
+	if len(pts) > 0 && !m.closed {
+		// the appended "now" point; a resolved market's series ends at its
+		// close (the 2026-09-26 probe: Jan→Nov 2024)
+		pts = append(pts, map[string]any{"t": now, "p": round(p)})
 	}
 	writeJSON(w, 200, map[string]any{"history": pts})
 }

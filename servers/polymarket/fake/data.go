@@ -39,11 +39,15 @@ type market struct {
 	tokens                                  [2]string
 	price                                   float64 // outcome 0's price
 	volume, liquidity, volume24h, change    float64
+	start                                   time.Time // startDate: trading began
 	end                                     time.Time // endDate; closedTime too when closed
 	closed                                  bool
 	event                                   int
 	raw                                     map[string]any
 }
+
+// ClosedLifeDays is how long each resolved market traded.
+const ClosedLifeDays = 300
 
 // KnownUser holds positions and activity in the fake; any other valid address has none.
 const KnownUser = "0x56687bf447db6ffa42ffe2204a05edaa20f55839"
@@ -90,6 +94,13 @@ func genMarkets(now time.Time) []*market {
 			// outside every interval window ending now
 			m.end = now.Add(-time.Duration(20+i-NumOpen) * 24 * time.Hour).UTC().Truncate(time.Second)
 		}
+		// open markets began 30 days before their end; resolved ones traded
+		// ClosedLifeDays, like a season-long market, so their whole life is
+		// far longer than any interval window
+		m.start = m.end.Add(-30 * 24 * time.Hour)
+		if m.closed {
+			m.start = m.end.Add(-ClosedLifeDays * 24 * time.Hour)
+		}
 		if m.price > 0.98 {
 			m.price = 0.98
 		}
@@ -115,7 +126,7 @@ func marketJSON(m *market) map[string]any {
 		"id": m.id, "question": m.question, "conditionId": m.condition, "slug": m.slug,
 		"description": "This market resolves to \"Yes\" if fake outcome happens before the end date. " +
 			"Otherwise it resolves to \"No\". The resolution source is the fake oracle.",
-		"startDate": m.end.Add(-30 * 24 * time.Hour).Format(time.RFC3339),
+		"startDate": m.start.Format(time.RFC3339),
 		"endDate":   m.end.Format(time.RFC3339), "endDateIso": m.end.Format("2006-01-02"),
 		"outcomes":      `["Yes", "No"]`,
 		"outcomePrices": jsonString([]string{f2(p0), f2(round(p1))}),

@@ -54,21 +54,65 @@ func (s *Server) positions(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	writeJSON(w, 200, window(s.positionRows(u), offset, limit))
+}
+
+// WhaleUser holds WhalePositions positions: more than one page, so the
+// wallet's total needs /value.
+const (
+	WhaleUser      = "0x9d84ce0306f8551e02efef1680475fc0f1dc1344"
+	WhalePositions = 300
+)
+
+func (s *Server) positionRows(u string) []map[string]any {
+	n := 0
+	switch u {
+	case KnownUser:
+		n = 3
+	case WhaleUser:
+		n = WhalePositions
+	}
 	rows := []map[string]any{}
-	if u == KnownUser {
-		for i := 0; i < 3; i++ {
-			m := s.markets[i]
-			size := float64(100 * (i + 1))
-			rows = append(rows, map[string]any{"proxyWallet": KnownUser, "asset": m.tokens[0], "conditionId": m.condition,
-				"size": size, "avgPrice": 0.4, "initialValue": size * 0.4, "currentValue": size * m.price,
-				"cashPnl": size * (m.price - 0.4), "percentPnl": (m.price - 0.4) / 0.4 * 100, "totalBought": size,
-				"realizedPnl": 0, "percentRealizedPnl": 0, "curPrice": m.price, "redeemable": false, "mergeable": false,
-				"title": m.question, "slug": m.slug, "icon": marketIcon(m.slug), "eventSlug": fmt.Sprintf("fake-event-%d", m.event),
-				"eventId": strconv.Itoa(900000 + m.event), "outcome": "Yes", "outcomeIndex": 0, "oppositeOutcome": "No",
-				"oppositeAsset": m.tokens[1], "endDate": m.raw["endDateIso"], "negativeRisk": false})
+	for i := 0; i < n; i++ {
+		m := s.markets[i%NumOpen]
+		size := float64(100 * (i%7 + 1))
+		if u == KnownUser {
+			size = float64(100 * (i + 1))
+		}
+		o := i / NumOpen // a second pass over the markets holds the No side
+		price := m.price
+		if o == 1 {
+			price = 1 - m.price
+		}
+		rows = append(rows, map[string]any{"proxyWallet": u, "asset": m.tokens[o], "conditionId": m.condition,
+			"size": size, "avgPrice": 0.4, "initialValue": size * 0.4, "currentValue": size * price,
+			"cashPnl": size * (price - 0.4), "percentPnl": (price - 0.4) / 0.4 * 100, "totalBought": size,
+			"realizedPnl": 0, "percentRealizedPnl": 0, "curPrice": price, "redeemable": false, "mergeable": false,
+			"title": m.question, "slug": m.slug, "icon": marketIcon(m.slug), "eventSlug": fmt.Sprintf("fake-event-%d", m.event),
+			"eventId": strconv.Itoa(900000 + m.event), "outcome": []string{"Yes", "No"}[o], "outcomeIndex": o,
+			"oppositeOutcome": []string{"No", "Yes"}[o], "oppositeAsset": m.tokens[1-o], "endDate": m.raw["endDateIso"], "negativeRisk": false})
+	}
+	return rows
+}
+
+// value: GET /value?user=[&market=csv] → [{"user","value"}], the summed
+// currentValue of the wallet's positions (docs.polymarket.com
+// api-reference/core/get-total-value-of-a-users-positions: user required,
+// market an optional csv of conditionIds, an array of Value). A wallet with
+// no positions answers value 0 (assumed).
+func (s *Server) value(w http.ResponseWriter, r *http.Request) {
+	u, ok := user(w, r)
+	if !ok {
+		return
+	}
+	conds := csvSet(r.URL.Query()["market"])
+	total := 0.0
+	for _, p := range s.positionRows(u) {
+		if conds == nil || conds[p["conditionId"].(string)] {
+			total += p["currentValue"].(float64)
 		}
 	}
-	writeJSON(w, 200, window(rows, offset, limit))
+	writeJSON(w, 200, []map[string]any{{"user": u, "value": total}})
 }
 
 // marketIcon is a market's icon as Polymarket serves it: an upload-bucket URL
@@ -78,8 +122,28 @@ func marketIcon(slug string) string {
 	return "https://polymarket-upload.s3.us-east-2.amazonaws.com/" + slug + ".png"
 }
 
-// activity: GET /activity; type is a csv of TRADE, SPLIT, MERGE, REDEEM,
-// REWARD, CONVERSION (source: rs-clob-client src/data/types/request.rs); another type is 400 (assumed).
+// activityTypes are the types /activity answers (Polymarket/ts-sdk
+// packages/bindings/src/data/activity.ts, its Activity union); another type
+// in the filter is 400 (assumed).
+var activityTypes = map[string]bool{"TRADE": true, "SPLIT": true, "MERGE": true, "REDEEM": true, "CONVERSION": true,
+	"MIGRATION": true, "REWARD": true, "MAKER_REBATE": true, "TAKER_REBATE": true, "REFERRAL_REWARD": true,
+	"YIELD": true, "DEPOSIT": true, "WITHDRAWAL": true, "TIP": true}
+
+// knownActivity is KnownUser's activity, newest first: trades, a redemption,
+// and the account-level rows (rewards, rebates, a deposit, a withdrawal),
+// which carry only usdcSize with "" for the market fields (ts-sdk
+// activity.ts: account-level activities have an amount only; the empty
+// strings as on v2's wire, assumed for v1).
+var knownActivity = []struct {
+	kind, side string
+	usdc       float64
+}{{"TRADE", "BUY", 0}, {"TRADE", "SELL", 0}, {"REDEEM", "", 0}, {"TRADE", "BUY", 0}, {"REWARD", "", 1.25},
+	{"MAKER_REBATE", "", 3.4}, {"TAKER_REBATE", "", 0.6}, {"DEPOSIT", "", 500}, {"WITHDRAWAL", "", 120}, {"YIELD", "", 0.15}}
+
+// activity: GET /activity; type is a csv of activityTypes. DEPOSIT and
+// WITHDRAWAL rows are left out, and stripped from the type filter, unless
+// excludeDepositsWithdrawals=false (Polymarket/ts-sdk
+// .changeset/activity-deposit-withdrawal-exclusion.md).
 func (s *Server) activity(w http.ResponseWriter, r *http.Request) {
 	u, ok := user(w, r)
 	if !ok {
@@ -89,36 +153,48 @@ func (s *Server) activity(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	types := csvSet(r.URL.Query()["type"])
+	q := r.URL.Query()
+	types := csvSet(q["type"])
 	for t := range types {
-		switch t {
-		case "TRADE", "SPLIT", "MERGE", "REDEEM", "REWARD", "CONVERSION":
-		default:
+		if !activityTypes[t] {
 			writeJSON(w, 400, map[string]string{"error": "invalid type " + t})
 			return
 		}
 	}
+	withMoves := q.Get("excludeDepositsWithdrawals") == "false"
+	if !withMoves && types != nil {
+		delete(types, "DEPOSIT")
+		delete(types, "WITHDRAWAL")
+		if len(types) == 0 {
+			types = nil // assumed: a filter stripped empty filters nothing
+		}
+	}
 	rows := []map[string]any{}
 	if u == KnownUser {
-		kinds := []string{"TRADE", "TRADE", "REDEEM", "TRADE", "REWARD"}
-		for i, k := range kinds {
-			if types != nil && !types[k] {
+		for i, a := range knownActivity {
+			if types != nil && !types[a.kind] || !withMoves && (a.kind == "DEPOSIT" || a.kind == "WITHDRAWAL") {
 				continue
 			}
 			m := s.markets[i]
 			row := map[string]any{"proxyWallet": KnownUser, "timestamp": 1767100000 - i*3600, "conditionId": m.condition,
-				"type": k, "size": 50.0, "usdcSize": 50 * m.price, "transactionHash": fmt.Sprintf("0x%064x", i+1),
-				"price": m.price, "asset": m.tokens[0], "side": "BUY", "outcomeIndex": 0, "title": m.question,
+				"type": a.kind, "size": 50.0, "usdcSize": 50 * m.price, "transactionHash": fmt.Sprintf("0x%064x", i+1),
+				"price": m.price, "asset": m.tokens[0], "side": a.side, "outcomeIndex": 0, "title": m.question,
 				"slug": m.slug, "icon": marketIcon(m.slug), "eventSlug": fmt.Sprintf("fake-event-%d", m.event), "outcome": "Yes",
 				"name": "", "pseudonym": "Fake-Trader", "bio": "", "profileImage": "", "profileImageOptimized": ""}
-			if k != "TRADE" {
-				row["side"] = "" // "" possible on non-trades (source: rs-clob-client src/data/types/)
+			if a.usdc > 0 { // account-level: an amount, no market
+				for _, k := range []string{"conditionId", "asset", "title", "slug", "icon", "eventSlug", "outcome"} {
+					row[k] = ""
+				}
+				row["size"], row["price"], row["usdcSize"] = 0.0, 0.0, a.usdc
 			}
 			rows = append(rows, row)
 		}
 	}
 	writeJSON(w, 200, window(rows, offset, limit))
 }
+
+// NobodyHoldsNo is the market whose No token group lists no holders.
+const NobodyHoldsNo = 5
 
 // holders: GET /holders?market=<conditionIds csv> → one group per outcome
 // token (source: rs-clob-client src/data/types/); limit 0..20.
@@ -150,7 +226,13 @@ func (s *Server) holders(w http.ResponseWriter, r *http.Request) {
 		}
 		for o, tok := range m.tokens {
 			hs := []map[string]any{}
-			for k := 0; k < min(limit, 3); k++ {
+			held := min(limit, 3)
+			if i == NobodyHoldsNo && o == 1 {
+				// a token group with no holders (assumed: the shape a group
+				// takes when one outcome's holders are all gone)
+				held = 0
+			}
+			for k := 0; k < held; k++ {
 				wallet := fmt.Sprintf("0x%040x", o*10+k+1)
 				if i < 3 && o == 0 && k == 0 {
 					wallet = KnownUser // the top Yes holder of the markets KnownUser holds (positions)
@@ -185,16 +267,20 @@ func (s *Server) builders(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rows := []map[string]any{}
-	for i := 0; i < 60; i++ {
+	for i := offset; i < min(offset+limit, NumBuilders); i++ {
 		row := map[string]any{"rank": strconv.Itoa(i + 1), "builder": fmt.Sprintf("Builder%02d", i+1),
-			"volume": float64(5000000 - i*50000), "activeUsers": 1500 - i*10, "verified": i%2 == 0}
+			"volume": float64(6000000 - i*5000), "activeUsers": 1500 - i, "verified": i%2 == 0}
 		if i%3 == 0 {
 			row["builderLogo"] = "https://example.invalid/logo.png"
 		}
 		rows = append(rows, row)
 	}
-	writeJSON(w, 200, window(rows, offset, limit))
+	writeJSON(w, 200, rows)
 }
+
+// NumBuilders is how many builders the fake's board ranks: more than the
+// deepest offset the API serves (1000), so the cap can be reached.
+const NumBuilders = 1100
 
 // BTCPrice is the fake spot price; Kraken's is a few dollars off, as in life.
 const BTCPrice = 97123.45

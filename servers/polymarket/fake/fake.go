@@ -22,31 +22,33 @@ import (
 
 // Route names, counted by Count and matched by Fault.Route.
 const (
-	RouteMarkets       = "gamma_markets"        // GET /markets
-	RouteMarketsKeyset = "gamma_markets_keyset" // GET /markets/keyset
-	RouteMarket        = "gamma_market"         // GET /markets/{id}, /markets/slug/{slug}
-	RouteEvents        = "gamma_events"         // GET /events
-	RouteEventsKeyset  = "gamma_events_keyset"  // GET /events/keyset
-	RouteEvent         = "gamma_event"          // GET /events/{id}, /events/slug/{slug}
-	RouteSearch        = "gamma_search"         // GET /public-search
-	RouteComments      = "gamma_comments"       // GET /comments
-	RouteBook          = "clob_book"            // GET /book
-	RouteBooks         = "clob_books"           // POST /books
-	RoutePrice         = "clob_price"           // GET /price
-	RoutePrices        = "clob_prices"          // POST /prices
-	RouteHistory       = "clob_history"         // GET /prices-history
-	RoutePositions     = "data_positions"       // GET /positions
-	RouteActivity      = "data_activity"        // GET /activity
-	RouteHolders       = "data_holders"         // GET /holders
-	RouteBuilders      = "data_builders"        // GET /v1/builders/leaderboard
-	RouteCoinbase      = "btc_coinbase"         // GET /v2/prices/BTC-USD/spot
-	RouteKraken        = "btc_kraken"           // GET /0/public/Ticker
+	RouteMarkets        = "gamma_markets"         // GET /markets
+	RouteMarketsKeyset  = "gamma_markets_keyset"  // GET /markets/keyset
+	RouteMarket         = "gamma_market"          // GET /markets/{id}, /markets/slug/{slug}
+	RouteEvents         = "gamma_events"          // GET /events
+	RouteEventsKeyset   = "gamma_events_keyset"   // GET /events/keyset
+	RouteEvent          = "gamma_event"           // GET /events/{id}, /events/slug/{slug}
+	RouteSearch         = "gamma_search"          // GET /public-search
+	RouteComments       = "gamma_comments"        // GET /comments
+	RouteCommentsKeyset = "gamma_comments_keyset" // GET /comments/keyset
+	RouteBook           = "clob_book"             // GET /book
+	RouteBooks          = "clob_books"            // POST /books
+	RoutePrice          = "clob_price"            // GET /price
+	RoutePrices         = "clob_prices"           // POST /prices
+	RouteHistory        = "clob_history"          // GET /prices-history
+	RoutePositions      = "data_positions"        // GET /positions
+	RouteActivity       = "data_activity"         // GET /activity
+	RouteHolders        = "data_holders"          // GET /holders
+	RouteBuilders       = "data_builders"         // GET /v1/builders/leaderboard
+	RouteValue          = "data_value"            // GET /value
+	RouteCoinbase       = "btc_coinbase"          // GET /v2/prices/BTC-USD/spot
+	RouteKraken         = "btc_kraken"            // GET /0/public/Ticker
 )
 
 // Routes lists every route name.
 var Routes = []string{RouteMarkets, RouteMarketsKeyset, RouteMarket, RouteEvents, RouteEventsKeyset, RouteEvent,
-	RouteSearch, RouteComments, RouteBook, RouteBooks, RoutePrice, RoutePrices, RouteHistory, RoutePositions,
-	RouteActivity, RouteHolders, RouteBuilders, RouteCoinbase, RouteKraken}
+	RouteSearch, RouteComments, RouteCommentsKeyset, RouteBook, RouteBooks, RoutePrice, RoutePrices, RouteHistory, RoutePositions,
+	RouteActivity, RouteHolders, RouteBuilders, RouteValue, RouteCoinbase, RouteKraken}
 
 // Options configure a fake.
 type Options struct {
@@ -152,6 +154,8 @@ func (s *Server) route(r *http.Request) (string, http.HandlerFunc) {
 		return RouteSearch, s.search
 	case get && p == "/comments":
 		return RouteComments, s.comments
+	case get && p == "/comments/keyset":
+		return RouteCommentsKeyset, s.commentsKeyset
 	case get && p == "/book":
 		return RouteBook, s.book
 	case r.Method == http.MethodPost && p == "/books":
@@ -170,6 +174,8 @@ func (s *Server) route(r *http.Request) (string, http.HandlerFunc) {
 		return RouteHolders, s.holders
 	case get && p == "/v1/builders/leaderboard":
 		return RouteBuilders, s.builders
+	case get && p == "/value":
+		return RouteValue, s.value
 	case get && p == "/v2/prices/BTC-USD/spot":
 		return RouteCoinbase, s.coinbase
 	case get && p == "/0/public/Ticker":

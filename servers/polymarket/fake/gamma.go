@@ -296,7 +296,7 @@ func (s *Server) eventJSON(i int, keepClosed bool) map[string]any {
 		"slug": fmt.Sprintf("fake-event-%d", i), "title": fmt.Sprintf("Fake event %d (%s)", i, cat),
 		"description": "A generated event grouping ten fake markets.", "startDate": ms[0].raw["startDate"],
 		"endDate": ms[len(ms)-1].raw["endDate"], "active": true, "closed": closed, "archived": false,
-		"liquidity": liq, "volume": vol, "volume24hr": v24, "openInterest": vol / 3, "commentCount": 3,
+		"liquidity": liq, "volume": vol, "volume24hr": v24, "openInterest": vol / 3, "commentCount": threadSize(900000 + i),
 		"markets": nested, "tags": []map[string]any{{"id": strconv.Itoa(100 + i%3), "label": cat, "slug": strings.ToLower(cat)}}}
 }
 
@@ -438,18 +438,11 @@ func (s *Server) comments(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var all []map[string]any
-	known := typ == "Event" && id >= 900000 && id < 900000+NumMarkets/PerEvent
-	if known {
-		for k := 0; k < 3; k++ {
-			all = append(all, map[string]any{"id": strconv.Itoa(id*10 + k), "body": fmt.Sprintf("Fake comment %d on %s %d", k, typ, id),
-				"parentEntityType": typ, "parentEntityID": id, "parentCommentID": nil,
-				"userAddress": KnownUser, "replyAddress": nil, "createdAt": "2025-12-30T10:00:00Z", "updatedAt": "2025-12-30T10:00:00Z",
-				// profile fields of rs-clob-client src/gamma/types/; empty bio and image as on most real profiles
-				"profile": map[string]any{"name": "", "pseudonym": "Fake-Trader", "displayUsernamePublic": true, "bio": "",
-					"isMod": false, "isCreator": false, "proxyWallet": KnownUser, "baseAddress": fmt.Sprintf("0x%040x", 0xbA5e+k),
-					"profileImage": "", "positions": []any{}},
-				"reactions": []any{}, "reportCount": 0, "reactionCount": k})
+	all := []map[string]any{}
+	for _, root := range thread(typ, id) {
+		all = append(all, root.row)
+		for _, r := range root.replies {
+			all = append(all, r)
 		}
 	}
 	writeJSON(w, 200, window(all, offset, limit))

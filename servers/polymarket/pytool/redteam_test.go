@@ -77,6 +77,73 @@ print("none")`, wantOut: "none\n"},
 		{name: "statistics.sys", code: "import statistics\nprint('ESC' + 'APED', statistics.sys.modules)", wantErr: "AttributeError"},
 		{name: "collections.abc.sys", code: "import collections.abc\nprint('ESC' + 'APED', collections.abc.sys.modules)", wantErr: "AttributeError"},
 		{name: "datetime.sys", code: "import datetime\nprint('ESC' + 'APED', datetime.sys.modules)", wantErr: "AttributeError"},
+		// Extension modules outside the whitelist are not in the root at
+		// all: _imp.create_dynamic with a whitelisted-looking name and the
+		// file's path finds no file, by any name.
+		{name: "_imp.create_dynamic of _testcapi under a json name", code: getImporter + `imp = bi.load_module("_imp")
+class S:
+    name = "json._testcapi"
+    origin = "/usr/lib/python3.11/lib-dynload/_testcapi.cpython-311-x86_64-linux-gnu.so"
+m = imp.create_dynamic(S())
+m.run_in_subinterp("import os; os.write(1, b'ESC' + b'APED')")`, wantErr: "Error"},
+		{name: "_imp.create_dynamic of _ctypes", code: getImporter + `imp = bi.load_module("_imp")
+class S:
+    name = "json._ctypes"
+    origin = "/usr/lib/python3.11/lib-dynload/_ctypes.cpython-311-x86_64-linux-gnu.so"
+print("ESC" + "APED", imp.create_dynamic(S()))`, wantErr: "Error"},
+		// Functions of the sys stand-ins and of random lead to no real module.
+		{name: "statistics.sys.getsizeof.__self__", code: "import statistics\ns = statistics.sys.getsizeof.__self__\nprint('ESC' + 'APED', s.modules)", wantErr: "AttributeError"},
+		{name: "collections._sys.getsizeof.__self__", code: "import collections\ns = collections._sys.getsizeof.__self__\nprint('ESC' + 'APED', s.modules)", wantErr: "AttributeError"},
+		{name: "re.enum.sys.getsizeof.__self__", code: "import re\ns = re.enum.sys.getsizeof.__self__\nprint('ESC' + 'APED', s.modules)", wantErr: "AttributeError"},
+		{name: "random._urandom.__self__", code: "import random\np = random._urandom.__self__\nprint('ESC' + 'APED', p.listdir('/'))", wantErr: "AttributeError"},
+		{name: "every reachable function's __self__", code: `import collections, datetime, functools, itertools, json, math, random, re, statistics, string
+seen = set()
+def walk(o, depth):
+    if id(o) in seen or depth > 3:
+        return
+    seen.add(id(o))
+    s = getattr(o, "__self__", None)
+    if type(s).__name__ == "module" and s.__name__ in ("sys", "posix", "os", "_imp", "gc", "_io", "_signal"):
+        print("ESC" + "APED", s.__name__)
+    for k in dir(o):
+        try:
+            walk(getattr(o, k), depth + 1)
+        except Exception:
+            pass
+for m in (collections, datetime, functools, itertools, json, math, random, re, statistics, string):
+    walk(m, 0)
+print("none")`, wantOut: "none\n"},
+		// A C builtin's __self__ is the builtins module (CPython sets it so);
+		// what that module holds beyond the code's own builtins is guarded
+		// (its __import__ is the sandbox's) or denied by the audit hook.
+		{name: "builtins module through len.__self__: import", code: "b = len.__self__\nprint('ESC' + 'APED', b.__import__('os'))", wantErr: "ImportError"},
+		{name: "builtins module through len.__self__: open", code: "b = len.__self__\nprint('ESC' + 'APED', b.open('/etc/hostname').read())", wantErr: "blocked by the sandbox|Error"},
+		{name: "builtins module through len.__self__: breakpoint", code: "b = len.__self__\nb.breakpoint()\nprint('ESC' + 'APED')", wantErr: "Error"},
+		// The guard's tables cannot be rewritten.
+		{name: "__import__ globals table rewritten", code: `g = __import__.__globals__
+for k in list(g):
+    v = g[k]
+    if isinstance(v, dict):
+        v["os"] = v.get("json")
+import os
+print("ESC" + "APED", os)`, wantErr: "Error"},
+		{name: "frozenset rebound before an import", code: `import builtins as b
+b.frozenset = lambda *a: type("A", (), {"__contains__": lambda s, x: True})()
+import os
+print("ESC" + "APED", os)`, wantErr: "Error"},
+		{name: "mappingproxy's dict through a dict subclass __eq__", code: `class D(dict):
+    def __eq__(self, other):
+        if isinstance(other, dict):
+            other["os"] = 1
+        return False
+for v in list(__import__.__globals__.values()):
+    try:
+        v == D()
+        D() == v
+    except Exception:
+        pass
+import os
+print("ESC" + "APED", os)`, wantErr: "Error"},
 		{name: "real __import__ through a module's builtins", code: "import json\nos = json.__builtins__['__import__']('os')\nprint('ESC' + 'APED', os.getpid())", wantErr: "ImportError"},
 
 		// Verdicts the code tried to forge.

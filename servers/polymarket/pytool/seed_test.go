@@ -13,7 +13,7 @@ import (
 // and the second request its "Usage via MCP" example, verbatim. The three use
 // cases (statistics, JSON processing, date calculations) are the seed's
 // categories; the seed's exact text of them was not found in public
-// sources, so they are written here around the one line of it the issue
+// sources, so they are written here around the one line of it the original design
 // quotes (the JSON case ends with print(json.dumps(filtered, indent=2))).
 func TestSeedExamples(t *testing.T) {
 	c := connect(t, testConfig())

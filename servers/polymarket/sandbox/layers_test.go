@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -39,7 +40,7 @@ func TestLandlockMinimumABI(t *testing.T) {
 func TestBwrapArgs(t *testing.T) {
 	s := spec{Python: "/usr/bin/python3.11", Loader: "/lib64/ld-linux-x86-64.so.2", ReadDirs: []string{"/usr/lib/python3.11"}}
 	libs := map[string]string{"/usr/lib/x86_64-linux-gnu/libc.so.6": "/usr/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libz.so.1": "/usr/lib/x86_64-linux-gnu/libz.so.1.2.13"}
-	a := bwrapArgs(s, libs, nil)
+	a := bwrapArgs(s, nil, libs, nil)
 	joined := " " + strings.Join(a, " ") + " "
 	for _, want := range []string{
 		" --unshare-all --unshare-user ", " --uid 65534 --gid 65534 ", " --hostname sandbox ", " --die-with-parent ",
@@ -62,6 +63,22 @@ func TestBwrapArgs(t *testing.T) {
 	for i, x := range a {
 		if x == "--bind" || x == "--dev-bind" || x == "--dev" || x == "--ro-bind" && !slices.Contains(allowed, a[i+1]) {
 			t.Errorf("binds more than the interpreter, its stdlib and its libraries: %s %s", x, a[i+1])
+		}
+	}
+}
+
+// TestBwrapArgsStdlibFiles: with the root's stdlib files given, those are
+// bound one by one and the stdlib tree is not.
+func TestBwrapArgsStdlibFiles(t *testing.T) {
+	s := spec{Python: "/usr/bin/python3.11", Loader: "/lib64/ld-linux-x86-64.so.2", ReadDirs: []string{"/usr/lib/python3.11"}}
+	files := []string{"/usr/lib/python3.11/json/__init__.py", "/usr/lib/python3.11/lib-dynload/_json.cpython-311-x86_64-linux-gnu.so"}
+	joined := " " + strings.Join(bwrapArgs(s, files, nil, nil), " ") + " "
+	if strings.Contains(joined, " /usr/lib/python3.11 ") {
+		t.Errorf("the stdlib tree is bound whole:\n%s", joined)
+	}
+	for _, f := range files {
+		if !strings.Contains(joined, " --ro-bind "+f+" "+f+" ") {
+			t.Errorf("bwrap args lack %s:\n%s", f, joined)
 		}
 	}
 }
@@ -141,22 +158,25 @@ func TestBwrapFailsClosed(t *testing.T) {
 			t.Errorf("%s: got %+v, %v", bin, r, err)
 		}
 	}
-	dir := t.TempDir()
-	_ = os.Chmod(filepath.Dir(dir), 0o755) // a root server starts bwrap as nobody
-	_ = os.Chmod(dir, 0o777)
-	counter := filepath.Join(dir, "calls")
-	script := filepath.Join(dir, "bwrap")
-	// The probe is call 1; the run's first try is call 2, which fails.
-	body := "#!/bin/sh\nn=$(cat " + counter + " 2>/dev/null || echo 0)\necho $((n+1)) > " + counter + "\n[ \"$n\" = 1 ] && exit 1\nexec " + DefaultBwrap + " \"$@\"\n"
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	s := newTest(t, Config{Bwrap: script})
-	if p := s.Probe(); p.Unavailable != "" {
-		t.Fatalf("probe: %+v", p)
-	}
-	r, err := s.Run(context.Background(), Request{Code: "print('ran')"})
-	if err != nil || !r.Success || r.Output != "ran\n" {
-		t.Fatalf("after one failure of bwrap: %+v, %v", r, err)
+	// failing is the bwrap call that fails: 0 is the probe's first try
+	// (the probe tries once more), 1 the run's first try (the run does).
+	for _, failing := range []int{0, 1} {
+		dir := t.TempDir()
+		_ = os.Chmod(filepath.Dir(dir), 0o755) // a root server starts bwrap as nobody
+		_ = os.Chmod(dir, 0o777)
+		counter := filepath.Join(dir, "calls")
+		script := filepath.Join(dir, "bwrap")
+		body := "#!/bin/sh\nn=$(cat " + counter + " 2>/dev/null || echo 0)\necho $((n+1)) > " + counter + "\n[ \"$n\" = " + strconv.Itoa(failing) + " ] && exit 1\nexec " + DefaultBwrap + " \"$@\"\n"
+		if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		s := newTest(t, Config{Bwrap: script})
+		if p := s.Probe(); p.Unavailable != "" {
+			t.Fatalf("call %d failing: probe: %+v", failing, p)
+		}
+		r, err := s.Run(context.Background(), Request{Code: "print('ran')"})
+		if err != nil || !r.Success || r.Output != "ran\n" {
+			t.Fatalf("call %d failing: after one failure of bwrap: %+v, %v", failing, r, err)
+		}
 	}
 }

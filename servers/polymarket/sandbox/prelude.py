@@ -1,6 +1,6 @@
 # The Python-level layer of the sandbox. It is defence in depth and readable
 # errors, not a boundary: the kernel layers are (namespaces, Landlock,
-# seccomp, rlimits; see README.md). Run as: python3 -I -S -B -c <this> [kernel-only]
+# seccomp, rlimits; see README.md). Run as: python3 -I -S -B -c <this> [kernel-only | root-modules]
 # stdin: {"code": str, "input_data": {identifier: json}} (checked in Go first)
 # fd 3:  after the helper's layer line: "run" right before the code is
 #        compiled and run, then, when the code raised, one JSON line last:
@@ -213,6 +213,16 @@ def _sandbox_main():
     for enc in ("utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32",
                 "utf-32-le", "utf-32-be", "latin-1", "ascii", "cp1252"):
         codecs.lookup(enc)
+    if sys.argv[1:] == ["root-modules"]:
+        # Everything a run loads is loaded by now: the server builds the
+        # sandbox root from these files alone (run outside any sandbox, with
+        # no user code, once at start).
+        for name, m in sorted(sys.modules.items()):
+            f = getattr(m, "__file__", None)
+            if type_of(f) is str_:
+                stdout.write(name + "\t" + f + "\n")
+        stdout.flush()
+        exit_now(0)
     safe_codecs = types.SimpleNamespace(**{k: v for k, v in vars(codecs).items() if k.startswith("BOM")})
     safe_builtins_mod = types.SimpleNamespace(bin=bin, property=property)
     stand_ins = {"sys": safe_sys, "codecs": safe_codecs}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"net/url"
 	"strconv"
 	"time"
@@ -16,7 +17,7 @@ import (
 )
 
 // Instructions are sent to clients on initialize.
-const Instructions = `Read-only Polymarket data (no keys, no trading).
+const Instructions = `Read-only Polymarket data (no keys, no trading). ` + envelope.ThirdPartyNote + `
 Find markets with search_markets, list_markets or the find_* helpers; get_market gives outcomes with token_id (for get_order_books, get_prices, get_price_history) and condition_id (for get_top_holders). Events group markets (list_events, get_event). Wallet data: get_user_positions, get_user_activity (0x + 40 hex). Paging tools return next_cursor; pass it back with the same filters. Prices are 0..1 (probability); volumes in USDC. Limits per user: 30 public and 10 user-data calls per minute.`
 
 // Config is the server's configuration: flags with environment fallbacks.
@@ -71,14 +72,19 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	if err != nil {
 		return err
 	}
-	r.AddTools(All(NewService(cl, r.Redis, pub, usr, c.LimitOptions...))...)
+	public, user, store, err := limitersFor(r, pub, usr, c.LimitOptions)
+	if err != nil {
+		return err
+	}
+	svc := &Service{c: cl, public: public, user: user, publicN: pub, userN: usr, store: store, clock: r.Clock}
+	r.AddTools(All(svc)...)
 	for _, add := range c.Extra {
 		if err := add(r); err != nil {
 			return err
 		}
 	}
 	r.Log.Info().Str("gamma_url", safeURL(c.GammaURL)).Str("clob_url", safeURL(c.ClobURL)).Str("data_url", safeURL(c.DataURL)).
-		Bool("shared_limits_and_caches", r.Redis != nil).Msg("polymarket configured")
+		Bool("shared_caches", r.Redis != nil).Str("limits", r.StateBackend()).Msg("polymarket configured")
 	return nil
 }
 

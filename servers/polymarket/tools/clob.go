@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -60,6 +61,7 @@ type BookOut struct {
 
 // BooksOut lists the books found and the tokens without one.
 type BooksOut struct {
+	envelope.Coverage
 	Books   []BookOut `json:"books" mcp:"type=object" jsonschema:"bids/asks are [price,size], best first"`
 	Missing []string  `json:"missing,omitempty"`
 	client.Source
@@ -84,7 +86,7 @@ func (s *Service) getOrderBooks() toolkit.Tool {
 			if err != nil {
 				var e *envelope.Error
 				if len(ids) == 1 && asCode(err, &e, envelope.NotFound) {
-					return BooksOut{Books: []BookOut{}, Missing: ids}, nil
+					return BooksOut{Coverage: noBook, Books: []BookOut{}, Missing: ids}, nil
 				}
 				return BooksOut{}, err
 			}
@@ -113,6 +115,7 @@ func (s *Service) getOrderBooks() toolkit.Tool {
 					out.Missing = append(out.Missing, id)
 				}
 			}
+			out.Coverage = tokensCoverage(len(out.Books))
 			return out, nil
 		}))
 }
@@ -192,6 +195,19 @@ func checkGhost(b *BookOut, p map[string]float64, tick float64) {
 	}
 }
 
+// noBook is the coverage of tokens the CLOB has no book for: a real
+// answer (resolved or unknown tokens), every token asked for accounted for.
+var noBook = envelope.Nothing("the CLOB has no book for these tokens (resolved or unknown; see missing)")
+
+// tokensCoverage: every token asked for is answered, with its book or
+// prices or in missing; none found says so.
+func tokensCoverage(found int) envelope.Coverage {
+	if found == 0 {
+		return noBook
+	}
+	return envelope.Whole()
+}
+
 // PricesIn names tokens and sides.
 type PricesIn struct {
 	TokenIDs []string `json:"token_ids" mcp:"minItems=1;maxItems=50"`
@@ -207,6 +223,7 @@ type PriceOut struct {
 
 // PricesOut lists prices and tokens without any.
 type PricesOut struct {
+	envelope.Coverage
 	Prices  []PriceOut `json:"prices" mcp:"type=object" jsonschema:"{token_id, best_bid, best_ask}"`
 	Missing []string   `json:"missing,omitempty"`
 	client.Source
@@ -250,6 +267,7 @@ func (s *Service) getPrices() toolkit.Tool {
 				}
 				out.Prices = append(out.Prices, po)
 			}
+			out.Coverage = tokensCoverage(len(out.Prices))
 			return out, nil
 		}))
 }
@@ -264,32 +282,63 @@ type HistoryIn struct {
 	MaxPoints int    `json:"max_points,omitempty" mcp:"min=2;max=1000;default=200"`
 }
 
-// HistoryOut is a price series ([unix seconds, price]) with a summary.
+// HistoryOut is a price series ([unix seconds, price]) with a summary over
+// every point read (not only the thinned ones shown).
 type HistoryOut struct {
+	envelope.Coverage
 	Points [][]float64 `json:"points"`
-	First  float64     `json:"first,omitempty"`
-	Last   float64     `json:"last,omitempty"`
-	Min    float64     `json:"min,omitempty"`
-	Max    float64     `json:"max,omitempty"`
-	// Window is the [start, end] unix seconds read, when not "now minus interval".
-	Window []int64 `json:"window,omitempty"`
-	Note   string  `json:"note,omitempty"`
+	// First, Last, Min, Max are prices (0..1); a price of 0 is shown.
+	First *float64 `json:"first,omitempty"`
+	Last  *float64 `json:"last,omitempty"`
+	Min   *float64 `json:"min,omitempty"`
+	Max   *float64 `json:"max,omitempty"`
+	// Change is last − first; ChangePct is that over first, in percent
+	// (absent when first is 0).
+	Change    *float64 `json:"change,omitempty"`
+	ChangePct *float64 `json:"change_pct,omitempty"`
+	// Window is the [start, end] unix seconds the answer covers; for max it
+	// is what Polymarket returned, first point to last.
+	Window   []int64 `json:"window"`
+	Fidelity int     `json:"fidelity_min,omitempty"`
+	Note     string  `json:"note,omitempty"`
 	client.Source
 }
 
 // intervalSeconds: an interval's window (1m is a month: docs "a duration
-// ending at the current time"; max and all cover 31 days, a public
-// historical-data cookbook, 2026-08-11).
-var intervalSeconds = map[string]int64{"1h": 3600, "6h": 6 * 3600, "1d": 86400, "1w": 7 * 86400, "1m": 30 * 86400, "max": 31 * 86400}
+// ending at the current time").
+var intervalSeconds = map[string]int64{"1h": 3600, "6h": 6 * 3600, "1d": 86400, "1w": 7 * 86400, "1m": 30 * 86400}
 
 // historyPointCap bounds the points read upstream for one answer: a long
 // window at a fine fidelity gets a coarser one (15 days at 1 minute is 21,600
 // points: the cookbook's measurement).
 const historyPointCap = 20000
 
+// maxReachPoints: interval=max answers a bounded number of points ending now
+// ("roughly 4,300": polyoxide's spec notes; a cookbook measured 31 days at
+// the default fidelity), so an open market's fidelity is chosen for its age
+// to keep within 4,000 points and reach its start.
+const maxReachPoints = 4000
+
+// resolvedFidelity: a resolved market's interval=max history exists only at
+// 12-hour points or coarser; finer answers [] (py-clob-client#216, #189; a
+// probe of 2026-09-26 on a resolved 2024 token: fidelity absent, 1 and 60
+// gave [], 720 gave 614 points Jan→Nov 2024).
+const resolvedFidelity = 720
+
+// ageFidelity is the finest fidelity (minutes) at which interval=max reaches
+// back age.
+func ageFidelity(age time.Duration) int {
+	for _, f := range []int{1, 5, 15, 30, 60, 180, 360, 720, 1440} {
+		if int(age.Minutes())/f <= maxReachPoints {
+			return f
+		}
+	}
+	return 10080
+}
+
 func (s *Service) getPriceHistory() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_price_history", Title: "Get price history", Toolset: setTrading, Hints: toolkit.RemoteRead,
-		Description: "Price history of one outcome token: interval (default 1d, ending now) or start_ts/end_ts (any length: read in 15-day windows, up to 180 days); fidelity in minutes (raised to Polymarket's minimum: 1w 5, 1m 10). A resolved market's history is read before it closed. [unix_s, price] points thinned to max_points, first/last/min/max; note says what was adjusted."},
+		Description: "Price history of one outcome token: interval (default 1d, ending now; max = the market's whole life) or start_ts/end_ts (≤180 days); fidelity in minutes (raised to the minimum). [unix_s, price] points thinned to max_points; first/last/min/max/change/change_pct of all points; window covered; note: adjustments."},
 		limited(s, publicCall, func(ctx context.Context, in HistoryIn) (HistoryOut, error) {
 			if err := client.CheckTokenID("token_id", in.TokenID); err != nil {
 				return HistoryOut{}, err
@@ -300,7 +349,8 @@ func (s *Service) getPriceHistory() toolkit.Tool {
 			if in.EndTS > 0 && in.EndTS <= in.StartTS {
 				return HistoryOut{}, envelope.Invalid("end_ts", "end_ts must be after start_ts")
 			}
-			if now := time.Now().Unix(); in.StartTS >= now || in.EndTS > now+86400 {
+			now := s.now().Unix()
+			if in.StartTS >= now || in.EndTS > now+86400 {
 				return HistoryOut{}, envelope.Invalid("start_ts", "start_ts and end_ts are unix seconds in the past (milliseconds are 1000 times too large); now is %d", now)
 			}
 			var notes []string
@@ -311,64 +361,47 @@ func (s *Service) getPriceHistory() toolkit.Tool {
 				}
 				fid = floor
 			}
-			var pts []client.Point
-			var src client.Source
-			out := HistoryOut{Points: [][]float64{}}
-			if in.StartTS > 0 {
+			h := history{fid: fid, cov: envelope.Whole()}
+			var err error
+			iv := in.Interval
+			switch {
+			case in.StartTS > 0:
 				end := in.EndTS
 				if end == 0 {
-					end = time.Now().Unix()
+					end = now
 				}
-				sp, n, err := s.span(ctx, in.TokenID, in.StartTS, end, fid)
-				if err != nil {
-					return HistoryOut{}, err
-				}
-				pts, src, notes = sp.Points, sp.Src, append(notes, n...)
-				out.Window = []int64{in.StartTS, end}
-			} else {
-				iv := in.Interval
+				err = s.historySpan(ctx, &h, in.TokenID, in.StartTS, end)
+			case iv == "max":
+				err = s.historyMax(ctx, &h, in.TokenID, in.Fidelity, now)
+			default:
 				if iv == "" {
 					iv = "1d"
 				}
-				send := fid
-				if in.Fidelity == 0 && fid == 1 {
-					send = 0 // Polymarket's default, not sent
-				}
-				var err error
-				pts, src, err = s.c.History(ctx, client.HistoryQuery{Token: in.TokenID, Interval: iv, Fidelity: send})
-				if err != nil {
-					return HistoryOut{}, err
-				}
-				if len(pts) == 0 {
-					// interval windows end now: a resolved market has no
-					// points in them, but its history is reachable with
-					// windows before closedTime (the public historical-data cookbook §2.3)
-					rp, rsrc, rnotes, rwin, err := s.beforeClose(ctx, in.TokenID, iv, fid)
-					if err != nil {
-						return HistoryOut{}, err
-					}
-					if rwin != nil {
-						pts, src, out.Window = rp, src.Merge(rsrc), rwin
-					}
-					notes = append(notes, rnotes...)
-				}
+				err = s.historyInterval(ctx, &h, in.TokenID, iv, in.Fidelity, now)
 			}
-			out.Source = src
+			if err != nil {
+				return HistoryOut{}, err
+			}
+			notes = append(notes, h.notes...)
+			out := HistoryOut{Coverage: h.cov, Points: [][]float64{}, Window: h.window, Fidelity: h.fid, Source: h.src}
+			if out.Window == nil {
+				out.Window = []int64{}
+			}
+			pts := h.pts
 			if len(pts) == 0 {
 				if len(notes) == 0 {
 					notes = append(notes, "no price history in this window; get_market shows whether the market trades (markets before 2023 have no CLOB history)")
 				}
 				out.Note = strings.Join(notes, "; ")
+				if out.Complete {
+					out.Coverage = envelope.Nothing("Polymarket answered no points for this window")
+				}
 				return out, nil
 			}
+			summarize(&out, pts)
 			maxPts := in.MaxPoints
 			if maxPts <= 0 {
 				maxPts = 200
-			}
-			out.First, out.Last = float64(pts[0].P), float64(pts[len(pts)-1].P)
-			out.Min, out.Max = out.First, out.First
-			for _, p := range pts {
-				out.Min, out.Max = math.Min(out.Min, float64(p.P)), math.Max(out.Max, float64(p.P))
 			}
 			step := 1.0
 			if len(pts) > maxPts {
@@ -379,64 +412,165 @@ func (s *Service) getPriceHistory() toolkit.Tool {
 				out.Points = append(out.Points, []float64{float64(p.T), float64(p.P)})
 			}
 			if len(pts) > maxPts {
-				notes = append(notes, fmt.Sprintf("%d points thinned to %d", len(pts), len(out.Points)))
+				notes = append(notes, fmt.Sprintf("%d points thinned to %d (first, last, min, max and change cover all %d)", len(pts), len(out.Points), len(pts)))
 			}
 			out.Note = strings.Join(notes, "; ")
 			return out, nil
 		}))
 }
 
-// span reads [start, end] in windows of at most 15 days (Polymarket's
-// longest), at a fidelity coarse enough to stay within historyPointCap, and
-// says what it did.
-func (s *Service) span(ctx context.Context, token string, start, end int64, fid int) (client.Span, []string, error) {
-	var notes []string
-	if mins := (end - start) / 60; mins/int64(fid) > historyPointCap {
-		fid = int(mins/historyPointCap) + 1
-		notes = append(notes, fmt.Sprintf("fidelity raised to %d minutes to keep within %d points", fid, historyPointCap))
-	}
-	sp, err := s.c.HistorySpan(ctx, token, start, end, fid)
-	if err != nil {
-		return client.Span{}, nil, err
-	}
-	if sp.Windows > 1 {
-		notes = append(notes, fmt.Sprintf("read as %d windows of up to 15 days (Polymarket's longest) and joined", sp.Windows))
-	}
-	if sp.Truncated {
-		notes = append(notes, fmt.Sprintf("only the last %d days of the window were read (%d windows); ask again with an earlier end_ts for the rest",
-			client.MaxHistoryChunks*15, client.MaxHistoryChunks))
-	}
-	return sp, notes, nil
+// history is what one answer read: points, the window they cover, the
+// fidelity asked, its coverage and notes.
+type history struct {
+	pts    []client.Point
+	src    client.Source
+	window []int64
+	fid    int
+	cov    envelope.Coverage
+	notes  []string
 }
 
-// beforeClose serves a resolved market's interval from the window before it
-// closed: the market of the token (Gamma keyset, clob_token_ids), its
-// closedTime (else endDate), then [closed - interval, closed].
-func (s *Service) beforeClose(ctx context.Context, token, iv string, fid int) ([]client.Point, client.Source, []string, []int64, error) {
-	m, src, err := s.c.Market(ctx, token)
+// summarize sets first, last, min, max and the change over every point.
+func summarize(out *HistoryOut, pts []client.Point) {
+	first, last := float64(pts[0].P), float64(pts[len(pts)-1].P)
+	lo, hi := first, first
+	for _, p := range pts {
+		lo, hi = math.Min(lo, float64(p.P)), math.Max(hi, float64(p.P))
+	}
+	change := math.Round((last-first)*1e4) / 1e4
+	out.First, out.Last, out.Min, out.Max, out.Change = &first, &last, &lo, &hi, &change
+	if first != 0 {
+		pct := cents((last - first) / first * 100)
+		out.ChangePct = &pct
+	}
+}
+
+// historyInterval reads an interval ending now; a resolved market has no
+// points there, so it is served the interval before it closed.
+func (s *Service) historyInterval(ctx context.Context, h *history, token, iv string, asked int, now int64) error {
+	send := h.fid
+	if asked == 0 && h.fid == 1 {
+		send = 0 // Polymarket's default, not sent
+	}
+	pts, src, err := s.c.History(ctx, client.HistoryQuery{Token: token, Interval: iv, Fidelity: send})
+	if err != nil {
+		return err
+	}
+	h.pts, h.src, h.window = pts, src, []int64{now - intervalSeconds[iv], now}
+	if len(pts) > 0 {
+		return nil
+	}
+	// interval windows end now: a resolved market has no points in them,
+	// but its history is reachable with windows before closedTime (the
+	// public historical-data cookbook §2.3)
+	closedAt, note, err := s.closedMarket(ctx, token)
+	if err != nil || note != "" {
+		h.notes = append(h.notes, note)
+		return err
+	}
+	end := closedAt.Unix()
+	start := end - intervalSeconds[iv]
+	h.notes = append(h.notes, fmt.Sprintf("the market closed at %s and interval windows end now, so this is the %s before it closed; interval=max gives its whole life", closedAt.UTC().Format(time.RFC3339), iv))
+	return s.historySpan(ctx, h, token, start, end)
+}
+
+// historyMax reads a market's whole life. A resolved market is read at
+// 12-hour points (finer answers nothing); an open one at the finest
+// fidelity whose points reach back to its start; what the CLOB returned
+// sets the window, and coverage says when it starts after the market did.
+func (s *Service) historyMax(ctx context.Context, h *history, token string, asked int, now int64) error {
+	m, msrc, err := s.c.Market(ctx, token)
+	var e *envelope.Error
+	switch {
+	case errors.As(err, &e) && e.Code == envelope.NotFound:
+		m = client.Market{} // no Gamma market: ask the CLOB as given
+	case err != nil:
+		return err
+	}
+	began, known := client.ParseGammaTime(m.StartDate)
+	switch {
+	case m.Closed:
+		if h.fid < resolvedFidelity {
+			if asked > 0 {
+				h.notes = append(h.notes, fmt.Sprintf("fidelity raised to %d: for a resolved market Polymarket answers interval=max only at 12-hour points or coarser", resolvedFidelity))
+			}
+			h.fid = resolvedFidelity
+		}
+	case known:
+		if f := ageFidelity(time.Duration(now-began.Unix()) * time.Second); h.fid < f {
+			if asked > 0 {
+				h.notes = append(h.notes, fmt.Sprintf("fidelity raised to %d minutes so the points reach the market's start (%s)", f, began.UTC().Format(time.DateOnly)))
+			}
+			h.fid = f
+		}
+	}
+	pts, src, err := s.c.History(ctx, client.HistoryQuery{Token: token, Interval: "max", Fidelity: h.fid})
+	if err != nil {
+		return err
+	}
+	h.pts, h.src = pts, src.Merge(msrc)
+	if len(pts) == 0 {
+		if m.Closed {
+			h.notes = append(h.notes, "Polymarket has no price history for this resolved market at 12-hour points; try start_ts/end_ts before its close")
+		}
+		return nil
+	}
+	first, last := int64(pts[0].T), int64(pts[len(pts)-1].T)
+	h.window = []int64{first, last}
+	h.notes = append(h.notes, fmt.Sprintf("interval max: %s to %s at %d-minute points", time.Unix(first, 0).UTC().Format(time.DateOnly), time.Unix(last, 0).UTC().Format(time.DateOnly), h.fid))
+	if known && first > began.Unix()+int64(2*h.fid*60)+86400 {
+		h.cov = envelope.Cut(envelope.Windowed,
+			fmt.Sprintf("prices from the market's start (%s) to %s: Polymarket's interval=max reached no further at this fidelity", began.UTC().Format(time.DateOnly), time.Unix(first, 0).UTC().Format(time.DateOnly)),
+			"call get_price_history with start_ts/end_ts before "+strconv.FormatInt(first, 10)+", or a coarser fidelity")
+	}
+	return nil
+}
+
+// closedMarket finds the token's market and when it closed; note explains
+// why there is nothing to read before a close.
+func (s *Service) closedMarket(ctx context.Context, token string) (time.Time, string, error) {
+	m, _, err := s.c.Market(ctx, token)
 	if err != nil {
 		var e *envelope.Error
 		if errors.As(err, &e) && e.Code == envelope.NotFound {
-			return nil, src, []string{"no price history, and no Gamma market lists this token; check the id with get_market"}, nil, nil
+			return time.Time{}, "no price history, and no Gamma market lists this token; check the id with get_market", nil
 		}
-		return nil, src, nil, nil, err
+		return time.Time{}, "", err
 	}
 	if !m.Closed {
-		return nil, src, []string{"no price history in this window (the market is open: it may not have traded yet)"}, nil, nil
+		return time.Time{}, "no price history in this window (the market is open: it may not have traded yet)", nil
 	}
 	at, ok := client.ParseGammaTime(m.ClosedTime)
 	if !ok {
 		at, ok = client.ParseGammaTime(m.EndDate)
 	}
 	if !ok {
-		return nil, src, []string{"the market is closed and Gamma gives no closedTime; pass start_ts/end_ts before it closed"}, nil, nil
+		return time.Time{}, "the market is closed and Gamma gives no closedTime; pass start_ts/end_ts before it closed", nil
 	}
-	end := at.Unix()
-	start := end - intervalSeconds[iv]
-	sp, notes, err := s.span(ctx, token, start, end, fid)
+	return at, "", nil
+}
+
+// historySpan reads [start, end] in windows of at most 15 days
+// (Polymarket's longest), at a fidelity coarse enough to stay within
+// historyPointCap, and says what it did.
+func (s *Service) historySpan(ctx context.Context, h *history, token string, start, end int64) error {
+	if mins := (end - start) / 60; mins/int64(h.fid) > historyPointCap {
+		h.fid = int(mins/historyPointCap) + 1
+		h.notes = append(h.notes, fmt.Sprintf("fidelity raised to %d minutes to keep within %d points", h.fid, historyPointCap))
+	}
+	sp, err := s.c.HistorySpan(ctx, token, start, end, h.fid)
 	if err != nil {
-		return nil, src, nil, nil, err
+		return err
 	}
-	notes = append([]string{fmt.Sprintf("the market closed at %s and interval windows end now, so this is the %s before it closed", at.UTC().Format(time.RFC3339), iv)}, notes...)
-	return sp.Points, src.Merge(sp.Src), notes, []int64{start, end}, nil
+	h.pts, h.src, h.window = sp.Points, h.src.Merge(sp.Src), []int64{start, end}
+	if sp.Windows > 1 {
+		h.notes = append(h.notes, fmt.Sprintf("read as %d windows of up to 15 days (Polymarket's longest) and joined", sp.Windows))
+	}
+	if sp.Truncated {
+		from := end - client.MaxHistoryChunks*client.MaxHistoryWindow
+		h.window[0] = from
+		h.cov = envelope.Cut(envelope.Windowed, fmt.Sprintf("the window before %d: one call reads at most %d days (%d windows)", from, client.MaxHistoryChunks*15, client.MaxHistoryChunks),
+			fmt.Sprintf("call get_price_history again with end_ts=%d for the earlier part", from))
+	}
+	return nil
 }

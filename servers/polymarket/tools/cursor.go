@@ -15,6 +15,9 @@ type cursor struct {
 	Keyset string `json:"k,omitempty"`
 	Offset int    `json:"o,omitempty"`
 	Phase  int    `json:"p,omitempty"` // state=all: 0 lists the open markets, 1 the closed ones
+	// Scope names the query a keyset cursor continues (list_comments: the
+	// thread and its order), so it is refused for another.
+	Scope string `json:"s,omitempty"`
 }
 
 func (c cursor) encode() string {

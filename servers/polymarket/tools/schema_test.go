@@ -16,7 +16,6 @@ func all() []toolkit.Tool {
 // lint: hints all set, read-only and open-world, output schemas, array items.
 func TestToolSnapshots(t *testing.T) {
 	servetest.Snapshot(t, all(), "testdata/toolsnaps")
-	servetest.Presets(t, all(), "schemas.json")
 }
 
 func TestToolLint(t *testing.T) {

@@ -113,7 +113,7 @@ func (s *Server) quickAuth(c *call) reply {
 	case acct == nil:
 		return s.notOk(EmsgUnknownUser)
 	case c.str("vc") != acct.VendorCode, !eq(c.str("appkey"), AppKey(acct.UID, acct.APISecret)):
-		// Noren answers a wrong or expired API key with the vendor-code error, HTTP 400 (issue #145).
+		// Noren answers a wrong or expired API key with the vendor-code error, HTTP 400 (Shoonya-Dev/ShoonyaApi-py issue #145).
 		return s.notOkStatus(400, EmsgInvalidVendor)
 	case acct.APIDisabled:
 		return s.notOk(EmsgNotEnabledAPI)

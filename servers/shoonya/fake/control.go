@@ -127,7 +127,7 @@ func checkFault(f routed) error {
 func knownKind(k FaultKind) bool {
 	switch k {
 	case FaultLatency, FaultTimeout, FaultCloseConn, FaultStatus, FaultMalformed, FaultTruncated,
-		FaultSessionExpired, FaultRateLimit, FaultWSDrop:
+		FaultSessionExpired, FaultRateLimit, FaultRefuse, FaultWSDrop:
 		return true
 	}
 	return false

@@ -21,6 +21,7 @@ const (
 	EmsgCancelNotFound   = "Rejected : ORA:Order not found to Cancel"
 	EmsgHoldingsMissing  = "Invalid Input : Missing uid or actid or prd."
 	EmsgJDataMissing     = "Invalid Input :  jData is Missing."
+	EmsgJDataInvalid     = "Invalid Input : jData is not valid json object" // marketcalls/openalgo broker/shoonya/api/data.py
 	EmsgServerTimeout    = "Server Timeout :  "
 	EmsgTriggerInvalidFm = "Trigger price invalid - %.2f" // openalgo: trgprc "0" on an LMT modify
 

@@ -34,6 +34,10 @@ const (
 	FaultSessionExpired FaultKind = "session_expired"
 	// FaultRateLimit answers HTTP 429.
 	FaultRateLimit FaultKind = "rate_limit"
+	// FaultRefuse answers 200 {"stat":"Not_Ok","emsg":Fault.Body} without
+	// reaching the OMS: the shape of every documented Noren refusal
+	// (source: Shoonya-Dev/ShoonyaApi-py README failure samples).
+	FaultRefuse FaultKind = "refuse"
 	// FaultWSDrop (route "ws") drops every websocket at once when set, then
 	// refuses the next Times handshakes with 502 (0: accept reconnects).
 	FaultWSDrop FaultKind = "ws_drop"

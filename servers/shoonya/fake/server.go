@@ -219,6 +219,9 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, era Era, name
 		case FaultRateLimit:
 			writeReply(w, s.notOkStatus(http.StatusTooManyRequests, EmsgRateLimited))
 			return
+		case FaultRefuse:
+			writeReply(w, s.notOk(f.Body))
+			return
 		case FaultTimeout, FaultCloseConn, FaultMalformed, FaultTruncated:
 			rp := s.dispatch(c, rt, f.Kind)
 			s.deliverFaulty(w, r, f, encodeReply(rp))

@@ -425,6 +425,30 @@ func (g *Guard) Released(ctx context.Context, user, key string, value float64) {
 	})
 }
 
+// AddValue changes the day's notional by delta, atomically: a modification
+// that makes an open order bigger (more quantity or a higher price) spends
+// SHOONYA_MAX_DAY_VALUE as a new order would, so raising the quantity of a
+// small order cannot walk past the cap; a negative delta gives value back.
+func (g *Guard) AddValue(ctx context.Context, user string, delta float64) error {
+	if delta == 0 {
+		return nil
+	}
+	err := g.State.Update(ctx, dayKey(user, g.Now()), 48*time.Hour, func(cur []byte) ([]byte, error) {
+		var d day
+		_ = json.Unmarshal(cur, &d)
+		if delta > 0 && g.MaxDayValue > 0 && d.Value+delta > g.MaxDayValue {
+			return nil, Refusal("max_day_value", EnvMaxDayValue, g.MaxDayValue, "raise "+EnvMaxDayValue+" and restart the server, or wait for the next trading day",
+				"₹%.2f placed today + this change's ₹%.2f = ₹%.2f is over ₹%.2f (₹%.2f left)", d.Value, delta, d.Value+delta, g.MaxDayValue, max(0, g.MaxDayValue-d.Value))
+		}
+		d.Value = max(0, d.Value+delta)
+		return json.Marshal(d)
+	})
+	if err != nil {
+		return g.stateErr(err)
+	}
+	return nil
+}
+
 // Halt stops all trading until Resume (a person's kill switch).
 func (g *Guard) Halt(ctx context.Context, by, reason string) error {
 	return g.State.Update(ctx, haltKey, 0, func([]byte) ([]byte, error) {

@@ -214,3 +214,53 @@ func TestFromEnv(t *testing.T) {
 		})
 	}
 }
+
+// TestAddValue: a modification that grows an order spends the day's value
+// cap like a new order, atomically; giving value back never goes below 0.
+func TestAddValue(t *testing.T) {
+	ctx := context.Background()
+	g, _ := newGuard(guard.Config{Mode: guard.Live, MaxDayValue: 10000})
+	if err := g.Reserve(ctx, "u", sbin("a", 1, 700), false); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name    string
+		delta   float64
+		refused bool
+		after   float64
+	}{
+		{"past the cap", 69300, true, 700},
+		{"to the cap exactly", 9300, false, 10000},
+		{"one rupee more", 1, true, 10000},
+		{"given back", -9300, false, 700},
+		{"given back past zero", -5000, false, 0},
+		{"zero", 0, false, 0},
+	} {
+		err := g.AddValue(ctx, "u", tt.delta)
+		if tt.refused {
+			refusedBy(t, err, "max_day_value")
+		} else if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if s, err := g.StatusOf(ctx, "u"); err != nil || s.Value != tt.after {
+			t.Fatalf("%s: value today %v (%v), want %v", tt.name, s.Value, err, tt.after)
+		}
+	}
+	// Concurrent growth on one state never passes the cap together.
+	g2, _ := newGuard(guard.Config{Mode: guard.Live, MaxDayValue: 10000})
+	var ok atomic.Int32
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if g2.AddValue(ctx, "u", 3000) == nil {
+				ok.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if ok.Load() != 3 {
+		t.Fatalf("%d of 8 concurrent ₹3,000 changes passed a ₹10,000 cap, want 3", ok.Load())
+	}
+}

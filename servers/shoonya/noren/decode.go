@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
@@ -53,10 +54,15 @@ func DecodeObject(op string, body []byte, dst any) error {
 }
 
 // DecodeList decodes a list endpoint's answer: a JSON array on success, an
-// object {"stat":"Not_Ok","emsg":...} on failure. Noren's "no data" answer (an
-// empty book) and any other Not_Ok that is not a failed read (see
-// listReadFailed) is an empty list, not an error. Elements with stat Not_Ok are
-// skipped (each element carries its own stat).
+// object {"stat":"Not_Ok","emsg":...} on failure. Only Noren's "no data"
+// answer (`Error Occurred : 5 "no data"`, the ShoonyaApi-py README's
+// PositionBook and GetQuotes samples; `No Data :  ` for SearchScrip) is an
+// empty list: every other Not_Ok is an error carrying the broker's text in
+// details.broker_message (the README's Holdings failure sample `Invalid Input
+// : Missing uid or actid or prd.`; `Invalid Input : jData is not valid json
+// object`, seen live by marketcalls/openalgo broker/shoonya/api/data.py). A
+// refused read is never "nothing there": the order-book read is also
+// place_order's check for an earlier order with the same key.
 func DecodeList[T any](op string, body []byte) ([]T, error) {
 	switch firstByte(body) {
 	case '[':
@@ -72,7 +78,9 @@ func DecodeList[T any](op string, body []byte) ([]T, error) {
 					return nil, unreadable(op, err)
 				}
 				if st.Stat != "" && !st.OK() {
-					continue
+					// Each element carries its own stat; a refused row
+					// is a refused read, not a row to drop.
+					return nil, refusal(op, st.Emsg)
 				}
 			}
 			var v T
@@ -100,32 +108,24 @@ func DecodeList[T any](op string, body []byte) ([]T, error) {
 			}
 			return w.Values, nil
 		}
-		// The official SDK treats every non-array answer to a list read as
-		// "nothing" (NorenApi.py send_payload: expected_return_type 'list' and
-		// type(res) != list → None), and the emsg of an empty
-		// OrderBook/TradeBook/Holdings is not public. So
-		// any Not_Ok is an empty list, except answers that say the read itself
-		// failed: session/auth, rate limit and server timeout stay errors, so a
-		// caller checking the order book for an earlier order never mistakes
-		// "could not look" for "nothing there".
-		err := EmsgError(op, st.Emsg)
-		if listReadFailed(err) {
-			return nil, err
+		err := refusal(op, st.Emsg)
+		if IsNoData(err) {
+			return []T{}, nil
 		}
-		return []T{}, nil
+		return nil, err
 	default:
 		return nil, unreadable(op, fmt.Errorf("want a JSON array or object, got %q", extract.Clip(string(body), 40)))
 	}
 }
 
-// listReadFailed reports whether a Not_Ok answer to a list read means the
-// read failed rather than "no rows".
-func listReadFailed(err *envelope.Error) bool {
-	switch err.Code {
-	case envelope.Unauthenticated, envelope.PermissionDenied, envelope.RateLimited, envelope.UpstreamUnavailable:
-		return true
+// refusal is the error of a Not_Ok answer; one without any emsg is still a
+// refusal (upstream_error), never an empty answer.
+func refusal(op, emsg string) *envelope.Error {
+	if strings.TrimSpace(emsg) == "" {
+		return envelope.New(envelope.UpstreamError, "%s: Shoonya answered Not_Ok without a reason; try again, and report it if it persists", op).
+			WithRetryable(true).WithDetail("broker_message", "")
 	}
-	return false
+	return EmsgError(op, emsg)
 }
 
 // DecodeJSONStrings decodes EODChartData's answer: an array whose elements

@@ -58,6 +58,9 @@ func (t *transport) do(ctx context.Context, r request, timeout time.Duration) ([
 		return nil, e
 	}
 	e := envelope.From(err)
+	if r.op == "QuickAuth" && resp != nil && resp.Status == http.StatusBadGateway {
+		return nil, LegacyGone()
+	}
 	if !r.idempotent && resp != nil && resp.Status >= 500 && e.Code != envelope.OutcomeUnknown {
 		// A 5xx after a write reached a server (a gateway timeout may follow an
 		// accepted order): never guess, let the caller check the order book.
@@ -101,4 +104,15 @@ func IsOutcomeUnknown(err error) bool {
 func outcomeUnknown(op string, err error) error {
 	return envelope.New(envelope.OutcomeUnknown, "%s: the request was sent but Shoonya's answer was lost; check get_order_book before repeating", op).
 		WithCause(fmt.Errorf("%w: %w", ErrOutcomeUnknown, err))
+}
+
+// LegacyGone is the answer to QuickAuth's 502: since 2026-04-01 the legacy
+// login path answers 502 Bad Gateway to everyone (ShoonyaApi-py#218, #219;
+// marketcalls/openalgo broker/shoonya), so trying again can never work.
+func LegacyGone() *envelope.Error {
+	return envelope.New(envelope.Unauthenticated,
+		"QuickAuth: Shoonya's legacy login (/NorenWClientTP/) answers 502 since 2026-04-01: that path is gone, and trying again will not help. "+
+			"Use the OAuth login: unset SHOONYA_AUTH (oauth is the default) or set it to oauth, set SHOONYA_CLIENT_ID and SHOONYA_CLIENT_SECRET, "+
+			"register this machine's static IP on trade.shoonya.com, then call connect_shoonya_broker and open its authorize_url").
+		WithRetryable(false).WithDetail("http_status", http.StatusBadGateway)
 }

@@ -63,6 +63,10 @@ type Position struct {
 	DaySellAvg    Num    `json:"daysellavgprc"`
 	CFBuyQty      Num    `json:"cfbuyqty"`
 	CFSellQty     Num    `json:"cfsellqty"`
+	DayBuyAmt     Num    `json:"daybuyamt"`
+	DaySellAmt    Num    `json:"daysellamt"`
+	CFBuyAmt      Num    `json:"cfbuyamt"`
+	CFSellAmt     Num    `json:"cfsellamt"`
 	LastPrice     Num    `json:"lp"`
 	RealisedPnL   Num    `json:"rpnl"`
 	UnrealisedMTM Num    `json:"urmtom"`

@@ -130,9 +130,18 @@ func (p *Placer) Place(ctx context.Context, user, key string, book Book, send Se
 	}
 	orders, err := book(ctx)
 	if err != nil {
+		// A refused read is not "no such order yet": nothing is sent, and the
+		// broker's words (details.broker_message) go with the answer.
 		e := envelope.From(err)
-		return Placed{}, envelope.New(e.Code, "could not check the order book for an earlier order with idempotency key %s, so nothing was sent; try again (%s)", key, e.Message).
-			WithRetryable(true).WithCause(err)
+		out := envelope.New(e.Code, "could not check the order book for an earlier order with idempotency key %s, so nothing was sent (%s)", key, e.Message).
+			WithRetryable(e.Retryable).WithCause(err)
+		if e.RetryAfter > 0 {
+			out = out.WithRetryAfter(e.RetryAfter)
+		}
+		for k, v := range e.Details {
+			out = out.WithDetail(k, v)
+		}
+		return Placed{}, out.WithDetail("idempotency_key", key)
 	}
 	if no := findKey(orders, key); no != "" {
 		p.remember(k, no)

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"sync"
@@ -24,7 +25,7 @@ type DetailIn struct {
 
 // The order, trade and holdings books are tables (cols once, then rows of
 // values; toolkit.Tabulate): their rows are uniform and short, so keys would
-// be most of the bytes (issue 17's 30% list budget). With detail, more[i] is
+// be most of the bytes (the 30% list budget of docs/benchmarks.md). With detail, more[i] is
 // the rest of rows[i].
 
 // OrderRow is one order with readable names and real numbers; exchange is
@@ -70,6 +71,7 @@ func orderMore(o noren.Order) OrderMore {
 
 // OrderBookOut is get_order_book's result.
 type OrderBookOut struct {
+	envelope.Coverage
 	Cols []string    `json:"cols" jsonschema:"order_id,exchange,trading_symbol,side,quantity,filled_quantity,price,average_price,status,reject_reason"`
 	Rows [][]any     `json:"rows" mcp:"type=array"`
 	More []OrderMore `json:"more,omitempty" mcp:"type=object"`
@@ -102,24 +104,37 @@ func orderBookTool(d *Deps) toolkit.Tool {
 			}
 		}
 		out.Cols, out.Rows = toolkit.Tabulate(rows)
+		out.Coverage = bookCoverage(len(list), "no orders today")
 		return out, nil
 	})
 }
 
-// TradeRow is one fill.
+// bookCoverage is a whole book's coverage: Noren answers a book whole or
+// refuses it (a refusal is an error, see noren.DecodeList), so an empty one
+// is its "no data" answer.
+func bookCoverage(n int, none string) envelope.Coverage {
+	if n == 0 {
+		return envelope.Nothing("Shoonya answered \"no data\": " + none)
+	}
+	return envelope.Whole()
+}
+
+// TradeRow is one fill; exchange is what the order tools take, fill_value
+// is quantity × price (rupees, before charges).
 type TradeRow struct {
 	OrderID       string  `json:"order_id"`
+	Exchange      string  `json:"exchange"`
 	TradingSymbol string  `json:"trading_symbol"`
 	Side          string  `json:"side"`
 	FillQuantity  float64 `json:"fill_quantity"`
 	FillPrice     float64 `json:"fill_price"`
+	FillValue     float64 `json:"fill_value"`
 	FilledAt      string  `json:"filled_at"`
 }
 
 // TradeMore is the rest of a fill (detail).
 type TradeMore struct {
 	FillID        string  `json:"fill_id,omitempty"`
-	Exchange      string  `json:"exchange"`
 	Product       string  `json:"product"`
 	OrderType     string  `json:"order_type"`
 	OrderQuantity float64 `json:"order_quantity"`
@@ -129,7 +144,8 @@ type TradeMore struct {
 
 // TradeBookOut is get_trade_book's result.
 type TradeBookOut struct {
-	Cols []string    `json:"cols" jsonschema:"order_id,trading_symbol,side,fill_quantity,fill_price,filled_at"`
+	envelope.Coverage
+	Cols []string    `json:"cols" jsonschema:"order_id,exchange,trading_symbol,side,fill_quantity,fill_price,fill_value,filled_at"`
 	Rows [][]any     `json:"rows" mcp:"type=array"`
 	More []TradeMore `json:"more,omitempty" mcp:"type=object"`
 }
@@ -153,15 +169,17 @@ func tradeBookTool(d *Deps) toolkit.Tool {
 		rows := make([]TradeRow, len(list))
 		var out TradeBookOut
 		for i, t := range list {
-			rows[i] = TradeRow{OrderID: t.OrderNo, TradingSymbol: t.TSym, Side: orders.SideName(t.TranType),
-				FillQuantity: float64(t.FillQty), FillPrice: float64(t.FillPrice), FilledAt: norenTime(t.FillTime)}
+			rows[i] = TradeRow{OrderID: t.OrderNo, Exchange: t.Exch, TradingSymbol: t.TSym, Side: orders.SideName(t.TranType),
+				FillQuantity: float64(t.FillQty), FillPrice: float64(t.FillPrice), FillValue: round2(float64(t.FillQty) * float64(t.FillPrice)),
+				FilledAt: norenTime(t.FillTime)}
 			if in.Detail {
-				out.More = append(out.More, TradeMore{FillID: t.FillID, Exchange: t.Exch, Product: orders.ProductName(t.Product),
+				out.More = append(out.More, TradeMore{FillID: t.FillID, Product: orders.ProductName(t.Product),
 					OrderType: orders.OrderTypeName(t.PriceType), OrderQuantity: float64(t.Qty), AveragePrice: float64(t.AvgPrice),
 					Remarks: string(t.Remarks)})
 			}
 		}
 		out.Cols, out.Rows = toolkit.Tabulate(rows)
+		out.Coverage = bookCoverage(len(list), "no fills today")
 		return out, nil
 	})
 }
@@ -176,6 +194,8 @@ type PositionView struct {
 	LastPrice     float64       `json:"last_price"`
 	RealisedPnL   float64       `json:"realised_pnl"`
 	UnrealisedPnL float64       `json:"unrealised_pnl"`
+	PnL           float64       `json:"pnl"`
+	PnLPct        float64       `json:"pnl_percent"` // of the value bought (sold, for a net short): positionBasis
 	More          *PositionMore `json:"more,omitempty" mcp:"type=object"`
 }
 
@@ -192,28 +212,38 @@ type PositionMore struct {
 
 // PositionsOut is get_positions' result.
 type PositionsOut struct {
+	envelope.Coverage
 	Positions     []PositionView `json:"positions"`
 	RealisedPnL   float64        `json:"total_realised_pnl"`
 	UnrealisedPnL float64        `json:"total_unrealised_pnl"`
+	PnL           float64        `json:"total_pnl"`
+	PnLPct        float64        `json:"total_pnl_percent"`
 }
 
 func positionsTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_positions", Title: "Positions", Toolset: "books",
-		Description: "Net positions (intraday and carried) with realised/unrealised P&L and totals; detail adds day and carry-forward quantities. Demat: get_holdings.",
+		Description: "Net positions with P&L (realised, unrealised, total, percent) and totals; detail: day and carry-forward quantities. Demat: get_holdings.",
 		Hints:       toolkit.RemoteRead,
 	}, func(ctx context.Context, in DetailIn) (PositionsOut, error) {
 		list, err := do(ctx, d, func(a *noren.Auth) ([]noren.Position, error) { return d.client().Positions(ctx, a) })
 		if err != nil {
 			return PositionsOut{}, err
 		}
-		out := PositionsOut{Positions: make([]PositionView, 0, len(list))}
+		out := PositionsOut{Positions: make([]PositionView, 0, len(list)), Coverage: bookCoverage(len(list), "no positions")}
+		totalBasis := 0.0
 		for _, p := range list {
 			v := PositionView{
 				Exchange: p.Exch, TradingSymbol: p.TSym, Product: orders.ProductName(p.Product),
-				NetQuantity: float64(p.NetQty), AveragePrice: float64(p.NetAvgPrice), LastPrice: float64(p.LastPrice),
-				RealisedPnL: float64(p.RealisedPnL), UnrealisedPnL: float64(p.UnrealisedMTM),
+				NetQuantity: round2(float64(p.NetQty)), AveragePrice: float64(p.NetAvgPrice), LastPrice: float64(p.LastPrice),
+				RealisedPnL: round2(float64(p.RealisedPnL)), UnrealisedPnL: round2(float64(p.UnrealisedMTM)),
 			}
+			v.PnL = round2(v.RealisedPnL + v.UnrealisedPnL)
+			basis := positionBasis(p)
+			if basis > 0 {
+				v.PnLPct = round2(100 * v.PnL / basis)
+			}
+			totalBasis += basis
 			if in.Detail {
 				v.More = &PositionMore{Token: p.Token, DayBuyQuantity: float64(p.DayBuyQty), DaySellQuantity: float64(p.DaySellQty),
 					DayBuyAverage: float64(p.DayBuyAvg), DaySellAverage: float64(p.DaySellAvg),
@@ -223,8 +253,22 @@ func positionsTool(d *Deps) toolkit.Tool {
 			out.UnrealisedPnL += v.UnrealisedPnL
 			out.Positions = append(out.Positions, v)
 		}
+		out.RealisedPnL, out.UnrealisedPnL = round2(out.RealisedPnL), round2(out.UnrealisedPnL)
+		out.PnL = round2(out.RealisedPnL + out.UnrealisedPnL)
+		if totalBasis > 0 {
+			out.PnLPct = round2(100 * out.PnL / totalBasis)
+		}
 		return out, nil
 	})
+}
+
+// positionBasis is what a position's P&L is a percentage of: the value
+// bought today and carried in (sold, for a net short).
+func positionBasis(p noren.Position) float64 {
+	if p.NetQty < 0 {
+		return float64(p.DaySellAmt + p.CFSellAmt)
+	}
+	return float64(p.DayBuyAmt + p.CFBuyAmt)
 }
 
 // HoldingRow is one demat holding; exchange and symbol are what place_order
@@ -260,6 +304,7 @@ type HoldingMore struct {
 
 // HoldingsOut is get_holdings' result.
 type HoldingsOut struct {
+	envelope.Coverage
 	Cols   []string      `json:"cols" jsonschema:"exchange,trading_symbol,quantity,sellable_quantity,average_price,last_price,value,pnl,pnl_percent"`
 	Rows   [][]any       `json:"rows" mcp:"type=array"`
 	Totals HoldingTotals `json:"totals"`
@@ -309,6 +354,11 @@ func holdingsTool(d *Deps) toolkit.Tool {
 		}
 		out.Totals = holdingTotals(rows)
 		out.Cols, out.Rows = toolkit.Tabulate(rows)
+		out.Coverage = bookCoverage(len(list), "no holdings")
+		if out.Totals.Unpriced > 0 {
+			out.Coverage = envelope.Cut(envelope.Partial, fmt.Sprintf("last price of %d holding(s) (quote failed): their value and pnl are 0 and left out of totals", out.Totals.Unpriced),
+				"call get_holdings again, or get_quotes for the unpriced rows")
+		}
 		return out, nil
 	})
 }
@@ -426,4 +476,12 @@ func holdingTotals(rows []HoldingRow) HoldingTotals {
 	return t
 }
 
-func round2(v float64) float64 { return math.Round(v*100) / 100 }
+// round2 rounds to paise; a result that rounds to zero is +0, never the
+// "-0" a negative cent-fraction would print.
+func round2(v float64) float64 {
+	r := math.Round(v*100) / 100
+	if r == 0 {
+		return 0 // -0 == 0: this drops the sign
+	}
+	return r
+}

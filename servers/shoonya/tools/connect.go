@@ -35,8 +35,8 @@ func connectTool(d *Deps) toolkit.Tool {
 		Description: "Log in to the Shoonya (Finvasia) broker (again when a tool says the session expired). " +
 			"No arguments needed with SHOONYA_* env credentials; arguments override them. " +
 			"OAuth (default): without auth_code it returns authorize_url; the user opens it and logs in, then call again with auth_code from the redirect. " +
-			"Legacy (SHOONYA_AUTH=legacy): password + TOTP. Secrets are never echoed. " +
-			"Errors: unauthenticated (wrong password/TOTP/vendor code), permission_denied (API not enabled), invalid_argument (missing credential, named).",
+			"Legacy password+TOTP login (SHOONYA_AUTH=legacy) is closed by Shoonya since 2026-04-01. Secrets are never echoed. " +
+			"Errors name the setting to fix.",
 		Hints: toolkit.Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	}, func(ctx context.Context, in ConnectIn) (ConnectOut, error) {
 		cr := merge(d.Sessions.Env, in)

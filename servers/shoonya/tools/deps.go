@@ -94,7 +94,7 @@ func All(d *Deps) []toolkit.Tool {
 		exitOrderTool(d), convertPositionTool(d), // confirmed writes (exit.go, convert.go)
 	}
 	for i, t := range all {
-		all[i] = caseInsensitiveExchanges(markedPaper(d, t))
+		all[i] = normalisedArguments(markedPaper(d, t))
 	}
 	return all
 }

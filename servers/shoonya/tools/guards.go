@@ -29,11 +29,7 @@ func (d *Deps) paper(ctx context.Context) bool {
 
 // guardOrder is what the guards see of o: valued at the price sent, else the trigger.
 func guardOrder(o noren.OrderRequest, key string) guard.Order {
-	px := o.Price
-	if px <= 0 {
-		px = o.Trigger
-	}
-	return guard.Order{Key: key, Exch: o.Exch, TSym: o.TSym, Side: o.TranType, Qty: o.Qty, Value: float64(o.Qty) * px}
+	return guard.Order{Key: key, Exch: o.Exch, TSym: o.TSym, Side: o.TranType, Qty: o.Qty, Value: orderValue(o.Qty, o.Price, o.Trigger)}
 }
 
 // sendFailed tells the guards how a PlaceOrder that returned err ended:

@@ -30,7 +30,6 @@ func TestToolSchemasAndLint(t *testing.T) {
 	}
 	servetest.Lint(t, ts)
 	servetest.Snapshot(t, ts, "testdata/toolsnaps")
-	servetest.Presets(t, ts, "schemas.json")
 }
 
 func TestReadOnlyDropsOrderTools(t *testing.T) {

@@ -478,7 +478,16 @@ func modifyOrderTool(d *Deps) toolkit.Tool {
 			}
 			sent = noren.ModifyRequest{OrderNo: in.OrderID, Exch: m.Exch, TSym: m.TSym, Qty: m.Qty,
 				PriceType: m.PriceType, Price: m.Price, Trigger: m.Trigger, Decimals: m.Decimals}
-			return d.client().ModifyOrder(ctx, a, sent)
+			// The guards see what the change adds to the day's notional.
+			grow := orderValue(m.Qty, m.Price, m.Trigger) - orderValue(int(ob.Qty), float64(ob.Price), float64(ob.Trigger))
+			if err := d.guard().AddValue(ctx, user(ctx), grow); err != nil {
+				return "", err
+			}
+			no, err := d.client().ModifyOrder(ctx, a, sent)
+			if err != nil && !noren.IsOutcomeUnknown(err) {
+				_ = d.guard().AddValue(ctx, user(ctx), -grow) // not changed: give the value back
+			}
+			return no, err
 		})
 		if err != nil {
 			return ModifyAck{}, err
@@ -490,6 +499,14 @@ func modifyOrderTool(d *Deps) toolkit.Tool {
 		}
 		return out, nil
 	})
+}
+
+// orderValue is an order's notional as the guards count it: at its price, else its trigger.
+func orderValue(qty int, price, trigger float64) float64 {
+	if price <= 0 {
+		price = trigger
+	}
+	return float64(qty) * price
 }
 
 // CancelIn is cancel_order's input.

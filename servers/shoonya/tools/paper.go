@@ -206,8 +206,17 @@ func paperOrderBook(d *Deps) func(ctx context.Context, in DetailIn) (any, error)
 			}
 		}
 		out.Cols, out.Rows = toolkit.Tabulate(rows)
+		out.Coverage = paperCoverage(len(rows), "no paper orders today")
 		return out, nil
 	}
+}
+
+// paperCoverage is a paper book's coverage: the book is kept here, whole.
+func paperCoverage(n int, none string) envelope.Coverage {
+	if n == 0 {
+		return envelope.Nothing("the paper book has " + none)
+	}
+	return envelope.Whole()
 }
 
 func paperTradeBook(d *Deps) func(ctx context.Context, in DetailIn) (any, error) {
@@ -219,13 +228,15 @@ func paperTradeBook(d *Deps) func(ctx context.Context, in DetailIn) (any, error)
 		rows := make([]TradeRow, len(l.Trades))
 		out := &TradeBookOut{}
 		for i, t := range l.Trades {
-			rows[i] = TradeRow{OrderID: t.OrderID, TradingSymbol: t.TSym, Side: orders.SideName(t.Side), FillQuantity: float64(t.Qty),
-				FillPrice: t.Price, FilledAt: t.At.In(istZone).Format("2006-01-02T15:04:05+05:30")}
+			rows[i] = TradeRow{OrderID: t.OrderID, Exchange: t.Exch, TradingSymbol: t.TSym, Side: orders.SideName(t.Side), FillQuantity: float64(t.Qty),
+				FillPrice: t.Price, FillValue: round2(float64(t.Qty) * t.Price), FilledAt: t.At.In(istZone).Format("2006-01-02T15:04:05+05:30")}
 			if in.Detail {
-				out.More = append(out.More, TradeMore{FillID: t.ID, Exchange: t.Exch, Product: orders.ProductName(t.Product), OrderQuantity: float64(t.Qty), AveragePrice: t.Price})
+				out.More = append(out.More, TradeMore{FillID: t.ID, Product: orders.ProductName(t.Product),
+					OrderQuantity: float64(t.Qty), AveragePrice: t.Price})
 			}
 		}
 		out.Cols, out.Rows = toolkit.Tabulate(rows)
+		out.Coverage = paperCoverage(len(rows), "no paper fills today")
 		return out, nil
 	}
 }
@@ -237,10 +248,20 @@ func paperPositions(d *Deps) func(ctx context.Context, in DetailIn) (any, error)
 			return nil, err
 		}
 		out := &PositionsOut{Positions: []PositionView{}}
+		totalBasis := 0.0
 		for _, p := range l.Positions() {
 			ltp := quotes[p.Exch+"|"+p.TSym]
 			v := PositionView{Exchange: p.Exch, TradingSymbol: p.TSym, Product: orders.ProductName(p.Product), NetQuantity: float64(p.Net),
-				AveragePrice: p.NetAvg, LastPrice: ltp, RealisedPnL: p.Realised, UnrealisedPnL: p.Unrealised(ltp)}
+				AveragePrice: p.NetAvg, LastPrice: ltp, RealisedPnL: round2(p.Realised), UnrealisedPnL: round2(p.Unrealised(ltp))}
+			v.PnL = round2(v.RealisedPnL + v.UnrealisedPnL)
+			basis := float64(p.BuyQty) * p.BuyAvg // as positionBasis: sold, for a net short
+			if p.Net < 0 {
+				basis = float64(p.SellQty) * p.SellAvg
+			}
+			if basis > 0 {
+				v.PnLPct = round2(100 * v.PnL / basis)
+			}
+			totalBasis += basis
 			if in.Detail {
 				v.More = &PositionMore{Token: p.Token, DayBuyQuantity: float64(p.BuyQty), DaySellQuantity: float64(p.SellQty), DayBuyAverage: p.BuyAvg, DaySellAverage: p.SellAvg}
 			}
@@ -249,6 +270,11 @@ func paperPositions(d *Deps) func(ctx context.Context, in DetailIn) (any, error)
 			out.Positions = append(out.Positions, v)
 		}
 		out.RealisedPnL, out.UnrealisedPnL = round2(out.RealisedPnL), round2(out.UnrealisedPnL)
+		out.PnL = round2(out.RealisedPnL + out.UnrealisedPnL)
+		if totalBasis > 0 {
+			out.PnLPct = round2(100 * out.PnL / totalBasis)
+		}
+		out.Coverage = paperCoverage(len(out.Positions), "no paper positions")
 		return out, nil
 	}
 }
@@ -283,6 +309,11 @@ func paperHoldings(d *Deps) func(ctx context.Context, in DetailIn) (any, error) 
 		}
 		out.Totals = holdingTotals(rows)
 		out.Cols, out.Rows = toolkit.Tabulate(rows)
+		out.Coverage = paperCoverage(len(rows), "no delivery (CNC) buys held")
+		if out.Totals.Unpriced > 0 {
+			out.Coverage = envelope.Cut(envelope.Partial, fmt.Sprintf("last price of %d paper holding(s) (quote failed): their value and pnl are 0 and left out of totals", out.Totals.Unpriced),
+				"call get_holdings again, or get_quotes for the unpriced rows")
+		}
 		return out, nil
 	}
 }

@@ -86,7 +86,9 @@ func TestListResultRatio(t *testing.T) {
 		// quantities, prices, status and reject reason; as objects it was 35%.
 		{"get_order_book", "OrderBook", nil, 0, 0},
 		{"get_trade_book", "TradeBook", nil, 0, 0},
-		{"get_positions", "PositionBook", nil, 0, 0},
+		// Positions add what Noren does not send: each row's P&L and its
+		// percentage, and the totals (35% with them, 30% without).
+		{"get_positions", "PositionBook", nil, 0.36, 0},
 		// Two holdings: exchange, symbol, quantity, sellable and average
 		// price are the decision; 36% as objects (Noren's rows are short).
 		// Each is valued from its own quote (last price, value, P&L), so

@@ -63,8 +63,8 @@ func (p *countingProxy) count(route string) int {
 
 // newReplicas builds n independently configured shoonya servers in front of
 // one fake Noren (REST through a counting proxy), logged in to one account,
-// sharing Redis when redisURL is set.
-func newReplicas(t *testing.T, era noren.Era, n int, redisURL string, extra map[string]string) ([]*env, *countingProxy) {
+// sharing Redis when redisURL is set; args are the servers' command line.
+func newReplicas(t *testing.T, era noren.Era, n int, redisURL string, extra map[string]string, args ...string) ([]*env, *countingProxy) {
 	t.Helper()
 	proxy := newCountingProxy(t)
 	rest := proxy.url + fake.PathOAuthREST
@@ -77,12 +77,12 @@ func newReplicas(t *testing.T, era noren.Era, n int, redisURL string, extra map[
 	for k, v := range extra {
 		vars[k] = v
 	}
-	first := newEnv(t, era, envOpt{extra: vars})
+	first := newEnv(t, era, envOpt{extra: vars, args: args})
 	h := first.fake.Handler()
 	proxy.target.Store(&h)
 	out := []*env{first}
 	for i := 1; i < n; i++ { // the environment newEnv set is still in force
-		out = append(out, &env{t: t, fake: first.fake, urls: first.urls, era: era, uid: first.uid, conn: servetest.New(t, app())})
+		out = append(out, &env{t: t, fake: first.fake, urls: first.urls, era: era, uid: first.uid, conn: servetest.New(t, app(), args...)})
 	}
 	for _, e := range out {
 		e.connect()

@@ -1,7 +1,7 @@
 package tools_test
 
-// Regression tests for issue 10 (shoonya: behave like the real Noren, not
-// like our fake) and issue 11 item 7 (order values), one per item, through MCP.
+// Regression tests against the real Noren's behaviour, not our fake's, and
+// for order values, one per behaviour, through MCP.
 
 import (
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
@@ -102,24 +102,34 @@ func TestMarketOrdersGoOutAsProtectiveLimits(t *testing.T) {
 	}
 }
 
-// Item 2: a fresh account's order book may answer any Not_Ok text (the real
-// one is not public); the first order must still go out.
+// A fresh account's empty order book answers Noren's "no data" (ShoonyaApi-py
+// README PositionBook sample; the fake's default): the first order goes out.
+// Any other Not_Ok on that read is a refusal, not "no order yet": place_order
+// sends nothing and says why, with the broker's words.
 func TestFirstOrderOnAnEmptyBook(t *testing.T) {
-	e := quietEnv(t, fake.Config{NoDataEmsg: "Error Occurred : 7 \"some unpublished text\""}, nil)
-	if ob := servetest.Decode[tools.OrderBookOut](t, e.call("get_order_book", nil)); len(ob.Rows) != 0 {
+	e := quietEnv(t, fake.Config{}, nil)
+	if ob := servetest.Decode[tools.OrderBookOut](t, e.call("get_order_book", nil)); len(ob.Rows) != 0 || ob.Empty == "" || !ob.Complete {
 		t.Fatalf("%+v", ob)
 	}
 	out := servetest.Decode[tools.PlaceOut](t, e.call("place_order", order(map[string]any{"idempotency_key": "first-1"})))
 	if out.Outcome != "placed" || e.fake.OrdersWithRemarks("first-1") != 1 {
 		t.Fatalf("%+v", out)
 	}
-	// A session error on the book is still an error, and nothing is sent.
-	e.fake.SetFault("OrderBook", fake.Fault{Kind: fake.FaultSessionExpired, Times: 1})
-	if body := servetest.ErrorBody(t, e.call("place_order", order(map[string]any{"idempotency_key": "first-2"}))); body.Code != envelope.Unauthenticated {
-		t.Fatalf("%+v", body)
-	}
-	if e.fake.OrdersWithRemarks("first-2") != 0 {
-		t.Fatal("sent without reading the book")
+	for _, f := range []fake.Fault{
+		{Kind: fake.FaultRefuse, Body: "Error Occurred : 7 \"some unpublished text\"", Times: 1},
+		{Kind: fake.FaultRefuse, Body: fake.EmsgJDataInvalid, Times: 1},
+		{Kind: fake.FaultSessionExpired, Times: 1},
+	} {
+		e.fake.SetFault("OrderBook", f)
+		body := servetest.ErrorBody(t, e.call("place_order", order(map[string]any{"idempotency_key": "first-2"})))
+		switch {
+		case f.Kind == fake.FaultSessionExpired && body.Code != envelope.Unauthenticated,
+			f.Kind == fake.FaultRefuse && (!strings.Contains(body.Message, "nothing was sent") || body.Details["broker_message"] != f.Body):
+			t.Fatalf("%s: %+v", f.Kind, body)
+		}
+		if n := e.fake.OrdersWithRemarks("first-2"); n != 0 {
+			t.Fatalf("%s: sent %d orders without reading the book", f.Kind, n)
+		}
 	}
 }
 
@@ -178,9 +188,12 @@ func TestCoverAndBracketLegs(t *testing.T) {
 // search, order and option-chain routes alike.
 func TestChartsCarryJKeyAndAmpersandSymbols(t *testing.T) {
 	e := quietEnv(t, fake.Config{ChartsRequireJKey: true}, nil)
-	from := fake.LastSession(clock.MustFromEnv().Now()).Format("2006-01-02")
+	last := fake.LastSession(clock.MustFromEnv().Now())
+	// Daily bars from two weeks back: the session of the day itself has its
+	// daily bar only at some hours, minute bars at all of them.
+	from := map[string]string{"5": last.Format("2006-01-02"), "day": last.AddDate(0, 0, -14).Format("2006-01-02")}
 	for _, iv := range []string{"5", "day"} {
-		out := servetest.Decode[tools.SeriesOut](t, e.call("get_time_price_series", map[string]any{"exchange": "NSE", "token": "2031", "interval": iv, "from": from}))
+		out := servetest.Decode[tools.SeriesOut](t, e.call("get_time_price_series", map[string]any{"exchange": "NSE", "token": "2031", "interval": iv, "from": from[iv]}))
 		if len(out.Candles) == 0 {
 			t.Fatalf("interval %s: no candles", iv)
 		}
@@ -197,7 +210,7 @@ func TestChartsCarryJKeyAndAmpersandSymbols(t *testing.T) {
 	}
 }
 
-// Issue 11.7: prices are checked before anything is sent, and formatted with
+// Prices are checked before anything is sent, and formatted with
 // the instrument's decimals; a broker that cannot be read after a lost answer
 // is reported as "could not be checked".
 func TestOrderPricesAreChecked(t *testing.T) {

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
+	"github.com/mcpfleet/mcpfleet/servers/web-search/openai"
 )
 
 // Options configure a Server.
@@ -177,7 +178,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	if f != nil && f.Scenario != "" {
 		sc = f.Scenario
 	}
-	s.answer(w, sc, f, parsed)
+	s.answer(w, r, sc, f, parsed)
 }
 
 // checkBody rejects what the real API rejects (source: openai-go
@@ -223,7 +224,8 @@ func checkBody(b map[string]any) (msg, param, code string) {
 		}
 	}
 	if rs, ok := b["reasoning"].(map[string]any); ok {
-		if strings.HasPrefix(model, "gpt-4") {
+		rule, known := openai.RuleFor(model)
+		if known && rule.Efforts == nil {
 			return "Unsupported parameter: 'reasoning.effort' is not supported with this model.", "reasoning.effort", "unsupported_parameter"
 		}
 		if rs["effort"] == "minimal" && len(tools) > 0 {
@@ -232,10 +234,16 @@ func checkBody(b map[string]any) (msg, param, code string) {
 			// comes before the model's own effort list.
 			return "The following tools cannot be used with reasoning.effort 'minimal': web_search.", "tools", ""
 		}
-		ok := efforts(model)
-		if e, set := rs["effort"]; set && e != nil && !slices.Contains(ok, str(e)) {
-			return fmt.Sprintf("Invalid value: '%v'. Supported values are: '%s'.", e, strings.Join(ok, "', '")), "reasoning.effort", "invalid_value"
+		// The model table (openai/models.go, each row cited) is what the
+		// API accepts; the wording is the recorded gpt-5.1 refusal
+		// (anomalyco/opencode#4451). assumed: the same for every model.
+		if e, set := rs["effort"]; set && e != nil && known && !slices.Contains(rule.Efforts, str(e)) {
+			return fmt.Sprintf("Unsupported value: '%v' is not supported with the '%s' model. Supported values are: %s.", e, model, quotedList(rule.Efforts)), "reasoning.effort", "unsupported_value"
 		}
+	}
+	if n, ok := b["max_tool_calls"].(float64); ok && n < 1 {
+		// assumed: the wording; the API reference types it as an integer bound.
+		return fmt.Sprintf("Invalid 'max_tool_calls': integer below minimum value. Expected a value >= 1, but got %v instead.", n), "max_tool_calls", "integer_below_min_value"
 	}
 	return "", "", ""
 }
@@ -281,4 +289,16 @@ func (s *Server) writeError(w http.ResponseWriter, status int, extra http.Header
 		e["code"] = code
 	}
 	writeJSON(w, status, map[string]any{"error": e})
+}
+
+// quotedList is "'a', 'b', and 'c'" as OpenAI lists supported values.
+func quotedList(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = "'" + v + "'"
+	}
+	if len(q) < 2 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + ", and " + q[len(q)-1]
 }

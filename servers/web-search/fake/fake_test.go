@@ -53,7 +53,7 @@ func TestAuthAndBodyChecks(t *testing.T) {
 		{"sk-test", `{"model":"gpt-5-nano","tools":[]}`, 400, "missing_required_parameter", "input"},
 		{"sk-test", `{"model":"gpt-5-nano","input":"x","tools":[{"type":"web_browse"}]}`, 400, "invalid_value", "tools[0].type"},
 		{"sk-test", `{"model":"gpt-5-nano","input":"x","tools":[{"type":"web_search","user_location":{"type":"approximate","country":"UAE"}}]}`, 400, "invalid_value", "tools[0].user_location.country"},
-		{"sk-test", `{"model":"gpt-5-nano","input":"x","reasoning":{"effort":"max"}}`, 400, "invalid_value", "reasoning.effort"},
+		{"sk-test", `{"model":"gpt-5-nano","input":"x","reasoning":{"effort":"max"}}`, 400, "unsupported_value", "reasoning.effort"},
 		{"sk-test", okBody, 200, "", ""},
 	}
 	for i, tc := range cases {

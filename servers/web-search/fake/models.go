@@ -25,6 +25,7 @@ var catalog = map[string]string{ // id → shutdown date ("" none announced)
 	"gpt-5-nano": "2026-12-11", "gpt-5-nano-2025-08-07": "2026-12-11",
 	"gpt-4o": "2027-01-14", "gpt-4o-mini": "2027-01-14", "gpt-4.1": "2027-01-14", "gpt-4.1-mini": "2027-01-14",
 	"gpt-4.1-nano": "2026-10-23", "o4-mini": "2026-10-23",
+	"o3": "", "o3-pro": "", "gpt-5-pro": "", "gpt-6.2-sol": "", "gpt-6.2-astra": "",
 }
 
 // SetModel adds a model or changes its shutdown date ("" none announced).
@@ -103,17 +104,4 @@ func phased(model string) bool {
 		}
 	}
 	return false
-}
-
-// efforts are the reasoning efforts a model takes. gpt-6 models take none …
-// max (their model pages); gpt-5.1 and later add none to the gpt-5 set; the
-// gpt-5 line has minimal … high.
-func efforts(model string) []string {
-	switch {
-	case strings.HasPrefix(model, "gpt-6"):
-		return []string{"none", "low", "medium", "high", "xhigh", "max"}
-	case strings.HasPrefix(model, "gpt-5.") && !strings.HasPrefix(model, "gpt-5.0"):
-		return []string{"none", "minimal", "low", "medium", "high", "xhigh"}
-	}
-	return []string{"minimal", "low", "medium", "high"}
 }

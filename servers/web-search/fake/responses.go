@@ -32,6 +32,7 @@ const usedOutputTokens = 1187
 
 func envelope(req map[string]any, status string, output []any) map[string]any {
 	model := str(req["model"])
+	output = capToolCalls(output, req["max_tool_calls"])
 	if phased(model) {
 		output = withPhases(output)
 	}
@@ -275,4 +276,29 @@ func build(sc string, req map[string]any) map[string]any {
 		return r
 	}
 	return completedResponse(req)
+}
+
+// capToolCalls keeps the first max_tool_calls built-in tool calls: "The
+// maximum number of total calls to built-in tools that can be processed in a
+// response. This maximum number applies across all built-in tool calls, not
+// per individual tool. Any further attempts to call a tool by the model will
+// be ignored." (openai-go responses/response.go; openai-python
+// Response.max_tool_calls). So a search, an open_page and a find_in_page
+// are three calls.
+func capToolCalls(output []any, limit any) []any {
+	n, ok := limit.(float64)
+	if !ok {
+		return output
+	}
+	out, calls := make([]any, 0, len(output)), 0
+	for _, it := range output {
+		if m, _ := it.(map[string]any); m["type"] == "web_search_call" {
+			if calls >= int(n) {
+				continue
+			}
+			calls++
+		}
+		out = append(out, it)
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Scenario names. Success scenarios answer 200 with a response object; error
@@ -50,7 +51,14 @@ func Scenarios() []string { return slices.Clone(scenarios) }
 func Known(name string) bool { return slices.Contains(scenarios, name) }
 
 // answer writes scenario sc.
-func (s *Server) answer(w http.ResponseWriter, sc string, f *Fault, req map[string]any) {
+func (s *Server) answer(w http.ResponseWriter, hr *http.Request, sc string, f *Fault, req map[string]any) {
+	stream, _ := req["stream"].(bool)
+	var pace time.Duration
+	stall := ""
+	if f != nil {
+		pace, stall = time.Duration(f.StreamMs)*time.Millisecond, f.StallAfter
+	}
+	done := hr.Context().Done()
 	extra := http.Header{}
 	retry := func(def string) {
 		v := def
@@ -105,14 +113,27 @@ func (s *Server) answer(w http.ResponseWriter, sc string, f *Fault, req map[stri
 		w.WriteHeader(502)
 		_, _ = io.WriteString(w, "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>cloudflare</center></body></html>")
 	case Malformed:
+		if stream {
+			streamResponse(w, completedResponse(req), pace, done, 0, true, stall)
+			return
+		}
 		w.WriteHeader(200)
 		_, _ = io.WriteString(w, `{"id":"resp_fake","object":"response","status":"completed","output":[{"type":"message","content":[{"type":"output_te`)
 	case Truncated:
+		if stream {
+			r := completedResponse(req)
+			streamResponse(w, r, pace, done, eventCount(r)/2, false, stall)
+			return
+		}
 		b := responseJSON(completedResponse(req))
 		w.Header().Set("Content-Length", strconv.Itoa(len(b)+1000))
 		w.WriteHeader(200)
 		_, _ = w.Write(b[:len(b)/2])
 	default:
+		if stream {
+			streamResponse(w, build(sc, req), pace, done, 0, false, stall)
+			return
+		}
 		writeRaw(w, responseJSON(build(sc, req)))
 	}
 }

@@ -1,24 +1,22 @@
-// Package openai calls the OpenAI Responses API (POST /v1/responses) with the
-// hosted web_search tool, and turns its answers into cleaned, cited results.
-// It is a small hand-written client on pkg/upstream rather than the SDK: one
-// endpoint, a small subset of the response, one deadline we own (openai-go
-// v3 would add ~27 MB to the binary and retries on its own schedule).
+// Package openai calls the OpenAI Responses API (POST /v1/responses, streamed)
+// with the hosted web_search tool through OpenAI's official Go SDK
+// (github.com/openai/openai-go/v3), and turns its answers into cleaned,
+// cited results. This package decides what the SDK cannot know: which
+// failures are worth a retry within our deadline (never insufficient_quota),
+// what each error tells the user to change, and what a cut answer still holds.
 package openai
 
 import (
-	"context"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
-	"regexp"
 	"strings"
 	"time"
 
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/openai/openai-go/v3/shared"
 	"github.com/rs/zerolog"
-
-	"github.com/mcpfleet/mcpfleet/pkg/envelope"
-	"github.com/mcpfleet/mcpfleet/pkg/extract"
-	"github.com/mcpfleet/mcpfleet/pkg/upstream"
 )
 
 // Settings, their environment variables and defaults.
@@ -30,23 +28,38 @@ const (
 	EnvContextSize     = "WEB_SEARCH_CONTEXT_SIZE"
 	EnvMaxToolCalls    = "WEB_SEARCH_MAX_TOOL_CALLS"
 	EnvMaxOutputTokens = "WEB_SEARCH_MAX_OUTPUT_TOKENS"
+	EnvTimeout         = "WEB_SEARCH_TIMEOUT"
 
 	DefaultBaseURL = "https://api.openai.com/v1"
 	// DefaultModel is OpenAI's recommended replacement for gpt-5-nano, which
-	// shuts down on 2026-12-11 (see lifecycle.go for the sources). It takes
+	// shuts down on 2026-12-11 (models.go cites the row). It takes
 	// web_search and reasoning efforts none … max.
-	DefaultModel        = "gpt-6-luna"
-	DefaultEffort       = "low" // the 15 s limit is tight for a searching reasoning model
-	DefaultContextSize  = "low"
-	DefaultMaxToolCalls = 2
+	DefaultModel       = "gpt-6-luna"
+	DefaultEffort      = "low"
+	DefaultContextSize = "low"
+	// DefaultMaxToolCalls is max_tool_calls as the API counts it: every
+	// built-in tool call, not only searches ("The maximum number of total
+	// calls to built-in tools … across all built-in tool calls, not per
+	// individual tool"; openai-go responses/response.go, openai-python
+	// Response.max_tool_calls), so each open_page and find_in_page counts.
+	// The recorded real gpt-5-mini search (testdata/contract
+	// gpt-5-mini-stream-2025-12.sse) made 6: 2 searches, 1 open_page and 3
+	// find_in_page; a cap of 2 stops after one search and one page read.
+	DefaultMaxToolCalls = 6
 	// Reasoning tokens count against max_output_tokens: a recorded gpt-5-mini
 	// search at medium effort used 3,136 of its 3,773 output tokens on
 	// reasoning (testdata/contract/gpt-5-mini-2025-12.json). 8,000 leaves a
 	// normal answer room at low or medium effort; only tokens used are paid.
 	DefaultMaxOutputTokens = 8000
 	// RetryOutputTokens caps the one retry after an answer ran out of room.
-	RetryOutputTokens  = 32000
-	DefaultTimeout     = 15 * time.Second
+	RetryOutputTokens = 32000
+	// DefaultTimeout fits real searches: the recorded real gpt-5.1 answer
+	// (testdata/contract/gpt-5.1-2026-02.json, medium effort, 3 searches)
+	// took 59 s from created_at to completed_at, and at gpt-6-luna's
+	// published ~135 output tokens/s (2.3 s to the first token) the default
+	// 8,000 output tokens alone take ~62 s. 90 s keeps such an answer with
+	// room for its searches; an answer cut at the deadline returns what came.
+	DefaultTimeout     = 90 * time.Second
 	DefaultMaxAttempts = 3 // the SDK's default: 1 + 2 retries (openai-go MaxRetries: 2)
 	DefaultRetryWait   = 500 * time.Millisecond
 )
@@ -64,15 +77,16 @@ type Config struct {
 	Timeout     time.Duration
 	MaxAttempts int
 	RetryWait   time.Duration
-	Logger      zerolog.Logger
-	// Transport replaces the HTTP transport (tests).
-	Transport http.RoundTripper
+	// ProgressEvery is the least time between two "writing" progress
+	// messages while the answer streams (default 3 s).
+	ProgressEvery time.Duration
+	Logger        zerolog.Logger
 }
 
 // Client is safe for concurrent use.
 type Client struct {
 	cfg Config
-	api *upstream.Client
+	sdk sdk.Client
 	// effort is what goes in reasoning.effort ("": no reasoning object);
 	// effortNote says why it differs from the configured one.
 	effort, effortNote string
@@ -105,52 +119,57 @@ func New(cfg Config) *Client {
 	if cfg.RetryWait <= 0 {
 		cfg.RetryWait = DefaultRetryWait
 	}
-	secret := map[string]string{}
-	if cfg.APIKey != "" {
-		secret["Authorization"] = "Bearer " + cfg.APIKey
+	if cfg.ProgressEvery <= 0 {
+		cfg.ProgressEvery = 3 * time.Second
 	}
 	c := &Client{cfg: cfg}
 	c.effort, c.effortNote = settleEffort(cfg.Model, cfg.Effort)
-	c.api = upstream.New(upstream.Config{
-		Name: "OpenAI", BaseURL: cfg.BaseURL, URLEnv: EnvBaseURL, Timeout: cfg.Timeout,
-		Retries: -1, // this package retries: it knows which 429s are worth it
-		// A Retry-After past the deadline ends the attempt with it; we decide.
-		MaxRetryAfter: cfg.Timeout, MaxBodyBytes: 4 << 20, SecretHeaders: secret,
-		Detectors: []extract.Detector{c.detect}, Logger: cfg.Logger, UserAgent: "mcpfleet-web-search",
-		Transport: cfg.Transport,
-	})
+	c.sdk = sdk.NewClient(option.WithAPIKey(cfg.APIKey), option.WithBaseURL(cfg.BaseURL+"/"),
+		option.WithMaxRetries(cfg.MaxAttempts-1), option.WithHeader("User-Agent", "mcpfleet-web-search"),
+		option.WithHTTPClient(&http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}),
+		option.WithMiddleware(c.watch))
 	return c
 }
 
-// settleEffort is the reasoning.effort sent for the configured one:
+// settleEffort is the reasoning.effort sent for the configured one, by the
+// model table (models.go):
 //   - "minimal" never goes out with web_search: the API answers 400 "The
 //     following tools cannot be used with reasoning.effort 'minimal':
 //     web_search." (param "tools"; OpenAI's web search guide, Limitations;
-//     openai/codex#3559), so it is sent as "low" and the note says so;
-//   - "none" is sent as is: models from gpt-5.1 on take it, and leaving
-//     reasoning out means the model's default (medium on the gpt-5 line,
-//     the slowest of the usual settings);
-//   - models without reasoning (gpt-4o, gpt-4.1) reject a reasoning object
-//     (testdata/contract/error-unsupported-parameter.json's kind), so
-//     nothing is sent for them.
+//     openai/codex#3559);
+//   - an effort the model does not take (none on gpt-6.1-sol, max on gpt-5)
+//     is sent as the nearest it takes, and the note says so: a refused
+//     effort would fail every search with a 400;
+//   - models without reasoning (gpt-4o, gpt-4.1) refuse a reasoning object,
+//     so nothing is sent for them.
 func settleEffort(model, effort string) (sent, note string) {
 	e := strings.ToLower(strings.TrimSpace(effort))
 	switch {
 	case e == "" || e == "default":
 		return "", ""
-	case strings.HasPrefix(model, "gpt-4"):
+	case !Reasons(model):
 		return "", model + " has no reasoning: " + EnvEffort + "=" + e + " is not sent"
-	case e == "minimal":
-		return "low", "minimal is sent as low: OpenAI refuses web_search with reasoning.effort minimal (400, param tools)"
-	case e == "none" && noNone.MatchString(model):
-		return "low", model + " does not take none (models from gpt-5.1 on do) and web_search refuses minimal: sent as low"
+	case Accepts(model, e):
+		return e, ""
 	}
-	return e, ""
+	n := Nearest(model, e)
+	why := model + " does not take " + e
+	if e == "minimal" {
+		why = "OpenAI refuses web_search with reasoning.effort minimal (400, param tools)"
+	}
+	return n, fmt.Sprintf("%s=%s is sent as %s: %s (it takes %s)", EnvEffort, e, n, why, strings.Join(acceptedEfforts(model), ", "))
 }
 
-// noNone are the reasoning models without effort "none": gpt-5, -mini, -nano
-// and their snapshots (minimal … high) and the o-series.
-var noNone = regexp.MustCompile(`^(gpt-5(-mini|-nano)?(-\d{4}-\d{2}-\d{2})?|o\d.*)$`)
+func acceptedEfforts(model string) []string {
+	r, _ := RuleFor(model)
+	out := make([]string, 0, len(r.Efforts))
+	for _, e := range r.Efforts {
+		if e != "minimal" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
 
 // EffortSent is the reasoning.effort sent ("" for none) and, when it differs
 // from the configured one, why.
@@ -184,11 +203,14 @@ type Query struct {
 // reasoning still counts, the prose does not.
 func (c *Client) sourcesOnlyTokens() int { return max(c.cfg.MaxOutputTokens/2, 1000) }
 
-// BuildRequest is the body sent for q (source: openai-go responses/response.go;
-// the tools-web-search guide): freshness and the number of
-// sources can only be asked for in the instructions, since the API has no
-// parameter for either.
-func (c *Client) BuildRequest(q Query) Request {
+// IncludeSources asks for every URL the search consulted (the tools-web-search guide).
+const IncludeSources = "web_search_call.action.sources"
+
+// BuildRequest is the body sent for q (openai-go responses.ResponseNewParams;
+// the tools-web-search guide): freshness and the number of sources can only
+// be asked for in the instructions, since the API has no parameter for
+// either. The SDK adds "stream": true when it streams.
+func (c *Client) BuildRequest(q Query) responses.ResponseNewParams {
 	var in strings.Builder
 	tokens := c.cfg.MaxOutputTokens
 	if q.SourcesOnly {
@@ -204,143 +226,25 @@ func (c *Client) BuildRequest(q Query) Request {
 	if q.FreshnessHours > 0 {
 		fmt.Fprintf(&in, " Prefer sources published in the last %d hours and say so if none are that recent.", q.FreshnessHours)
 	}
-	tool := Tool{Type: "web_search", SearchContextSize: c.cfg.ContextSize,
-		// An empty approximate location stops the API assuming the US
-		// (developers.openai.com/api/docs/guides/tools-web-search).
-		UserLocation: &UserLocation{Type: "approximate", Country: q.Country}}
-	if len(q.AllowedDomains) > 0 {
-		tool.Filters = &Filters{AllowedDomains: q.AllowedDomains}
+	// An empty approximate location stops the API assuming the US
+	// (developers.openai.com/api/docs/guides/tools-web-search).
+	loc := responses.WebSearchToolUserLocationParam{Type: "approximate"}
+	if q.Country != "" {
+		loc.Country = sdk.String(q.Country)
 	}
-	r := Request{Model: c.cfg.Model, Instructions: in.String(), Input: q.Text, Tools: []Tool{tool},
-		ToolChoice: "auto", Include: []string{IncludeSources}, MaxToolCalls: c.cfg.MaxToolCalls,
-		MaxOutputTokens: tokens, Store: false}
+	tool := responses.WebSearchToolParam{Type: responses.WebSearchToolTypeWebSearch,
+		SearchContextSize: responses.WebSearchToolSearchContextSize(c.cfg.ContextSize), UserLocation: loc}
+	if len(q.AllowedDomains) > 0 {
+		tool.Filters = responses.WebSearchToolFiltersParam{AllowedDomains: q.AllowedDomains}
+	}
+	r := responses.ResponseNewParams{Model: c.cfg.Model, Instructions: sdk.String(in.String()),
+		Input:      responses.ResponseNewParamsInputUnion{OfString: sdk.String(q.Text)},
+		Tools:      []responses.ToolUnionParam{{OfWebSearch: &tool}},
+		ToolChoice: responses.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: sdk.Opt(responses.ToolChoiceOptionsAuto)},
+		Include:    []responses.ResponseIncludable{IncludeSources}, MaxToolCalls: sdk.Int(int64(c.cfg.MaxToolCalls)),
+		MaxOutputTokens: sdk.Int(int64(tokens)), Store: sdk.Bool(false)}
 	if c.effort != "" {
-		r.Reasoning = &Reasoning{Effort: c.effort}
+		r.Reasoning = shared.ReasoningParam{Effort: shared.ReasoningEffort(c.effort)}
 	}
 	return r
-}
-
-// Search runs one search within the deadline (Config.Timeout, or ctx's if
-// sooner), retrying only what OpenAI says is worth retrying.
-func (c *Client) Search(ctx context.Context, q Query) (*Result, error) {
-	if c.cfg.APIKey == "" {
-		return nil, envelope.New(envelope.Unauthenticated, "no OpenAI API key: set %s (platform.openai.com/api-keys); get_search_capabilities works without it", EnvAPIKey)
-	}
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	body := c.BuildRequest(q)
-	res, err := c.send(ctx, body)
-	if err != nil || res.Incomplete != "max_output_tokens" {
-		return res, err
-	}
-	// Out of room (reasoning counts against max_output_tokens): once more
-	// with more room, then a clear error rather than a cut answer.
-	first := body.MaxOutputTokens
-	if more := min(first*3, RetryOutputTokens); more > first {
-		body.MaxOutputTokens = more
-		c.cfg.Logger.Debug().Int("max_output_tokens", more).Msg("OpenAI search: answer ran out of output tokens; retrying with more room")
-		res2, err2 := c.send(ctx, body)
-		if err2 != nil {
-			return nil, err2
-		}
-		// Both requests were billed: the cost is the sum.
-		res2.Retried = true
-		res2.Usage.Input += res.Usage.Input
-		res2.Usage.Output += res.Usage.Output
-		res2.Usage.Reasoning += res.Usage.Reasoning
-		res2.Usage.Total += res.Usage.Total
-		res2.BilledSearches += res.BilledSearches
-		res2.PageOpens += res.PageOpens
-		res2.FindInPage += res.FindInPage
-		if res2.Incomplete != "max_output_tokens" {
-			return res2, nil
-		}
-	}
-	return nil, envelope.New(envelope.UpstreamError, "OpenAI ran out of output tokens before finishing the answer (incomplete: max_output_tokens, reasoning counts against it), also after a retry with %d; raise %s (now %d), lower %s (now %s), or narrow the query",
-		body.MaxOutputTokens, EnvMaxOutputTokens, c.cfg.MaxOutputTokens, EnvEffort, orWord(c.effort, "model default")).
-		WithRetryable(false).WithDetail("openai_status", "incomplete").WithDetail("reason", "max_output_tokens").WithDetail("max_output_tokens", body.MaxOutputTokens)
-}
-
-// send posts body, retrying what OpenAI says is worth retrying.
-func (c *Client) send(ctx context.Context, body Request) (*Result, error) {
-	for attempt := 1; ; attempt++ {
-		resp, err := c.api.Do(ctx, upstream.Request{Op: "search", Method: http.MethodPost, Path: "/responses", JSON: body, Idempotent: true})
-		if err == nil {
-			return c.result(resp.Body)
-		}
-		e := envelope.From(err)
-		again := e.Retryable && e.Code != envelope.Timeout // connection errors, truncated bodies
-		if resp.Status != 0 {
-			again = retryable(resp.Status, resp.Header, resp.Body)
-		}
-		wait, told := serverWait(resp.Status, resp.Header, resp.Body, time.Now())
-		if told && e.Code == envelope.RateLimited {
-			e = e.WithRetryAfter(wait)
-		}
-		if !again || attempt >= c.cfg.MaxAttempts || ctx.Err() != nil {
-			return nil, withAttempts(e, attempt)
-		}
-		if !told {
-			wait = backoff(c.cfg.RetryWait, attempt)
-		}
-		if dl, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(dl) {
-			return nil, withAttempts(e, attempt) // the wait would pass the deadline: report the real failure
-		}
-		c.cfg.Logger.Debug().Int("attempt", attempt).Int("status", resp.Status).Dur("wait", wait).Str("code", string(e.Code)).Msg("OpenAI search: retrying")
-		t := time.NewTimer(wait)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return nil, withAttempts(e, attempt)
-		}
-	}
-}
-
-func withAttempts(e *envelope.Error, n int) *envelope.Error {
-	if n > 1 {
-		e = e.WithDetail("attempts", n)
-	}
-	return e
-}
-
-// backoff is exponential with equal jitter: 0.5 s, 1 s, 2 s … halves fixed.
-func backoff(base time.Duration, attempt int) time.Duration {
-	step := base << (attempt - 1)
-	if step > 4*time.Second || step <= 0 {
-		step = 4 * time.Second
-	}
-	half := step / 2
-	return half + rand.N(half+1)
-}
-
-// result reads a 200: completed and incomplete answers are results; a
-// failed one is an error (a 200 can carry a failure: openai-go responses/response.go).
-func (c *Client) result(body []byte) (*Result, error) {
-	r, err := Decode(body)
-	if err != nil {
-		return nil, err
-	}
-	switch r.Status {
-	case "completed", "incomplete", "":
-		return Parse(r), nil
-	case "failed":
-		code, msg := "", ""
-		if r.Error != nil {
-			code, msg = r.Error.Code, extract.Clip(r.Error.Message, 200)
-		}
-		e := envelope.New(envelope.UpstreamError, "OpenAI could not finish the search (status failed, %s): %s; try again later", orWord(code, "no code"), orWord(msg, "no message"))
-		switch code {
-		case "rate_limit_exceeded":
-			e.Code, e.Retryable = envelope.RateLimited, true
-		case "server_error":
-			e.Retryable = true
-		}
-		if code != "" {
-			e = e.WithDetail("openai_code", extract.Clip(code, 60))
-		}
-		return nil, e
-	default:
-		return nil, envelope.New(envelope.UpstreamError, "OpenAI answered with status %q instead of a finished search; try again", extract.Clip(r.Status, 40)).WithRetryable(true)
-	}
 }

@@ -6,8 +6,16 @@ package openai
 // settings.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,6 +46,8 @@ var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases
 				Citations   *int     `json:"citations"`
 				CitedTwice  bool     `json:"cited_twice"`
 				AnswerLacks []string `json:"answer_lacks"`
+				// Progress are messages the search must report.
+				Progress []string `json:"progress"`
 			} `json:"want"`
 		}
 		if err := json.Unmarshal(tc.Args, &a); err != nil {
@@ -49,12 +59,18 @@ var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases
 		if tc.Call != "search" {
 			t.Fatalf("unknown call %q", tc.Call)
 		}
-		c := New(Config{APIKey: "sk-contract", BaseURL: base + "/v1", Model: a.Model, Effort: a.Effort,
+		c := New(Config{APIKey: "sk-contract", BaseURL: streamed(t, base) + "/v1", Model: a.Model, Effort: a.Effort,
 			RetryWait: time.Millisecond, Timeout: 5 * time.Second})
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
+		var steps []string
 		res, err := c.Search(ctx, Query{Text: a.Text, MaxResults: a.MaxResults, FreshnessHours: a.FreshnessHours,
-			Country: a.Country, AllowedDomains: a.AllowedDomains, SourcesOnly: a.SourcesOnly})
+			Country: a.Country, AllowedDomains: a.AllowedDomains, SourcesOnly: a.SourcesOnly}, func(m string) { steps = append(steps, m) })
+		for _, want := range own.Want.Progress {
+			if !slices.Contains(steps, want) {
+				t.Errorf("progress %q missing: %q", want, steps)
+			}
+		}
 		w := own.Want
 		if err != nil {
 			return nil, err
@@ -74,6 +90,52 @@ var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases
 		}
 		return searched{Parsed: res, Answer: out.Answer, Citations: out.Citations, Consulted: out.Consulted, Dropped: out.Dropped}, nil
 	}}
+
+// streamed fronts the replay server at base: a recorded streamed answer
+// (text/event-stream) passes as it is; a recorded whole response object
+// (application/json, 200) is framed as the stream that carries it, the
+// response.created event and then the terminal event
+// (response.completed, .incomplete or .failed) holding the whole response,
+// as the Responses streaming reference and the recorded streams do. Error
+// answers pass as they are: the API answers them before any stream.
+func streamed(t *testing.T, base string) string {
+	target, _ := url.Parse(base)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ModifyResponse = func(r *http.Response) error {
+		if r.StatusCode != 200 || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+			return nil
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return err
+		}
+		var head struct {
+			Status string `json:"status"`
+		}
+		if json.Unmarshal(body, &head) != nil || head.Status == "" {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			return nil
+		}
+		var flat bytes.Buffer
+		if err := json.Compact(&flat, body); err != nil {
+			return err
+		}
+		body = flat.Bytes()
+		var b bytes.Buffer
+		created := `{"type":"response.created","sequence_number":0,"response":{"status":"in_progress","output":[]}}`
+		fmt.Fprintf(&b, "event: response.created\ndata: %s\n\n", created)
+		final := `{"type":"response.` + head.Status + `","sequence_number":1,"response":` + string(body) + `}`
+		fmt.Fprintf(&b, "event: response.%s\ndata: %s\n\n", head.Status, final)
+		r.Body = io.NopCloser(&b)
+		r.ContentLength = int64(b.Len())
+		r.Header.Set("Content-Length", strconv.Itoa(b.Len()))
+		r.Header.Set("Content-Type", "text/event-stream")
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
 
 // searched is what a case's search returns: the parsed result and its
 // rendering for the case's max_results.
@@ -149,7 +211,7 @@ func recordedFiles(t testing.TB, status int) []string {
 	seen := map[string]bool{}
 	for _, tc := range contract.Cases(t) {
 		for _, ex := range tc.Exchanges {
-			if f := ex.Response.BodyFile; f != "" && ex.Response.Status == status && !seen[f] {
+			if f := ex.Response.BodyFile; strings.HasSuffix(f, ".json") && ex.Response.Status == status && !seen[f] {
 				seen[f] = true
 				files = append(files, f)
 			}
@@ -196,12 +258,11 @@ func TestEffortSent(t *testing.T) {
 		{"gpt-6-luna", "minimal", "low"}, {"gpt-6-luna", "none", "none"}, {"gpt-6-luna", "", ""},
 		{"gpt-6-luna", "high", "high"}, {"gpt-4o", "low", ""}, {"gpt-5-nano", "MINIMAL", "low"},
 		{"gpt-5-nano", "none", "low"}, {"gpt-5-mini-2025-08-07", "none", "low"}, {"gpt-5.1", "none", "none"}, {"gpt-5.4-mini", "none", "none"},
+		{"gpt-6.1-sol", "none", "low"}, {"gpt-6.1-sol", "minimal", "low"}, {"gpt-6.1-sol", "max", "max"},
+		{"gpt-5", "max", "high"}, {"gpt-5.1", "xhigh", "high"}, {"o3", "none", "low"}, {"gpt-5-pro", "low", "high"},
 	} {
 		c := New(Config{Model: tc.model, Effort: tc.set})
-		got := ""
-		if r := c.BuildRequest(Query{Text: "q"}).Reasoning; r != nil {
-			got = r.Effort
-		}
+		got := string(c.BuildRequest(Query{Text: "q"}).Reasoning.Effort)
 		if got != tc.sent {
 			t.Errorf("%s effort %q: sent %q, want %q", tc.model, tc.set, got, tc.sent)
 		}

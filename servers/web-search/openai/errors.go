@@ -1,11 +1,18 @@
 package openai
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
@@ -33,12 +40,14 @@ func apiError(body []byte) (msg, typ, param, code string, ok bool) {
 // messages name the fix. Upstream text is clipped and, for 401, never echoed:
 // OpenAI's message repeats part of the key.
 func (c *Client) detect(status int, body []byte) *envelope.Error {
-	if status >= 200 && status <= 299 {
-		return nil
-	}
 	msg, typ, param, code, ok := apiError(body)
 	if !ok {
-		return nil // mapped by status by pkg/upstream
+		// Not OpenAI's error object: a proxy's or load balancer's page.
+		e := extract.ErrorForStatus(status, "OpenAI answered "+strconv.Itoa(status)+" without its error object (a proxy or load balancer page); try again shortly, and check "+EnvBaseURL+" if it persists")
+		if status == http.StatusNotFound {
+			e.Message = "OpenAI answered 404 without its error object; check " + EnvBaseURL + " (it must end in /v1) and " + EnvModel
+		}
+		return e.WithDetail("http_status", status)
 	}
 	said := extract.Clip(msg, 200)
 	var e *envelope.Error
@@ -54,13 +63,13 @@ func (c *Client) detect(status int, body []byte) *envelope.Error {
 		// A shut-down model answers this (deprecations page): retrying is
 		// useless, the setting must change.
 		e = envelope.New(envelope.NotFound, "OpenAI no longer serves or never had model %s for this key (model_not_found): %s; %s and restart the server",
-			extract.Clip(c.cfg.Model, 60), said, moveTo(c.cfg.Model)).WithRetryable(false).WithDetail("replacement", ReplacementFor(c.cfg.Model))
+			extract.Clip(c.cfg.Model, 60), said, moveTo(c.cfg.Model)).WithRetryable(false).WithDetail("replacement", replacementDetail(c.cfg.Model))
 	case status == http.StatusNotFound:
 		e = envelope.New(envelope.NotFound, "OpenAI does not know the model or route (%s): %s; set %s to a model this key can use (e.g. %s) and check %s", orWord(code, "not_found"), said, EnvModel, DefaultModel, EnvBaseURL).WithRetryable(false)
 	case status == http.StatusForbidden:
 		e = envelope.New(envelope.PermissionDenied, "OpenAI refused the request (%s): %s; the key's project or region is not allowed to use this model or tool", orWord(code, "forbidden"), said)
 	case status == http.StatusBadRequest || status == http.StatusUnprocessableEntity:
-		e = envelope.New(envelope.InvalidArgument, "OpenAI rejected the request (%s%s): %s; %s", orWord(code, typ), paramNote(param), said, badRequestFix(param, msg))
+		e = envelope.New(envelope.InvalidArgument, "OpenAI rejected the request (%s%s): %s; %s", orWord(code, typ), paramNote(param), said, c.badRequestFix(param, msg))
 		if param != "" {
 			e = e.WithDetail("param", extract.Clip(param, 80))
 		}
@@ -82,11 +91,15 @@ func (c *Client) detect(status int, body []byte) *envelope.Error {
 
 // moveTo says which setting to change to what when model is gone.
 func moveTo(model string) string {
-	if r := ReplacementFor(model); r != model {
+	if r := ReplacementFor(model); r != "" && r != model {
 		return "set " + EnvModel + "=" + r + " (OpenAI's recommended replacement)"
 	}
-	return "set " + EnvModel + " to a current model with web_search (developers.openai.com/api/docs/deprecations lists replacements)"
+	return "OpenAI's deprecations table names no replacement for " + model + ": set " + EnvModel + " to a current model with web_search (e.g. " + DefaultModel + ")"
 }
+
+// replacementDetail is details.replacement: the published replacement or
+// "none published".
+func replacementDetail(model string) string { return orWord(ReplacementFor(model), "none published") }
 
 func orWord(s, d string) string {
 	if s == "" {
@@ -103,18 +116,18 @@ func paramNote(p string) string {
 }
 
 // badRequestFix says which setting or argument a 400 points at.
-func badRequestFix(param, msg string) string {
+func (c *Client) badRequestFix(param, msg string) string {
 	switch {
 	case strings.Contains(msg, "reasoning.effort"):
 		// 400 param "tools": "The following tools cannot be used with
 		// reasoning.effort 'minimal': web_search." (openai/codex#3559)
-		return "set " + EnvEffort + " to low, medium, high or none (web_search does not work with minimal)"
+		return "set " + EnvEffort + " to low (" + c.cfg.Model + " takes " + strings.Join(acceptedEfforts(c.cfg.Model), ", ") + "; web_search does not work with minimal)"
 	case strings.Contains(param, "filters"), strings.Contains(param, "allowed_domains"):
 		return "check allowedDomains (bare host names, at most 100)"
 	case strings.Contains(param, "user_location"):
 		return "check region (an ISO 3166 alpha-2 country code)"
 	case strings.Contains(param, "reasoning"):
-		return "set " + EnvEffort + " to a value the model supports, or empty for models without reasoning"
+		return "set " + EnvEffort + " to one of " + strings.Join(acceptedEfforts(c.cfg.Model), ", ") + ", or empty for models without reasoning"
 	case param == "model":
 		return "set " + EnvModel + " to a Responses model with web_search"
 	case strings.Contains(param, "max_output_tokens"), strings.Contains(param, "max_tool_calls"):
@@ -180,4 +193,94 @@ func serverWait(status int, h http.Header, body []byte, now time.Time) (time.Dur
 		}
 	}
 	return 0, false
+}
+
+// watch is the SDK middleware of every request: it keeps the last error
+// answer for the error message (the SDK's own error keeps only its code),
+// lets the drift watch see it, and decides the retry the SDK then makes:
+// x-should-retry says whether (never insufficient_quota, which the SDK
+// would retry), retry-after-ms how long (the server's wait, or our
+// backoff), and a wait past the deadline is no retry, so the call ends
+// with the real failure instead of a timeout.
+func (c *Client) watch(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	began := time.Now()
+	res, err := next(req)
+	st, _ := req.Context().Value(callKey{}).(*callState)
+	route := "search"
+	if req.Method == http.MethodGet {
+		route = "model"
+	}
+	if res != nil {
+		c.cfg.Logger.Debug().Str("upstream", "OpenAI").Str("op", route).Int("status", res.StatusCode).Dur("took", time.Since(began)).Msg("upstream attempt")
+	} else {
+		c.cfg.Logger.Debug().Str("upstream", "OpenAI").Str("op", route).Str("error", extract.Clip(fmtErr(err), 160)).Dur("took", time.Since(began)).Msg("upstream attempt")
+	}
+	if st == nil {
+		return res, err
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.attempts++
+	if err != nil || res == nil {
+		st.connErr = err
+		return res, err
+	}
+	if res.StatusCode < 400 {
+		st.okHdr = res.Header.Clone()
+		st.status = res.StatusCode
+		return res, nil
+	}
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	_ = res.Body.Close()
+	res.Body = io.NopCloser(bytes.NewReader(body))
+	st.status, st.header, st.body = res.StatusCode, res.Header.Clone(), body
+	drift.Default().Observe(c.cfg.Logger, "OpenAI", route, res.StatusCode, res.Header, body)
+	again := retryable(res.StatusCode, res.Header, body)
+	wait, told := serverWait(res.StatusCode, res.Header, body, time.Now())
+	if !told {
+		wait = backoff(c.cfg.RetryWait, st.attempts)
+	}
+	if dl, ok := req.Context().Deadline(); ok && time.Now().Add(wait).After(dl) {
+		again = false // the wait would pass the deadline: report the real failure
+	}
+	if again && st.attempts < c.cfg.MaxAttempts {
+		c.cfg.Logger.Debug().Int("attempt", st.attempts).Int("status", res.StatusCode).Dur("wait", wait).Msg("OpenAI: retrying")
+	}
+	res.Header.Set("x-should-retry", strconv.FormatBool(again))
+	res.Header.Set("retry-after-ms", strconv.FormatInt(max(wait.Milliseconds(), 1), 10))
+	res.Header.Del("retry-after")
+	return res, nil
+}
+
+// httpError is the envelope error of the last error answer the middleware
+// kept, with the server's retry advice on a 429.
+func (c *Client) httpError(st *callState) *envelope.Error {
+	st.mu.Lock()
+	status, h, body := st.status, http.Header(st.header), st.body
+	st.mu.Unlock()
+	e := c.detect(status, body)
+	if wait, told := serverWait(status, h, body, time.Now()); told && e.Code == envelope.RateLimited {
+		e = e.WithRetryAfter(wait)
+	}
+	if v := strings.ToLower(h.Get("x-should-retry")); v == "false" && e.Retryable && e.Code != envelope.RateLimited {
+		e = e.WithRetryable(false)
+	}
+	return e
+}
+
+// backoff is exponential with equal jitter: 0.5 s, 1 s, 2 s … halves fixed.
+func backoff(base time.Duration, attempt int) time.Duration {
+	step := base << (attempt - 1)
+	if step > 4*time.Second || step <= 0 {
+		step = 4 * time.Second
+	}
+	half := step / 2
+	return half + rand.N(half+1)
+}
+
+func fmtErr(err error) string {
+	if err == nil {
+		return "no answer"
+	}
+	return err.Error()
 }

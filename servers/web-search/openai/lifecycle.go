@@ -5,15 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/extract"
-	"github.com/mcpfleet/mcpfleet/pkg/upstream"
 )
 
 // Model lifecycle. OpenAI's deprecations page
@@ -24,27 +23,8 @@ import (
 // GET /v1/models and GET /v1/models/{id}. A shut-down model answers 404
 // model_not_found.
 
-// Replacements are the page's recommended replacements for the models this
-// server has used. gpt-5-nano → gpt-6-luna: the row's replacement in the
-// page's newest table, and the gpt-5-nano model page
-// (https://developers.openai.com/api/docs/models/gpt-5-nano): "For most new
-// speed- and cost-sensitive workloads, we recommend starting with GPT-6
-// Luna". Older copies of the notice (June 2026) named gpt-5.6-luna; the page
-// now names the gpt-6 line (gpt-5 → gpt-6.1-sol, gpt-5-mini → gpt-6.1-terra).
-var Replacements = map[string]string{
-	"gpt-5-nano": "gpt-6-luna", "gpt-5-nano-2025-08-07": "gpt-6-luna",
-	"gpt-5-mini": "gpt-6.1-terra", "gpt-5-mini-2025-08-07": "gpt-6.1-terra",
-	"gpt-5": "gpt-6.1-sol", "gpt-5-2025-08-07": "gpt-6.1-sol",
-}
-
-// ReplacementFor is the model to move to from m: the page's recommendation,
-// else this server's default.
-func ReplacementFor(m string) string {
-	if r, ok := Replacements[m]; ok {
-		return r
-	}
-	return DefaultModel
-}
+// The recommended replacements are the rows of the model table
+// (models.go, ReplacementFor).
 
 // WarnWithin is how close a shutdown must be to warn about it.
 const WarnWithin = 30 * 24 * time.Hour
@@ -63,16 +43,26 @@ type ModelInfo struct {
 	ShutdownDate *string `json:"shutdown_date"`
 }
 
-// RetrieveModel asks GET /models/{id}. A 404 is NotFound naming the fix.
+// RetrieveModel asks GET /models/{id} through the SDK (the body is read
+// raw: shutdown_date may be null or, on drift, not a date). A 404 is
+// NotFound naming the fix.
 func (c *Client) RetrieveModel(ctx context.Context, id string) (*ModelInfo, error) {
 	if c.cfg.APIKey == "" {
 		return nil, envelope.New(envelope.Unauthenticated, "no OpenAI API key: set %s", EnvAPIKey)
 	}
-	resp, err := c.api.Do(ctx, upstream.Request{Op: "model", Method: http.MethodGet, Path: "/models/" + url.PathEscape(id), Idempotent: true})
-	if err != nil {
-		return nil, envelope.From(err)
+	st := &callState{}
+	var body []byte
+	err := c.sdk.Get(context.WithValue(ctx, callKey{}, st), "models/"+url.PathEscape(id), nil, &body)
+	switch {
+	case ctx.Err() != nil:
+		return nil, envelope.From(ctx.Err())
+	case st.failed():
+		return nil, c.httpError(st)
+	case err != nil:
+		return nil, envelope.New(envelope.UpstreamUnavailable, "could not reach OpenAI (%s); check %s", extract.Clip(err.Error(), 160), EnvBaseURL)
 	}
-	m, err := decodeModel(resp.Body)
+	drift.Default().Observe(c.cfg.Logger, "OpenAI", "model", 200, st.okHeader(), body)
+	m, err := decodeModel(body)
 	if err != nil {
 		return nil, envelope.New(envelope.UpstreamError, "OpenAI's model object for %s is not readable; check %s", extract.Clip(id, 60), EnvBaseURL).WithRetryable(true)
 	}
@@ -98,7 +88,9 @@ type Lifecycle struct {
 	CheckedAt    time.Time `json:"checked_at"`
 	ShutdownDate string    `json:"shutdown_date,omitempty"` // YYYY-MM-DD, "" for none announced
 	DaysLeft     *int      `json:"days_left,omitempty"`
-	Replacement  string    `json:"replacement,omitempty"`
+	// Replacement is OpenAI's recommended replacement, "" when its
+	// deprecations table names none.
+	Replacement string `json:"replacement,omitempty"`
 	// Gone is true when OpenAI answered 404 model_not_found.
 	Gone bool `json:"gone,omitempty"`
 	// Err is why the last check failed (the last good answer is kept).

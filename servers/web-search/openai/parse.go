@@ -46,6 +46,10 @@ type Result struct {
 	Incomplete string `json:"incomplete,omitempty"`
 	// Refusal is the model's refusal text, if it refused.
 	Refusal string `json:"refusal,omitempty"`
+	// Cut is "deadline" when the search's deadline stopped the stream: the
+	// result holds what came before it (finished searches, the answer so
+	// far with its citations). Never cached.
+	Cut string `json:"cut,omitempty"`
 }
 
 // Piece is prose (Text) or a citation reference (Ref, 1-based into

@@ -1,11 +1,18 @@
 package openai
 
 import (
+	"context"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
+	"github.com/mcpfleet/mcpfleet/pkg/extract"
 )
 
 // Shapes are what this client reads from OpenAI, per route (the Op of its
@@ -57,9 +64,9 @@ func init() { drift.Default().Register(Shapes...) }
 // the configured model's object (free), and one minimal search (paid:
 // only with --include-paid; store:false, one search action at most).
 func (c *Client) Probes(now time.Time) []drift.Probe {
-	send := c.api.Sender()
+	send := c.sender()
 	search := c.BuildRequest(Query{Text: "What is the capital of France?", MaxResults: 1, SourcesOnly: true})
-	search.MaxToolCalls = 1
+	search.MaxToolCalls = sdk.Int(1)
 	return []drift.Probe{
 		{Upstream: "OpenAI", Route: "model", Path: "/models/" + url.PathEscape(c.cfg.Model), Send: send,
 			Extra: func(r drift.Reply) []drift.Finding { return shutdownFinding(c.cfg.Model, r, now) }},
@@ -82,4 +89,31 @@ func shutdownFinding(model string, r drift.Reply, now time.Time) []drift.Finding
 		return []drift.Finding{{Kind: drift.Deprecated, Path: "shutdown_date", Detail: w}}
 	}
 	return nil // none announced, or further away than WarnWithin
+}
+
+// sender sends drift probes through the SDK client (its base URL, key and
+// middleware), once each, and hands back what came.
+func (c *Client) sender() drift.Sender {
+	return func(ctx context.Context, call drift.Call) (drift.Reply, error) {
+		st := &callState{}
+		var body []byte
+		method := call.Method
+		if method == "" {
+			method = http.MethodGet
+		}
+		var params any
+		if call.JSON != nil {
+			params = call.JSON
+		}
+		err := c.sdk.Execute(context.WithValue(ctx, callKey{}, st), method, strings.TrimPrefix(call.Path, "/"), params, &body, option.WithMaxRetries(0))
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		if st.status >= 400 {
+			return drift.Reply{Status: st.status, Header: st.header, Body: st.body}, nil
+		}
+		if err != nil && st.status == 0 {
+			return drift.Reply{}, envelope.New(envelope.UpstreamUnavailable, "could not reach OpenAI (%s)", extract.Clip(err.Error(), 160))
+		}
+		return drift.Reply{Status: st.status, Header: st.okHdr, Body: body}, nil
+	}
 }

@@ -1,52 +1,10 @@
 package openai
 
-// Wire types: the small subset of the Responses API this server sends and reads.
-// Field names follow the API (source: the tools-web-search guide; openai-go
-// responses/response.go). Unknown fields are ignored, so new API fields do not
-// break decoding.
-
-// Request is the body of POST /v1/responses.
-type Request struct {
-	Model           string     `json:"model"`
-	Instructions    string     `json:"instructions,omitempty"`
-	Input           string     `json:"input"`
-	Tools           []Tool     `json:"tools"`
-	ToolChoice      string     `json:"tool_choice,omitempty"`
-	Include         []string   `json:"include,omitempty"`
-	Reasoning       *Reasoning `json:"reasoning,omitempty"`
-	MaxToolCalls    int        `json:"max_tool_calls,omitempty"`
-	MaxOutputTokens int        `json:"max_output_tokens,omitempty"`
-	Store           bool       `json:"store"`
-}
-
-// Tool is the hosted web_search tool.
-type Tool struct {
-	Type              string        `json:"type"`
-	SearchContextSize string        `json:"search_context_size,omitempty"`
-	UserLocation      *UserLocation `json:"user_location,omitempty"`
-	Filters           *Filters      `json:"filters,omitempty"`
-}
-
-// UserLocation is an approximate location. An object with only the type
-// stops the API from assuming the United States
-// (developers.openai.com/api/docs/guides/tools-web-search).
-type UserLocation struct {
-	Type    string `json:"type"`
-	Country string `json:"country,omitempty"`
-}
-
-// Filters is the domain allow-list (there is no block-list: openai-go responses/response.go).
-type Filters struct {
-	AllowedDomains []string `json:"allowed_domains"`
-}
-
-// Reasoning sets the effort of reasoning models.
-type Reasoning struct {
-	Effort string `json:"effort"`
-}
-
-// IncludeSources asks for every URL the search consulted (the tools-web-search guide).
-const IncludeSources = "web_search_call.action.sources"
+// Read types: the small subset of a Responses API answer this parser reads,
+// decoded from the raw JSON the SDK hands over (a stream event's item or
+// response). Field names follow the API (openai-go responses/response.go).
+// Unknown fields are ignored, so new API fields do not break decoding; the
+// request side is the SDK's own (responses.ResponseNewParams).
 
 // Response is the answer of POST /v1/responses (source: openai-go
 // responses/response.go; testdata/contract).

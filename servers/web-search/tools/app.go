@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/env"
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/web-search/openai"
 	"github.com/mcpfleet/mcpfleet/servers/web-search/quota"
@@ -15,11 +16,13 @@ import (
 
 // Instructions are sent to clients on initialize.
 const Instructions = `Web search through OpenAI's Responses API (web_search tool).
-search_web answers a question with a short narrative and numbered citations (title, URL without tracking, the cited sentence). Each call costs one of a per-user budget (20 per 10 minutes by default); get_search_capabilities shows what is left, at no cost. Needs OPENAI_API_KEY.`
+search_web answers a question with a short narrative and numbered citations (title, URL without tracking, the cited sentence). Each call costs one of a per-user budget (20 per 10 minutes by default); get_search_capabilities shows what is left, at no cost. Needs OPENAI_API_KEY.
+fetch_page reads one page (a citation's URL) as Markdown at no OpenAI cost, within its own per-user limit.
+` + envelope.ThirdPartyNote
 
 // More settings and their environment variables (the OpenAI ones live in package openai).
 const (
-	EnvTimeout  = "WEB_SEARCH_TIMEOUT"
+	EnvTimeout  = openai.EnvTimeout
 	EnvLimit    = "WEB_SEARCH_LIMIT"
 	EnvWindow   = "WEB_SEARCH_WINDOW"
 	EnvCacheTTL = "WEB_SEARCH_CACHE_TTL"
@@ -43,6 +46,8 @@ type Config struct {
 	Limit           int
 	Window          time.Duration
 	CacheTTL        time.Duration
+	FetchLimit      int // fetch_page reads per user per FetchWindow
+	FetchWindow     time.Duration
 
 	// Test hooks.
 	Clock       clock.Clock   // the limit's and the cache's time source
@@ -54,13 +59,14 @@ type Config struct {
 func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.BaseURL, "base-url", env.Or(openai.EnvBaseURL, openai.DefaultBaseURL), "OpenAI API base URL ["+openai.EnvBaseURL+"]")
 	fs.StringVar(&c.Model, "model", env.Or(openai.EnvModel, openai.DefaultModel), "Responses model with web_search ["+openai.EnvModel+"]")
-	fs.StringVar(&c.Effort, "reasoning-effort", env.Or(openai.EnvEffort, openai.DefaultEffort), "reasoning.effort: none, low, medium, high (xhigh, max on gpt-6); minimal is sent as low (web_search refuses it); default omits it ["+openai.EnvEffort+"]")
+	fs.StringVar(&c.Effort, "reasoning-effort", env.Or(openai.EnvEffort, openai.DefaultEffort), "reasoning.effort: none, low, medium, high, xhigh, max; an effort the model refuses is sent as the nearest it takes (a warning says so; minimal never goes out: web_search refuses it); default omits it ["+openai.EnvEffort+"]")
 	fs.StringVar(&c.ContextSize, "search-context-size", env.Or(openai.EnvContextSize, openai.DefaultContextSize), "web_search search_context_size: low, medium or high ["+openai.EnvContextSize+"]")
-	fs.IntVar(&c.MaxToolCalls, "max-tool-calls", env.Int(openai.EnvMaxToolCalls, openai.DefaultMaxToolCalls), "max_tool_calls per search ["+openai.EnvMaxToolCalls+"]")
+	fs.IntVar(&c.MaxToolCalls, "max-tool-calls", env.Int(openai.EnvMaxToolCalls, openai.DefaultMaxToolCalls), "max_tool_calls per search: every built-in tool call counts (each search, page open and find in page) ["+openai.EnvMaxToolCalls+"]")
 	fs.IntVar(&c.MaxOutputTokens, "max-output-tokens", env.Int(openai.EnvMaxOutputTokens, openai.DefaultMaxOutputTokens), "max_output_tokens per search (reasoning included) ["+openai.EnvMaxOutputTokens+"]")
-	fs.DurationVar(&c.Timeout, "timeout", env.Duration(EnvTimeout, openai.DefaultTimeout), "hard deadline of one search, retries included ["+EnvTimeout+"]")
+	fs.DurationVar(&c.Timeout, "timeout", env.Duration(EnvTimeout, openai.DefaultTimeout), "deadline of one search, retries included; an answer cut by it returns what came, marked partial ["+EnvTimeout+"]")
 	fs.IntVar(&c.Limit, "limit", env.Int(EnvLimit, DefaultLimit), "searches per user per window ["+EnvLimit+"]")
 	fs.DurationVar(&c.Window, "window", env.Duration(EnvWindow, DefaultWindow), "the limit's sliding window ["+EnvWindow+"]")
+	c.fetchFlags(fs)
 	fs.DurationVar(&c.CacheTTL, "cache-ttl", env.Duration(EnvCacheTTL, DefaultCacheTTL), "how long an identical search by the same user is answered from cache, free; 0 turns the cache off ["+EnvCacheTTL+"]")
 }
 
@@ -109,7 +115,11 @@ func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 			log.Debug().Str("model", l.Model).Str("shutdown_date", l.ShutdownDate).Msg("web-search: model lifecycle checked")
 		}
 	})
-	svc := NewService(cl, q, ServiceOptions{CacheTTL: c.CacheTTL, Redis: r.Redis, Backend: r.CacheOptions(CachePrefix), Clock: c.Clock, Log: r.Log, Lifecycle: life})
+	pages, err := c.newPages(r)
+	if err != nil {
+		return err
+	}
+	svc := NewService(cl, q, ServiceOptions{Pages: pages, CacheTTL: c.CacheTTL, Redis: r.Redis, Backend: r.CacheOptions(CachePrefix), Clock: c.Clock, Log: r.Log, Lifecycle: life})
 	r.AddTools(All(svc)...)
 	if _, note := cl.EffortSent(); note != "" {
 		r.Log.Warn().Str("effort", c.Effort).Msg("web-search: " + note)

@@ -16,7 +16,6 @@ type CapsIn struct{}
 // CapsOut is what search_web can do for this user now: the budget fields an
 // agent decides on, typed; the server's fixed facts as one plain object.
 type CapsOut struct {
-	APIKeyConfigured bool `json:"api_key_configured"`
 	// The user's budget: Remaining of PerWindow in any WindowS seconds.
 	Remaining int `json:"remaining"`
 	PerWindow int `json:"calls_per_window"`
@@ -34,29 +33,38 @@ type CapsOut struct {
 
 // ServerFacts are the same for every user until the server restarts.
 type ServerFacts struct {
-	Model string `json:"model"`
+	// APIKeyConfigured is false when OPENAI_API_KEY is unset: every search
+	// answers unauthenticated.
+	APIKeyConfigured bool   `json:"api_key_configured"`
+	Model            string `json:"model"`
 	// ModelShutdown is OpenAI's announced shutdown date of Model
 	// (GET /v1/models/{id}, checked daily), "none announced" or "unknown".
 	ModelShutdown string `json:"model_shutdown_date"`
 	// Effort is the reasoning.effort sent ("model default" when none is).
-	Effort     string            `json:"reasoning_effort"`
-	Shared     bool              `json:"shared_limit"`
-	DeadlineS  float64           `json:"deadline_s"`
-	Retries    string            `json:"retries"`
-	CacheTTLS  int               `json:"cache_ttl_s"`
-	Parameters map[string]string `json:"parameters"`
+	Effort    string  `json:"reasoning_effort"`
+	Shared    bool    `json:"shared_limit"`
+	DeadlineS float64 `json:"deadline_s"`
+	Retries   string  `json:"retries"`
+	CacheTTLS int     `json:"cache_ttl_s"`
+	// MaxToolCalls is max_tool_calls as sent: every built-in tool call counts.
+	MaxToolCalls int               `json:"max_tool_calls"`
+	Billing      string            `json:"billing"`
+	Parameters   map[string]string `json:"parameters"`
 }
 
 // parameters say honestly what each search_web argument does.
 var parameters = map[string]string{
-	"maxResults":     "1-8 (default 5); enforced here by cutting citations and the claims only they support (the API has no result count)",
+	"maxResults":     "citations kept, 1-8 (default 5); enforced here by cutting citations and the claims only they support (the API has no result count)",
 	"freshnessHours": "best effort: a wish in the instructions; no API recency filter, citations carry no dates",
-	"region":         "ISO alpha-2 country sent as approximate user location (ranking hint, not a filter); omitted = no location, not the API's US default",
+	"region":         "ISO 3166 alpha-2 country sent as approximate user location (ranking hint, not a filter); omitted = no location, not the API's US default",
 	"allowedDomains": "allow-list of up to 100 hosts, subdomains included; no block-list exists",
 	"includeAnswers": "false sends a cheaper sources-only request (shorter output, smaller max_output_tokens): citations with snippets, no narrative",
 }
 
-const capsDescription = `search_web's budget, free: searches left for this user, when the next frees, OPENAI_API_KEY set, warnings (model shutdown, API drift); server: model, shutdown date, effort, deadline, retries, cache TTL, each parameter's real effect. Use before many searches, after rate_limited.`
+// billing says what the budget counts and why.
+const billing = "a search counts once sent, as OpenAI bills it: each web search call ($10 per 1,000) and the tokens written, also for an answer cut at the deadline or one that fails after it started; cache hits, refused searches and bad arguments cost nothing"
+
+const capsDescription = `search_web's budget (searches left, next free) and facts (model, effort, deadline, billing, what each parameter does); free.`
 
 // lifecycleWait bounds how long get_search_capabilities waits for the
 // start-up lifecycle check (only right after start).
@@ -76,11 +84,12 @@ func (s *Service) capsTool() toolkit.Tool {
 
 func (s *Service) caps(ctx context.Context, _ CapsIn) (CapsOut, error) {
 	cfg := s.c.Config()
-	out := CapsOut{APIKeyConfigured: s.c.HasKey(), PerWindow: s.q.Limit(), WindowS: int(s.q.Window().Seconds())}
-	out.Server = ServerFacts{Model: cfg.Model, DeadlineS: cfg.Timeout.Seconds(), Shared: s.q.Shared(),
+	out := CapsOut{PerWindow: s.q.Limit(), WindowS: int(s.q.Window().Seconds())}
+	out.Server = ServerFacts{APIKeyConfigured: s.c.HasKey(), Model: cfg.Model, DeadlineS: cfg.Timeout.Seconds(), Shared: s.q.Shared(),
 		Retries: fmt.Sprintf("up to %d attempts within the deadline on 429 rate_limit_exceeded (honouring retry-after), 408, 409, 5xx, connection errors; never on insufficient_quota, 400, 401, 403, 404",
 			cfg.MaxAttempts),
-		CacheTTLS: int(s.ttl.Seconds()), Parameters: parameters, ModelShutdown: "unknown"}
+		CacheTTLS: int(s.ttl.Seconds()), Parameters: parameters, ModelShutdown: "unknown", MaxToolCalls: cfg.MaxToolCalls,
+		Billing: billing}
 	effort, note := s.c.EffortSent()
 	out.Server.Effort = orDefault(effort, "model default")
 	if note != "" {

