@@ -19,22 +19,24 @@ type ConvertIn struct {
 	TradingSymbol string `json:"trading_symbol" mcp:"minLength=1;maxLength=64"`
 	ToProduct     string `json:"to_product" mcp:"enum=CNC|INTRADAY|NORMAL|MTF"`
 	FromProduct   string `json:"from_product,omitempty" mcp:"enum=CNC|INTRADAY|NORMAL|MTF"`
-	Quantity      int    `json:"quantity,omitempty" jsonschema:"default: all open" mcp:"min=1;max=1000000"`
-	// Side and PositionType are the position's (long BUY / short SELL; DAY or
-	// carried-forward CF); they are filled from get_positions when left out.
-	Side         string `json:"side,omitempty" mcp:"enum=BUY|SELL"`
-	PositionType string `json:"position_type,omitempty" mcp:"enum=DAY|CF"`
+	Quantity      int    `json:"quantity,omitempty" jsonschema:"default: all open" mcp:"min=1"`
+}
+
+// convertReq is a conversion as confirmed and sent: the arguments and what
+// the position adds (its side, long BUY or short SELL, and DAY or CF), so
+// the ticket binds exactly what goes.
+type convertReq struct {
+	ConvertIn
+	Side         string `json:"side,omitempty"`
+	PositionType string `json:"position_type,omitempty"`
 }
 
 // ConvertOut is convert_position's result: what changed.
 type ConvertOut struct {
-	Exchange       string `json:"exchange"`
 	TradingSymbol  string `json:"trading_symbol"`
 	FromProduct    string `json:"from_product"`
 	ToProduct      string `json:"to_product"`
 	Quantity       int    `json:"quantity"`
-	Side           string `json:"side"`
-	PositionType   string `json:"position_type"`
 	Outcome        string `json:"outcome"` // converted, confirmation_required
 	Mode           string `json:"mode"`
 	Next           string `json:"next"`
@@ -45,18 +47,19 @@ type ConvertOut struct {
 func convertPositionTool(d *Deps) toolkit.Tool {
 	w := d.convertWrite()
 	t := toolkit.New(toolkit.Def{
-		Name: "convert_position", Title: "Convert position product", Toolset: "orders",
-		Description: "Move an open position to another product (e.g. INTRADAY→CNC to carry it). Omitted fields come from get_positions. " +
-			"User confirms (confirmation_required: give them confirm_url). Sent once.",
+		Name: "convert_position", Title: "Convert position", Toolset: "orders",
+		Description: "Move an open position to another product (e.g. INTRADAY→CNC to carry it). " +
+			"User confirms (confirmation_required: give them confirm_url).",
 		Hints: toolkit.RemoteDestructive,
-	}, func(ctx context.Context, in ConvertIn) (ConvertOut, error) { return w.send(ctx, in, false) })
+	}, func(ctx context.Context, in ConvertIn) (ConvertOut, error) { return ConvertOut{}, nil }) // withConfirmation's handler runs
+
 	return withConfirmation(d, t, w)
 }
 
-func (d *Deps) convertWrite() write[ConvertIn, ConvertOut] {
-	return write[ConvertIn, ConvertOut]{
+func (d *Deps) convertWrite() write[convertReq, ConvertOut] {
+	return write[convertReq, ConvertOut]{
 		tool: "convert_position",
-		vet: func(ctx context.Context, in *ConvertIn) (plan[ConvertOut], error) {
+		vet: func(ctx context.Context, in *convertReq) (plan[ConvertOut], error) {
 			in.Exchange, in.TradingSymbol = strings.ToUpper(in.Exchange), strings.TrimSpace(in.TradingSymbol)
 			if err := d.guard().CheckTrading(ctx, user(ctx)); err != nil {
 				return plan[ConvertOut]{}, err // a conversion changes the margin held, like a new order
@@ -83,7 +86,7 @@ func (d *Deps) convertWrite() write[ConvertIn, ConvertOut] {
 				in.Quantity, in.TradingSymbol, in.Exchange, map[string]string{"BUY": "long", "SELL": "short"}[in.Side], in.PositionType, in.FromProduct, in.ToProduct)}, nil
 		},
 		send: d.convert,
-		pending: func(in ConvertIn, c pendingConfirm) ConvertOut {
+		pending: func(in convertReq, c pendingConfirm) ConvertOut {
 			out := convertOut(in, "confirmation_required", guard.Live)
 			out.ConfirmURL, out.ConfirmExpires, out.Next = c.URL, c.Expires, c.Next
 			return out
@@ -95,9 +98,9 @@ func (d *Deps) convertWrite() write[ConvertIn, ConvertOut] {
 	}
 }
 
-func convertOut(in ConvertIn, outcome string, mode guard.Mode) ConvertOut {
-	return ConvertOut{Exchange: in.Exchange, TradingSymbol: in.TradingSymbol, FromProduct: in.FromProduct, ToProduct: in.ToProduct,
-		Quantity: in.Quantity, Side: in.Side, PositionType: in.PositionType, Outcome: outcome, Mode: string(mode)}
+func convertOut(in convertReq, outcome string, mode guard.Mode) ConvertOut {
+	return ConvertOut{TradingSymbol: in.TradingSymbol, FromProduct: in.FromProduct, ToProduct: in.ToProduct,
+		Quantity: in.Quantity, Outcome: outcome, Mode: string(mode)}
 }
 
 // openPos is what completeConvert needs of one position.
@@ -109,7 +112,7 @@ type openPos struct {
 // completeConvert fills in's omitted fields from the broker's positions
 // and checks the conversion against them, so nothing the broker would
 // refuse is sent and the person confirms exactly what goes.
-func completeConvert(in *ConvertIn, pos []noren.Position) error {
+func completeConvert(in *convertReq, pos []noren.Position) error {
 	var open []openPos
 	for _, p := range pos {
 		if strings.EqualFold(p.Exch, in.Exchange) && strings.EqualFold(strings.TrimSpace(p.TSym), in.TradingSymbol) {
@@ -119,7 +122,7 @@ func completeConvert(in *ConvertIn, pos []noren.Position) error {
 	return completeConvertFrom(in, open)
 }
 
-func completeConvertFrom(in *ConvertIn, open []openPos) error {
+func completeConvertFrom(in *convertReq, open []openPos) error {
 	to, err := orders.Code("to_product", orders.Products, in.ToProduct)
 	if err != nil {
 		return err
@@ -170,23 +173,16 @@ func completeConvertFrom(in *ConvertIn, open []openPos) error {
 	if p.net < 0 {
 		side = "SELL"
 	}
-	if in.Side != "" && !strings.EqualFold(in.Side, side) {
-		return envelope.Invalid("side", "the position is %s (a %s position); leave side out", map[string]string{"BUY": "long", "SELL": "short"}[side], side)
-	}
-	pt := "DAY"
+	in.PositionType = "DAY" // assumed: a position with a day part converts as DAY
 	if p.day == 0 {
-		pt = "CF" // all of it was carried forward from an earlier day
-	}
-	if in.PositionType == "" {
-		in.PositionType = pt
+		in.PositionType = "CF" // all of it was carried forward from an earlier day
 	}
 	in.FromProduct, in.ToProduct, in.Side = orders.ProductName(p.prd), orders.ProductName(to), side
-	in.PositionType = strings.ToUpper(in.PositionType)
 	return nil
 }
 
 // convert sends ProductConversion once.
-func (d *Deps) convert(ctx context.Context, in ConvertIn, _ bool) (ConvertOut, error) {
+func (d *Deps) convert(ctx context.Context, in convertReq, _ bool) (ConvertOut, error) {
 	if d.paper(ctx) {
 		return d.convertPaper(ctx, in)
 	}
@@ -203,8 +199,8 @@ func (d *Deps) convert(ctx context.Context, in ConvertIn, _ bool) (ConvertOut, e
 	if err != nil {
 		e := envelope.From(err)
 		if msg, _ := e.Details["broker_message"].(string); strings.Contains(strings.ToLower(msg), "invalid position type") {
-			return ConvertOut{}, envelope.New(envelope.InvalidArgument, "Shoonya found no %s %s position of %s to convert (Invalid Position Type); check position_type (DAY bought today, CF carried), from_product and side in get_positions",
-				in.PositionType, in.FromProduct, in.TradingSymbol).WithDetail("broker_message", msg).WithDetail("field", "position_type")
+			return ConvertOut{}, envelope.New(envelope.InvalidArgument, "Shoonya found no %s %s position of %s to convert (Invalid Position Type); check from_product and quantity against get_positions",
+				in.PositionType, in.FromProduct, in.TradingSymbol).WithDetail("broker_message", msg)
 		}
 		return ConvertOut{}, err
 	}
@@ -223,7 +219,7 @@ func firstErr(errs ...error) error {
 }
 
 // completeConvertPaper is completeConvert on the paper positions.
-func (d *Deps) completeConvertPaper(ctx context.Context, in *ConvertIn) error {
+func (d *Deps) completeConvertPaper(ctx context.Context, in *convertReq) error {
 	l, err := d.paperBook().Read(ctx, user(ctx))
 	if err != nil {
 		return err
@@ -238,7 +234,7 @@ func (d *Deps) completeConvertPaper(ctx context.Context, in *ConvertIn) error {
 }
 
 // convertPaper converts a paper position; nothing is sent.
-func (d *Deps) convertPaper(ctx context.Context, in ConvertIn) (ConvertOut, error) {
+func (d *Deps) convertPaper(ctx context.Context, in convertReq) (ConvertOut, error) {
 	from, err1 := orders.Code("from_product", orders.Products, in.FromProduct)
 	to, err2 := orders.Code("to_product", orders.Products, in.ToProduct)
 	if err := firstErr(err1, err2); err != nil {

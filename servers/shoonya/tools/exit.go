@@ -22,7 +22,7 @@ type ExitIn struct {
 // ExitOut is exit_order's result.
 type ExitOut struct {
 	OrderID        string `json:"order_id"`
-	Product        string `json:"product"`
+	Product        string `json:"-"`
 	Outcome        string `json:"outcome"` // exit_requested, confirmation_required
 	Mode           string `json:"mode"`
 	Next           string `json:"next"`
@@ -33,9 +33,9 @@ type ExitOut struct {
 func exitOrderTool(d *Deps) toolkit.Tool {
 	w := d.exitWrite()
 	t := toolkit.New(toolkit.Def{
-		Name: "exit_order", Title: "Exit cover/bracket order", Toolset: "orders",
-		Description: "Exit a COVER/BRACKET order early: open legs cancelled, filled entry squared off at market. " +
-			"User confirms (confirmation_required: give them confirm_url). Sent once; outcome_unknown: check get_order_book.",
+		Name: "exit_order", Title: "Exit CO/BO order", Toolset: "orders",
+		Description: "Exit a COVER/BRACKET order early: legs cancelled, fill squared off. " +
+			"User confirms (confirmation_required: give them confirm_url). outcome_unknown: check get_order_book.",
 		Hints: toolkit.RemoteDestructive,
 	}, func(ctx context.Context, in ExitIn) (ExitOut, error) { return w.send(ctx, in, false) })
 	return withConfirmation(d, t, w)
