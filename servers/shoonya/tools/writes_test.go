@@ -1,9 +1,14 @@
 package tools_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
@@ -274,4 +279,73 @@ func getBody(t *testing.T, url string) string {
 		}
 	}
 	return b.String()
+}
+
+// askAll accepts (or declines) every question and keeps what was asked.
+type askAll struct {
+	accept bool
+	asked  *[]string
+}
+
+func (h askAll) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	*h.asked = append(*h.asked, req.Params.Message)
+	if !h.accept {
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
+	}
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"confirm": true}}}, nil
+}
+
+// TestWritesElicitBothEras: the new writes ask through elicitation in
+// both protocol eras (2026-07-28: input_required with a ticket bound to the
+// tool and its fields), showing what will be sent; a decline sends nothing,
+// a yes sends once.
+func TestWritesElicitBothEras(t *testing.T) {
+	low, high, _ := niftyOptions(t)
+	for _, v := range []string{mcp.LATEST_PROTOCOL_VERSION, mcp.ProtocolVersion20251125} {
+		for _, accept := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/accept=%t", v, accept), func(t *testing.T) {
+				e := newEnv(t, noren.OAuth, envOpt{extra: map[string]string{"SHOONYA_CONFIRM_ORDERS": "require"}, cfg: fake.Config{TickInterval: -1}})
+				e.connect()
+				var asked []string
+				c, err := client.NewInProcessClientWithOptions(e.conn.Built.Server, client.WithElicitationHandler(askAll{accept, &asked}), client.WithProtocolVersion(v))
+				if err != nil {
+					t.Fatal(err)
+				}
+				ctx := context.Background()
+				if err := c.Start(ctx); err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				var init mcp.InitializeRequest
+				init.Params.ProtocolVersion = v
+				init.Params.ClientInfo = mcp.Implementation{Name: "writes-test", Version: "1"}
+				init.Params.Capabilities.Elicitation = &mcp.ElicitationCapability{}
+				if _, err := c.Initialize(ctx, init); err != nil {
+					t.Fatal(err)
+				}
+				var req mcp.CallToolRequest
+				req.Params.Name = "place_basket"
+				req.Params.Arguments = map[string]any{"legs": []any{leg(high, "SELL"), leg(low, "BUY")}, "idempotency_key": fmt.Sprintf("el-%t", accept)}
+				res, err := c.CallTool(ctx, req)
+				if err != nil {
+					t.Fatalf("protocol error: %v", err)
+				}
+				if len(asked) != 1 || !strings.Contains(asked[0], "1) BUY") || !strings.Contains(asked[0], "2) SELL") {
+					t.Fatalf("the question does not list the legs buy first: %q", asked)
+				}
+				want := 0
+				if accept {
+					want = 2
+					if out := servetest.Decode[tools.BasketOut](t, res); out.Outcome != "placed" {
+						t.Fatalf("%+v", out)
+					}
+				} else if body := servetest.ErrorBody(t, res); body.Code != envelope.PermissionDenied {
+					t.Fatalf("declined: %+v", body)
+				}
+				if n := len(e.fake.Ledger()); n != want {
+					t.Fatalf("ledger %d, want %d", n, want)
+				}
+			})
+		}
+	}
 }
