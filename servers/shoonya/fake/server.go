@@ -47,6 +47,7 @@ type Server struct {
 	trades    []trade              // fills
 	positions map[string]*position // uid|exch|token|prd
 	converted []string             // position keys a ProductConversion made, in order
+	gtts      []*gtt               // pending GTTs (gtt.go)
 	ledger    []LedgerEntry
 	seq       int64
 
@@ -155,6 +156,10 @@ var routes = map[string]route{
 	// exit.go
 	"ExitSNOOrder":      {true, (*Server).exitSNOOrder},
 	"ProductConversion": {true, (*Server).productConversion},
+	// gtt.go
+	"PlaceGTTOrder":      {true, (*Server).placeGTTOrder},
+	"CancelGTTOrder":     {true, (*Server).cancelGTTOrder},
+	"GetPendingGTTOrder": {true, (*Server).getPendingGTTOrder},
 }
 
 // Routes lists the REST route names the fake serves.

@@ -100,6 +100,7 @@ func (c *Client) Probes(s *ProbeSession, now time.Time, skip string) []drift.Pro
 		read("SearchScrip", nil, own(func(a *Auth) map[string]any {
 			return map[string]any{"uid": a.UID, "exch": "NFO", "stext": QuoteSymbol("NIFTY")}
 		})),
+		read("GetPendingGTTOrder", nil, own(func(a *Auth) map[string]any { return map[string]any{"uid": a.UID} })),
 		read("GetOptionChain", []string{"SearchScrip"}, func(a *Auth, earlier map[string][]byte) (map[string]any, error) {
 			sc, err := scrip(earlier, true)
 			return map[string]any{"uid": a.UID, "exch": sc.Exch, "tsym": QuoteSymbol(sc.TSym),

@@ -37,4 +37,8 @@ var Routes = map[string]RouteKind{
 	// The confirmed writes beside orders (exit_order, convert_position).
 	"ExitSNOOrder":      Writes,
 	"ProductConversion": Writes,
+	// GTT (gtt.go).
+	"PlaceGTTOrder":      Writes,
+	"CancelGTTOrder":     Writes,
+	"GetPendingGTTOrder": Reads,
 }

@@ -33,6 +33,8 @@ var Shapes = []drift.Shape{
 		drift.Opt("values[].optt", drift.String).OneOf("CE", "PE", "XX")),
 	norenShape("TPSeries", drift.Req("", drift.Array), drift.Req("[].time", drift.String), drift.Req("[].intc", num...)),
 	norenShape("EODChartData", drift.Req("", drift.Array)),
+	norenShape("GetPendingGTTOrder", drift.Req("", drift.Array), drift.Req("[].al_id", drift.String)), // gtt.go: fields assumed
+	norenShape("PlaceGTTOrder", drift.Req("Al_id", drift.String)),
 }
 
 var num = []string{drift.String, drift.Number}

@@ -92,7 +92,8 @@ func All(d *Deps) []toolkit.Tool {
 		searchScripTool(d), quotesTool(d), optionChainTool(d), timePriceSeriesTool(d),
 		subscribeTool(d), unsubscribeTool(d),
 		exitOrderTool(d), convertPositionTool(d), // confirmed writes (exit.go, convert.go)
-		placeBasketTool(d), // basket.go
+		placeBasketTool(d),                                // basket.go
+		placeGTTTool(d), getGTTsTool(d), cancelGTTTool(d), // gtt.go
 	}
 	for i, t := range all {
 		all[i] = normalisedArguments(markedPaper(d, t))
