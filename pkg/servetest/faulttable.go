@@ -11,6 +11,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,6 +53,8 @@ type FaultTable struct {
 // FaultRow is one read tool's call.
 type FaultRow struct {
 	Tool string
+	// Args are the call's arguments; "{upstream}" in a string value becomes
+	// the proxy's base URL (a tool that reads the URL it is given).
 	Args map[string]any
 	// FailedWhen, for a tool whose answer is a report (a health check),
 	// is the text in its result that says the upstream failed.
@@ -75,6 +78,10 @@ type Refusal struct {
 	ContentType string
 	Body        string
 	Source      string // where the upstream documents or was seen sending it
+	// NothingFor names the tools for which this answer is the upstream's
+	// documented "nothing there": they may answer success that says
+	// "empty".
+	NothingFor []string
 }
 
 type faultKind int
@@ -82,7 +89,8 @@ type faultKind int
 const (
 	healthy faultKind = iota
 	unavailable
-	truncated
+	truncated // the connection drops halfway through the body
+	malformed // a whole answer whose JSON or XML is cut in half
 	emptyBody
 	refusal
 	inject
@@ -97,6 +105,7 @@ type faultProxy struct {
 	refusal  Refusal
 	fields   map[string]bool
 	requests int
+	broken   int // answers malformed could break (JSON or XML)
 }
 
 func newFaultProxy(t testing.TB, base string) (*faultProxy, string) {
@@ -121,7 +130,7 @@ func newFaultProxy(t testing.TB, base string) (*faultProxy, string) {
 func (p *faultProxy) set(k faultKind, r Refusal, fields []string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.kind, p.refusal, p.requests = k, r, 0
+	p.kind, p.refusal, p.requests, p.broken = k, r, 0, 0
 	p.fields = map[string]bool{}
 	for _, f := range fields {
 		p.fields[f] = true
@@ -138,6 +147,12 @@ func (p *faultProxy) seen() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.requests
+}
+
+func (p *faultProxy) brokenAnswers() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.broken
 }
 
 func (p *faultProxy) serve(w http.ResponseWriter, r *http.Request) {
@@ -173,18 +188,39 @@ func (p *faultProxy) modify(res *http.Response) error {
 	if err != nil {
 		return err
 	}
+	ct := res.Header.Get("Content-Type")
 	switch k {
 	case truncated:
-		body = body[:len(body)/2]
+		// The whole length is declared and half sent: the client sees the
+		// connection end early.
+		res.ContentLength = int64(len(body))
+		res.Header.Set("Content-Length", strconv.Itoa(len(body)))
+		res.Header.Del("Transfer-Encoding")
+		res.TransferEncoding = nil
+		res.Body = io.NopCloser(bytes.NewReader(body[:len(body)/2]))
+		return nil
+	case malformed:
+		if structuredType(ct) {
+			body = body[:len(body)/2]
+			p.mu.Lock()
+			p.broken++
+			p.mu.Unlock()
+		}
 	case emptyBody:
 		body = nil
 	case inject:
-		body = plant(body, res.Header.Get("Content-Type"), fields)
+		body = plant(body, ct, fields)
 	}
 	res.Body = io.NopCloser(bytes.NewReader(body))
 	res.ContentLength = int64(len(body))
 	res.Header.Set("Content-Length", strconv.Itoa(len(body)))
 	return nil
+}
+
+// structuredType reports whether a cut answer of this type is malformed
+// (an HTML page cut short is still a page).
+func structuredType(ct string) bool {
+	return strings.Contains(ct, "json") || strings.Contains(ct, "xml") || strings.Contains(ct, "event-stream")
 }
 
 // plant appends Canary to the text of fields in a JSON, XML or
@@ -265,6 +301,24 @@ func (ft FaultTable) Run(t *testing.T) {
 		}
 		return c
 	}
+	// prepared is a fresh server and the row's arguments for it: state a
+	// server keeps (a query key, a login) is its own.
+	prepared := func(t *testing.T, row FaultRow) (*Conn, FaultRow) {
+		c := fresh(t)
+		if row.Prepare != nil {
+			row.Args = row.Prepare(t, c)
+			proxy.set(healthy, Refusal{}, nil)
+		}
+		args := make(map[string]any, len(row.Args))
+		for k, v := range row.Args {
+			if s, ok := v.(string); ok {
+				v = strings.ReplaceAll(s, "{upstream}", base)
+			}
+			args[k] = v
+		}
+		row.Args = args
+		return c, row
+	}
 	have := map[string]bool{}
 	for _, r := range ft.Rows {
 		have[r.Tool] = true
@@ -280,7 +334,8 @@ func (ft FaultTable) Run(t *testing.T) {
 		name string
 		kind faultKind
 		ref  Refusal
-	}{{"503", unavailable, Refusal{}}, {"truncated body", truncated, Refusal{}}, {"empty body", emptyBody, Refusal{}}}
+	}{{"503", unavailable, Refusal{}}, {"connection dropped mid-body", truncated, Refusal{}},
+		{"malformed body", malformed, Refusal{}}, {"empty body", emptyBody, Refusal{}}}
 	for _, r := range ft.Refusals {
 		faults = append(faults, struct {
 			name string
@@ -295,11 +350,7 @@ func (ft FaultTable) Run(t *testing.T) {
 	}
 	for _, row := range ft.Rows {
 		t.Run(row.Tool, func(t *testing.T) {
-			c := fresh(t)
-			if row.Prepare != nil {
-				row.Args = row.Prepare(t, c)
-				proxy.set(healthy, Refusal{}, nil)
-			}
+			c, row := prepared(t, row)
 			res, err := call(t, c, row)
 			if err != nil || res.IsError {
 				t.Fatalf("healthy upstream: %v %s", err, Text(res))
@@ -314,12 +365,18 @@ func (ft FaultTable) Run(t *testing.T) {
 			}
 			for _, f := range faults {
 				t.Run(f.name, func(t *testing.T) {
-					c := fresh(t)
+					c, row := prepared(t, row)
 					proxy.set(f.kind, f.ref, nil)
 					defer proxy.set(healthy, Refusal{}, nil)
 					res, err := call(t, c, row)
 					if err != nil {
 						t.Fatalf("no result (a protocol error or a hang past %s): %v", deadline, err)
+					}
+					if proxy.seen() == 0 {
+						t.Fatalf("the call never reached the upstream, so the fault proves nothing: %.300s", Text(res))
+					}
+					if f.kind == malformed && proxy.brokenAnswers() == 0 {
+						t.Skip("no JSON, XML or event-stream answer to break")
 					}
 					if res.IsError {
 						return
@@ -330,12 +387,15 @@ func (ft FaultTable) Run(t *testing.T) {
 					if row.FailedWhen != "" && strings.Contains(structured(res), row.FailedWhen) {
 						return
 					}
+					if slices.Contains(f.ref.NothingFor, row.Tool) && emptySaid(res) {
+						return
+					}
 					t.Fatalf("the upstream failed and the tool answered success that does not say so: %.300s", Text(res))
 				})
 			}
 			if len(row.ThirdParty) > 0 {
 				t.Run("third-party text marked", func(t *testing.T) {
-					c := fresh(t)
+					c, row := prepared(t, row)
 					proxy.set(inject, Refusal{}, row.ThirdParty)
 					defer proxy.set(healthy, Refusal{}, nil)
 					res, err := call(t, c, row)
@@ -357,6 +417,15 @@ func structured(res *mcp.CallToolResult) string {
 		return string(b)
 	}
 	return string(res.RawStructuredContent)
+}
+
+// emptySaid reports whether a result says the upstream answered "nothing".
+func emptySaid(res *mcp.CallToolResult) bool {
+	var got struct {
+		Complete bool   `json:"complete"`
+		Empty    string `json:"empty"`
+	}
+	return json.Unmarshal([]byte(structured(res)), &got) == nil && got.Complete && got.Empty != ""
 }
 
 // coverageOf reads the result's complete flag, if it has one.

@@ -1,6 +1,10 @@
 package servetest
 
 import (
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -9,8 +13,8 @@ func TestPlant(t *testing.T) {
 	fields := map[string]bool{"title": true, "body": true}
 	for _, tc := range []struct {
 		name, ct, in string
-		want       []string // substrings of the planted body
-		not        []string
+		want         []string // substrings of the planted body
+		not          []string
 	}{
 		{"json key anywhere", "application/json", `{"a":{"title":"x","id":"t1"},"l":[{"body":"y"}]}`,
 			[]string{`"title":"x ` + Canary, `"body":"y ` + Canary, `"id":"t1"`}, nil},
@@ -56,5 +60,26 @@ func TestMarkPattern(t *testing.T) {
 		if got := markPattern(tc.mark).MatchString(tc.path); got != tc.match {
 			t.Errorf("%s ~ %s = %v", tc.mark, tc.path, got)
 		}
+	}
+}
+
+// TestDroppedConnection: the proxy's dropped connection reaches a client as
+// a body cut short, not as a whole shorter answer.
+func TestDroppedConnection(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, strings.Repeat("<p>text</p>", 1000))
+	}))
+	defer up.Close()
+	p, base := newFaultProxy(t, up.URL)
+	p.set(truncated, Refusal{}, nil)
+	res, err := http.Get(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("read %d bytes, err %v: want io.ErrUnexpectedEOF", len(b), err)
 	}
 }
