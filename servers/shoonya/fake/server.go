@@ -151,6 +151,9 @@ var routes = map[string]route{
 	"GetOptionChain":  {true, (*Server).optionChain},
 	"TPSeries":        {true, (*Server).tpSeries},
 	"EODChartData":    {true, (*Server).eodChartData},
+	// The trader's day (margin.go).
+	"GetOrderMargin":  {true, (*Server).getOrderMargin},
+	"GetBasketMargin": {true, (*Server).getBasketMargin},
 }
 
 // Routes lists the REST route names the fake serves.

@@ -34,4 +34,8 @@ var Routes = map[string]RouteKind{
 	"GetOptionChain": Reads,
 	"TPSeries":       Reads,
 	"EODChartData":   Reads,
+	// The trader's day: margins, one order's history, watchlists, Greeks.
+	"GetOrderMargin":  Reads,
+	"GetBasketMargin": Reads,
+	"SingleOrdHist":   Reads,
 }

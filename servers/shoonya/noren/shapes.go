@@ -33,6 +33,11 @@ var Shapes = []drift.Shape{
 		drift.Opt("values[].optt", drift.String).OneOf("CE", "PE", "XX")),
 	norenShape("TPSeries", drift.Req("", drift.Array), drift.Req("[].time", drift.String), drift.Req("[].intc", num...)),
 	norenShape("EODChartData", drift.Req("", drift.Array)),
+	// The trader's day (margin.go, history.go).
+	norenShape("GetOrderMargin", drift.Req("cash", num...), drift.Opt("ordermargin", num...), drift.Opt("marginused", num...)),
+	norenShape("GetBasketMargin", drift.Opt("marginused", num...), drift.Opt("marginusedtrade", num...)),
+	norenShape("SingleOrdHist", drift.Req("", drift.Array), drift.Req("[].norenordno", drift.String), drift.Req("[].status", drift.String),
+		drift.Opt("[].rpt", drift.String)),
 }
 
 var num = []string{drift.String, drift.Number}

@@ -114,6 +114,9 @@ func withConfirmation(d *Deps, t toolkit.Tool) toolkit.Tool {
 		if ans := server.ElicitationResponse(req.Params.InputResponses, confirmID); ans != nil {
 			return d.answered(ctx, in, ans, req.Params.RequestState, rep != nil)
 		}
+		if err := d.marginBeforeAsking(ctx, in); err != nil {
+			return envelope.Fail(err), nil // never ask a yes to an order the broker would refuse for margin
+		}
 		if !clientCanElicit(ctx, req) {
 			return d.offerPage(ctx, in, key, warning, "this client cannot ask the user (it declares no MCP elicitation)")
 		}

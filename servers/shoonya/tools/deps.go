@@ -89,6 +89,8 @@ func All(d *Deps) []toolkit.Tool {
 		paperTool(d, limitsTool(d), paperLimits(d)),
 		searchScripTool(d), quotesTool(d), optionChainTool(d), timePriceSeriesTool(d),
 		subscribeTool(d), unsubscribeTool(d),
+		orderMarginTool(d), basketMarginTool(d),
+		paperTool(d, orderHistoryTool(d), paperHistory(d)),
 	}
 	for i, t := range all {
 		all[i] = normalisedArguments(markedPaper(d, t))

@@ -53,6 +53,9 @@ func toolCases() []toolCase {
 		readCase("get_option_chain", "GetOptionChain", map[string]any{"exchange": "NFO", "trading_symbol": "NIFTY", "strike_price": 25000, "strike_count": 1}),
 		readCase("get_time_price_series", "TPSeries", map[string]any{"exchange": "NSE", "token": "1594", "interval": "5",
 			"from": fake.LastSession(clock.MustFromEnv().Now()).Format("2006-01-02")}),
+		readCase("get_order_margin", "GetOrderMargin", marginArgs),
+		readCase("get_basket_margin", "GetBasketMargin", basketArgs),
+		{tool: "get_order_history", route: "SingleOrdHist", args: func(e *env) map[string]any { return map[string]any{"order_id": e.openOrder()} }},
 		{tool: "modify_order", route: "ModifyOrder", write: true, args: func(e *env) map[string]any {
 			return map[string]any{"order_id": e.openOrder(), "exchange": "NSE", "trading_symbol": "INFY-EQ", "quantity": 2, "order_type": "LIMIT", "price": 1400}
 		}},
