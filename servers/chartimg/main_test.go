@@ -407,7 +407,7 @@ func TestExchangesAndSymbols(t *testing.T) {
 		t.Errorf("detail: %+v", s)
 	}
 	s = servetest.Decode[tools.SymbolsOut](t, e.call(t, "get_symbols", map[string]any{"exchange": "BINANCE", "limit": 3}))
-	if s.Count != 3 || !s.Truncated || s.Total != 20 || !s.Cached || e.fake.Count(fake.RouteSymbols) != 1 {
+	if s.Count != 3 || s.Complete || s.Incomplete == nil || s.Total != 20 || !s.Cached || e.fake.Count(fake.RouteSymbols) != 1 {
 		t.Errorf("limit: %+v (symbol fetches %d)", s, e.fake.Count(fake.RouteSymbols))
 	}
 	b := servetest.ErrorBody(t, e.call(t, "get_symbols", map[string]any{"exchange": "NOWHERE"}))

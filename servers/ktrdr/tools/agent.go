@@ -68,6 +68,12 @@ func listChildOperations(c *client.Client) toolkit.Tool {
 Errors: not_found.`},
 		func(ctx context.Context, in childrenIn) (opList, error) {
 			l, err := c.Children(ctx, in.OperationID)
-			return briefOps(l, in.Detail), err
+			if err != nil {
+				return opList{}, err
+			}
+			out := briefOps(l, in.Detail)
+			out.Coverage = opsCoverage(l, 0, "the backend sent only these children; list_operations with operation_type lists every training and backtest",
+				"this research has started no training or backtest yet")
+			return out, nil
 		})
 }

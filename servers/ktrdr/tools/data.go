@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
@@ -48,13 +49,39 @@ type marketIn struct {
 	Limit            int    `json:"limit,omitempty" jsonschema:"newest bars" mcp:"min=1;max=500;default=50"`
 }
 
+// marketOut is the bars with what they cover of the cached range.
+type marketOut struct {
+	client.MarketData
+	envelope.Coverage
+}
+
+// barsCoverage: limit keeps the newest bars, so a limited answer lacks the
+// older ones; nothing cached is said, not left as an empty list.
+func barsCoverage(md client.MarketData) envelope.Coverage {
+	switch {
+	case md.Count == 0:
+		return envelope.Nothing("no bars cached for " + md.Symbol + " " + md.Timeframe + " in this range; trigger_data_loading loads them")
+	case md.Limited || md.Count < md.AvailableCount:
+		return envelope.Cut(envelope.Truncated, fmt.Sprintf("the %d older bars of %d in range", md.AvailableCount-md.Count, md.AvailableCount),
+			"raise limit (max 500) or set end_date before "+firstDate(md))
+	}
+	return envelope.Whole()
+}
+
+func firstDate(md client.MarketData) string {
+	if len(md.Dates) > 0 {
+		return md.Dates[0]
+	}
+	return md.Start
+}
+
 func getMarketData(c *client.Client) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_market_data", Title: "Get market data", Toolset: setData, Hints: toolkit.RemoteRead,
 		Description: `Get cached OHLCV bars for a symbol and timeframe: the newest limit bars in the date range, oldest first.
 Nothing cached is count 0, not an error: load it with trigger_data_loading.
 Errors: invalid_argument.
 Related: get_data_summary, get_symbols.`},
-		func(ctx context.Context, in marketIn) (client.MarketData, error) {
+		func(ctx context.Context, in marketIn) (marketOut, error) {
 			if in.Timeframe == "" {
 				in.Timeframe = "1h"
 			}
@@ -62,16 +89,20 @@ Related: get_data_summary, get_symbols.`},
 				in.Limit = 50
 			}
 			if err := dateOrder(in.StartDate, in.EndDate); err != nil {
-				return client.MarketData{}, err
+				return marketOut{}, err
 			}
 			if in.IncludeExtended && !in.TradingHoursOnly {
 				// The backend reads include_extended only to widen the trading-hours
 				// filter (ktrdr/api/endpoints/data.py get_cached_data): alone it
 				// changes nothing, so say so rather than ignore it.
-				return client.MarketData{}, envelope.Invalid("include_extended", "include_extended only widens trading_hours_only to pre-market and after-hours bars; set trading_hours_only true as well, or leave both out for every bar")
+				return marketOut{}, envelope.Invalid("include_extended", "include_extended only widens trading_hours_only to pre-market and after-hours bars; set trading_hours_only true as well, or leave both out for every bar")
 			}
-			return c.MarketData(ctx, client.MarketQuery{Symbol: in.Symbol, Timeframe: in.Timeframe, StartDate: in.StartDate,
+			md, err := c.MarketData(ctx, client.MarketQuery{Symbol: in.Symbol, Timeframe: in.Timeframe, StartDate: in.StartDate,
 				EndDate: in.EndDate, TradingHoursOnly: in.TradingHoursOnly, IncludeExtended: in.IncludeExtended, Limit: in.Limit})
+			if err != nil {
+				return marketOut{}, err
+			}
+			return marketOut{MarketData: md, Coverage: barsCoverage(md)}, nil
 		})
 }
 
@@ -140,6 +171,7 @@ func fetchSummary(ctx context.Context, c *client.Client, symbol, timeframe strin
 
 type symbolsOut struct {
 	Symbols []symbolBrief `json:"symbols"`
+	envelope.Coverage
 }
 
 func getSymbols(c *client.Client) toolkit.Tool {
@@ -149,7 +181,10 @@ Use before trigger_data_loading or get_market_data to pick a valid symbol and ti
 Related: get_data_summary.`},
 		func(ctx context.Context, in detailIn) (symbolsOut, error) {
 			s, err := c.Symbols(ctx)
-			return symbolsOut{Symbols: briefSymbols(s, in.Detail)}, err
+			if err != nil {
+				return symbolsOut{}, err
+			}
+			return symbolsOut{Symbols: briefSymbols(s, in.Detail), Coverage: wholeOr(len(s), "the backend knows no symbols")}, nil
 		})
 }
 
@@ -160,6 +195,7 @@ type indicatorsIn struct {
 
 type indicatorsOut struct {
 	Indicators []indicatorBrief `json:"indicators"`
+	envelope.Coverage
 }
 
 func getIndicators(c *client.Client) toolkit.Tool {
@@ -178,6 +214,11 @@ Related: get_strategies.`},
 					out.Indicators = append(out.Indicators, briefIndicator(ind, in.Detail))
 				}
 			}
+			none := "the backend lists no indicators"
+			if in.Type != "" {
+				none = "no indicator of type " + in.Type + "; leave type out for all"
+			}
+			out.Coverage = wholeOr(len(out.Indicators), none)
 			return out, nil
 		})
 }

@@ -31,7 +31,13 @@ Related: get_operation_status, wait_for_operation.`},
 			}
 			l, err := c.ListOperations(ctx, client.ListOptions{OperationType: in.OperationType, Status: in.Status,
 				ActiveOnly: in.ActiveOnly, Limit: in.Limit, Offset: in.Offset})
-			return briefOps(l, in.Detail), err
+			if err != nil {
+				return opList{}, err
+			}
+			out := briefOps(l, in.Detail)
+			out.Coverage = opsCoverage(l, in.Offset, fmt.Sprintf("call list_operations again with offset=%d, or narrow by status or operation_type", in.Offset+len(l.Operations)),
+				"no operations match these filters")
+			return out, nil
 		})
 }
 

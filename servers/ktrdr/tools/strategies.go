@@ -12,13 +12,25 @@ type strategyIn struct {
 	StrategyName string `json:"strategy_name" jsonschema:"from get_strategies" mcp:"minLength=1;maxLength=200"`
 }
 
+// strategyOut is one strategy file; its description is the author's text
+// (a colleague, a downloaded file, the research agent's model), not ours.
+type strategyOut struct {
+	client.StrategyDetail
+	ThirdParty envelope.ThirdParty `json:"third_party"`
+}
+
 func getStrategy(c *client.Client) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_strategy", Title: "Get strategy", Toolset: setTraining, Hints: toolkit.RemoteRead,
 		Description: `Read one strategy whole: symbol, timeframe, indicators with parameters, fuzzy_config (sets per indicator), training status, versions, latest metrics.
 Errors: not_found (get_strategies lists names).
 Related: validate_strategy, start_training, start_backtest.`},
-		func(ctx context.Context, in strategyIn) (client.StrategyDetail, error) {
-			return c.Strategy(ctx, in.StrategyName)
+		func(ctx context.Context, in strategyIn) (strategyOut, error) {
+			s, err := c.Strategy(ctx, in.StrategyName)
+			if err != nil {
+				return strategyOut{}, err
+			}
+			s.Description = envelope.CleanThirdParty(s.Description)
+			return strategyOut{StrategyDetail: s, ThirdParty: envelope.ThirdParty{"description"}}, nil
 		})
 }
 

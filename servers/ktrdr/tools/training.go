@@ -74,6 +74,10 @@ func strategyDefaults(ctx context.Context, c *client.Client, in *trainingIn) err
 
 type strategiesOut struct {
 	Strategies []strategyBrief `json:"strategies"`
+	envelope.Coverage
+	// ThirdParty: a strategy's description is whoever wrote the file's
+	// (a colleague, a downloaded strategy, the research agent's model).
+	ThirdParty envelope.ThirdParty `json:"third_party,omitempty"`
 }
 
 func getStrategies(c *client.Client) toolkit.Tool {
@@ -83,7 +87,14 @@ Use to pick strategy_name for start_training.
 Related: start_training, list_trained_models.`},
 		func(ctx context.Context, in detailIn) (strategiesOut, error) {
 			s, err := c.Strategies(ctx)
-			return strategiesOut{Strategies: briefStrategies(s, in.Detail)}, err
+			if err != nil {
+				return strategiesOut{}, err
+			}
+			out := strategiesOut{Strategies: briefStrategies(s, in.Detail), Coverage: wholeOr(len(s), "the backend has no strategy files")}
+			if in.Detail {
+				out.ThirdParty = envelope.ThirdParty{"strategies[].description"}
+			}
+			return out, nil
 		})
 }
 
