@@ -47,6 +47,7 @@ type Server struct {
 	trades    []trade              // fills
 	positions map[string]*position // uid|exch|token|prd
 	ledger    []LedgerEntry
+	watch     map[string]map[string][]string // uid → market watch → EXCH|token (watchlist.go)
 	seq       int64
 
 	faults  fakeupstream.Queue[routed]
@@ -154,6 +155,11 @@ var routes = map[string]route{
 	// The trader's day (margin.go).
 	"GetOrderMargin":  {true, (*Server).getOrderMargin},
 	"GetBasketMargin": {true, (*Server).getBasketMargin},
+	// watchlist.go
+	"MWList":              {true, (*Server).mwList},
+	"MarketWatch":         {true, (*Server).marketWatch},
+	"AddMultiScripsToMW":  {true, (*Server).addMultiScripsToMW},
+	"DeleteMultiMWScrips": {true, (*Server).deleteMultiMWScrips},
 }
 
 // Routes lists the REST route names the fake serves.

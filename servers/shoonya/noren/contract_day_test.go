@@ -35,6 +35,8 @@ type dayArgs struct {
 	TranType  string      `json:"trantype"`
 	PriceType string      `json:"prctyp"`
 	Legs      []MarginLeg `json:"legs"`
+	WLName    string      `json:"wlname"`
+	Scrips    []string    `json:"scrips"`
 }
 
 // dayInvoke calls the trader's-day client methods (invoke's other calls).
@@ -50,6 +52,12 @@ func dayInvoke(ctx context.Context, c *Client, a *Auth, call string, args json.R
 		return c.GetOrderMargin(ctx, a, MarginLeg{Exch: x.Exch, TSym: x.TSym, Qty: x.Qty, Price: x.Price, Product: x.Prd, TranType: x.TranType, PriceType: x.PriceType})
 	case "GetBasketMargin":
 		return c.GetBasketMargin(ctx, a, x.Legs)
+	case "MWList":
+		return c.MWList(ctx, a)
+	case "MarketWatch":
+		return c.MarketWatch(ctx, a, x.WLName)
+	case "AddMultiScripsToMW", "DeleteMultiMWScrips":
+		return struct{}{}, c.EditMarketWatch(ctx, a, x.WLName, x.Scrips, call == "DeleteMultiMWScrips")
 	}
 	return nil, fmt.Errorf("unknown call %q", call)
 }

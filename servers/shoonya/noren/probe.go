@@ -111,8 +111,9 @@ func (c *Client) Probes(s *ProbeSession, now time.Time, skip string) []drift.Pro
 
 // dayProbes are the trader's-day reads: the margin of one share of the
 // quoted scrip (one leg at its last price; a basket of the same leg twice),
-// and the history of the first order in the book (an empty book asks for
-// order 0: Noren's no-data answer, its error shape).
+// the market-watch names and the first watch, and the history of the first
+// order in the book (an empty book asks for order 0: Noren's no-data
+// answer, its error shape).
 func (c *Client) dayProbes(read func(string, []string, func(*Auth, map[string][]byte) (map[string]any, error)) drift.Probe) []drift.Probe {
 	leg := func(earlier map[string][]byte) (map[string]any, error) {
 		var q Quote
@@ -141,6 +142,18 @@ func (c *Client) dayProbes(read func(string, []string, func(*Auth, map[string][]
 			second, _ := leg(earlier)
 			j["uid"], j["actid"], j["basketlists"] = a.UID, a.ActID, []map[string]any{second}
 			return j, nil
+		}),
+		read("MWList", nil, func(a *Auth, _ map[string][]byte) (map[string]any, error) {
+			return map[string]any{"ordersource": "API", "uid": a.UID}, nil
+		}),
+		read("MarketWatch", []string{"MWList"}, func(a *Auth, earlier map[string][]byte) (map[string]any, error) {
+			var res struct {
+				Values []string `json:"values"`
+			}
+			if json.Unmarshal(earlier["MWList"], &res) != nil || len(res.Values) == 0 {
+				return nil, errors.New("the market-watch list before it named no watch")
+			}
+			return map[string]any{"ordersource": "API", "uid": a.UID, "wlname": res.Values[0]}, nil
 		}),
 		read("SingleOrdHist", []string{"OrderBook"}, func(a *Auth, earlier map[string][]byte) (map[string]any, error) {
 			no := "0"

@@ -91,6 +91,8 @@ func All(d *Deps) []toolkit.Tool {
 		subscribeTool(d), unsubscribeTool(d),
 		orderMarginTool(d), basketMarginTool(d),
 		paperTool(d, orderHistoryTool(d), paperHistory(d)),
+		quotesBatchTool(d),
+		watchlistsTool(d), editWatchlistTool(d),
 	}
 	for i, t := range all {
 		all[i] = normalisedArguments(markedPaper(d, t))

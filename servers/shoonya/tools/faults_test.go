@@ -55,6 +55,9 @@ func toolCases() []toolCase {
 			"from": fake.LastSession(clock.MustFromEnv().Now()).Format("2006-01-02")}),
 		readCase("get_order_margin", "GetOrderMargin", marginArgs),
 		readCase("get_basket_margin", "GetBasketMargin", basketArgs),
+		readCase("get_watchlists", "MWList", map[string]any{}),
+		readCase("get_watchlists", "MarketWatch", map[string]any{"name": "1"}),
+		readCase("get_quotes_batch", "GetQuotes", map[string]any{"instruments": []any{"NSE|1594", "NSE|2885"}}),
 		{tool: "get_order_history", route: "SingleOrdHist", args: func(e *env) map[string]any { return map[string]any{"order_id": e.openOrder()} }},
 		{tool: "modify_order", route: "ModifyOrder", write: true, args: func(e *env) map[string]any {
 			return map[string]any{"order_id": e.openOrder(), "exchange": "NSE", "trading_symbol": "INFY-EQ", "quantity": 2, "order_type": "LIMIT", "price": 1400}
