@@ -155,6 +155,7 @@ var routes = map[string]route{
 	// The trader's day (margin.go).
 	"GetOrderMargin":  {true, (*Server).getOrderMargin},
 	"GetBasketMargin": {true, (*Server).getBasketMargin},
+	"GetOptionGreek":  {true, (*Server).getOptionGreek}, // greeks.go
 	// watchlist.go
 	"MWList":              {true, (*Server).mwList},
 	"MarketWatch":         {true, (*Server).marketWatch},

@@ -26,17 +26,18 @@ func TestDayContract(t *testing.T) {
 
 // dayArgs are the arguments of the trader's-day calls.
 type dayArgs struct {
-	OrderNo   string      `json:"order_no"`
-	Exch      string      `json:"exch"`
-	TSym      string      `json:"tsym"`
-	Qty       int         `json:"qty"`
-	Price     float64     `json:"price"`
-	Prd       string      `json:"prd"`
-	TranType  string      `json:"trantype"`
-	PriceType string      `json:"prctyp"`
-	Legs      []MarginLeg `json:"legs"`
-	WLName    string      `json:"wlname"`
-	Scrips    []string    `json:"scrips"`
+	OrderNo   string             `json:"order_no"`
+	Exch      string             `json:"exch"`
+	TSym      string             `json:"tsym"`
+	Qty       int                `json:"qty"`
+	Price     float64            `json:"price"`
+	Prd       string             `json:"prd"`
+	TranType  string             `json:"trantype"`
+	PriceType string             `json:"prctyp"`
+	Legs      []MarginLeg        `json:"legs"`
+	WLName    string             `json:"wlname"`
+	Scrips    []string           `json:"scrips"`
+	Greek     OptionGreekRequest `json:"greek"`
 }
 
 // dayInvoke calls the trader's-day client methods (invoke's other calls).
@@ -52,6 +53,8 @@ func dayInvoke(ctx context.Context, c *Client, a *Auth, call string, args json.R
 		return c.GetOrderMargin(ctx, a, MarginLeg{Exch: x.Exch, TSym: x.TSym, Qty: x.Qty, Price: x.Price, Product: x.Prd, TranType: x.TranType, PriceType: x.PriceType})
 	case "GetBasketMargin":
 		return c.GetBasketMargin(ctx, a, x.Legs)
+	case "GetOptionGreek":
+		return c.GetOptionGreek(ctx, a, x.Greek)
 	case "MWList":
 		return c.MWList(ctx, a)
 	case "MarketWatch":

@@ -106,15 +106,15 @@ func (c *Client) Probes(s *ProbeSession, now time.Time, skip string) []drift.Pro
 			return map[string]any{"uid": a.UID, "exch": sc.Exch, "tsym": QuoteSymbol(sc.TSym),
 				"strprc": formatFloat(float64(sc.Strike)), "cnt": "2"}, err
 		}),
-	}, c.dayProbes(read)...)
+	}, c.dayProbes(read, now)...)
 }
 
 // dayProbes are the trader's-day reads: the margin of one share of the
 // quoted scrip (one leg at its last price; a basket of the same leg twice),
-// the market-watch names and the first watch, and the history of the first
+// Noren's Greeks of a made-up option, the market-watch names and the first watch, and the history of the first
 // order in the book (an empty book asks for order 0: Noren's no-data
 // answer, its error shape).
-func (c *Client) dayProbes(read func(string, []string, func(*Auth, map[string][]byte) (map[string]any, error)) drift.Probe) []drift.Probe {
+func (c *Client) dayProbes(read func(string, []string, func(*Auth, map[string][]byte) (map[string]any, error)) drift.Probe, now time.Time) []drift.Probe {
 	leg := func(earlier map[string][]byte) (map[string]any, error) {
 		var q Quote
 		if err := json.Unmarshal(earlier["GetQuotes"], &q); err != nil || q.TSym == "" {
@@ -142,6 +142,12 @@ func (c *Client) dayProbes(read func(string, []string, func(*Auth, map[string][]
 			second, _ := leg(earlier)
 			j["uid"], j["actid"], j["basketlists"] = a.UID, a.ActID, []map[string]any{second}
 			return j, nil
+		}),
+		read("GetOptionGreek", nil, func(a *Auth, _ map[string][]byte) (map[string]any, error) {
+			// A call 30 days out at the money: the route only computes.
+			exd := strings.ToUpper(now.AddDate(0, 0, 30).Format("02-Jan-2006"))
+			return map[string]any{"source": "API", "actid": a.ActID, "exd": exd, "strprc": "100", "sptprc": "100",
+				"int_rate": "7", "volatility": "20", "optt": "CE"}, nil
 		}),
 		read("MWList", nil, func(a *Auth, _ map[string][]byte) (map[string]any, error) {
 			return map[string]any{"ordersource": "API", "uid": a.UID}, nil

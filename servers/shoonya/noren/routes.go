@@ -38,6 +38,7 @@ var Routes = map[string]RouteKind{
 	"GetOrderMargin":  Reads,
 	"GetBasketMargin": Reads,
 	"SingleOrdHist":   Reads,
+	"GetOptionGreek":  Reads,
 	"MWList":          Reads,
 	"MarketWatch":     Reads,
 	// Watchlist edits change no order but do change the account: sent once,

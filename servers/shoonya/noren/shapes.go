@@ -38,6 +38,7 @@ var Shapes = []drift.Shape{
 	norenShape("GetBasketMargin", drift.Opt("marginused", num...), drift.Opt("marginusedtrade", num...)),
 	norenShape("SingleOrdHist", drift.Req("", drift.Array), drift.Req("[].norenordno", drift.String), drift.Req("[].status", drift.String),
 		drift.Opt("[].rpt", drift.String)),
+	norenShape("GetOptionGreek", drift.Opt("cal_delta", num...), drift.Opt("put_delta", num...), drift.Opt("cal_vego", num...)),
 	norenShape("MWList", drift.Req("values", drift.Array)),
 	norenShape("MarketWatch", drift.Req("values", drift.Array), drift.Req("values[].tsym", drift.String), drift.Req("values[].token", drift.String)),
 	norenShape("AddMultiScripsToMW", drift.Req("stat", drift.String)),

@@ -93,6 +93,7 @@ func All(d *Deps) []toolkit.Tool {
 		paperTool(d, orderHistoryTool(d), paperHistory(d)),
 		quotesBatchTool(d),
 		watchlistsTool(d), editWatchlistTool(d),
+		optionGreeksTool(d),
 	}
 	for i, t := range all {
 		all[i] = normalisedArguments(markedPaper(d, t))
