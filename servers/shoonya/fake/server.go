@@ -49,6 +49,7 @@ type Server struct {
 	converted []string             // position keys a ProductConversion made, in order
 	gtts      []*gtt               // pending GTTs (gtt.go)
 	ledger    []LedgerEntry
+	watch     map[string]map[string][]string // uid → market watch → EXCH|token (watchlist.go)
 	seq       int64
 
 	faults  fakeupstream.Queue[routed]
@@ -160,6 +161,15 @@ var routes = map[string]route{
 	"PlaceGTTOrder":      {true, (*Server).placeGTTOrder},
 	"CancelGTTOrder":     {true, (*Server).cancelGTTOrder},
 	"GetPendingGTTOrder": {true, (*Server).getPendingGTTOrder},
+	// The trader's day (margin.go).
+	"GetOrderMargin":  {true, (*Server).getOrderMargin},
+	"GetBasketMargin": {true, (*Server).getBasketMargin},
+	"GetOptionGreek":  {true, (*Server).getOptionGreek}, // greeks.go
+	// watchlist.go
+	"MWList":              {true, (*Server).mwList},
+	"MarketWatch":         {true, (*Server).marketWatch},
+	"AddMultiScripsToMW":  {true, (*Server).addMultiScripsToMW},
+	"DeleteMultiMWScrips": {true, (*Server).deleteMultiMWScrips},
 }
 
 // Routes lists the REST route names the fake serves.

@@ -8,7 +8,7 @@ type RouteKind int
 const (
 	// Reads only reads (books, limits, quotes, charts).
 	Reads RouteKind = iota + 1
-	// Writes places, modifies or cancels an order.
+	// Writes places, modifies or cancels an order, or edits a market watch.
 	Writes
 	// LogsIn creates a session; a new login may end the sessions other
 	// clients of the same user hold (assumed for Noren, see the README).
@@ -41,4 +41,15 @@ var Routes = map[string]RouteKind{
 	"PlaceGTTOrder":      Writes,
 	"CancelGTTOrder":     Writes,
 	"GetPendingGTTOrder": Reads,
+	// The trader's day: margins, one order's history, watchlists, Greeks.
+	"GetOrderMargin":  Reads,
+	"GetBasketMargin": Reads,
+	"SingleOrdHist":   Reads,
+	"GetOptionGreek":  Reads,
+	"MWList":          Reads,
+	"MarketWatch":     Reads,
+	// Watchlist edits change no order but do change the account: sent once,
+	// never probed.
+	"AddMultiScripsToMW":  Writes,
+	"DeleteMultiMWScrips": Writes,
 }

@@ -35,6 +35,16 @@ var Shapes = []drift.Shape{
 	norenShape("EODChartData", drift.Req("", drift.Array)),
 	norenShape("GetPendingGTTOrder", drift.Req("", drift.Array), drift.Req("[].al_id", drift.String)), // gtt.go: fields assumed
 	norenShape("PlaceGTTOrder", drift.Req("Al_id", drift.String)),
+	// The trader's day (margin.go, history.go).
+	norenShape("GetOrderMargin", drift.Req("cash", num...), drift.Opt("ordermargin", num...), drift.Opt("marginused", num...)),
+	norenShape("GetBasketMargin", drift.Opt("marginused", num...), drift.Opt("marginusedtrade", num...)),
+	norenShape("SingleOrdHist", drift.Req("", drift.Array), drift.Req("[].norenordno", drift.String), drift.Req("[].status", drift.String),
+		drift.Opt("[].rpt", drift.String)),
+	norenShape("GetOptionGreek", drift.Opt("cal_delta", num...), drift.Opt("put_delta", num...), drift.Opt("cal_vego", num...)),
+	norenShape("MWList", drift.Req("values", drift.Array)),
+	norenShape("MarketWatch", drift.Req("values", drift.Array), drift.Req("values[].tsym", drift.String), drift.Req("values[].token", drift.String)),
+	norenShape("AddMultiScripsToMW", drift.Req("stat", drift.String)),
+	norenShape("DeleteMultiMWScrips", drift.Req("stat", drift.String)),
 }
 
 var num = []string{drift.String, drift.Number}

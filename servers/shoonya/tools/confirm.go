@@ -65,6 +65,9 @@ type write[In, Out any] struct {
 	said func(Out) string
 	// then is the check the model makes after the page, e.g. "Then check get_order_book."
 	then string
+	// beforeAsk, when set, refuses before a person is asked what the broker
+	// would refuse anyway (place_order: not enough margin).
+	beforeAsk func(ctx context.Context, in In) error
 }
 
 // plan is what vet decided.
@@ -156,6 +159,11 @@ func withConfirmation[In, Out any](d *Deps, t toolkit.Tool, w write[In, Out]) to
 		}
 		if ans := server.ElicitationResponse(req.Params.InputResponses, confirmID); ans != nil {
 			return w.answered(ctx, d, in, ans, req.Params.RequestState, p.dup)
+		}
+		if w.beforeAsk != nil {
+			if err := w.beforeAsk(ctx, in); err != nil {
+				return envelope.Fail(err), nil // never ask a yes the broker would refuse anyway
+			}
 		}
 		if !clientCanElicit(ctx, req) {
 			return w.offerPage(ctx, d, in, p, "this client cannot ask the user (it declares no MCP elicitation)")

@@ -94,6 +94,11 @@ func All(d *Deps) []toolkit.Tool {
 		exitOrderTool(d), convertPositionTool(d), // confirmed writes (exit.go, convert.go)
 		placeBasketTool(d),                                // basket.go
 		placeGTTTool(d), getGTTsTool(d), cancelGTTTool(d), // gtt.go
+		orderMarginTool(d), basketMarginTool(d),
+		paperTool(d, orderHistoryTool(d), paperHistory(d)),
+		quotesBatchTool(d),
+		watchlistsTool(d), editWatchlistTool(d),
+		optionGreeksTool(d),
 	}
 	for i, t := range all {
 		all[i] = normalisedArguments(markedPaper(d, t))

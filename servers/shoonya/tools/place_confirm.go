@@ -50,7 +50,8 @@ func (d *Deps) placeWrite() write[PlaceIn, PlaceOut] {
 			}
 			return p, nil
 		},
-		send: d.place,
+		send:      d.place,
+		beforeAsk: d.marginBeforeAsking,
 		pending: func(in PlaceIn, c pendingConfirm) PlaceOut {
 			return PlaceOut{IdempotencyKey: in.IdempotencyKey, Outcome: "confirmation_required", Mode: string(guard.Live),
 				ConfirmURL: c.URL, ConfirmExpires: c.Expires, Next: c.Next}
