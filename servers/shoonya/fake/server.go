@@ -48,6 +48,7 @@ type Server struct {
 	positions map[string]*position // uid|exch|token|prd
 	ledger    []LedgerEntry
 	seq       int64
+	alerts    alertBook // alerts.go
 
 	faults  fakeupstream.Queue[routed]
 	limiter *limiter
@@ -151,6 +152,10 @@ var routes = map[string]route{
 	"GetOptionChain":  {true, (*Server).optionChain},
 	"TPSeries":        {true, (*Server).tpSeries},
 	"EODChartData":    {true, (*Server).eodChartData},
+	"SetAlert":        {true, (*Server).setAlert},
+	"ModifyAlert":     {true, (*Server).modifyAlert},
+	"CancelAlert":     {true, (*Server).cancelAlert},
+	"GetPendingAlert": {true, (*Server).pendingAlerts},
 }
 
 // Routes lists the REST route names the fake serves.

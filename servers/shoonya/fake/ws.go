@@ -301,25 +301,29 @@ func (h *wsHub) publish(key string) {
 // assumed: the OrderBook-only fields (pp, ti, ls, norentm…) ride along; the
 // README table neither lists nor excludes them, and clients ignore them.
 func (h *wsHub) pushOrder(uid string, view map[string]any) {
+	m := make(map[string]any, len(view)+2)
+	for k, v := range view {
+		if k == "rpt" {
+			m["reporttype"] = v
+			continue
+		}
+		m[k] = v
+	}
+	m["t"] = "om"
+	h.pushUpdate(uid, m)
+}
+
+// pushUpdate sends m to the user's order-subscribed sockets (om, am).
+func (h *wsHub) pushUpdate(uid string, m map[string]any) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for c := range h.conns {
 		c.mu.Lock()
 		ok := c.authed && c.orders && c.uid == uid
 		c.mu.Unlock()
-		if !ok {
-			continue
+		if ok {
+			c.sendAny(m)
 		}
-		m := make(map[string]any, len(view)+2)
-		for k, v := range view {
-			if k == "rpt" {
-				m["reporttype"] = v
-				continue
-			}
-			m[k] = v
-		}
-		m["t"] = "om"
-		c.sendAny(m)
 	}
 }
 

@@ -34,4 +34,9 @@ var Routes = map[string]RouteKind{
 	"GetOptionChain": Reads,
 	"TPSeries":       Reads,
 	"EODChartData":   Reads,
+	// Price alerts (alerts.go): they move no money, but change the account.
+	"SetAlert":        Writes,
+	"ModifyAlert":     Writes,
+	"CancelAlert":     Writes,
+	"GetPendingAlert": Reads,
 }

@@ -33,6 +33,12 @@ var Shapes = []drift.Shape{
 		drift.Opt("values[].optt", drift.String).OneOf("CE", "PE", "XX")),
 	norenShape("TPSeries", drift.Req("", drift.Array), drift.Req("[].time", drift.String), drift.Req("[].intc", num...)),
 	norenShape("EODChartData", drift.Req("", drift.Array)),
+	// Alerts (alerts.go; assumed shapes, no public sample): the probe reads
+	// GetPendingAlert, so a live answer that differs shows as drift.
+	norenShape("SetAlert", drift.Req("al_id", drift.String)),
+	norenShape("ModifyAlert", drift.Opt("al_id", drift.String)),
+	norenShape("CancelAlert", drift.Opt("al_id", drift.String)),
+	norenShape("GetPendingAlert", drift.Req("", drift.Array), drift.Req("[].al_id", drift.String), drift.Opt("[].ai_t", drift.String), drift.Opt("[].d", num...)),
 }
 
 var num = []string{drift.String, drift.Number}

@@ -90,6 +90,7 @@ func All(d *Deps) []toolkit.Tool {
 		searchScripTool(d), quotesTool(d), optionChainTool(d), timePriceSeriesTool(d),
 		subscribeTool(d), unsubscribeTool(d),
 	}
+	all = append(all, alertTools(d)...)
 	for i, t := range all {
 		all[i] = caseInsensitiveExchanges(markedPaper(d, t))
 	}
