@@ -24,11 +24,13 @@ import (
 const usage = `usage:
   mcpfleet list [--json]                          the servers (--json: name, port, env vars; for cmd/mkdist)
   mcpfleet tools SERVER                           SERVER's tools with their arguments (types, defaults, enums)
-  mcpfleet call [--save-images DIR] SERVER TOOL '{"arg":"value"}'
+  mcpfleet call [--save-images DIR] [--timeout 2m] SERVER TOOL '{"arg":"value"}'
                                                   call one tool over stdio and print the result as JSON
-  mcpfleet shell [--save-images DIR] SERVER       one server process, calls typed as TOOL {json}, Tab completes
-  mcpfleet batch [--save-images DIR] SERVER [FILE|-]
+  mcpfleet shell [--save-images DIR] [--timeout 5m] SERVER
+                                                  one server process, calls typed as TOOL {json}, Tab completes
+  mcpfleet batch [--save-images DIR] [--timeout 5m] SERVER [FILE|-]
                                                   the calls in FILE (or stdin), one per line, in one process
+  (a call waits --timeout, or as long as the tool's own timeout argument plus 30s; Ctrl-C cancels it)
   mcpfleet doctor [--state-dir DIR] [SERVER...]   check binaries, credentials, upstreams and Redis; say what to fix
   mcpfleet doctor --live [--json] [--include-paid] SERVER...|--all
                                                   read-only probe of every upstream route: ok, deprecated, drifted,
@@ -40,7 +42,7 @@ const usage = `usage:
   mcpfleet --version
 Binaries are looked up in $MCPFLEET_BIN, then next to mcpfleet, then ./bin, then $PATH.
 Exit codes: 0 ok, 1 a tool answered an error (doctor: something to fix), 2 usage, 3 the server could not be run,
-4 the server refused the request (unknown tool, protocol error).`
+4 the server refused the request (unknown tool, protocol error), 130 call cancelled by Ctrl-C.`
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
@@ -167,6 +169,7 @@ func callCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("call", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	saveDir := fs.String("save-images", "", "directory to write image results to")
+	timeout := fs.Duration("timeout", defaultCallTimeout, "longest the call may take; a tool's own timeout argument (timeout_seconds) plus 30s extends it")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -184,17 +187,21 @@ func callCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpfleet: the arguments must be a JSON object: %v\n", err)
 		return exitUsage
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	s, err := openSession(ctx, rest[0])
+	cancel()
 	if err != nil {
 		fmt.Fprintln(stderr, "mcpfleet:", err)
 		return exitNoServer
 	}
 	defer s.Close()
 	update, finish := progressPrinter(stderr)
-	res, err := s.call(ctx, rest[1], callArgs, update)
+	res, interrupted, err := s.callWaiting(*timeout, rest[1], callArgs, update)
 	finish()
+	if interrupted {
+		fmt.Fprintln(stderr, "mcpfleet:", err)
+		return exitInterrupted
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "mcpfleet:", err)
 		return exitFor(err)

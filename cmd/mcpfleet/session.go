@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -28,6 +29,8 @@ const (
 	exitUsage    = 2
 	exitNoServer = 3 // the server could not be run (binary, start-up, transport)
 	exitRefused  = 4 // the server refused the request (unknown tool, protocol error)
+	// exitInterrupted is a call cancelled by Ctrl-C (128 + SIGINT, as shells report it)
+	exitInterrupted = 130
 )
 
 // session is one running server and its MCP client: every call of a shell or
@@ -133,7 +136,13 @@ func openSession(ctx context.Context, name string) (*session, error) {
 		return nil, err
 	}
 	s := &session{name: name, stderr: &tail{}}
-	tr := transport.NewStdioWithOptions(bin, os.Environ(), nil, transport.WithCommandStderrWriter(s.stderr))
+	tr := transport.NewStdioWithOptions(bin, os.Environ(), nil, transport.WithCommandStderrWriter(s.stderr),
+		transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
+			cmd := exec.CommandContext(ctx, command, args...)
+			cmd.Env = env
+			ownProcessGroup(cmd)
+			return cmd, nil
+		}))
 	c := client.NewClient(tr)
 	s.c = c
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
@@ -234,6 +243,28 @@ func (s *session) call(ctx context.Context, tool string, args map[string]any, pr
 		}
 	}
 	return nil, s.fail(err)
+}
+
+// callWaiting runs one call with the CLI's deadline for it (callDeadline:
+// the floor, or the tool's own timeout argument plus a grace) and Ctrl-C
+// cancelling it. interrupted reports a Ctrl-C: the client has sent
+// notifications/cancelled and the server is still serving.
+func (s *session) callWaiting(floor time.Duration, tool string, args map[string]any, progress func(mcp.ProgressNotificationParams)) (res *mcp.CallToolResult, interrupted bool, err error) {
+	limit := callDeadline(floor, s.findTool(context.Background(), tool), args)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	ctx, stop := interruptible(ctx)
+	defer stop()
+	res, err = s.call(ctx, tool, args, progress)
+	switch {
+	case err == nil:
+		return res, false, nil
+	case wasInterrupted(ctx):
+		return nil, true, fmt.Errorf("%s cancelled (Ctrl-C): notifications/cancelled sent; %s keeps running", tool, s.name)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return nil, false, &serverError{err: fmt.Errorf("%s gave no answer within %s (raise --timeout, or pass the tool a shorter timeout argument)", tool, limit.Round(time.Second)), server: s.name}
+	}
+	return nil, false, err
 }
 
 // exitFor maps a call's error to the exit code.

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"sort"
 	"strings"
 	"time"
@@ -63,7 +62,7 @@ func runSession(cmd string, args []string, stdin io.Reader, stdout, stderr io.Wr
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	saveDir := fs.String("save-images", "", "directory to write image results to")
-	timeout := fs.Duration("timeout", 5*time.Minute, "longest one call may take")
+	timeout := fs.Duration("timeout", defaultSessionTimeout, "longest one call may take; a tool's own timeout argument (timeout_seconds) plus 30s extends it")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -179,23 +178,16 @@ func isFile(r io.Reader) bool {
 	return ok && f == os.Stdin
 }
 
-// sessionCall runs one call of a session; Ctrl-C cancels just that call.
+// sessionCall runs one call of a session; Ctrl-C cancels just that call
+// (notifications/cancelled) and the session goes on.
 func sessionCall(s *session, tool string, args map[string]any, timeout time.Duration, saveDir string, stdout, stderr io.Writer) int {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
-	defer signal.Stop(sig)
-	go func() {
-		select {
-		case <-sig:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
 	update, finish := progressPrinter(stderr)
-	res, err := s.call(ctx, tool, args, update)
+	res, interrupted, err := s.callWaiting(timeout, tool, args, update)
 	finish()
+	if interrupted {
+		fmt.Fprintln(stdout, "cancelled:", err)
+		return exitInterrupted
+	}
 	if err != nil {
 		fmt.Fprintln(stdout, "error:", err)
 		return exitFor(err)

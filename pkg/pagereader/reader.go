@@ -250,6 +250,11 @@ func (r *Reader) fetch(ctx context.Context, u *url.URL, admit func(context.Conte
 	if err != nil {
 		return Page{}, r.fail(ctx, final, err)
 	}
+	if len(body) == 0 {
+		// Nothing to read is not a page with no text: say so, never an empty success.
+		return Page{}, envelope.New(envelope.UpstreamError, "%s answered %d with an empty body: there is nothing to read; try again later or another source",
+			extract.Clip(final.Redacted(), 200), resp.StatusCode).WithRetryAfter(5 * time.Second).WithDetail("http_status", resp.StatusCode)
+	}
 	ctype := resp.Header.Get("Content-Type")
 	p, err := extractPage(body, ctype, final, r.cfg.MaxText)
 	if err != nil {

@@ -75,11 +75,12 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	var reg *Registry                // for the scope filter, set below
 	s := server.NewMCPServer(app.Name, resolveVersion(app.Version),
 		server.WithInstructions(app.Instructions),
-		server.WithToolCapabilities(true),
-		// resources.subscribe only for a server with resources to watch
-		// (Registry.WatchResources turns it on).
-		server.WithResourceCapabilities(false, true),
-		server.WithPromptCapabilities(true),
+		// No list ever changes after start (tools, resources and prompts are
+		// added by Register), so no listChanged. Resources and prompts are
+		// declared by mcp-go when a server adds its first one, so a server
+		// without them answers resources/* and prompts/* with -32601;
+		// resources.subscribe only where Registry.WatchResources turns it on.
+		server.WithToolCapabilities(false),
 		// No mcp-go input or output validation: the toolkit validates input
 		// once with readable errors, and output conformance is proven in
 		// tests (servetest checks every result against the output schema)

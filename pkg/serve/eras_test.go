@@ -127,3 +127,25 @@ func TestModernPingOnStdio(t *testing.T) {
 		t.Errorf("ping without _meta: %v, want a result", byID[3])
 	}
 }
+
+// TestCapabilitiesAsServed: no list changes after start, so no listChanged
+// is advertised; a server with no resources or prompts declares neither and
+// answers their methods with -32601 (method not found), not an empty list.
+func TestCapabilitiesAsServed(t *testing.T) {
+	plain := servetest.New(t, testApp())
+	caps := plain.Client.GetServerCapabilities()
+	if caps.Tools == nil || caps.Tools.ListChanged {
+		t.Errorf("tools: %+v, want declared without listChanged", caps.Tools)
+	}
+	if caps.Resources != nil || caps.Prompts != nil {
+		t.Errorf("resources %+v, prompts %+v declared by a server that has none", caps.Resources, caps.Prompts)
+	}
+	ts := httpServer(t, map[string]string{"MCPFLEET_AUTH_TOKENS": "alice=" + tokA})
+	sid, _ := initSession(t, ts.URL, tokA)
+	for _, m := range []string{"prompts/list", "resources/list", "resources/templates/list"} {
+		r := do(t, http.MethodPost, ts.URL+"/mcp", `{"jsonrpc":"2.0","id":2,"method":"`+m+`"}`, legacyHdr(tokA, sid))
+		if !strings.Contains(r.body, `"code":-32601`) {
+			t.Errorf("%s on a server without them: %d %s", m, r.status, r.body)
+		}
+	}
+}

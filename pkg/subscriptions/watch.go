@@ -43,7 +43,7 @@ type Watch struct {
 // which none of its sessions do; Serve therefore tracks listen streams itself
 // and writes to the stream's session.
 func Serve(s *server.MCPServer, w Watch, user func(context.Context) string) (notify func(key, uri string) error) {
-	server.WithResourceCapabilities(true, true)(s)
+	server.WithResourceCapabilities(true, false)(s) // resources are added at start only: no listChanged
 	hooks := s.GetHooks()
 	if hooks == nil { // a server made without hooks
 		hooks = &server.Hooks{}

@@ -74,6 +74,11 @@ type Config struct {
 	// page on another host). nil keeps the generic refusal ("check the base
 	// URL"). The call is not retried either way.
 	CrossHostRedirect func(resp *http.Response, to *url.URL) *envelope.Error
+	// Final, if set, sees every complete error answer whose status is normally
+	// retried (429, 5xx); true ends the call with it at once. It is for answers
+	// the upstream means as final although their status says "try again": a
+	// daily quota used up, where a retry only spends time until the quota's reset.
+	Final func(status int, body []byte) bool
 	// Drift watches every answer (deprecation headers; bodies against the
 	// shapes registered for each Op); nil is the process's drift.Default().
 	Drift *drift.Watch

@@ -153,7 +153,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 			if e == nil {
 				return out, nil
 			}
-			retryable = safe && retryStatus(res.status)
+			retryable = safe && retryStatus(res.status) && (c.cfg.Final == nil || !c.cfg.Final(res.status, res.body))
 			if ra, ok := retryAfterOf(res); ok {
 				retryAfter = ra
 				if ra > c.cfg.MaxRetryAfter || ra >= remaining(ctx) {

@@ -16,7 +16,9 @@
 //     deadline. A 429 or 503 Retry-After (seconds or HTTP-date) is honoured when it is
 //     at most Config.MaxRetryAfter (default 5s) and fits in the remaining deadline;
 //     otherwise the call gives up at once with rate_limited (or upstream_unavailable)
-//     carrying that retry-after, so the model can wait instead of us;
+//     carrying that retry-after, so the model can wait instead of us. Config.Final
+//     names answers meant as final despite their status (a daily quota used up):
+//     those end the call at once;
 //   - never retries any other request (a POST that places an order), with a single
 //     exception: when the request provably never left this process — the connection
 //     could not be made (dial error: connection refused, DNS failure) so not one byte

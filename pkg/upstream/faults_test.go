@@ -257,6 +257,34 @@ func TestRetryAfter(t *testing.T) {
 	}
 }
 
+// TestFinalAnswerNotRetried: an answer Config.Final calls final (a daily
+// quota used up) ends the call after one attempt; others are still retried.
+func TestFinalAnswerNotRetried(t *testing.T) {
+	for _, tt := range []struct {
+		body     string
+		attempts int
+	}{{`{"message":"Limit Exceeded"}`, 1}, {`{"message":"Too Many Requests"}`, 3}} {
+		t.Run(tt.body, func(t *testing.T) {
+			t.Parallel()
+			f := newFake(t, func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(429)
+				fmt.Fprint(w, tt.body)
+			})
+			c := testClient(f.URL, nil, func(c *Config) {
+				c.Detectors = []extract.Detector{extract.ChartImg}
+				c.Final = func(status int, body []byte) bool {
+					return status == 429 && strings.Contains(string(body), "Limit Exceeded")
+				}
+			})
+			resp, err := c.Do(bg, Request{Op: "op", Path: "/x"})
+			if envelope.From(err).Code != envelope.RateLimited || resp.Attempts != tt.attempts {
+				t.Errorf("err = %v, attempts = %d, want rate_limited after %d", err, resp.Attempts, tt.attempts)
+			}
+		})
+	}
+}
+
 func TestParseRetryAfter(t *testing.T) {
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	tests := []struct {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
+	ciclient "github.com/mcpfleet/mcpfleet/servers/chartimg/client"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/fake"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/nl"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/tools"
@@ -241,6 +242,7 @@ func TestUpstreamErrorsMapToEnvelope(t *testing.T) {
 		msg      string
 		attempts int // requests that reached the chart route (0 = don't check)
 		retry    bool
+		final    bool // not retryable, retry_after_s and details.resets_at at the daily reset
 	}{
 		{name: "missing key", s: setup{key: "-"}, code: envelope.Unauthenticated, msg: "CHART_IMG_API_KEY"},
 		{name: "403 Forbidden: bad key", s: setup{key: "wrong-key"}, code: envelope.Unauthenticated, msg: "CHART_IMG_API_KEY"},
@@ -256,7 +258,8 @@ func TestUpstreamErrorsMapToEnvelope(t *testing.T) {
 		{name: "422 message", cfg: map[string]any{"symbol": "NOPE:AAPL"}, code: envelope.InvalidArgument, msg: "Invalid Symbol"},
 		{name: "429 retried then rate_limited", s: setup{retries: 2}, fault: &fake.Fault{Route: fake.RouteChart, Status: 429},
 			code: envelope.RateLimited, attempts: 3, retry: true},
-		{name: "429 daily", fault: &fake.Fault{Route: fake.RouteChart, Status: 429, Message: "Limit Exceeded"}, code: envelope.RateLimited, msg: "daily", retry: true},
+		{name: "429 daily: once, not retryable, with the reset", s: setup{retries: 2}, fault: &fake.Fault{Route: fake.RouteChart, Status: 429, Message: "Limit Exceeded"},
+			code: envelope.RateLimited, msg: "daily request maximum is used up (PRO plan: 500 a day)", attempts: 1, final: true},
 		{name: "500 retried then upstream_error", s: setup{retries: 2}, fault: &fake.Fault{Route: fake.RouteChart, Status: 500},
 			code: envelope.UpstreamError, msg: "Something Went Wrong", attempts: 3, retry: true},
 		{name: "500 once then success", s: setup{retries: 2}, fault: &fake.Fault{Route: fake.RouteChart, Status: 500, Count: 1}, attempts: 2},
@@ -288,6 +291,14 @@ func TestUpstreamErrorsMapToEnvelope(t *testing.T) {
 				}
 				if tc.retry && !b.Retryable {
 					t.Errorf("%s should be retryable", b.Code)
+				}
+				if tc.final {
+					now := clock.MustFromEnv().Now()
+					reset := ciclient.DailyReset(now)
+					if b.Retryable || b.RetryAfterS == nil || *b.RetryAfterS > reset.Sub(now).Seconds()+5 || *b.RetryAfterS < reset.Sub(now).Seconds()-60 ||
+						b.Details["resets_at"] != reset.Format(time.RFC3339) || !strings.Contains(b.Message, reset.Format(time.RFC3339)) {
+						t.Errorf("daily limit: retryable=%v retry_after_s=%v details=%v message=%q, want not retryable until %s", b.Retryable, b.RetryAfterS, b.Details, b.Message, reset)
+					}
 				}
 			}
 			if tc.attempts > 0 {
@@ -396,7 +407,7 @@ func TestExchangesAndSymbols(t *testing.T) {
 		t.Errorf("detail: %+v", s)
 	}
 	s = servetest.Decode[tools.SymbolsOut](t, e.call(t, "get_symbols", map[string]any{"exchange": "BINANCE", "limit": 3}))
-	if s.Count != 3 || !s.Truncated || s.Total != 20 || !s.Cached || e.fake.Count(fake.RouteSymbols) != 1 {
+	if s.Count != 3 || s.Complete || s.Incomplete == nil || s.Total != 20 || !s.Cached || e.fake.Count(fake.RouteSymbols) != 1 {
 		t.Errorf("limit: %+v (symbol fetches %d)", s, e.fake.Count(fake.RouteSymbols))
 	}
 	b := servetest.ErrorBody(t, e.call(t, "get_symbols", map[string]any{"exchange": "NOWHERE"}))

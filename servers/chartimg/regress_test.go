@@ -19,7 +19,7 @@ var paidConfig = map[string]any{"symbol": "NASDAQ:AAPL", "width": 1280, "height"
 
 // With CHART_IMG_PLAN unset, a paid key is not refused locally: chart-img does
 // not say which plan a key has, so plan limits are warnings naming CHART_IMG_PLAN.
-func TestIssue10UnsetPlanDoesNotRefuseAPaidKey(t *testing.T) {
+func TestRegressUnsetPlanDoesNotRefuseAPaidKey(t *testing.T) {
 	e := start(t, setup{plan: "-"}) // test-key is PRO in the fake
 	v := servetest.Decode[validate.Result](t, e.call(t, "validate_chart_config", map[string]any{"config": paidConfig}))
 	if !v.Valid || v.RateLimitCheck.Plan != validate.Unknown || !v.RateLimitCheck.WithinLimits {
@@ -47,7 +47,7 @@ func TestIssue10UnsetPlanDoesNotRefuseAPaidKey(t *testing.T) {
 
 // A 403 limit answer tells the key's plan: it is learned and checked locally
 // from then on, and local refusals name CHART_IMG_PLAN.
-func TestIssue10PlanLearnedFrom403(t *testing.T) {
+func TestRegressPlanLearnedFrom403(t *testing.T) {
 	e := start(t, setup{plan: "-", key: "basic-key"})
 	b := servetest.ErrorBody(t, e.call(t, "generate_chart_image", map[string]any{"config": paidConfig}))
 	if b.Code != envelope.PermissionDenied || !strings.Contains(b.Message, "The key is on the BASIC plan") || !strings.Contains(b.Message, "CHART_IMG_PLAN=BASIC") {
@@ -64,7 +64,7 @@ func TestIssue10PlanLearnedFrom403(t *testing.T) {
 }
 
 // A configured plan is enforced locally and the refusal names CHART_IMG_PLAN.
-func TestIssue10ConfiguredPlanRefusalNamesTheSetting(t *testing.T) {
+func TestRegressConfiguredPlanRefusalNamesTheSetting(t *testing.T) {
 	e := start(t, setup{plan: "BASIC"})
 	b := servetest.ErrorBody(t, e.call(t, "generate_chart_image", map[string]any{"config": paidConfig}))
 	if b.Code != envelope.InvalidArgument || !strings.Contains(b.Message, "set CHART_IMG_PLAN") || e.fake.Count(fake.RouteChart) != 0 {
@@ -74,7 +74,7 @@ func TestIssue10ConfiguredPlanRefusalNamesTheSetting(t *testing.T) {
 
 // A docs page that no longer parses, on the first fetch (no good copy yet),
 // falls back to the embedded snapshot and says so.
-func TestIssue10DocsParseFailureFallsBackToSnapshot(t *testing.T) {
+func TestRegressDocsParseFailureFallsBackToSnapshot(t *testing.T) {
 	e := start(t, setup{})
 	e.fake.SetDocs([]byte(`<html><body><div class="content"><h1 id="introduction">Introduction</h1><p>We moved the docs.</p></div></body></html>`))
 	d := servetest.Decode[tools.DocsOut](t, e.call(t, "fetch_chart_documentation", map[string]any{"section": "indicators"}))

@@ -87,7 +87,6 @@ type item struct {
 type fetched struct {
 	Status     string `json:"status"`
 	FetchedAt  string `json:"fetched_at"`
-	Window     string `json:"window"`
 	NextPollAt string `json:"next_poll_at"`
 	ItemCount  int    `json:"item_count"`
 	Items      []item `json:"items"`
@@ -343,7 +342,7 @@ func TestFetchSearchFeedWindows(t *testing.T) {
 	e := start(t, setup{})
 	k := e.build(t, map[string]any{"terms": []string{"tariffs"}}).QueryKey
 	first := e.fetch(t, k)
-	if first.Status != "fresh" || first.FetchedAt != "2026-11-24T09:30:00Z" || first.Window != "2026-11-24T09:00:00Z/2026-11-24T12:00:00Z" ||
+	if first.Status != "fresh" || first.FetchedAt != "2026-11-24T09:30:00Z" ||
 		first.NextPollAt != "2026-11-24T12:00:00Z" || len(first.Items) != 28 {
 		t.Fatalf("first fetch %+v", first)
 	}

@@ -86,20 +86,7 @@ func TestBackendErrorShapes(t *testing.T) {
 			if strings.HasPrefix(c.name, "schema") {
 				return
 			}
-			b := servetest.ErrorBody(t, res)
-			if b.Code != c.code || b.Retryable != c.retryable {
-				t.Fatalf("got %s retryable=%v, want %s retryable=%v: %s", b.Code, b.Retryable, c.code, c.retryable, b.Message)
-			}
-			for _, s := range c.contains {
-				if !strings.Contains(b.Message, s) {
-					t.Errorf("message %q lacks %q", b.Message, s)
-				}
-			}
-			for k, v := range c.detail {
-				if b.Details[k] != v {
-					t.Errorf("details[%s] = %v, want %v (%v)", k, b.Details[k], v, b.Details)
-				}
-			}
+			checkErr(t, res, wantErr{code: c.code, retryable: c.retryable, contains: c.contains, detail: c.detail})
 		})
 	}
 }

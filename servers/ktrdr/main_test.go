@@ -54,15 +54,20 @@ func (e *env) call(t *testing.T, tool string, args map[string]any) *mcp.CallTool
 
 func TestToolsListedAndReadOnly(t *testing.T) {
 	e := start(t, setup{})
-	if n := len(e.conn.Tools(t)); n != 16 {
-		t.Fatalf("%d tools listed, want 16", n)
+	if n := len(e.conn.Tools(t)); n != tools.ToolCount {
+		t.Fatalf("%d tools listed, want %d", n, tools.ToolCount)
 	}
 	ro := start(t, setup{args: []string{"--read-only"}})
 	names := map[string]bool{}
 	for _, tl := range ro.conn.Tools(t) {
 		names[tl.Name] = true
 	}
-	if len(names) != 13 || names["trigger_data_loading"] || names["start_training"] || names["cancel_operation"] || !names["predict"] {
+	for _, w := range tools.Writers {
+		if names[w] {
+			t.Fatalf("read-only mode lists %s: %v", w, names)
+		}
+	}
+	if len(names) != tools.ToolCount-len(tools.Writers) || !names["predict"] {
 		t.Fatalf("read-only tools: %v", names)
 	}
 	servetest.Lint(t, ro.conn.Built.Registry.Tools())

@@ -13,10 +13,10 @@ import (
 // Regression tests against the real backend's behaviour, not our fake's: each drives
 // a tool through MCP against the fake answering as one real backend version.
 
-// Item 1: trigger_data_loading with default settings works on both versions;
+// trigger_data_loading with default settings works on both versions;
 // mode local is refused on HEAD's acquire route with a message naming the
 // cache-reading tools, and nothing is started.
-func TestIssue10DataLoadDefaults(t *testing.T) {
+func TestRegressDataLoadDefaults(t *testing.T) {
 	for _, backend := range []string{fake.BackendHEAD, fake.Backend3ba55e75} {
 		t.Run("default mode on "+backend, func(t *testing.T) {
 			e := start(t, setup{noSeed: true})
@@ -68,9 +68,9 @@ func TestIssue10DataLoadDefaults(t *testing.T) {
 	})
 }
 
-// Item 2: predict loads the model on demand (once; again after a backend
+// predict loads the model on demand (once; again after a backend
 // restart forgot it) and reports the backend's stub answer as a placeholder.
-func TestIssue10PredictLoadsOnDemand(t *testing.T) {
+func TestRegressPredictLoadsOnDemand(t *testing.T) {
 	e := start(t, setup{})
 	args := map[string]any{"model_name": "neuro_mean_reversion", "symbol": "AAPL", "timeframe": "1h", "test_date": "2024-06-28"}
 	loadPath := fake.APIPrefix + "/models/neuro_mean_reversion/load"
@@ -90,9 +90,9 @@ func TestIssue10PredictLoadsOnDemand(t *testing.T) {
 	}
 }
 
-// Item 3: performance of a training still running is a conflict (the backend's
+// performance of a training still running is a conflict (the backend's
 // 404 "is not completed"), not not_found.
-func TestIssue10PerformanceOfRunningTraining(t *testing.T) {
+func TestRegressPerformanceOfRunningTraining(t *testing.T) {
 	e := start(t, setup{})
 	tr := servetest.Decode[client.TrainingStarted](t, e.call(t, "start_training", trainArgs))
 	b := servetest.ErrorBody(t, e.call(t, "get_model_performance", map[string]any{"operation_id": tr.OperationID}))
@@ -101,10 +101,10 @@ func TestIssue10PerformanceOfRunningTraining(t *testing.T) {
 	}
 }
 
-// Item 4: HEAD's operation types and statuses are accepted as filters; the
+// HEAD's operation types and statuses are accepted as filters; the
 // 503 object detail and the cancel fields are covered in TestBackendErrorShapes
 // and TestEveryTool.
-func TestIssue10HeadEnums(t *testing.T) {
+func TestRegressHeadEnums(t *testing.T) {
 	e := start(t, setup{})
 	for _, args := range []map[string]any{{"operation_type": "agent_research"}, {"status": "resuming"}, {"operation_type": "agent_assessment", "status": "running"}} {
 		if l := listOps(t, e.call(t, "list_operations", args)); len(l.Operations) != 0 {

@@ -213,7 +213,7 @@ func TestUserTools(t *testing.T) {
 	})
 	t.Run("holders grouped per outcome token", func(t *testing.T) {
 		out := call[tools.HoldersOut](t, s, "get_top_holders", map[string]any{"condition_id": cond, "limit": 2})
-		if len(out.Outcomes) != 2 || len(out.Outcomes[0].Rows) != 2 || out.Outcomes[1].Outcome != 1 || len(out.Cols) != 5 {
+		if len(out.Outcomes) != 2 || len(out.Outcomes[0].Rows) != 2 || out.Outcomes[1].Index != 1 || len(out.Cols) != 5 {
 			t.Fatalf("%+v", out)
 		}
 		if r := out.Outcomes[0].Rows[0]; len(r) != 5 || r[2].(float64) <= 0 || !strings.HasPrefix(r[0].(string), "0x") || r[3].(float64) <= 0 {
@@ -239,7 +239,7 @@ func TestUserTools(t *testing.T) {
 			t.Fatalf("%+v", out)
 		}
 		rest := call[tools.BuildersOut](t, s, "get_builder_leaderboard", map[string]any{"time_period": "WEEK", "limit": 50, "cursor": out.NextCursor})
-		if len(rest.Rows) != 10 || rest.Rows[0][0] != 51.0 || rest.NextCursor != "" {
+		if len(rest.Rows) != 50 || rest.Rows[0][0] != 51.0 || rest.NextCursor == "" {
 			t.Fatalf("%+v", rest)
 		}
 	})

@@ -179,7 +179,8 @@ func TestFinalAnswerOnly(t *testing.T) {
 }
 
 // TestMaxResultsLeavesNoUncitedClaim: the default answer cites 9 sources;
-// with maxResults 3 the claims of sources 4–9 go with their citations.
+// with maxResults 3 the claims of sources 4–9 go with their citations, and
+// the lead-in of their list with them.
 func TestMaxResultsLeavesNoUncitedClaim(t *testing.T) {
 	e := start(t, setup{})
 	out := servetest.Decode[tools.SearchOut](t, e.search(t, q("UAE central bank", "maxResults", 3)))
@@ -187,6 +188,11 @@ func TestMaxResultsLeavesNoUncitedClaim(t *testing.T) {
 		if strings.Contains(out.Answer, claim) {
 			t.Errorf("the claim %q stays without its (cut) citation:\n%s", claim, out.Answer)
 		}
+	}
+	// The list those claims were in goes with its lead-in: no "Further
+	// reading:" with nothing after it.
+	if strings.Contains(out.Answer, "Further reading") || strings.HasSuffix(out.Answer, ":") {
+		t.Errorf("a lead-in is left without what it introduced:\n%s", out.Answer)
 	}
 	if len(out.Citations) != 3 || !strings.Contains(out.Answer, "Emirates NBD") || !strings.Contains(out.Answer, "first reported on Wednesday afternoon") {
 		t.Errorf("%d citations:\n%s", len(out.Citations), out.Answer)

@@ -69,6 +69,9 @@ type Config struct {
 	// spends the key's one daily quota; nil keeps it in this process.
 	Store  *store.DB
 	Logger zerolog.Logger
+	// Now is the clock the daily limit's reset time is read from (the server's
+	// Registry.Clock); nil is the system clock.
+	Now func() time.Time
 }
 
 // Redis key prefixes of the plan limiter: the quota is the API key's, so all
@@ -103,6 +106,7 @@ type Client struct {
 	// learned is the plan a 403 "Exceed Max Usage … Limit (…)" revealed when
 	// CHART_IMG_PLAN is not set (only limits no two plans share).
 	learned atomic.Pointer[chart.Plan]
+	now     func() time.Time
 }
 
 // New builds a client. A missing API key is not an error here: calls that need
@@ -123,7 +127,10 @@ func New(cfg Config) *Client {
 	if cfg.Redis != nil {
 		cfg.Store = nil // Redis wins: replicas share it
 	}
-	c := &Client{key: cfg.APIKey, plan: cfg.Plan, keyID: KeyID(cfg.APIKey), shared: cfg.Redis != nil || cfg.Store != nil, inFile: cfg.Store != nil}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	c := &Client{now: cfg.Now, key: cfg.APIKey, plan: cfg.Plan, keyID: KeyID(cfg.APIKey), shared: cfg.Redis != nil || cfg.Store != nil, inFile: cfg.Store != nil}
 	// The limiter paces a known plan only: chart-img does not say which plan a
 	// key has (no account route, no documented rate-limit headers), and a
 	// guessed BASIC would refuse a paid key's 2nd request each second and its
@@ -149,7 +156,7 @@ func New(cfg Config) *Client {
 		Name: "chart-img", BaseURL: strings.TrimRight(cfg.APIURL, "/"), URLEnv: EnvAPIURL,
 		Timeout: cfg.Timeout, Retries: cfg.Retries, RetryWait: cfg.RetryWait, MaxRetryAfter: 10 * time.Second,
 		MaxBodyBytes: 16 << 20, SecretHeaders: secret, Detectors: []extract.Detector{c.detect},
-		Logger: cfg.Logger, Limiter: c.limit,
+		Logger: cfg.Logger, Limiter: c.limit, Final: dailyLimitAnswer,
 	})
 	c.docs = upstream.New(upstream.Config{
 		Name: "chart-img docs", BaseURL: cfg.DocsURL, URLEnv: EnvDocsURL, Timeout: 20 * time.Second,
@@ -257,10 +264,17 @@ func (c *Client) limiterError(ctx context.Context, err error) error {
 		WithRetryable(true).WithRetryAfter(redisRetryAfter).WithCause(err)
 }
 
-// detect is extract.ChartImg plus the plan named by a 403 limit message.
+// detect is extract.ChartImg plus the plan named by a 403 limit message and
+// the reset time of the daily limit's 429.
 func (c *Client) detect(status int, body []byte) *envelope.Error {
 	e := extract.ChartImg(status, body)
-	if e == nil || status != http.StatusForbidden {
+	if e == nil {
+		return e
+	}
+	if dailyLimitAnswer(status, body) {
+		return c.dailyLimitError()
+	}
+	if status != http.StatusForbidden {
 		return e
 	}
 	var m struct {

@@ -160,3 +160,56 @@ func TestDecodeV3Shapes(t *testing.T) {
 		t.Fatalf("null fields: %+v %v", el, err)
 	}
 }
+
+// TestDailyLimitAnswer: chart-img's 429 "Limit Exceeded" (its daily maximum)
+// is sent once even with retries allowed, and answered rate_limited, not
+// retryable, with the reset time read from the server's clock; the
+// per-second "Too Many Requests" is still retried.
+func TestDailyLimitAnswer(t *testing.T) {
+	now := time.Date(2026, 12, 7, 13, 15, 0, 0, time.UTC)
+	cases := []struct {
+		name     string
+		plan     chart.Plan
+		message  string
+		attempts int
+		final    bool
+		msg      string
+	}{
+		{"daily, plan unknown", chart.Plan{}, "Limit Exceeded", 1, true, "resets at 2026-12-08T00:00:00Z (in 10h45m0s"},
+		{"daily, BASIC names the larger plans", mustPlan(t, "BASIC"), "Limit Exceeded", 1, true, "(BASIC plan: 50 a day)"},
+		{"per second is retried", chart.Plan{}, "Too Many Requests", 3, false, "Too Many Requests"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := fake.New(fake.Options{NoRateLimit: true})
+			base, stop := f.Start()
+			defer stop()
+			f.SetFault(fake.Fault{Route: fake.RouteChart, Status: 429, Message: tc.message})
+			c := New(Config{APIURL: base, APIKey: "test-key", Retries: 2, RetryWait: time.Millisecond, NoLimiter: true, Plan: tc.plan,
+				Now: func() time.Time { return now }})
+			_, err := c.Chart(context.Background(), map[string]any{"symbol": "BINANCE:BTCUSDT"})
+			var e *envelope.Error
+			if !errors.As(err, &e) || e.Code != envelope.RateLimited || !strings.Contains(e.Message, tc.msg) {
+				t.Fatalf("err = %v, want rate_limited containing %q", err, tc.msg)
+			}
+			if n := f.Count(fake.RouteChart); n != tc.attempts {
+				t.Errorf("requests sent = %d, want %d", n, tc.attempts)
+			}
+			if !tc.final {
+				return
+			}
+			if e.Retryable || e.RetryAfter != 10*time.Hour+45*time.Minute || e.Details["resets_at"] != "2026-12-08T00:00:00Z" {
+				t.Errorf("retryable=%v retryAfter=%s details=%v", e.Retryable, e.RetryAfter, e.Details)
+			}
+		})
+	}
+}
+
+func mustPlan(t *testing.T, name string) chart.Plan {
+	t.Helper()
+	p, ok := chart.PlanByName(name)
+	if !ok {
+		t.Fatalf("no plan %s", name)
+	}
+	return p
+}

@@ -34,6 +34,21 @@ type Indicator struct {
 	Name     string  `json:"name"`
 	Category string  `json:"category" jsonschema:"trend, momentum, volume, volatility or other (our table; the docs list indicators alphabetically)"`
 	Inputs   []Input `json:"inputs"`
+	// Overrides is the study's "Parameter override" table: styles, and the
+	// values of its own levels (UpperLimit.value, LowerLimit.value, …).
+	Overrides []Input `json:"overrides,omitempty"`
+}
+
+// Levels are the overrides that sets one of the study's own horizontal levels
+// ("UpperLimit.value"), in the docs' order.
+func (in *Indicator) Levels() []Input {
+	var out []Input
+	for _, o := range in.Overrides {
+		if strings.HasSuffix(o.Key, ".value") {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // Drawing is one documented drawing.
@@ -78,6 +93,17 @@ type Parameters struct {
 	Scales    []string `json:"scales"`
 	Sessions  []string `json:"sessions"`
 	Fields    []Field  `json:"fields"`
+	// Timezones is the closed "Supported Timezone" list of the v2 body's
+	// timezone field (its default, Etc/UTC, is not on it); empty when the
+	// page has no such table (older captures).
+	Timezones []Timezone `json:"timezones,omitempty"`
+}
+
+// Timezone is one row of the "Supported Timezone" table.
+type Timezone struct {
+	Name    string `json:"name" jsonschema:"the value to send, e.g. America/New_York"`
+	Country string `json:"country,omitempty"`
+	Offset  string `json:"offset,omitempty" jsonschema:"as the docs write it, e.g. UTC -05:00"`
 }
 
 // SymbolExchange is one row of a "TradingView Symbols" table.

@@ -216,13 +216,30 @@ func (p *parser) table(s *goquery.Selection) {
 		p.limitTable(head, body)
 	case p.is("tradingview symbols"):
 		p.symbolTable(head, body)
+	case p.is("tradingview snapshot v2") && col(head, "timezone") == 0 && col(head, "utc offset") > 0:
+		p.timezoneTable(head, body)
 	case p.is("tradingview snapshot v2") && strings.HasPrefix(p.sub, "Advanced Chart") && !strings.Contains(p.sub, "Storage") &&
 		strings.HasPrefix(p.label, "request body"):
 		p.bodyTable(head, body)
 	case p.curInd != nil && strings.HasPrefix(p.label, "parameter input"):
 		p.curInd.Inputs = append(p.curInd.Inputs, inputs(head, body)...)
+	case p.curInd != nil && strings.HasPrefix(p.label, "parameter override"):
+		p.curInd.Overrides = append(p.curInd.Overrides, inputs(head, body)...)
 	case p.curDraw != nil && strings.HasPrefix(p.label, "parameter input"):
 		p.curDraw.Inputs = append(p.curDraw.Inputs, inputs(head, body)...)
+	}
+}
+
+// timezoneTable reads the advanced-chart "Supported Timezone" table
+// (Timezone, Country, UTC Offset); rows without an Area/City name are skipped.
+func (p *parser) timezoneTable(head []string, body [][]string) {
+	ci, oi := col(head, "country"), col(head, "utc offset")
+	for _, r := range body {
+		name := strings.TrimSpace(cell(r, 0))
+		if !strings.Contains(name, "/") || strings.ContainsAny(name, " \t") {
+			continue
+		}
+		p.d.Parameters.Timezones = append(p.d.Parameters.Timezones, Timezone{Name: name, Country: cell(r, ci), Offset: cell(r, oi)})
 	}
 }
 

@@ -1,7 +1,9 @@
 package docsparse
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -162,4 +164,66 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("accepted a page without indicators or intervals")
 		}
 	})
+}
+
+// TestSupportedTimezones: the advanced-chart "Supported Timezone" table is
+// read as the closed list (81 rows in the Nov 2025 docs), and an older page
+// without it leaves the list empty.
+func TestSupportedTimezones(t *testing.T) {
+	tz := Snapshot().Parameters.Timezones
+	names := map[string]Timezone{}
+	for _, z := range tz {
+		names[z.Name] = z
+	}
+	for _, tc := range []struct {
+		name   string
+		listed bool
+		offset string
+	}{
+		{"America/New_York", true, "UTC -05:00"}, {"US/Mountain", true, "UTC -06:00"}, {"Asia/Kathmandu", true, "UTC +05:45"},
+		{"Atlantic/Reykjavik", true, "UTC"}, {"America/Denver", false, ""}, {"Etc/UTC", false, ""},
+	} {
+		z, ok := names[tc.name]
+		if ok != tc.listed || z.Offset != tc.offset {
+			t.Errorf("%s: listed=%v offset=%q, want %v %q", tc.name, ok, z.Offset, tc.listed, tc.offset)
+		}
+	}
+	if len(tz) != 81 {
+		t.Errorf("%d timezones, want 81", len(tz))
+	}
+	old, err := os.ReadFile("testdata/docs-2023.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Parse(bytes.NewReader(old))
+	if err != nil || len(d.Parameters.Timezones) != 0 {
+		t.Errorf("2023 page: %d timezones, %v", len(d.Parameters.Timezones), err)
+	}
+}
+
+// TestStudyOverrideTables: each indicator's "Parameter override" table is
+// read, and the level values a study draws itself are found by Levels.
+func TestStudyOverrideTables(t *testing.T) {
+	d := Snapshot()
+	for _, tc := range []struct {
+		name   string
+		levels map[string]any
+	}{
+		{"Relative Strength Index", map[string]any{"UpperLimit.value": 70.0, "LowerLimit.value": 30.0}},
+		{"Williams %R", map[string]any{"UpperLimit.value": -20.0, "LowerLimit.value": -80.0}},
+		{"Stochastic RSI", map[string]any{"UpperLimit.value": 80.0, "LowerLimit.value": 20.0}},
+		{"Moving Average", map[string]any{}},
+	} {
+		ind, ok := d.Indicator(tc.name)
+		if !ok || len(ind.Overrides) == 0 {
+			t.Fatalf("%s: no override table", tc.name)
+		}
+		got := map[string]any{}
+		for _, l := range ind.Levels() {
+			got[l.Key] = l.Default
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.levels) {
+			t.Errorf("%s levels = %v, want %v", tc.name, got, tc.levels)
+		}
+	}
 }

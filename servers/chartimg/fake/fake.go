@@ -224,9 +224,12 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request, allowQuery bool) (
 }
 
 // limit applies the plan's per-second rate (with burst) and daily maximum: 429
-// {"message":"Too Many Requests"} / {"message":"Limit Exceeded"} (docs › Request
-// Limit, Errors). Which message goes with which limit, the
-// Retry-After header and the UTC day boundary are assumed.
+// {"message":"Too Many Requests"} / {"message":"Limit Exceeded"} (source:
+// doc.chart-img.com › Request Limit, Errors › API v2 / v3, as copied in
+// johnpaul-aquino/charttalk .docs/chart-img-raw-documentation). The docs show
+// no Retry-After or rate-limit header on either, so the daily answer has none.
+// assumed: which message goes with which limit, the per-second answer's
+// Retry-After: 1, and the daily count starting again at 00:00 UTC.
 func (s *Server) limit(w http.ResponseWriter, key string, p chart.Plan) bool {
 	if s.o.NoRateLimit {
 		return true

@@ -52,6 +52,8 @@ type Builder struct {
 	exchanges map[string]bool // exchange ids, for EXCHANGE:SYMBOL written in any case
 	typoKeys  [][]string      // by length: symbol and indicator words a misspelling may be corrected to
 	inds      map[string]*indInfo
+	zones     []string        // the docs' supported timezones
+	crypto    map[string]bool // exchanges that never close (crypto)
 	// Now is the clock a span such as "last 7 days" is measured back from
 	// (time.Now; tests fix it).
 	Now func() time.Time
@@ -59,7 +61,7 @@ type Builder struct {
 
 // New builds the dictionary from the docs (names, inputs, value sets).
 func New(d *docsparse.Docs) *Builder {
-	b := &Builder{docs: d, dict: buildDict(d.IndicatorNames()), intervals: d.Parameters.Intervals, ranges: d.Parameters.Ranges, Now: time.Now}
+	b := &Builder{docs: d, dict: buildDict(d.IndicatorNames(), d.Parameters.Timezones), intervals: d.Parameters.Intervals, ranges: d.Parameters.Ranges, Now: time.Now}
 	if len(b.intervals) == 0 {
 		b.intervals = chart.Intervals
 	}
@@ -93,6 +95,18 @@ func New(d *docsparse.Docs) *Builder {
 	}
 	for _, ks := range b.typoKeys {
 		sort.Strings(ks)
+	}
+	b.crypto = map[string]bool{}
+	for _, e := range d.Exchanges {
+		if strings.HasPrefix(e.Category, "Crypto") {
+			b.crypto[e.ID] = true
+		}
+	}
+	for id := range cryptoQuote {
+		b.crypto[id] = true
+	}
+	for _, z := range d.Parameters.Timezones {
+		b.zones = append(b.zones, z.Name)
 	}
 	b.inds = make(map[string]*indInfo, len(d.Indicators))
 	for _, in := range d.Indicators {
@@ -194,28 +208,33 @@ type hit struct {
 	spanUnit string
 	// stated dates (spanUnit "dates"): from, and to unless it is now
 	from, to time.Time
+	// calendar: a day span already in calendar days ("3 trading days" sent
+	// as the 5 calendar days that hold them, "calendar days")
+	calendar bool
 }
 
 type state struct {
-	b         *Builder
-	items     []item
-	res       Result
-	symbols   []hit // EXCHANGE:TICKER candidates in text order
-	symObjs   []*symbol
-	exchanges []string
-	tickers   []string
-	rangeHits []hit
-	ivHits    []hit
-	width     int
-	height    int
-	sizeWhy   string
-	theme     string
-	style     string
-	scale     string
-	session   string
-	format    string
-	ivHint    string
-	shouting  bool // no lower-case letters: capitals mark nothing
+	b          *Builder
+	items      []item
+	res        Result
+	symbols    []hit // EXCHANGE:TICKER candidates in text order
+	symObjs    []*symbol
+	exchanges  []string
+	tickers    []string
+	rangeHits  []hit
+	ivHits     []hit
+	width      int
+	height     int
+	sizeWhy    string
+	theme      string
+	style      string
+	scale      string
+	session    string
+	timezone   string
+	smoothings []smoothing // study smoothing lines read before the studies exist
+	format     string
+	ivHint     string
+	shouting   bool // no lower-case letters: capitals mark nothing
 }
 
 // states keeps parse states for reuse: a state and its items, hits and
@@ -240,7 +259,9 @@ func (b *Builder) Build(req Request) Result {
 	text := s.extract(req.Text)
 	var toks [48]token
 	s.match(lex(text, toks[:0]))
+	s.studySmoothing()
 	s.indicators()
+	s.applySmoothings()
 	s.drawingsAndSize()
 	s.time()
 	s.rest()
@@ -501,6 +522,14 @@ func (s *state) finish(req Request) {
 				to = h.to
 			}
 		}
+		if n := int(h.spanN); h.spanUnit == "day" && !h.calendar && float64(n) == h.spanN && n >= 2 && n < 7 && s.b.closes(c.Symbol) {
+			var days []time.Time
+			from, days = sessionsFrom(to, n)
+			c.Range = map[string]any{"from": from.Format(time.RFC3339), "to": to.Format(time.RFC3339)}
+			s.addReason(sessionSpan(h.phrase, c.Symbol, n, from, to, days))
+			s.extra("range", s.rangeHits)
+			break
+		}
 		c.Range = map[string]any{"from": from.Format(time.RFC3339), "to": to.Format(time.RFC3339)}
 		why := "} (no range code names this span, so it is sent exactly)"
 		if h.spanUnit == "dates" {
@@ -609,6 +638,7 @@ func (s *state) finish(req Request) {
 	}
 	c.Style = s.style
 	c.Scale, c.Session, c.Format = s.scale, s.session, s.format
+	c.Timezone = s.timezone
 	if len(s.tickers) > 0 && c.Symbol != "" {
 		s.warn("%s looked like a ticker but %s is charted (one symbol per chart)", strings.Join(s.tickers, ", "), c.Symbol)
 	}

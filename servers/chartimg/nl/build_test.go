@@ -2,11 +2,13 @@ package nl
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 	"github.com/mcpfleet/mcpfleet/servers/chartimg/docsparse"
 )
 
@@ -507,6 +509,8 @@ func FuzzConstruct(f *testing.F) {
 		f.Add(tc.text, "", "")
 	}
 	f.Add("RSI:14 NASDAQ:AAPL 9/21 ema 1920x1080 (((", "btc", "KRAKEN")
+	f.Add("AAPL last 3 days in Denver time, RSI levels at 80 and 20 with its 9 EMA smoothing, EST", "", "")
+	f.Add("overbought oversold levels smoothing EMA Tokyo time timezone", "", "")
 	b := testBuilder()
 	f.Fuzz(func(t *testing.T, text, symbol, exchange string) {
 		r := b.Build(Request{Text: text, Symbol: symbol, Exchange: exchange})
@@ -516,6 +520,9 @@ func FuzzConstruct(f *testing.F) {
 		}
 		if c.Interval == "" {
 			t.Fatal("no interval")
+		}
+		if c.Timezone != "" && c.Timezone != chart.DefaultTimezone && !slices.Contains(b.zones, c.Timezone) {
+			t.Fatalf("timezone %q is not on the docs' list", c.Timezone)
 		}
 	})
 }

@@ -1,6 +1,10 @@
 package nl
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/docsparse"
+)
 
 type kind uint8
 
@@ -34,6 +38,7 @@ const (
 	kNum
 	kWord
 	kParen
+	kTimezone // a zone on the docs' list: "Tokyo time", "EST", "America/New_York"
 )
 
 // entry is what a phrase means.
@@ -217,8 +222,9 @@ var coordinateDrawings = [][2]string{{"fibonacci|fib|fib retracement|fibonacci r
 // otherStyles are chart types chart-img does not draw.
 var otherStyles = []string{"renko", "kagi", "point and figure", "point & figure", "line break", "range bar", "tick chart", "volume candle", "footprint chart"}
 
-func buildDict(indicatorNames []string) dict {
+func buildDict(indicatorNames []string, zones []docsparse.Timezone) dict {
 	d := dict{}
+	addZones(d, zones)
 	for _, n := range indicatorNames {
 		d.add(n, entry{kind: kIndicator, value: n})
 	}
@@ -291,9 +297,9 @@ func buildDict(indicatorNames []string) dict {
 			d.add(p, entry{kind: kIntervalWord, value: iv[1]})
 		}
 	}
-	for _, u := range []string{"second", "minute", "hour", "day", "week", "month", "quarter", "year", "decade", "fortnight", "session", "trading day", "business day"} {
+	for _, u := range []string{"second", "minute", "hour", "day", "week", "month", "quarter", "year", "decade", "fortnight", "session", "trading day", "business day", "calendar day"} {
 		v := u
-		if u == "session" || u == "trading day" || u == "business day" {
+		if u == "session" || u == "trading day" || u == "business day" || u == "calendar day" {
 			v = "day"
 		}
 		d.add(u, entry{kind: kUnit, value: v})
@@ -351,7 +357,8 @@ func buildDict(indicatorNames []string) dict {
 	}
 	// labelled levels: the label is the drawing's text
 	for _, dr := range [][2]string{{"support", "Support"}, {"resistance", "Resistance"}, {"stop loss|stop-loss|stoploss|stop|sl", "Stop loss"},
-		{"target|take profit|take-profit|tp|price target|profit target", "Target"}, {"entry|entry price|entry point|buy at|sell at", "Entry"}} {
+		{"target|take profit|take-profit|tp|price target|profit target", "Target"}, {"entry|entry price|entry point|buy at|sell at", "Entry"},
+		{"overbought|overbought level|overbought at", "Overbought"}, {"oversold|oversold level|oversold at", "Oversold"}} {
 		for _, p := range strings.Split(dr[0], "|") {
 			d.add(p, entry{kind: kDrawing, value: dr[1]})
 		}

@@ -15,6 +15,7 @@ func (s *state) drawingsAndSize() {
 	for i := range s.items {
 		it := &s.items[i]
 		switch {
+		case it.kind == kDrawing && s.studyLevels(i, it):
 		case it.kind == kDrawing:
 			j := i + 1
 			for s.at(j).kind == kAt || s.at(j).kind == kFiller {
@@ -121,6 +122,8 @@ func (s *state) rest() {
 			s.setOnce(&s.scale, it.value, "scale", it.tok.orig)
 		case kSession:
 			s.setOnce(&s.session, it.value, "session", it.tok.orig)
+		case kTimezone:
+			s.zone(it.value, it.tok.orig)
 		case kFormat:
 			s.setOnce(&s.format, it.value, "format", it.tok.orig)
 		case kUnsupported:
@@ -133,6 +136,9 @@ func (s *state) rest() {
 				s.warn("%q is not a documented chart-img indicator; nothing was added for it", it.tok.orig)
 			}
 		case kWord:
+			if s.cityTime(i, it) {
+				continue
+			}
 			s.word(i, it)
 		case kNum:
 			if v := it.tok.num; it.tok.isInt && v >= 1990 && v <= 2100 && len(it.tok.orig) == 4 {

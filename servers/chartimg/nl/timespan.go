@@ -203,12 +203,14 @@ func (s *state) addRange(n float64, unit, said string) {
 		s.warn("%q is not a usable range", said)
 		return
 	}
+	calendar := strings.Contains(strings.ToLower(said), "calendar")
 	if unit == "day" && tradingDays(said) && n != 1 && n != 5 {
 		// a span of sessions: {from,to} takes dates, so N trading days go
 		// out as the calendar days that hold them (weekends added, holidays not)
 		cal := math.Ceil(n * 7 / 5)
 		s.warn("%q is sent as the last %g calendar days ({from,to} takes dates; holidays are not counted)", said, cal)
 		n = cal
+		calendar = true
 	}
 	exact := ""
 	switch unit {
@@ -267,7 +269,7 @@ func (s *state) addRange(n float64, unit, said string) {
 		s.rangeHits = append(s.rangeHits, hit{value: "ALL", phrase: said})
 		return
 	}
-	s.rangeHits = append(s.rangeHits, hit{phrase: said, spanN: n, spanUnit: unit})
+	s.rangeHits = append(s.rangeHits, hit{phrase: said, spanN: n, spanUnit: unit, calendar: calendar})
 }
 
 // tradingDays reports whether a day span counts sessions ("10 trading

@@ -95,7 +95,7 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	}
 	cl := client.New(client.Config{APIURL: c.APIURL, DocsURL: c.DocsURL, APIKey: key, Plan: plan, Timeout: c.Timeout,
 		Retries: c.Retries, RetryWait: c.RetryWait, NoLimiter: c.NoLimiter, Redis: r.Redis, Store: db,
-		Logger: r.Log.With().Str("upstream", "chart-img").Logger()})
+		Logger: r.Log.With().Str("upstream", "chart-img").Logger(), Now: r.Clock.Now})
 	log := r.Log
 	r.AddTools(All(NewServiceOn(cl, r.CacheOptions, cache.WithErrorHandler(func(err error) {
 		log.Warn().Err(err).Msg("chart-img cache: its store failed; fetching from chart-img without the shared cache")

@@ -36,7 +36,7 @@ type constructOut struct {
 func (s *Service) constructTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "construct_chart_config", Title: "Build chart config", Toolset: "charts",
 		Description: `Turn a chart request in plain English into a chart-img v2 config, deterministically (no model, no network).
-Understands names, tickers, ranges, intervals, indicators with inputs (RSI 21, MACD 12 26 9…), theme, style, size, price lines; other arguments override the text.
+Understands names, tickers, ranges, intervals, indicators with inputs and levels (RSI 21), timezones, theme, style, size, price lines; other arguments override the text.
 Returns the config and reasoning; anything unresolved is a warning, not a guess. Next: validate_chart_config.`,
 		Hints: toolkit.LocalRead},
 		func(ctx context.Context, in ConstructIn) (constructOut, error) {

@@ -48,6 +48,7 @@ type ExchangesOut struct {
 	UpdatedAt string `json:"-"`
 	Cached    bool   `json:"cached"`
 	Stale     bool   `json:"stale"`
+	envelope.Coverage
 
 	sorted []Exchange // by type, then name: the text's order
 }
@@ -233,6 +234,10 @@ func (s *Service) exchangesAnswer(list client.ExchangeList, docs *docsparse.Docs
 		}
 	}
 	out.Count = len(out.sorted)
+	out.Coverage = envelope.Whole()
+	if out.Count == 0 {
+		out.Coverage = envelope.Nothing("chart-img lists no exchanges")
+	}
 	return out
 }
 
@@ -266,10 +271,11 @@ type SymbolsOut struct {
 	Symbols   []SymbolOut `json:"symbols"`
 	Count     int         `json:"count"`
 	Total     int         `json:"total"`
-	Truncated bool        `json:"truncated"`
+	Truncated bool        `json:"-"` // coverage says it
 	UpdatedAt string      `json:"-"`
 	Cached    bool        `json:"cached"`
 	Stale     bool        `json:"stale"`
+	envelope.Coverage
 }
 
 func (s *Service) symbolsTool() toolkit.Tool {
@@ -311,6 +317,16 @@ Unknown exchange → invalid_argument: call get_exchanges.`,
 				}
 			}
 			out.Count, out.Truncated = len(out.Symbols), out.Total > len(out.Symbols)
+			switch {
+			case out.Truncated:
+				out.Coverage = envelope.Cut(envelope.Truncated, fmt.Sprintf("symbols %d-%d of %d", out.Count+1, out.Total, out.Total), "raise limit (max 500) or narrow with search")
+			case out.Total == 0 && q != "":
+				out.Coverage = envelope.Nothing(fmt.Sprintf("no %s symbol matches %q", ex, in.Search))
+			case out.Total == 0:
+				out.Coverage = envelope.Nothing("chart-img lists no symbols for " + ex)
+			default:
+				out.Coverage = envelope.Whole()
+			}
 			if list.UpdatedAt != nil {
 				out.UpdatedAt = *list.UpdatedAt
 			}

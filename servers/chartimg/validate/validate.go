@@ -7,6 +7,7 @@ package validate
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -68,12 +69,19 @@ type Result struct {
 
 // Validator holds the docs and the alias table.
 type Validator struct {
-	docs *docsparse.Docs
-	nl   *nl.Builder
+	docs  *docsparse.Docs
+	nl    *nl.Builder
+	zones []string // the docs' supported timezones, in their order
 }
 
 // New makes a validator over one copy of the docs.
-func New(d *docsparse.Docs, b *nl.Builder) *Validator { return &Validator{docs: d, nl: b} }
+func New(d *docsparse.Docs, b *nl.Builder) *Validator {
+	v := &Validator{docs: d, nl: b}
+	for _, z := range d.Parameters.Timezones {
+		v.zones = append(v.zones, z.Name)
+	}
+	return v
+}
 
 type run struct {
 	v    *Validator
@@ -303,8 +311,29 @@ func (r *run) timezone(cfg map[string]any) {
 		r.err("timezone", "timezone must be an IANA name such as America/New_York or Etc/UTC")
 		return
 	}
-	if _, err := time.LoadLocation(s); err != nil || s == "Local" {
-		r.err("timezone", "timezone %q is not an IANA name; use e.g. America/New_York, Europe/London, Etc/UTC", s)
+	listed := r.v.zones
+	if len(listed) == 0 { // a docs page without the list: any IANA name
+		if _, err := time.LoadLocation(s); err != nil || s == "Local" {
+			r.err("timezone", "timezone %q is not an IANA name; use e.g. America/New_York, Europe/London, Etc/UTC", s)
+		}
+		return
+	}
+	if s == chart.DefaultTimezone || slices.Contains(listed, s) {
+		return
+	}
+	// The docs' "Supported Timezone" table is a closed list: a zone off it
+	// (America/Denver, where the list has US/Mountain) is refused with the
+	// listed zone on the same clock.
+	near, exact, ok := chart.NearestTimezone(listed, s)
+	switch {
+	case ok && exact:
+		r.err("timezone", "timezone %q is not on chart-img's list of supported timezones; use %s (the same clock all year)", s, near)
+		r.suggest("timezone %s instead of %s", near, s)
+	case ok:
+		r.err("timezone", "timezone %q is not on chart-img's list of supported timezones and no listed zone keeps its clock all year; the nearest is %s", s, near)
+		r.suggest("timezone %s instead of %s (fetch_chart_documentation section parameters lists the %d zones)", near, s, len(listed))
+	default:
+		r.err("timezone", "timezone %q is not a timezone on chart-img's list; use a listed name such as America/New_York, Europe/London, Asia/Tokyo or %s (fetch_chart_documentation section parameters lists the %d zones)", s, chart.DefaultTimezone, len(listed))
 	}
 }
 
@@ -386,8 +415,10 @@ func (r *run) studies(cfg map[string]any) int {
 			}
 		}
 		if ov, ok := st["override"]; ok {
-			if _, isObj := ov.(map[string]any); !isObj {
+			if m, isObj := ov.(map[string]any); !isObj {
 				r.err(f+".override", "override must be an object such as {\"Plot.color\": \"rgb(33,150,243)\"}")
+			} else if len(ind.Overrides) > 0 {
+				r.overrideKeys(f, ind, m)
 			}
 		}
 		in, ok := st["input"]
@@ -698,4 +729,27 @@ func (r *run) unknownPlanLimits(w, h, n int) {
 		c.Parameters.Message = fmt.Sprintf("%d studies+drawings are within every plan", n)
 	}
 	c.WithinLimits = c.Resolution.Pass && c.Parameters.Pass
+}
+
+// overrideKeys warns about study override keys the docs' override table for
+// the study does not list (a level is "UpperLimit.value", not "upper").
+func (r *run) overrideKeys(f string, ind *docsparse.Indicator, m map[string]any) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.ContainsFunc(ind.Overrides, func(o docsparse.Input) bool { return o.Key == k }) {
+			var levels []string
+			for _, l := range ind.Levels() {
+				levels = append(levels, l.Key)
+			}
+			hint := ""
+			if len(levels) > 0 {
+				hint = "; its levels are " + strings.Join(levels, ", ")
+			}
+			r.warn(f+".override."+k, "%s has no documented override %q (fetch_chart_documentation section indicators lists its %d overrides)%s", ind.Name, k, len(ind.Overrides), hint)
+		}
+	}
 }

@@ -38,7 +38,16 @@ func TestValidate(t *testing.T) {
 		{"range object half", "BASIC", `{"symbol":"FX:EURUSD","range":{"from":"2024-03-01T00:00:00Z"}}`, false, "range", "both from and to"},
 		{"style", "BASIC", `{"symbol":"FX:EURUSD","style":"heikin ashi"}`, false, "style", "not supported"},
 		{"theme case", "BASIC", `{"symbol":"FX:EURUSD","theme":"Dark"}`, false, "theme", "use \"dark\""},
-		{"timezone", "BASIC", `{"symbol":"FX:EURUSD","timezone":"Mars/Olympus"}`, false, "timezone", "IANA"},
+		{"timezone", "BASIC", `{"symbol":"FX:EURUSD","timezone":"Mars/Olympus"}`, false, "timezone", "not a timezone on chart-img's list"},
+		{"timezone off the list: same clock named", "BASIC", `{"symbol":"FX:EURUSD","timezone":"America/Denver"}`, false, "timezone", "use US/Mountain (the same clock all year)"},
+		{"timezone alias off the list", "BASIC", `{"symbol":"FX:EURUSD","timezone":"US/Eastern"}`, false, "timezone", "use America/New_York"},
+		{"timezone Asia/Calcutta is Kolkata", "BASIC", `{"symbol":"FX:EURUSD","timezone":"Asia/Calcutta"}`, false, "timezone", "use Asia/Kolkata"},
+		{"timezone UTC is the default's", "BASIC", `{"symbol":"FX:EURUSD","timezone":"UTC"}`, false, "timezone", "use Etc/UTC"},
+		{"timezone no listed clock", "BASIC", `{"symbol":"FX:EURUSD","timezone":"Asia/Kabul"}`, false, "timezone", "the nearest is"},
+		{"study level override ok", "BASIC", `{"symbol":"FX:EURUSD","studies":[{"name":"Relative Strength Index","override":{"UpperLimit.value":80,"LowerLimit.value":20}}]}`, true, "", ""},
+		{"study override off the table warns", "BASIC", `{"symbol":"FX:EURUSD","studies":[{"name":"Relative Strength Index","override":{"upper":80}}]}`, true, "studies[0].override.upper", "its levels are UpperLimit.value, LowerLimit.value"},
+		{"timezone default ok", "BASIC", `{"symbol":"FX:EURUSD","timezone":"Etc/UTC"}`, true, "", ""},
+		{"timezone listed ok", "BASIC", `{"symbol":"FX:EURUSD","timezone":"US/Mountain"}`, true, "", ""},
 		{"timezone ok", "BASIC", `{"symbol":"FX:EURUSD","timezone":"America/New_York"}`, true, "", ""},
 		{"too small", "BASIC", `{"symbol":"FX:EURUSD","width":300}`, false, "width", "below the minimum"},
 		{"resolution over BASIC", "BASIC", `{"symbol":"FX:EURUSD","width":1920,"height":1080}`, false, "width", "Exceed Max Usage Resolution Limit (800x600)"},
@@ -237,4 +246,31 @@ func FuzzBuilderOutputValidates(f *testing.F) {
 			t.Fatalf("%q → %s invalid: %+v", text, raw, res.Errors)
 		}
 	})
+}
+
+// TestReadSettingsValidate: what construct_chart_config reads for a
+// timezone, a study's levels and smoothing, or trading sessions passes
+// validate_chart_config with no issue on those fields.
+func TestReadSettingsValidate(t *testing.T) {
+	d := docsparse.Snapshot()
+	b := nl.New(d)
+	v := New(d, b)
+	pro, _ := chart.PlanByName("PRO")
+	for _, text := range []string{
+		"AAPL 15m last 2 days in New York time", "BTC 1h EST", "ETH 4h UTC", "gold daily in London time",
+		"BTC 4h in Denver time", "Nifty 15m IST", "BTC 4h with RSI levels at 80 and 20",
+		"RSI 14 with its 9-period EMA smoothing on AAPL", "EURUSD daily stochastic levels 80 20",
+		"SPY 1h Williams %R with levels -10 and -90", "ETH daily RSI with overbought 75 and oversold 25",
+	} {
+		cfg := b.Build(nl.Request{Text: text}).Config
+		raw, _ := json.Marshal(cfg)
+		var m map[string]any
+		_ = json.Unmarshal(raw, &m)
+		res := v.Validate(m, pro)
+		for _, e := range res.Errors {
+			if strings.HasPrefix(e.Field, "timezone") || strings.HasPrefix(e.Field, "studies") || strings.HasPrefix(e.Field, "range") {
+				t.Errorf("%q → %s: %s %s: %s", text, raw, e.Severity, e.Field, e.Message)
+			}
+		}
+	}
 }

@@ -38,7 +38,18 @@ type Feed struct {
 	Title string // `"{q}" - Google News` for a search feed
 	Link  string
 	Items []Item
+	// Sent is how many items Google sent, before duplicates were dropped.
+	Sent int
 }
+
+// CapItems is the most items Google sends in one search feed: it has no
+// paging, so a busy query is cut there silently (source: ranahaani/GNews
+// docs/backends/rss.md, "limited to 100 results"; kotartemiy/pygooglenews#19).
+const CapItems = 100
+
+// Capped reports whether the feed hit Google's cap: older matching stories
+// are left out, and only a narrower query reaches them.
+func (f Feed) Capped() bool { return f.Sent >= CapItems }
 
 // MaxSnippet bounds a snippet in runes.
 const MaxSnippet = 400
@@ -104,7 +115,7 @@ func parse(body []byte, edition string, zones func([]byte) []byte) (Feed, error)
 		return Feed{}, envelope.New(envelope.UpstreamError, "Google News sent a malformed or truncated feed; try again shortly").
 			WithRetryable(true).WithCause(err)
 	}
-	out := Feed{Title: strings.TrimSpace(f.Title), Link: strings.TrimSpace(f.Link), Items: make([]Item, 0, len(f.Items))}
+	out := Feed{Title: strings.TrimSpace(f.Title), Link: strings.TrimSpace(f.Link), Items: make([]Item, 0, len(f.Items)), Sent: len(f.Items)}
 	seenLink := map[string]bool{}
 	seenTitle := map[string]bool{}
 	for i, it := range f.Items {
@@ -257,8 +268,10 @@ func describe(html string) (snippet, firstPublisher string) {
 
 // clean decodes nothing (gofeed and goquery already decoded entities) but
 // turns non-breaking spaces into spaces and collapses whitespace.
+// clean also drops the invisible characters that would say more to a
+// model than the text shows a person (envelope.CleanThirdParty).
 func clean(s string) string {
-	s = strings.ReplaceAll(s, "\u00a0", " ")
+	s = strings.ReplaceAll(envelope.CleanThirdParty(s), "\u00a0", " ")
 	return strings.Join(strings.Fields(s), " ")
 }
 

@@ -156,7 +156,7 @@ func (p *Poller) poll(ctx context.Context, key string, ed query.Edition, claim r
 		}
 		return Result{}, ferr
 	}
-	st := State{Items: old.Items, FetchedAt: old.FetchedAt, PolledWindow: claim.Window}
+	st := State{Items: old.Items, FetchedAt: old.FetchedAt, PolledWindow: claim.Window, Capped: old.Capped}
 	res.Status = StatusFresh
 	if ferr != nil {
 		e := envelope.From(ferr)
@@ -165,7 +165,7 @@ func (p *Poller) poll(ctx context.Context, key string, ed query.Edition, claim r
 		p.log.Warn().Str("query_key", key).Str("code", string(e.Code)).
 			Time("next_poll_at", claim.Next).Msg("google-news-rss: Google throttled the poll; the feed is deferred to the next window")
 	} else {
-		st.Items, st.FetchedAt = f.Items, p.clock.Now().UTC()
+		st.Items, st.FetchedAt, st.Capped = f.Items, p.clock.Now().UTC(), f.Capped()
 	}
 	if st.Items == nil {
 		st.Items = []feed.Item{}

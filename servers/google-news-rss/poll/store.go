@@ -36,6 +36,8 @@ type State struct {
 	PolledWindow int64       `json:"polled_window"` // window of the last poll attempt
 	Deferred     bool        `json:"deferred"`      // that attempt failed; the claim was kept
 	LastError    *ErrInfo    `json:"last_error,omitempty"`
+	// Capped: the last poll's feed hit Google's 100-item cap (feed.Capped).
+	Capped bool `json:"capped,omitempty"`
 }
 
 // Store keeps specs and states: memory (one replica) or Redis (shared).

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
@@ -16,6 +17,8 @@ type builtOut struct {
 	Q        string `json:"q"`
 	Edition  string `json:"edition" jsonschema:"ceid"`
 	FeedURL  string `json:"feed_url"`
+	// Warnings are what the query will not do as one may expect.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // build validates the input, keeps its key and returns the canonical form.
@@ -29,7 +32,23 @@ func (s *Service) build(ctx context.Context, in QueryIn) (builtOut, error) {
 	if err := s.store.PutSpec(ctx, key, poll.Spec{Q: canon, Edition: e.CEID}); err != nil {
 		return builtOut{}, err
 	}
-	return builtOut{QueryKey: key, Q: canon, Edition: e.CEID, FeedURL: s.client.FeedURL(canon, e)}, nil
+	return builtOut{QueryKey: key, Q: canon, Edition: e.CEID, FeedURL: s.client.FeedURL(canon, e), Warnings: whenWarnings(q.When)}, nil
+}
+
+// whenWarnings: fetch_search_feed polls a key once per poll.Window, so a
+// when: shorter than the window never shows the items published between
+// its reach and the previous poll (when:1h polled every 3 h misses the
+// items 1 to 3 hours old at each poll).
+func whenWarnings(when string) []string {
+	n, unit := 0, ""
+	if _, err := fmt.Sscanf(when, "%d%s", &n, &unit); err != nil || unit != "h" {
+		return nil
+	}
+	win := int(poll.Window / time.Hour)
+	if n >= win {
+		return nil
+	}
+	return []string{fmt.Sprintf("when:%dh is shorter than fetch_search_feed's %d-hour poll window: polled once per window, it never sees the items %d to %d hours old at each poll; use when:%dh or longer for a scheduled feed (preview_search_feed is fine for a one-off look)", n, win, n, win, win)}
 }
 
 func (s *Service) buildTool() toolkit.Tool {
@@ -50,10 +69,14 @@ type previewIn struct {
 
 type previewOut struct {
 	builtOut
-	FetchedAt  string      `json:"fetched_at"`
-	ServedFrom string      `json:"served_from"`
-	ItemCount  int         `json:"item_count"`
-	Items      []feed.Item `json:"items"`
+	// Coverage: capped when the feed hit Google's 100 items, truncated
+	// when limit kept fewer than item_count.
+	envelope.Coverage
+	FetchedAt  string              `json:"fetched_at"`
+	ServedFrom string              `json:"served_from"`
+	ItemCount  int                 `json:"item_count"`
+	Items      []feed.Item         `json:"items"`
+	ThirdParty envelope.ThirdParty `json:"third_party"`
 }
 
 func (s *Service) previewTool() toolkit.Tool {
@@ -73,8 +96,10 @@ Errors: rate_limited (throttled or request budget spent; retry_after), upstream_
 			if limit <= 0 {
 				limit = 10
 			}
-			answer := func(all []feed.Item, at time.Time, from string) previewOut {
-				return previewOut{builtOut: b, FetchedAt: rfc(at), ServedFrom: from, ItemCount: len(all), Items: all[:min(limit, len(all))]}
+			answer := func(all []feed.Item, capped bool, at time.Time, from string) previewOut {
+				shown := all[:min(limit, len(all))]
+				return previewOut{builtOut: b, Coverage: feedCoverage(capped, all, len(shown), len(all)), FetchedAt: rfc(at), ServedFrom: from,
+					ItemCount: len(all), Items: shown, ThirdParty: itemsThirdParty}
 			}
 			// the scheduled feed's copy, while fresh: no request to Google
 			st, ok, err := s.store.State(ctx, b.QueryKey)
@@ -82,7 +107,7 @@ Errors: rate_limited (throttled or request budget spent; retry_after), upstream_
 				return previewOut{}, err
 			}
 			if now := s.clock.Now(); ok && !st.FetchedAt.IsZero() && now.Sub(st.FetchedAt) < poll.Window {
-				return answer(st.Items, st.FetchedAt, "feed_cache"), nil
+				return answer(st.Items, st.Capped, st.FetchedAt, "feed_cache"), nil
 			}
 			from := "preview_cache"
 			f, meta, err := s.preview.Get(ctx, b.QueryKey, func(ctx context.Context) (feed.Feed, error) {
@@ -96,7 +121,7 @@ Errors: rate_limited (throttled or request budget spent; retry_after), upstream_
 			if at.IsZero() {
 				at = s.clock.Now()
 			}
-			return answer(f.Items, at, from), nil
+			return answer(f.Items, f.Capped(), at, from), nil
 		})
 }
 
@@ -133,13 +158,15 @@ type fetchIn struct {
 }
 
 type fetchOut struct {
-	Status     string        `json:"status" mcp:"enum=fresh|cached|deferred"`
-	FetchedAt  string        `json:"fetched_at,omitempty"`
-	Window     string        `json:"window" jsonschema:"start/end, RFC 3339"`
-	NextPollAt string        `json:"next_poll_at"`
-	ItemCount  int           `json:"item_count"`
-	Items      []feed.Item   `json:"items"`
-	LastError  *poll.ErrInfo `json:"last_error,omitempty"`
+	// Coverage: capped when the polled feed hit Google's 100 items.
+	envelope.Coverage
+	Status     string              `json:"status" mcp:"enum=fresh|cached|deferred"`
+	FetchedAt  string              `json:"fetched_at,omitempty"`
+	NextPollAt string              `json:"next_poll_at"`
+	ItemCount  int                 `json:"item_count"`
+	Items      []feed.Item         `json:"items"`
+	LastError  *poll.ErrInfo       `json:"last_error,omitempty"`
+	ThirdParty envelope.ThirdParty `json:"third_party"`
 }
 
 func (s *Service) fetchTool() toolkit.Tool {
@@ -160,9 +187,16 @@ Other errors cost no window. not_found: build_search_feed first.`},
 				return fetchOut{}, err
 			}
 			out := fetchOut{Status: r.Status, LastError: r.LastError,
-				Window:     rfc(r.WindowStart) + "/" + rfc(r.NextPollAt),
-				NextPollAt: rfc(r.NextPollAt), Items: filterSince(r.Items, since)}
+				NextPollAt: rfc(r.NextPollAt), Items: filterSince(r.Items, since), ThirdParty: itemsThirdParty}
 			out.ItemCount = len(out.Items)
+			out.Coverage = feedCoverage(r.Capped, r.Items, len(r.Items), len(r.Items))
+			if r.Status == poll.StatusDeferred {
+				missing := "this window's poll: Google throttled it, and nothing was fetched yet"
+				if !r.FetchedAt.IsZero() {
+					missing = "this window's poll: Google throttled it; the items are the last poll's, of " + rfc(r.FetchedAt)
+				}
+				out.Coverage = envelope.Cut(envelope.Partial, missing, "call fetch_search_feed again after next_poll_at")
+			}
 			if r.Status != poll.StatusDeferred {
 				out.LastError = nil
 			}

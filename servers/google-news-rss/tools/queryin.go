@@ -18,7 +18,7 @@ type QueryIn struct {
 	Exclude []string   `json:"exclude,omitempty"`
 	InTitle []string   `json:"intitle,omitempty"`
 	Site    []string   `json:"site,omitempty" jsonschema:"domains, ORed"`
-	When    string     `json:"when,omitempty" jsonschema:"Nh, Nd or Nm (months)"`
+	When    string     `json:"when,omitempty" jsonschema:"Nh or Nd"`
 	After   string     `json:"after,omitempty" jsonschema:"YYYY-MM-DD"`
 	Before  string     `json:"before,omitempty"`
 	Edition string     `json:"edition,omitempty" jsonschema:"gl or ceid; default US"`

@@ -189,9 +189,24 @@ func (c *Client) GetOperation(ctx context.Context, id string) (Operation, error)
 // CancelOperation cancels a pending or running operation. A finished one is a
 // conflict carrying details.status.
 func (c *Client) CancelOperation(ctx context.Context, id, reason string) (Cancellation, error) {
+	return c.CancelOperationWith(ctx, id, reason, false)
+}
+
+// CancelOperationWith is CancelOperation with HEAD's force flag
+// (CancelOperationRequest {reason, force}: "attempt immediate cancellation"
+// of an operation stuck in a critical section, kpiteira/ktrdr@2c5c7173
+// ktrdr/api/models/operations.py). 3ba55e75 reads reason only.
+func (c *Client) CancelOperationWith(ctx context.Context, id, reason string, force bool) (Cancellation, error) {
 	var payload any
-	if reason != "" {
-		payload = map[string]any{"reason": reason}
+	if reason != "" || force {
+		body := map[string]any{}
+		if reason != "" {
+			body["reason"] = reason
+		}
+		if force {
+			body["force"] = true
+		}
+		payload = body
 	}
 	// DELETE is idempotent on the backend: a repeat only meets "cannot be cancelled".
 	path, err := opPath(id, "")
@@ -218,7 +233,7 @@ func (c *Client) CancelOperation(ctx context.Context, id, reason string) (Cancel
 // progress and cancellation reason.
 func finishedHint(status string) string {
 	if status == "cancelled" {
-		return "get_operation_status shows where it stopped (it has no results); start it again to redo the work"
+		return "get_operation_status shows where it stopped (it has no results); a training or backtest keeps a checkpoint: resume_operation continues it (list_checkpoints)"
 	}
 	return "get_operation_results shows its outcome"
 }
@@ -231,6 +246,11 @@ func (c *Client) OperationResults(ctx context.Context, id string) (Results, erro
 	}
 	body, err := c.call(ctx, request{op: "get results of " + id, route: "get operation results", method: "GET", path: path})
 	if err != nil {
+		var e *envelope.Error
+		if errors.As(err, &e) && e.Code == envelope.Conflict && strings.Contains(e.Message, "status: cancelled") {
+			// A cancelled training or backtest has no results but a checkpoint.
+			return Results{}, withHint(err, "a cancelled operation has no results; a training or backtest continues from its checkpoint with resume_operation, then wait_for_operation", envelope.Conflict)
+		}
 		err = withHint(err, "results exist only once it has completed or failed (wait_for_operation, get_operation_status)", envelope.Conflict)
 		return Results{}, withHint(err, "check the id with list_operations", envelope.NotFound)
 	}
@@ -355,6 +375,10 @@ func (c *Client) MarketData(ctx context.Context, q MarketQuery) (MarketData, err
 	}
 	if q.TradingHoursOnly {
 		v.Set("trading_hours_only", "true")
+		if q.IncludeExtended {
+			// Query include_extended (ktrdr/api/endpoints/data.py, at 3ba55e75 and HEAD).
+			v.Set("include_extended", "true")
+		}
 	}
 	if q.Limit > 0 {
 		v.Set("limit", strconv.Itoa(q.Limit))

@@ -40,6 +40,9 @@ func invoke(ctx context.Context, c *Client, call string, args json.RawMessage) (
 		ActiveOnly                                                 bool   `json:"active_only"`
 		Limit, Offset                                              int
 		Symbols, Timeframes                                        []string
+		StartDate                                                  string   `json:"start_date"`
+		EndDate                                                    string   `json:"end_date"`
+		InitialCapital                                             *float64 `json:"initial_capital"`
 	}
 	if err := json.Unmarshal(args, &a); err != nil {
 		return nil, err
@@ -57,6 +60,16 @@ func invoke(ctx context.Context, c *Client, call string, args json.RawMessage) (
 		return c.StartTraining(ctx, TrainingRequest{Symbols: a.Symbols, Timeframes: a.Timeframes, StrategyName: a.StrategyName})
 	case "performance":
 		return c.Performance(ctx, a.ID)
+	case "start_backtest":
+		return c.StartBacktest(ctx, BacktestRequest{StrategyName: a.StrategyName, Symbol: a.Symbol, Timeframe: a.Timeframe,
+			StartDate: a.StartDate, EndDate: a.EndDate, InitialCapital: a.InitialCapital})
+	case "data_range":
+		d, _, err := c.DataRange(ctx, a.Symbol, a.Timeframe)
+		return d, err
+	case "resume":
+		return c.ResumeOperation(ctx, a.ID)
+	case "retry":
+		return c.RetryOperation(ctx, a.ID)
 	case "predict":
 		return c.Predict(ctx, PredictRequest{ModelName: a.ModelName, Symbol: a.Symbol, Timeframe: a.Timeframe, TestDate: a.TestDate})
 	}

@@ -73,6 +73,9 @@ type Operation struct {
 	Warnings      []string       `json:"warnings,omitempty"`
 	Errors        []string       `json:"errors,omitempty"`
 	ResultSummary map[string]any `json:"result_summary,omitempty" mcp:"type=object"`
+	// ParentOperationID is the agent research that started it (HEAD's
+	// OperationInfo.parent_operation_id, ktrdr/api/models/operations.py).
+	ParentOperationID string `json:"parent_operation_id,omitempty"`
 	// Epochs is a training's per-epoch metrics from HEAD's data.metrics (epochs.go);
 	// absent on 3ba55e75 and before the first epoch.
 	Epochs *EpochSeries `json:"epochs,omitempty" mcp:"type=object"`
@@ -125,6 +128,10 @@ type TrainingRequest struct {
 	StrategyName string   `json:"strategy_name"`
 	StartDate    string   `json:"start_date,omitempty"`
 	EndDate      string   `json:"end_date,omitempty"`
+	// DetailedAnalytics asks HEAD's training for its analytics export
+	// (TrainingRequest.detailed_analytics, kpiteira/ktrdr@2c5c7173
+	// ktrdr/api/endpoints/training.py); 3ba55e75 ignores it.
+	DetailedAnalytics bool `json:"detailed_analytics,omitempty"`
 }
 
 // TrainingStarted is POST /trainings/start; OperationID comes from task_id.
@@ -132,9 +139,10 @@ type TrainingStarted struct {
 	OperationID string `json:"operation_id"`
 	Status      string `json:"status"`
 	Message     string `json:"message,omitempty"`
-	// The request's echo: kept for callers, not sent to the model (it sent them).
-	Symbols                  []string `json:"-"`
-	Timeframes               []string `json:"-"`
+	// The request's echo: what was trained on, the strategy's own when the
+	// caller left them out.
+	Symbols                  []string `json:"symbols,omitempty"`
+	Timeframes               []string `json:"timeframes,omitempty"`
 	StrategyName             string   `json:"-"`
 	EstimatedDurationMinutes *int     `json:"estimated_duration_minutes,omitempty"`
 }
@@ -144,6 +152,7 @@ type MarketQuery struct {
 	Symbol, Timeframe  string
 	StartDate, EndDate string
 	TradingHoursOnly   bool
+	IncludeExtended    bool // with TradingHoursOnly: pre-market and after-hours bars too
 	Limit              int
 }
 

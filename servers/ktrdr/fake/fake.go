@@ -56,11 +56,15 @@ type Server struct {
 	symbols    []symbolInfo
 	strategies []*strategy
 	models     []model
-	loaded     map[string]bool // model names loaded into "process memory" by POST /models/{name}/load
-	cached     map[string]int  // "SYMBOL/tf" → bar count
-	counts     map[string]int  // "METHOD /path" → requests
+	loaded     map[string]bool   // model names loaded into "process memory" by POST /models/{name}/load
+	cached     map[string]int    // "SYMBOL/tf" → bar count
+	counts     map[string]int    // "METHOD /path" → requests
+	lastQuery  map[string]string // "METHOD /path" → the last request's raw query
 	inflight   map[string]int
 	maxFlight  map[string]int
+	// the agent's spend today and its count of charges (GET /agent/budget)
+	agentSpend  float64
+	agentEvents int
 }
 
 // New makes a fake backend with seeded symbols, indicators, strategies, models,
@@ -70,7 +74,7 @@ func New(o Options) *Server {
 		now: o.Now, backend: o.Backend, ops: map[string]*operation{}, scripts: defaultScripts(),
 		symbols: seedSymbols(), strategies: seedStrategies(), models: seedModels(),
 		cached: map[string]int{"AAPL/1h": 500, "AAPL/1d": 250, "MSFT/1d": 250, "EURUSD/1h": 300},
-		loaded: map[string]bool{}, counts: map[string]int{}, inflight: map[string]int{}, maxFlight: map[string]int{},
+		loaded: map[string]bool{}, counts: map[string]int{}, lastQuery: map[string]string{}, inflight: map[string]int{}, maxFlight: map[string]int{},
 	}
 	if s.now == nil {
 		s.now = clock.MustFromEnv().Now
@@ -150,6 +154,13 @@ func (s *Server) Count(method, path string) int {
 	return s.counts[method+" "+path]
 }
 
+// LastQuery is the raw query string of the last request on METHOD path.
+func (s *Server) LastQuery(method, path string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastQuery[method+" "+path]
+}
+
 // MaxInFlight is the largest number of concurrent requests seen on METHOD path.
 func (s *Server) MaxInFlight(method, path string) int {
 	s.mu.Lock()
@@ -192,6 +203,7 @@ func (s *Server) Finish(id, errMsg string) bool {
 	// Compress the script so the op completes exactly now and its side effects run.
 	o.script.Pending = 0
 	o.script.FailAt = 0
+	o.shift = 0
 	o.script.Duration = now.Sub(o.created)
 	if o.script.Duration <= 0 {
 		o.script.Duration = time.Nanosecond
@@ -199,6 +211,21 @@ func (s *Server) Finish(id, errMsg string) bool {
 	}
 	o.state(now)
 	return true
+}
+
+// Cancelled reports the reason and force flag the operation's cancel request
+// carried (tests check what the client sent).
+func (s *Server) Cancelled(id string) (reason string, force, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o, ok := s.ops[id]
+	if !ok || o.endStatus != StatusCancelled {
+		return "", false, false
+	}
+	if o.cancelReason != nil {
+		reason = *o.cancelReason
+	}
+	return reason, o.forced, true
 }
 
 // Status reports an operation's status ("" if unknown), for tests.
@@ -221,6 +248,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	key := r.Method + " " + r.URL.Path
 	s.mu.Lock()
 	s.counts[key]++
+	s.lastQuery[key] = r.URL.RawQuery
 	s.inflight[key]++
 	if s.inflight[key] > s.maxFlight[key] {
 		s.maxFlight[key] = s.inflight[key]

@@ -161,7 +161,7 @@ func TestOperationLifecycle(t *testing.T) {
 		d := m["data"].(map[string]any)
 		p := d["progress"].(map[string]any)
 		step, _ := p["current_step"].(string)
-		if keys(d) != "completed_at,created_at,error_message,errors,metadata,metrics,operation_id,operation_type,progress,result_summary,started_at,status,warnings" {
+		if keys(d) != "completed_at,created_at,error_message,errors,metadata,metrics,operation_id,operation_type,parent_operation_id,progress,result_summary,started_at,status,warnings" {
 			t.Fatalf("OperationInfo keys: %s", raw)
 		}
 		return d["status"].(string), p["percentage"].(float64), step

@@ -41,6 +41,9 @@ func defaultScripts() map[string]Script {
 	return map[string]Script{
 		"data_load": {Duration: 3 * time.Second, Steps: 5},
 		"training":  {Duration: 10 * time.Second, Steps: 10},
+		// assumed pace, like the others: a backtest replays bars faster than a training.
+		"backtesting":    {Duration: 4 * time.Second, Steps: 8},
+		"agent_research": {Duration: 20 * time.Second, Steps: 4},
 	}
 }
 
@@ -55,12 +58,31 @@ type operation struct {
 	endStatus    string
 	endMessage   string
 	cancelReason *string
+	forced       bool // the cancel asked for force (CancelOperationRequest.force)
 	frozenPct    float64
 	// onComplete runs once, under the store lock, when the op completes.
 	onComplete func(now time.Time)
 	completeFn bool
 	summary    map[string]any
 	warnings   []string
+	// shift is how long the operation stood cancelled before a resume: its
+	// progress runs on from where it stopped.
+	shift time.Duration
+	// checkpoint is what a cancelled training or backtest saved (nil: none).
+	checkpoint *checkpoint
+	// parent is the agent research that started this operation ("" for none).
+	parent string
+	// phase is an agent research's current phase (agent_research only).
+	phase string
+}
+
+// checkpoint is a saved state a cancelled operation resumes from
+// (CheckpointSummaryResponse / ResumedFromInfo in kpiteira/ktrdr@2c5c7173
+// ktrdr/api/endpoints/checkpoints.py, ktrdr/api/models/operations.py).
+type checkpoint struct {
+	typ     string // periodic, cancellation, failure, shutdown
+	created time.Time
+	epoch   int // the last finished epoch (training) or bar step (backtest)
 }
 
 type opMetadata struct {
@@ -134,26 +156,30 @@ func (o *operation) state(now time.Time) operationInfo {
 		info.Metadata.Parameters = map[string]any{}
 	}
 	start := o.created.Add(sc.Pending)
+	run := start.Add(o.shift) // where 0% would have been, counting a resume's pause
 	status, pct := StatusPending, 0.0
 	var end time.Time
 	switch {
 	case o.endStatus != "":
 		status, pct, end = o.endStatus, o.frozenPct, o.endedAt
-		if !o.endedAt.After(start) && o.endStatus == StatusCancelled {
+		if !o.endedAt.After(run) && o.endStatus == StatusCancelled && o.shift == 0 {
 			start = time.Time{} // cancelled while pending: it never started
 		}
-	case now.Before(start):
+	case now.Before(run):
+		if o.shift > 0 && now.After(start) {
+			status = StatusRunning // resumed before it had started running
+		}
 	default:
 		status = StatusRunning
 		if sc.Duration <= 0 {
 			pct = 100
 		} else {
-			pct = math.Min(100, float64(now.Sub(start))/float64(sc.Duration)*100)
+			pct = math.Min(100, float64(now.Sub(run))/float64(sc.Duration)*100)
 		}
 		if sc.FailAt > 0 && pct >= sc.FailAt {
-			status, pct, end = StatusFailed, sc.FailAt, start.Add(time.Duration(float64(sc.Duration)*sc.FailAt/100))
+			status, pct, end = StatusFailed, sc.FailAt, run.Add(time.Duration(float64(sc.Duration)*sc.FailAt/100))
 		} else if pct >= 100 {
-			status, end = StatusCompleted, start.Add(sc.Duration)
+			status, end = StatusCompleted, run.Add(sc.Duration)
 		}
 	}
 	pct = math.Round(pct*10) / 10
@@ -224,6 +250,10 @@ func (o *operation) stepText(cur, total int, status string) string {
 	switch o.opType {
 	case "training":
 		return fmt.Sprintf("Epoch %d/%d", cur, total)
+	case "backtesting":
+		return fmt.Sprintf("Simulating bar batch %d/%d", cur, total)
+	case "agent_research":
+		return "Phase: " + o.phase
 	case "data_load":
 		sym := ""
 		if o.metadata.Symbol != nil {

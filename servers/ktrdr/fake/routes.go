@@ -107,6 +107,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, f Fa
 		if is("GET") {
 			s.performance(w, seg[1])
 		}
+	case s.researchRoute(w, r, path, seg, f):
 	default:
 		// No route matched: FastAPI's bare 404.
 		detail(w, 404, "Not Found")
@@ -289,11 +290,9 @@ func (s *Server) getOperation(w http.ResponseWriter, id string, f Faults) {
 		writeJSON(w, 200, map[string]any{"success": true, "data": st})
 		return
 	}
-	// HEAD's OperationInfo has metrics (null until there are some; source: ktrdr/api/models/operations.py).
-	writeJSON(w, 200, map[string]any{"success": true, "data": struct {
-		operationInfo
-		Metrics map[string]any `json:"metrics"`
-	}{st, metrics}})
+	// HEAD's OperationInfo has metrics (null until there are some) and
+	// parent_operation_id (source: ktrdr/api/models/operations.py).
+	writeJSON(w, 200, map[string]any{"success": true, "data": headInfo{st, metrics, parentOf(o)}})
 }
 
 // pyEnum renders a status the way the backend's f-string does for a (str, Enum)
@@ -307,10 +306,13 @@ func (s *Server) cancelOperation(w http.ResponseWriter, r *http.Request, id stri
 	}
 	var errs []verr
 	reason, hasReason := strField(body, "reason", false, &errs)
+	force := false
 	if v, ok := body["force"]; ok && v != nil {
-		if _, isBool := v.(bool); !isBool {
+		b, isBool := v.(bool)
+		if !isBool {
 			errs = append(errs, verr{[]any{"body", "force"}, "Input should be a valid boolean", "bool_type", v})
 		}
+		force = b
 	}
 	if len(errs) > 0 {
 		validation(w, f, errs...)
@@ -334,7 +336,8 @@ func (s *Server) cancelOperation(w http.ResponseWriter, r *http.Request, id stri
 	if hasReason {
 		reasonPtr = strp(reason)
 	}
-	o.cancelReason = reasonPtr
+	o.cancelReason, o.forced = reasonPtr, force
+	o.saveCheckpoint(st, now)
 	// OperationsService.cancel_operation's dict, wrapped in OperationCancelResponse
 	// (ktrdr/api/services/operations_service.py at each commit).
 	data := map[string]any{"success": true, "operation_id": id, "status": StatusCancelled, "cancelled_at": isoTime(now),
@@ -586,8 +589,24 @@ func (s *Server) startTraining(w http.ResponseWriter, r *http.Request, f Faults)
 		return
 	}
 	var errs []verr
-	symbols := stringList(body, "symbols", &errs)
-	tfs := stringList(body, "timeframes", &errs)
+	// HEAD's TrainingRequest makes symbols and timeframes optional (filled
+	// from the strategy) and adds detailed_analytics (kpiteira/ktrdr@2c5c7173
+	// ktrdr/api/endpoints/training.py, ktrdr/api/services/training_service.py).
+	var symbols, tfs []string
+	if _, given := body["symbols"]; given || !f.head() {
+		symbols = stringList(body, "symbols", &errs)
+	}
+	if _, given := body["timeframes"]; given || !f.head() {
+		tfs = stringList(body, "timeframes", &errs)
+	}
+	analytics := false
+	if v, ok := body["detailed_analytics"]; ok && v != nil && f.head() {
+		b, isBool := v.(bool)
+		if !isBool {
+			errs = append(errs, verr{[]any{"body", "detailed_analytics"}, "Input should be a valid boolean", "bool_type", v})
+		}
+		analytics = b
+	}
 	name, _ := strField(body, "strategy_name", true, &errs)
 	start, _ := strField(body, "start_date", false, &errs)
 	end, _ := strField(body, "end_date", false, &errs)
@@ -619,7 +638,16 @@ func (s *Server) startTraining(w http.ResponseWriter, r *http.Request, f Faults)
 		detail(w, 400, "Strategy file not found: strategies/"+name+".yaml")
 		return
 	}
+	if len(symbols) == 0 {
+		symbols = []string{st.Symbol}
+	}
+	if len(tfs) == 0 {
+		tfs = []string{st.Timeframe}
+	}
 	md := opMetadata{Symbol: strp(symbols[0]), Timeframe: strp(tfs[0]), Parameters: map[string]any{"strategy_name": name, "symbols": symbols, "timeframes": tfs}}
+	if f.head() {
+		md.Parameters["detailed_analytics"] = analytics
+	}
 	if start != "" {
 		md.StartDate = strp(start)
 	}

@@ -12,13 +12,15 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/cache"
 	"github.com/mcpfleet/mcpfleet/pkg/env"
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/ktrdr/client"
 )
 
 // Instructions are sent to clients on initialize.
 const Instructions = `KTRDR trading-research backend: market data cache, neuro-fuzzy strategy training, models, and the long operations behind them.
-Long work (trigger_data_loading, start_training) returns an operation_id at once; follow it with wait_for_operation (progress notifications) or get_operation_status, then get_operation_results. Check get_data_summary before training. Any tool may fail with upstream_unavailable (backend down or slow; retryable): run health_check.`
+Long work (trigger_data_loading, start_training) returns an operation_id at once; follow it with wait_for_operation (progress notifications) or get_operation_status, then get_operation_results. Check get_data_summary before training. Any tool may fail with upstream_unavailable (backend down or slow; retryable): run health_check.
+` + envelope.ThirdPartyNote
 
 // Config is the server's configuration: flags with environment fallbacks.
 type Config struct {

@@ -1,6 +1,9 @@
 package tools
 
 import (
+	"fmt"
+
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/ktrdr/client"
 )
@@ -49,6 +52,19 @@ type opList struct {
 	TotalCount    int      `json:"total_count" jsonschema:"all matching the filters"`
 	ActiveCount   int      `json:"active_count"`
 	ReturnedCount int      `json:"returned_count"`
+	envelope.Coverage
+}
+
+// opsCoverage says which rows of the matching operations a list holds:
+// offset is where the page starts, more the step that gets the rest.
+func opsCoverage(l client.OperationList, offset int, more, none string) envelope.Coverage {
+	switch {
+	case l.TotalCount == 0 && len(l.Operations) == 0:
+		return envelope.Nothing(none)
+	case offset+len(l.Operations) < l.TotalCount:
+		return envelope.Cut(envelope.Truncated, fmt.Sprintf("operations %d-%d of %d", offset+len(l.Operations)+1, l.TotalCount, l.TotalCount), more)
+	}
+	return envelope.Whole()
 }
 
 func briefOps(l client.OperationList, detail bool) opList {
@@ -136,7 +152,7 @@ func briefStrategies(all []client.Strategy, detail bool) []strategyBrief {
 	for _, s := range all {
 		b := strategyBrief{Name: s.Name, Symbol: s.Symbol, Timeframe: s.Timeframe, TrainingStatus: s.TrainingStatus, LatestVersion: s.LatestVersion}
 		if detail {
-			b.Description, b.Indicators, b.AvailableVersions = s.Description, s.Indicators, s.AvailableVersions
+			b.Description, b.Indicators, b.AvailableVersions = envelope.CleanThirdParty(s.Description), s.Indicators, s.AvailableVersions
 			b.LatestTrainingDate, b.LatestMetrics = s.LatestTrainingDate, s.LatestMetrics
 		}
 		out = append(out, b)
@@ -164,6 +180,10 @@ type modelDetailRow struct {
 type modelsOut struct {
 	Cols []string `json:"cols" jsonschema:"model_name,symbol,timeframe,test_accuracy; detail adds model_id,created_at,training_accuracy,description"`
 	Rows [][]any  `json:"rows" mcp:"type=array"`
+	envelope.Coverage
+	// ThirdParty: a model's description is written by whoever trained it
+	// (the research agent writes its own).
+	ThirdParty envelope.ThirdParty `json:"third_party,omitempty"`
 }
 
 func briefModels(all []client.Model, detail bool) (out modelsOut) {
@@ -173,9 +193,10 @@ func briefModels(all []client.Model, detail bool) (out modelsOut) {
 	if detail {
 		rows := make([]modelDetailRow, 0, len(all))
 		for _, m := range all {
-			rows = append(rows, modelDetailRow{brief(m), m.ModelID, m.CreatedAt, orZero(m.TrainingAccuracy), m.Description})
+			rows = append(rows, modelDetailRow{brief(m), m.ModelID, m.CreatedAt, orZero(m.TrainingAccuracy), envelope.CleanThirdParty(m.Description)})
 		}
 		out.Cols, out.Rows = toolkit.Tabulate(rows)
+		out.Coverage, out.ThirdParty = wholeOr(len(all), "the backend holds no trained models; start_training makes one"), envelope.ThirdParty{"rows[][7]"}
 		return out
 	}
 	rows := make([]modelRow, 0, len(all))
@@ -183,6 +204,7 @@ func briefModels(all []client.Model, detail bool) (out modelsOut) {
 		rows = append(rows, brief(m))
 	}
 	out.Cols, out.Rows = toolkit.Tabulate(rows)
+	out.Coverage = wholeOr(len(all), "the backend holds no trained models; start_training makes one")
 	return out
 }
 
@@ -192,4 +214,13 @@ func orZero(p *float64) float64 {
 		return 0
 	}
 	return *p
+}
+
+// wholeOr is the coverage of a list the backend sends whole: complete, and
+// when it is empty, what that means.
+func wholeOr(n int, none string) envelope.Coverage {
+	if n == 0 {
+		return envelope.Nothing(none)
+	}
+	return envelope.Whole()
 }

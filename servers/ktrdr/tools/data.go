@@ -2,7 +2,9 @@ package tools
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/ktrdr/client"
 )
@@ -43,7 +45,34 @@ type marketIn struct {
 	StartDate        string `json:"start_date,omitempty" mcp:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}$"`
 	EndDate          string `json:"end_date,omitempty" mcp:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}$"`
 	TradingHoursOnly bool   `json:"trading_hours_only,omitempty"`
+	IncludeExtended  bool   `json:"include_extended,omitempty" jsonschema:"with trading_hours_only: keep pre-market and after-hours bars"`
 	Limit            int    `json:"limit,omitempty" jsonschema:"newest bars" mcp:"min=1;max=500;default=50"`
+}
+
+// marketOut is the bars with what they cover of the cached range.
+type marketOut struct {
+	client.MarketData
+	envelope.Coverage
+}
+
+// barsCoverage: limit keeps the newest bars, so a limited answer lacks the
+// older ones; nothing cached is said, not left as an empty list.
+func barsCoverage(md client.MarketData) envelope.Coverage {
+	switch {
+	case md.Count == 0:
+		return envelope.Nothing("no bars cached for " + md.Symbol + " " + md.Timeframe + " in this range; trigger_data_loading loads them")
+	case md.Limited || md.Count < md.AvailableCount:
+		return envelope.Cut(envelope.Truncated, fmt.Sprintf("the %d older bars of %d in range", md.AvailableCount-md.Count, md.AvailableCount),
+			"raise limit (max 500) or set end_date before "+firstDate(md))
+	}
+	return envelope.Whole()
+}
+
+func firstDate(md client.MarketData) string {
+	if len(md.Dates) > 0 {
+		return md.Dates[0]
+	}
+	return md.Start
 }
 
 func getMarketData(c *client.Client) toolkit.Tool {
@@ -52,7 +81,7 @@ func getMarketData(c *client.Client) toolkit.Tool {
 Nothing cached is count 0, not an error: load it with trigger_data_loading.
 Errors: invalid_argument.
 Related: get_data_summary, get_symbols.`},
-		func(ctx context.Context, in marketIn) (client.MarketData, error) {
+		func(ctx context.Context, in marketIn) (marketOut, error) {
 			if in.Timeframe == "" {
 				in.Timeframe = "1h"
 			}
@@ -60,10 +89,20 @@ Related: get_data_summary, get_symbols.`},
 				in.Limit = 50
 			}
 			if err := dateOrder(in.StartDate, in.EndDate); err != nil {
-				return client.MarketData{}, err
+				return marketOut{}, err
 			}
-			return c.MarketData(ctx, client.MarketQuery{Symbol: in.Symbol, Timeframe: in.Timeframe, StartDate: in.StartDate,
-				EndDate: in.EndDate, TradingHoursOnly: in.TradingHoursOnly, Limit: in.Limit})
+			if in.IncludeExtended && !in.TradingHoursOnly {
+				// The backend reads include_extended only to widen the trading-hours
+				// filter (ktrdr/api/endpoints/data.py get_cached_data): alone it
+				// changes nothing, so say so rather than ignore it.
+				return marketOut{}, envelope.Invalid("include_extended", "include_extended only widens trading_hours_only to pre-market and after-hours bars; set trading_hours_only true as well, or leave both out for every bar")
+			}
+			md, err := c.MarketData(ctx, client.MarketQuery{Symbol: in.Symbol, Timeframe: in.Timeframe, StartDate: in.StartDate,
+				EndDate: in.EndDate, TradingHoursOnly: in.TradingHoursOnly, IncludeExtended: in.IncludeExtended, Limit: in.Limit})
+			if err != nil {
+				return marketOut{}, err
+			}
+			return marketOut{MarketData: md, Coverage: barsCoverage(md)}, nil
 		})
 }
 
@@ -84,7 +123,7 @@ type summaryOut struct {
 
 func getDataSummary(c *client.Client, sc *summaryCache) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_data_summary", Title: "Get data summary", Toolset: setData, Hints: toolkit.RemoteRead,
-		Description: `Check what the backend has cached for a symbol and timeframe (bar count, last bar) without fetching the bars. Nothing cached: data_available false.
+		Description: `Check what the backend has cached for a symbol and timeframe (bar count, first and last date, last bar) without fetching the bars. Nothing cached: data_available false.
 Related: get_market_data, trigger_data_loading.`},
 		func(ctx context.Context, in summaryIn) (summaryOut, error) {
 			if in.Timeframe == "" {
@@ -96,8 +135,15 @@ Related: get_market_data, trigger_data_loading.`},
 		})
 }
 
-// fetchSummary asks the backend for the newest bar and the available count.
+// fetchSummary asks the backend for the cached range (POST /data/range: first
+// and last date and the bar count, at 3ba55e75 and HEAD) and the newest bar
+// (GET /data/{symbol}/{timeframe} with limit=1). Nothing cached is
+// data_available false from either; a refusal of either is the tool's error.
 func fetchSummary(ctx context.Context, c *client.Client, symbol, timeframe string) (summaryOut, error) {
+	rng, found, err := c.DataRange(ctx, symbol, timeframe)
+	if err != nil {
+		return summaryOut{}, err
+	}
 	md, err := c.MarketData(ctx, client.MarketQuery{Symbol: symbol, Timeframe: timeframe, Limit: 1})
 	if err != nil {
 		return summaryOut{}, err
@@ -111,11 +157,21 @@ func fetchSummary(ctx context.Context, c *client.Client, symbol, timeframe strin
 			out.FirstDate = md.Start
 		}
 	}
+	if found {
+		out.DataAvailable, out.FirstDate = true, rng.StartDate
+		if out.LastDate == "" {
+			out.LastDate = rng.EndDate
+		}
+		if out.BarCount == 0 {
+			out.BarCount = int(rng.PointCount)
+		}
+	}
 	return out, nil
 }
 
 type symbolsOut struct {
 	Symbols []symbolBrief `json:"symbols"`
+	envelope.Coverage
 }
 
 func getSymbols(c *client.Client) toolkit.Tool {
@@ -125,7 +181,10 @@ Use before trigger_data_loading or get_market_data to pick a valid symbol and ti
 Related: get_data_summary.`},
 		func(ctx context.Context, in detailIn) (symbolsOut, error) {
 			s, err := c.Symbols(ctx)
-			return symbolsOut{Symbols: briefSymbols(s, in.Detail)}, err
+			if err != nil {
+				return symbolsOut{}, err
+			}
+			return symbolsOut{Symbols: briefSymbols(s, in.Detail), Coverage: wholeOr(len(s), "the backend knows no symbols")}, nil
 		})
 }
 
@@ -136,6 +195,7 @@ type indicatorsIn struct {
 
 type indicatorsOut struct {
 	Indicators []indicatorBrief `json:"indicators"`
+	envelope.Coverage
 }
 
 func getIndicators(c *client.Client) toolkit.Tool {
@@ -154,6 +214,11 @@ Related: get_strategies.`},
 					out.Indicators = append(out.Indicators, briefIndicator(ind, in.Detail))
 				}
 			}
+			none := "the backend lists no indicators"
+			if in.Type != "" {
+				none = "no indicator of type " + in.Type + "; leave type out for all"
+			}
+			out.Coverage = wholeOr(len(out.Indicators), none)
 			return out, nil
 		})
 }

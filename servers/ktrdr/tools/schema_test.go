@@ -12,12 +12,15 @@ func TestToolsLintAndSnapshots(t *testing.T) {
 	servetest.Snapshot(t, all, "testdata/toolsnaps")
 }
 
-// Read-only mode must hide exactly the three state-changing tools.
+// Read-only mode must hide exactly the state-changing tools.
 func TestReadOnlyHints(t *testing.T) {
-	writers := map[string]bool{"trigger_data_loading": true, "start_training": true, "cancel_operation": true}
+	writers := map[string]bool{}
+	for _, n := range Writers {
+		writers[n] = true
+	}
 	all := All(nil, Options{})
-	if len(all) != 16 {
-		t.Fatalf("%d tools, want 16", len(all))
+	if len(all) != ToolCount {
+		t.Fatalf("%d tools, want %d", len(all), ToolCount)
 	}
 	for _, tl := range all {
 		a := tl.Tool.Annotations

@@ -38,8 +38,14 @@ const (
 	setSystem     = "system"
 )
 
-// All returns every ktrdr tool. Read-only mode (serve) drops the three whose
-// readOnlyHint is false: trigger_data_loading, start_training, cancel_operation.
+// Writers are the tools whose readOnlyHint is false: read-only mode (serve)
+// drops them.
+var Writers = []string{"cancel_operation", "resume_operation", "retry_operation", "trigger_data_loading", "start_training", "start_backtest", "trigger_research", "cancel_research"}
+
+// ToolCount is how many tools All returns.
+const ToolCount = 29
+
+// All returns every ktrdr tool.
 func All(c *client.Client, o Options) []toolkit.Tool {
 	if o.PollMin <= 0 {
 		o.PollMin = 500 * time.Millisecond
@@ -51,8 +57,10 @@ func All(c *client.Client, o Options) []toolkit.Tool {
 	sc := newSummaryCache(o.SummaryTTL, o.Redis, o.CacheOptions...)
 	return []toolkit.Tool{
 		listOperations(c), getOperationStatus(c), cancelOperation(c), getOperationResults(c), waitForOperation(p),
+		resumeOperation(c), retryOperation(c), listCheckpoints(c),
 		triggerDataLoading(c, sc), getMarketData(c), getDataSummary(c, sc), getSymbols(c), getIndicators(c),
-		startTraining(c), getStrategies(c), listTrainedModels(c), getModelPerformance(c), predict(c),
+		startTraining(c), startBacktest(c), getBacktestResults(c), getStrategies(c), getStrategy(c), validateStrategy(c), getStrategyFeatures(c),
+		triggerResearch(c), getAgentStatus(c), cancelResearch(c), getAgentBudget(c), listChildOperations(c), listTrainedModels(c), getModelPerformance(c), predict(c),
 		healthCheck(c, o.APIURL),
 	}
 }

@@ -13,30 +13,71 @@ import (
 )
 
 type trainingIn struct {
-	Symbols      []string `json:"symbols" mcp:"minItems=1;maxItems=20;minLength=1;maxLength=32;pattern=^[A-Za-z0-9._:^-]+$"`
-	Timeframes   []string `json:"timeframes" mcp:"minItems=1;maxItems=10;enum=1m|5m|15m|30m|1h|2h|4h|1d|1w|1M"`
-	StrategyName string   `json:"strategy_name" jsonschema:"from get_strategies" mcp:"minLength=1;maxLength=200"`
-	StartDate    string   `json:"start_date,omitempty" mcp:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}$"`
-	EndDate      string   `json:"end_date,omitempty" mcp:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}$"`
+	StrategyName      string   `json:"strategy_name" jsonschema:"from get_strategies" mcp:"minLength=1;maxLength=200"`
+	Symbols           []string `json:"symbols,omitempty" jsonschema:"default: the strategy's" mcp:"minItems=1;maxItems=20;minLength=1;maxLength=32;pattern=^[A-Za-z0-9._:^-]+$"`
+	Timeframes        []string `json:"timeframes,omitempty" jsonschema:"default: the strategy's" mcp:"minItems=1;maxItems=10;enum=1m|5m|15m|30m|1h|2h|4h|1d|1w|1M"`
+	StartDate         string   `json:"start_date,omitempty" mcp:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}$"`
+	EndDate           string   `json:"end_date,omitempty" mcp:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}$"`
+	DetailedAnalytics bool     `json:"detailed_analytics,omitempty" jsonschema:"export per-epoch analytics"`
 }
 
 func startTraining(c *client.Client) toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "start_training", Title: "Start training", Toolset: setTraining, Hints: toolkit.RemoteWrite,
 		Description: `Start training a strategy's neuro-fuzzy model on cached data (check with get_data_summary); takes minutes to hours. Each call starts a new training.
-Returns operation_id for wait_for_operation.
-Errors: not_found (unknown strategy), invalid_argument (details.fields), upstream_unavailable (no workers), upstream_error.
-Related: get_model_performance.`},
+Returns operation_id for wait_for_operation and the symbols, timeframes used.
+Errors: not_found (unknown strategy), invalid_argument (details.fields), upstream_unavailable (no workers).`},
 		func(ctx context.Context, in trainingIn) (client.TrainingStarted, error) {
 			if err := dateOrder(in.StartDate, in.EndDate); err != nil {
 				return client.TrainingStarted{}, err
 			}
-			return c.StartTraining(ctx, client.TrainingRequest{Symbols: in.Symbols, Timeframes: in.Timeframes,
-				StrategyName: in.StrategyName, StartDate: in.StartDate, EndDate: in.EndDate})
+			if err := strategyDefaults(ctx, c, &in); err != nil {
+				return client.TrainingStarted{}, err
+			}
+			st, err := c.StartTraining(ctx, client.TrainingRequest{Symbols: in.Symbols, Timeframes: in.Timeframes,
+				StrategyName: in.StrategyName, StartDate: in.StartDate, EndDate: in.EndDate, DetailedAnalytics: in.DetailedAnalytics})
+			if err == nil && len(st.Symbols) == 0 {
+				st.Symbols, st.Timeframes = in.Symbols, in.Timeframes
+			}
+			return st, err
 		})
+}
+
+// strategyDefaults fills left-out symbols and timeframes from the strategy,
+// as HEAD's training service does from the strategy file (kpiteira/ktrdr@2c5c7173
+// ktrdr/api/services/training_service.py); 3ba55e75 requires both, so they
+// are filled here from GET /strategies/ for either backend.
+func strategyDefaults(ctx context.Context, c *client.Client, in *trainingIn) error {
+	if len(in.Symbols) > 0 && len(in.Timeframes) > 0 {
+		return nil
+	}
+	all, err := c.Strategies(ctx)
+	if err != nil {
+		return err
+	}
+	for _, s := range all {
+		if s.Name != in.StrategyName {
+			continue
+		}
+		if len(in.Symbols) == 0 && s.Symbol != "" {
+			in.Symbols = []string{s.Symbol}
+		}
+		if len(in.Timeframes) == 0 && s.Timeframe != "" {
+			in.Timeframes = []string{s.Timeframe}
+		}
+		if len(in.Symbols) == 0 || len(in.Timeframes) == 0 {
+			return envelope.Invalid("symbols", "strategy %s names no symbol or timeframe; pass symbols and timeframes", in.StrategyName)
+		}
+		return nil
+	}
+	return envelope.New(envelope.NotFound, "no strategy is named %q; get_strategies lists them", in.StrategyName)
 }
 
 type strategiesOut struct {
 	Strategies []strategyBrief `json:"strategies"`
+	envelope.Coverage
+	// ThirdParty: a strategy's description is whoever wrote the file's
+	// (a colleague, a downloaded strategy, the research agent's model).
+	ThirdParty envelope.ThirdParty `json:"third_party,omitempty"`
 }
 
 func getStrategies(c *client.Client) toolkit.Tool {
@@ -46,7 +87,14 @@ Use to pick strategy_name for start_training.
 Related: start_training, list_trained_models.`},
 		func(ctx context.Context, in detailIn) (strategiesOut, error) {
 			s, err := c.Strategies(ctx)
-			return strategiesOut{Strategies: briefStrategies(s, in.Detail)}, err
+			if err != nil {
+				return strategiesOut{}, err
+			}
+			out := strategiesOut{Strategies: briefStrategies(s, in.Detail), Coverage: wholeOr(len(s), "the backend has no strategy files")}
+			if in.Detail {
+				out.ThirdParty = envelope.ThirdParty{"strategies[].description"}
+			}
+			return out, nil
 		})
 }
 

@@ -43,6 +43,9 @@ type Market struct {
 	ConditionID        string             `json:"conditionId"`
 	Slug               string             `json:"slug"`
 	Description        string             `json:"description"`
+	// ResolutionSource is the feed or page a market settles on (a BTC
+	// up/down market: "https://data.chain.link/streams/btc-usd").
+	ResolutionSource string `json:"resolutionSource"`
 	Category           string             `json:"category"`
 	StartDate          string             `json:"startDate"`
 	EndDate            string             `json:"endDate"`

@@ -22,20 +22,42 @@ func lv(p, size float64) map[string]string {
 	return map[string]string{"price": f2(round(p)), "size": f2(size)}
 }
 
-// bookJSON: bids ascending and asks descending, so the best prices are the
-// LAST elements (source: rs-clob-client tests/clob.rs, rs-clob-client#330,
-// py-clob-client#106); best bid = p-0.01, best ask = p.
+// tick is the fake books' tick size. The CLOB quotes only within [tick,
+// 1−tick]: a price is a probability strictly between 0 and 1 on the market's
+// tick (source: Polymarket/polymarket-cli#75, a live book of a 0.001-tick
+// market running from 0.001 to 0.999).
+const tick = 0.01
+
+// levels are the book side's levels at p + k·tick for each k, the sizes
+// beside them, leaving out any outside [tick, 1−tick].
+func levels(p float64, ks []int, sizes []float64) []map[string]string {
+	out := []map[string]string{}
+	for i, k := range ks {
+		v := round(p + float64(k)*tick)
+		if v < tick || v > 1-tick+1e-9 {
+			continue
+		}
+		out = append(out, lv(v, sizes[i]))
+	}
+	return out
+}
+
+// bookJSON: prices and sizes are decimal strings, bids ascending and asks
+// descending, so the best prices are the LAST elements (source:
+// docs.polymarket.com market-data/prices-order-books; Polymarket/polymarket-cli#75,
+// rs-clob-client#330, py-clob-client#106); best bid = p-0.01, best ask = p,
+// every level within [tick, 1−tick].
 func (s *Server) bookJSON(m *market, token string, ghost bool) map[string]any {
 	p := tokenPrice(m, token)
-	bids := []map[string]string{lv(p-0.04, 300), lv(p-0.03, 200), lv(p-0.02, 150), lv(p-0.01, 100)}
-	asks := []map[string]string{lv(p+0.03, 250), lv(p+0.02, 180), lv(p+0.01, 120), lv(p, 80)}
+	bids := levels(p, []int{-4, -3, -2, -1}, []float64{300, 200, 150, 100})
+	asks := levels(p, []int{3, 2, 1, 0}, []float64{250, 180, 120, 80})
 	if ghost {
 		// the stale "ghost" book of Polymarket/py-clob-client#180
 		bids, asks = []map[string]string{lv(0.01, 1000)}, []map[string]string{lv(0.99, 1000)}
 	}
 	return map[string]any{"market": m.condition, "asset_id": token,
-		"timestamp": strconv.FormatInt(time.Now().UnixMilli(), 10), "hash": "0000000000000000000000000000000000000000",
-		"bids": bids, "asks": asks, "min_order_size": "5", "tick_size": "0.01", "neg_risk": false,
+		"timestamp": strconv.FormatInt(s.o.Now().UnixMilli(), 10), "hash": "0000000000000000000000000000000000000000",
+		"bids": bids, "asks": asks, "min_order_size": "5", "tick_size": f2(tick), "neg_risk": false,
 		"last_trade_price": f2(p)}
 }
 

@@ -193,6 +193,9 @@ func (s *Server) activity(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, window(rows, offset, limit))
 }
 
+// NobodyHoldsNo is the market whose No token group lists no holders.
+const NobodyHoldsNo = 5
+
 // holders: GET /holders?market=<conditionIds csv> → one group per outcome
 // token (source: rs-clob-client src/data/types/); limit 0..20.
 func (s *Server) holders(w http.ResponseWriter, r *http.Request) {
@@ -223,7 +226,13 @@ func (s *Server) holders(w http.ResponseWriter, r *http.Request) {
 		}
 		for o, tok := range m.tokens {
 			hs := []map[string]any{}
-			for k := 0; k < min(limit, 3); k++ {
+			held := min(limit, 3)
+			if i == NobodyHoldsNo && o == 1 {
+				// a token group with no holders (assumed: the shape a group
+				// takes when one outcome's holders are all gone)
+				held = 0
+			}
+			for k := 0; k < held; k++ {
 				wallet := fmt.Sprintf("0x%040x", o*10+k+1)
 				if i < 3 && o == 0 && k == 0 {
 					wallet = KnownUser // the top Yes holder of the markets KnownUser holds (positions)
@@ -258,16 +267,20 @@ func (s *Server) builders(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rows := []map[string]any{}
-	for i := 0; i < 60; i++ {
+	for i := offset; i < min(offset+limit, NumBuilders); i++ {
 		row := map[string]any{"rank": strconv.Itoa(i + 1), "builder": fmt.Sprintf("Builder%02d", i+1),
-			"volume": float64(5000000 - i*50000), "activeUsers": 1500 - i*10, "verified": i%2 == 0}
+			"volume": float64(6000000 - i*5000), "activeUsers": 1500 - i, "verified": i%2 == 0}
 		if i%3 == 0 {
 			row["builderLogo"] = "https://example.invalid/logo.png"
 		}
 		rows = append(rows, row)
 	}
-	writeJSON(w, 200, window(rows, offset, limit))
+	writeJSON(w, 200, rows)
 }
+
+// NumBuilders is how many builders the fake's board ranks: more than the
+// deepest offset the API serves (1000), so the cap can be reached.
+const NumBuilders = 1100
 
 // BTCPrice is the fake spot price; Kraken's is a few dollars off, as in life.
 const BTCPrice = 97123.45

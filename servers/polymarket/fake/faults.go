@@ -34,6 +34,7 @@ type Fault struct {
 	Kind           string `json:"kind"`
 	Route          string `json:"route,omitempty"`     // a Route* name; "" = every route
 	Count          int    `json:"count,omitempty"`     // requests affected; 0 = until cleared
+	Skip           int    `json:"skip,omitempty"`      // matching requests let through first (a later page failing)
 	LatencyMs      int    `json:"latencyMs,omitempty"` // for latency (and added before any other kind)
 	RetryAfter     int    `json:"retryAfter,omitempty"`
 	RetryAfterDate bool   `json:"retryAfterDate,omitempty"` // send Retry-After as an HTTP-date
@@ -49,7 +50,14 @@ func (s *Server) ClearFaults() { s.faults.Clear() }
 // only ghost faults; other kinds never match a ghost query).
 func (s *Server) take(route string, ghost bool) *Fault {
 	f, ok := s.faults.Take(func(f *Fault) bool {
-		return (f.Route == "" || f.Route == route) && (f.Kind == FaultGhost) == ghost
+		if (f.Route != "" && f.Route != route) || (f.Kind == FaultGhost) != ghost {
+			return false
+		}
+		if f.Skip > 0 { // the queue holds the fault itself: the count-down persists
+			f.Skip--
+			return false
+		}
+		return true
 	})
 	if !ok {
 		return nil

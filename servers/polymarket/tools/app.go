@@ -72,8 +72,11 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	if err != nil {
 		return err
 	}
-	svc := NewService(cl, r.Redis, pub, usr, c.LimitOptions...)
-	svc.clock = r.Clock
+	public, user, store, err := limitersFor(r, pub, usr, c.LimitOptions)
+	if err != nil {
+		return err
+	}
+	svc := &Service{c: cl, public: public, user: user, publicN: pub, userN: usr, store: store, clock: r.Clock}
 	r.AddTools(All(svc)...)
 	for _, add := range c.Extra {
 		if err := add(r); err != nil {
@@ -81,7 +84,7 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 		}
 	}
 	r.Log.Info().Str("gamma_url", safeURL(c.GammaURL)).Str("clob_url", safeURL(c.ClobURL)).Str("data_url", safeURL(c.DataURL)).
-		Bool("shared_limits_and_caches", r.Redis != nil).Msg("polymarket configured")
+		Bool("shared_caches", r.Redis != nil).Str("limits", r.StateBackend()).Msg("polymarket configured")
 	return nil
 }
 

@@ -61,6 +61,7 @@ type BookOut struct {
 
 // BooksOut lists the books found and the tokens without one.
 type BooksOut struct {
+	envelope.Coverage
 	Books   []BookOut `json:"books" mcp:"type=object" jsonschema:"bids/asks are [price,size], best first"`
 	Missing []string  `json:"missing,omitempty"`
 	client.Source
@@ -85,7 +86,7 @@ func (s *Service) getOrderBooks() toolkit.Tool {
 			if err != nil {
 				var e *envelope.Error
 				if len(ids) == 1 && asCode(err, &e, envelope.NotFound) {
-					return BooksOut{Books: []BookOut{}, Missing: ids}, nil
+					return BooksOut{Coverage: noBook, Books: []BookOut{}, Missing: ids}, nil
 				}
 				return BooksOut{}, err
 			}
@@ -114,6 +115,7 @@ func (s *Service) getOrderBooks() toolkit.Tool {
 					out.Missing = append(out.Missing, id)
 				}
 			}
+			out.Coverage = tokensCoverage(len(out.Books))
 			return out, nil
 		}))
 }
@@ -193,6 +195,19 @@ func checkGhost(b *BookOut, p map[string]float64, tick float64) {
 	}
 }
 
+// noBook is the coverage of tokens the CLOB has no book for: a real
+// answer (resolved or unknown tokens), every token asked for accounted for.
+var noBook = envelope.Nothing("the CLOB has no book for these tokens (resolved or unknown; see missing)")
+
+// tokensCoverage: every token asked for is answered, with its book or
+// prices or in missing; none found says so.
+func tokensCoverage(found int) envelope.Coverage {
+	if found == 0 {
+		return noBook
+	}
+	return envelope.Whole()
+}
+
 // PricesIn names tokens and sides.
 type PricesIn struct {
 	TokenIDs []string `json:"token_ids" mcp:"minItems=1;maxItems=50"`
@@ -208,6 +223,7 @@ type PriceOut struct {
 
 // PricesOut lists prices and tokens without any.
 type PricesOut struct {
+	envelope.Coverage
 	Prices  []PriceOut `json:"prices" mcp:"type=object" jsonschema:"{token_id, best_bid, best_ask}"`
 	Missing []string   `json:"missing,omitempty"`
 	client.Source
@@ -251,6 +267,7 @@ func (s *Service) getPrices() toolkit.Tool {
 				}
 				out.Prices = append(out.Prices, po)
 			}
+			out.Coverage = tokensCoverage(len(out.Prices))
 			return out, nil
 		}))
 }

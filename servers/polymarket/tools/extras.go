@@ -15,10 +15,13 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
 )
 
-// BTCIn is empty.
-type BTCIn struct{}
+// BTCIn optionally names the market the price is wanted for.
+type BTCIn struct {
+	Market string `json:"market,omitempty" mcp:"maxLength=200" jsonschema:"a BTC market's id or slug: names the source it resolves on"`
+}
 
-// BTCOut is a spot price.
+// BTCOut is a spot price, labelled as what it is: not the price Polymarket's
+// BTC markets resolve on.
 type BTCOut struct {
 	Price    float64 `json:"price"`
 	Quote    string  `json:"quote"`
@@ -26,21 +29,60 @@ type BTCOut struct {
 	From     string  `json:"source"`
 	Fallback string  `json:"fallback,omitempty"`
 	RefreshS int     `json:"refresh_hint_s"`
+	// IsResolutionSource is always false: a spot exchange price is not
+	// what the up/down and "above X" markets settle on.
+	IsResolutionSource bool `json:"is_resolution_source"`
+	// ResolvesOn is the named market's resolutionSource, as Gamma has it.
+	ResolvesOn string `json:"resolves_on,omitempty"`
+	// ResolutionNote says where the resolution price is and why it is not
+	// here.
+	ResolutionNote string              `json:"resolution_note"`
+	ThirdParty     envelope.ThirdParty `json:"third_party,omitempty"`
 	client.Source
 }
 
+// noResolutionFeed: Polymarket's keyless real-time crypto prices (RTDS
+// crypto_prices, crypto_prices_chainlink) moved to PolyBolt
+// (wss://ws-live-v2.polymarket.com/ws), whose price channels need CLOB API
+// credentials and whose price.crypto source is Pyth, not Chainlink or
+// Binance (docs.polymarket.com/migrate/rtds-to-polybolt, "Topic Mapping";
+// api-reference/live-data/overview). This server holds no credentials, so it
+// has no keyless resolution-source price to give and says so.
+const noResolutionFeed = "this is exchange spot, not a resolution source: BTC up/down and \"above X\" markets settle on the Chainlink BTC/USD data stream or the Binance BTCUSDT 1-minute close, as each market's rules say; Polymarket's keyless real-time feed of those moved to PolyBolt, which needs CLOB API credentials and now serves Pyth (docs.polymarket.com/migrate/rtds-to-polybolt), so none is read here"
+
 func (s *Service) getBTCPrice() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_btc_price", Title: "Get BTC price", Toolset: setExtras, Hints: toolkit.RemoteRead,
-		Description: "BTC spot price in USD (Coinbase, else Kraken) with asOf and source."},
-		limited(s, publicCall, func(ctx context.Context, _ BTCIn) (BTCOut, error) {
+		Description: "BTC spot price in USD (Coinbase, else Kraken) with asOf and source. Not what BTC markets resolve on: market (id or slug) names the market's resolution source (resolves_on)."},
+		limited(s, publicCall, func(ctx context.Context, in BTCIn) (BTCOut, error) {
+			var m client.Market
+			var msrc client.Source
+			if in.Market != "" {
+				if _, err := client.ClassifyMarketID("market", in.Market); err != nil {
+					return BTCOut{}, err
+				}
+				var err error
+				if m, msrc, err = s.c.Market(ctx, in.Market); err != nil {
+					return BTCOut{}, err
+				}
+			}
 			sp, err := s.c.BTCSpot(ctx)
 			if err != nil {
 				return BTCOut{}, err
 			}
 			out := BTCOut{Price: sp.Price, Quote: sp.Quote, AsOf: sp.AsOf.Format(time.RFC3339), From: sp.Source,
-				RefreshS: int(client.BTCTTL / time.Second), Source: sp.Src}
+				RefreshS: int(client.BTCTTL / time.Second), ResolutionNote: noResolutionFeed, Source: sp.Src}
 			if sp.Fallback {
 				out.Fallback = "Coinbase failed: " + sp.PrimaryErr
+			}
+			if in.Market != "" {
+				out.Source = out.Source.Merge(msrc)
+				if rs := strings.TrimSpace(m.ResolutionSource); rs != "" {
+					out.ResolvesOn = envelope.CleanThirdParty(clipText(rs, 200))
+					out.ThirdParty = envelope.ThirdParty{"resolves_on"}
+					out.ResolutionNote += "; market " + string(m.ID) + " resolves on resolves_on"
+				} else {
+					out.ResolutionNote += "; market " + string(m.ID) + " names no resolutionSource: its rules (get_market detail=full, description) say what it settles on"
+				}
 			}
 			return out, nil
 		}))
@@ -78,6 +120,7 @@ type LongshotIn struct {
 
 // FoundOut is what a finder returns.
 type FoundOut struct {
+	envelope.Coverage
 	Markets []Market `json:"markets" mcp:"type=object" jsonschema:"compact markets (see list_markets)"`
 	Scanned int      `json:"scanned"`
 	Matched int      `json:"matched"`
@@ -117,8 +160,10 @@ func (s *Service) run(ctx context.Context, sc scan, q url.Values, keep func(clie
 	q.Set("include_tag", "true")
 	var all []client.Market
 	var src client.Source
+	var failed error
 	scanned := 0
-	for after := ""; scanned < sc.budget; {
+	after := ""
+	for scanned < sc.budget {
 		q.Set("limit", strconv.Itoa(min(client.MaxPage, sc.budget-scanned)))
 		if after != "" {
 			q.Set("after_cursor", after)
@@ -126,7 +171,8 @@ func (s *Service) run(ctx context.Context, sc scan, q url.Values, keep func(clie
 		p, psrc, err := s.c.MarketsKeyset(ctx, q)
 		if err != nil {
 			if scanned > 0 {
-				break // keep what was read; the note says so
+				failed = err // keep what was read; the coverage says so
+				break
 			}
 			return FoundOut{}, err
 		}
@@ -163,8 +209,19 @@ func (s *Service) run(ctx context.Context, sc scan, q url.Values, keep func(clie
 	v.fields = map[string]bool{"slug": true, "question": true, "state": true, "end": true, "volume": true, "volume_24h": true,
 		"liquidity": true, "outcomes": true, "change_1d": true, "category": true}
 	out.Markets = shapeMarkets(hits, v)
-	if scanned >= sc.budget {
+	switch {
+	case failed != nil:
+		out.Coverage = envelope.Cut(envelope.Partial, fmt.Sprintf("open markets after the first %d scanned: a later page failed (%s)", scanned, envelope.From(failed).Message),
+			"call again; the matches listed come from the markets read")
+	case scanned >= sc.budget && after != "":
 		out.Note = fmt.Sprintf("scanned the first %d open markets (scan_limit); raise scan_limit (max 1000) to look further", scanned)
+		out.Coverage = envelope.Cut(envelope.Truncated, fmt.Sprintf("open markets after the first %d by this order", scanned), "raise scan_limit (max 1000), or narrow category")
+	case out.Matched > len(out.Markets):
+		out.Coverage = envelope.Cut(envelope.Truncated, fmt.Sprintf("%d more matches", out.Matched-len(out.Markets)), "raise limit (max 50)")
+	case out.Matched == 0:
+		out.Coverage = envelope.Nothing(fmt.Sprintf("none of the %d open markets scanned matched", scanned))
+	default:
+		out.Coverage = envelope.Whole()
 	}
 	return out, nil
 }

@@ -37,6 +37,35 @@ func Limiters(rdb *redis.Client, publicPerMin, userPerMin int, opts ...ratelimit
 		ratelimit.NewSlidingWindow(userPerMin, time.Minute, with("user")...)
 }
 
+// limitersFor builds the limiters where the registry keeps state: Redis
+// when MCPFLEET_REDIS_URL is set (replicas share them), else the state file
+// (every process of this server on the host shares it, so a new stdio
+// session does not start with a fresh allowance), else memory
+// (MCPFLEET_STATE=memory). opts come first (a test's clock).
+func limitersFor(r *serve.Registry, publicPerMin, userPerMin int, opts []ratelimit.Option) (public, user ratelimit.Limiter, store string, err error) {
+	build := func(name string, perMin int) (ratelimit.Limiter, error) {
+		backend, err := r.LimitOptions(LimitPrefix + name + ":")
+		if err != nil {
+			return nil, err
+		}
+		o := append(append([]ratelimit.Option{}, opts...), backend...)
+		return ratelimit.NewSlidingWindow(perMin, time.Minute, o...), nil
+	}
+	if public, err = build("public", publicPerMin); err != nil {
+		return nil, nil, "", err
+	}
+	if user, err = build("user", userPerMin); err != nil {
+		return nil, nil, "", err
+	}
+	switch r.StateBackend() {
+	case "redis":
+		store = storeRedis
+	case "store":
+		store = storeFile
+	}
+	return public, user, store, nil
+}
+
 type class int
 
 const (
@@ -56,11 +85,11 @@ func limited[In, Out any](s *Service, k class, h toolkit.Handler[In, Out]) toolk
 	allow := func(ctx context.Context) error {
 		d, err := l.Allow(ctx, serve.UserID(ctx))
 		if err != nil {
-			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) && !s.shared {
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) && s.store == "" {
 				return err
 			}
 			return envelope.New(envelope.UpstreamUnavailable,
-				"the shared rate-limit store (Redis, MCPFLEET_REDIS_URL) did not answer, so nothing was sent to Polymarket; try again shortly").
+				"%s did not answer, so nothing was sent to Polymarket; try again shortly", s.store).
 				WithRetryable(true).WithCause(err)
 		}
 		if !d.Allowed {

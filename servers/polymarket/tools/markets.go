@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -62,6 +63,18 @@ func nextPhase(tool string, c cursor, last bool, upstreamNext string, got int) (
 	return "", ""
 }
 
+// keysetCoverage is the coverage of a keyset page: another page behind
+// next, the end, or nothing matching these filters.
+func keysetCoverage(tool, what, next string, got int) envelope.Coverage {
+	switch {
+	case next != "":
+		return envelope.Page(next, fmt.Sprintf("the %s after these %d", what, got), "same filters, this cursor")
+	case got == 0:
+		return envelope.Nothing("Gamma answered no " + what + " for these filters here")
+	}
+	return envelope.Whole()
+}
+
 // ListMarketsIn filters and pages markets.
 type ListMarketsIn struct {
 	Limit     int    `json:"limit,omitempty" mcp:"min=1;max=100;default=20"`
@@ -77,6 +90,7 @@ type ListMarketsIn struct {
 
 // MarketsOut is a page of markets.
 type MarketsOut struct {
+	envelope.Coverage
 	Markets    []Market `json:"markets" mcp:"type=object"`
 	NextCursor string   `json:"next_cursor,omitempty"`
 	Note       string   `json:"note,omitempty"`
@@ -105,7 +119,8 @@ func (s *Service) listMarkets() toolkit.Tool {
 			if err != nil {
 				return MarketsOut{}, err
 			}
-			return MarketsOut{Markets: shapeMarkets(ms, listView(in.Detail)), NextCursor: next, Note: note, Source: src}, nil
+			return MarketsOut{Coverage: keysetCoverage("list_markets", "markets", next, len(ms)), Markets: shapeMarkets(ms, listView(in.Detail)),
+				NextCursor: next, Note: note, Source: src}, nil
 		}))
 }
 
@@ -189,6 +204,7 @@ type ListEventsIn struct {
 
 // EventsOut is a page of events.
 type EventsOut struct {
+	envelope.Coverage
 	Events     []Event `json:"events" mcp:"type=object"`
 	NextCursor string  `json:"next_cursor,omitempty"`
 	Note       string  `json:"note,omitempty"`
@@ -231,7 +247,7 @@ func (s *Service) listEvents() toolkit.Tool {
 			for i, e := range es {
 				out[i] = shapeEvent(e, keep, view{}, false)
 			}
-			return EventsOut{Events: out, NextCursor: next, Note: note, Source: src}, nil
+			return EventsOut{Coverage: keysetCoverage("list_events", "events", next, len(es)), Events: out, NextCursor: next, Note: note, Source: src}, nil
 		}))
 }
 

@@ -2,9 +2,11 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strconv"
 
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
 )
@@ -19,10 +21,13 @@ type SearchIn struct {
 
 // SearchOut holds matching events and their markets.
 type SearchOut struct {
-	Events     []Event  `json:"events" mcp:"type=object"`
-	Markets    []Market `json:"markets" mcp:"type=object"`
-	Total      int      `json:"total,omitempty"`
-	NextCursor string   `json:"next_cursor,omitempty"`
+	envelope.Coverage
+	Events  []Event  `json:"events" mcp:"type=object"`
+	Markets []Market `json:"markets" mcp:"type=object"`
+	// EventsTotal is Gamma's count of the events matching over every page
+	// (pagination.totalResults; tags and profiles are not searched).
+	EventsTotal *int   `json:"events_total,omitempty" jsonschema:"events matching over all pages (Gamma's count)"`
+	NextCursor  string `json:"next_cursor,omitempty"`
 	// NoMatch says the search found nothing; events and markets are then
 	// empty, and Suggestions (never mixed into the results) are the open
 	// markets with the most 24h volume.
@@ -44,6 +49,9 @@ func (s *Service) searchMarkets() toolkit.Tool {
 				limit = 10
 			}
 			pg := max(c.Offset, 1)
+			if pg > maxSearchPage {
+				return SearchOut{}, envelope.Invalid("cursor", "search serves at most %d pages; narrow the query instead", maxSearchPage)
+			}
 			q := url.Values{"q": {in.Query}, "limit_per_type": {strconv.Itoa(limit)}, "page": {strconv.Itoa(pg)},
 				"search_tags": {"false"}, "search_profiles": {"false"}}
 			switch in.State {
@@ -73,12 +81,13 @@ func (s *Service) searchMarkets() toolkit.Tool {
 				}
 				sortByVolume(ms)
 				out.Markets = shapeMarkets(ms[:min(len(ms), limit)], listView("compact"))
+				more := false
 				if res.Pagination != nil {
-					out.Total = int(res.Pagination.TotalResults)
-					if res.Pagination.HasMore {
-						out.NextCursor = cursor{Tool: "search_markets", Offset: pg + 1}.encode()
-					}
+					total := int(res.Pagination.TotalResults)
+					out.EventsTotal = &total
+					more = res.Pagination.HasMore
 				}
+				out.Coverage, out.NextCursor = searchCoverage(pg, more, len(ms) > limit, out.EventsTotal)
 				return out, nil
 			}
 			out.NoMatch = "no match for " + strconv.Quote(in.Query) + " (state " + or(in.State, "open") + "); try other words or state=all"
@@ -91,8 +100,36 @@ func (s *Service) searchMarkets() toolkit.Tool {
 			if p, _, err := s.c.MarketsKeyset(ctx, sq); err == nil && len(p.Markets) > 0 {
 				out.Suggestions = shapeMarkets(p.Markets, listView("compact"))
 			}
+			out.Coverage = envelope.Nothing(out.NoMatch)
 			return out, nil
 		}))
+}
+
+// maxSearchPage is the last page /public-search serves (Polymarket/ts-sdk
+// packages/client/src/actions/search.ts: MAX_SEARCH_PAGE = 100, "search
+// serves up to 100 pages"; following a cursor past it is refused there too).
+const maxSearchPage = 100
+
+// searchCoverage says what a search page holds: another page (and its
+// cursor), the 100-page cap reached with more matching, the markets cut to
+// the limit busiest, or everything.
+func searchCoverage(pg int, more, marketsCut bool, total *int) (envelope.Coverage, string) {
+	of := ""
+	if total != nil {
+		of = fmt.Sprintf(" of %d", *total)
+	}
+	switch {
+	case more && pg < maxSearchPage:
+		next := cursor{Tool: "search_markets", Offset: pg + 1}.encode()
+		return envelope.Page(next, fmt.Sprintf("matching events after page %d%s", pg, of), "same query and state, this cursor"), next
+	case more:
+		return envelope.Cut(envelope.Capped, fmt.Sprintf("matching events past page %d%s (the search serves %d pages)", pg, of, maxSearchPage),
+			"narrow the query (more words, state) or browse with list_events"), ""
+	case marketsCut:
+		return envelope.Cut(envelope.Truncated, "the events' less busy markets (markets holds the limit busiest)",
+			"get_event lists an event's markets"), ""
+	}
+	return envelope.Whole(), ""
 }
 
 func or(v, d string) string {

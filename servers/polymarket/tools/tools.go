@@ -22,7 +22,9 @@ type Service struct {
 	public, user ratelimit.Limiter
 	publicN      int // calls per minute of each, for messages
 	userN        int
-	shared       bool // the limiters live in Redis: their errors are Redis failures
+	// store names where the limiters live when not in memory (Redis or
+	// the state file): their errors are that store's failures.
+	store string
 	// clock is the registry's (serve.Registry.Clock): "now" for dates.
 	clock clock.Clock
 }
@@ -39,8 +41,19 @@ func (s *Service) now() time.Time {
 // user, in Redis when rdb is set (replicas share them), else in memory.
 func NewService(c *client.Client, rdb *redis.Client, publicPerMin, userPerMin int, opts ...ratelimit.Option) *Service {
 	public, user := Limiters(rdb, publicPerMin, userPerMin, opts...)
-	return &Service{c: c, public: public, user: user, publicN: publicPerMin, userN: userPerMin, shared: rdb != nil}
+	s := &Service{c: c, public: public, user: user, publicN: publicPerMin, userN: userPerMin}
+	if rdb != nil {
+		s.store = storeRedis
+	}
+	return s
 }
+
+// Where shared limits live, for the message of a call refused because the
+// store failed.
+const (
+	storeRedis = "the shared rate-limit store (Redis, MCPFLEET_REDIS_URL)"
+	storeFile  = "the rate-limit state file (MCPFLEET_STATE_DIR)"
+)
 
 // Toolsets.
 const (

@@ -371,7 +371,11 @@ type HolderRow struct {
 // HolderGroupOut is one outcome's holders. The outcome's token id is not
 // repeated here (78 bytes; get_market lists it by the same index).
 type HolderGroupOut struct {
-	Outcome int64   `json:"outcome" jsonschema:"index into get_market's outcomes"`
+	// Outcome is the outcome's name ("Yes", "Trump"), Index its place in
+	// get_market's outcomes, both from the group's token (not from its
+	// rows: a group nobody holds has none).
+	Outcome string  `json:"outcome,omitempty"`
+	Index   int64   `json:"index" jsonschema:"index into get_market's outcomes"`
 	Rows    [][]any `json:"rows" jsonschema:"largest first, in cols order"`
 	// Holders and Shares total the listed holders of this outcome.
 	Holders int     `json:"holders"`
@@ -380,15 +384,18 @@ type HolderGroupOut struct {
 
 // HoldersOut lists the groups.
 type HoldersOut struct {
+	envelope.Coverage
 	Cols     []string         `json:"cols" jsonschema:"wallet,name,shares,pct_of_listed,verified"`
 	Outcomes []HolderGroupOut `json:"outcomes" mcp:"type=object"`
 	Note     string           `json:"note,omitempty"`
+	// ThirdParty: the holders' names are written by Polymarket's users.
+	ThirdParty envelope.ThirdParty `json:"third_party"`
 	client.Source
 }
 
 func (s *Service) getTopHolders() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_top_holders", Title: "Get top holders", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Largest holders of a market (its condition_id from get_market, not a token id), per outcome (index as in get_market), as a table (see cols) with each outcome's total shares."},
+		Description: "Largest holders of a market (its condition_id from get_market, not a token id), per outcome (name and index as in get_market), as a table (see cols) with each outcome's total shares."},
 		limited(s, publicCall, func(ctx context.Context, in HoldersIn) (HoldersOut, error) {
 			if err := client.CheckConditionID("condition_id", in.ConditionID); err != nil {
 				return HoldersOut{}, err
@@ -402,33 +409,76 @@ func (s *Service) getTopHolders() toolkit.Tool {
 				return HoldersOut{}, err
 			}
 			out := HoldersOut{Cols: toolkit.Columns[HolderRow](), Outcomes: []HolderGroupOut{}, Source: src}
+			// the outcomes' names, by token, from the market (cached with
+			// Gamma's; a failure leaves the names out and says so)
+			names := map[string]int{}
+			var outcomes []string
+			if m, msrc, err := s.c.Market(ctx, in.ConditionID); err == nil {
+				outcomes = m.Outcomes
+				for i, tok := range m.ClobTokenIDs {
+					names[tok] = i
+				}
+				out.Source = out.Source.Merge(msrc)
+			} else {
+				out.Note = "outcome names could not be read (" + envelope.From(err).Message + "); index points into get_market's outcomes"
+			}
+			capped := false
 			for _, g := range gs {
-				var og HolderGroupOut
+				og := HolderGroupOut{Index: -1}
+				if i, ok := names[g.Token]; ok {
+					og.Index = int64(i)
+					if i < len(outcomes) {
+						og.Outcome = outcomes[i]
+					}
+				}
 				list := make([]HolderRow, len(g.Holders))
 				for _, h := range g.Holders {
 					og.Shares += float64(h.Amount)
 				}
 				for i, h := range g.Holders {
-					og.Outcome = int64(h.OutcomeIndex)
+					if og.Index < 0 {
+						og.Index = int64(h.OutcomeIndex)
+					}
 					name := h.Name
 					if name == "" {
 						name = h.Pseudonym
 					}
-					list[i] = HolderRow{Wallet: h.ProxyWallet, Name: name, Shares: float64(h.Amount), Verified: h.Verified}
+					list[i] = HolderRow{Wallet: h.ProxyWallet, Name: envelope.CleanThirdParty(name), Shares: float64(h.Amount), Verified: h.Verified}
 					if og.Shares > 0 {
 						list[i].Pct = cents(float64(h.Amount) / og.Shares * 100)
 					}
 				}
+				if og.Index < 0 {
+					og.Index = 0
+				}
+				capped = capped || len(list) >= limit
 				og.Holders, og.Shares = len(list), cents(og.Shares)
 				_, og.Rows = toolkit.Tabulate(list)
 				out.Outcomes = append(out.Outcomes, og)
 			}
-			if len(out.Outcomes) == 0 {
+			switch {
+			case len(out.Outcomes) == 0:
 				out.Note = "nobody holds this market's outcomes (Polymarket answered null)"
+				out.Coverage = envelope.Nothing(out.Note)
+			case capped && limit < maxHolders:
+				out.Coverage = envelope.Cut(envelope.Capped, fmt.Sprintf("holders past the largest %d of an outcome", limit),
+					fmt.Sprintf("raise limit (up to %d) for more; shares and pct_of_listed cover the listed holders only", maxHolders))
+			case capped:
+				out.Coverage = envelope.Cut(envelope.Capped, fmt.Sprintf("holders past the largest %d of an outcome", limit),
+					"the largest holders only are listed; shares and pct_of_listed cover them, not the outcome's supply")
+			default:
+				out.Coverage = envelope.Whole()
 			}
+			out.ThirdParty = holdersThirdParty
 			return out, nil
 		}))
 }
+
+// maxHolders is the tool's largest limit per outcome.
+const maxHolders = 100
+
+// holdersThirdParty: holder names are what Polymarket's users chose.
+var holdersThirdParty = envelope.ThirdParty{"outcomes[].rows[][1]"}
 
 // CommentsIn names the commented entity.
 type CommentsIn struct {
@@ -593,6 +643,27 @@ func commentOut(r client.Comment) CommentOut {
 	return co
 }
 
+// builderMaxOffset is the deepest offset the leaderboard serves: 0..1000
+// (docs.polymarket.com api-reference/builders/get-aggregated-builder-leaderboard,
+// the v1 OpenAPI; polyte-data GetBuilderLeaderboard::offset "0-1000"), so
+// a page may start at 1000 itself.
+const builderMaxOffset = 1000
+
+// builderCoverage: another page, the end of the board, or the API's offset
+// cap reached with rows possibly left.
+func builderCoverage(next string, offset, limit, got int) envelope.Coverage {
+	switch {
+	case next != "":
+		return envelope.Page(next, fmt.Sprintf("ranks after %d", offset+got), "same time_period, this cursor")
+	case got == limit && offset+limit > builderMaxOffset:
+		return envelope.Cut(envelope.Capped, fmt.Sprintf("builders ranked after %d (the Data API serves offsets up to %d)", offset+got, builderMaxOffset),
+			"the board cannot be read deeper; a shorter time_period ranks fewer builders")
+	case offset == 0 && got == 0:
+		return envelope.Nothing("the Data API ranked no builders for this time_period")
+	}
+	return envelope.Whole()
+}
+
 // BuildersIn picks the period.
 type BuildersIn struct {
 	TimePeriod string `json:"time_period,omitempty" mcp:"enum=DAY|WEEK|MONTH|ALL;default=DAY"`
@@ -603,7 +674,11 @@ type BuildersIn struct {
 // BuilderRow is one leaderboard row. The rows are uniform, so the page is a
 // table (cols once, then rows of values): a row of objects would repeat every
 // key per row, and the upstream rows are already just these fields plus a
-// logo URL (the 30% list budget of docs/benchmarks.md). Volume is in USDC.
+// logo URL (the 30% list budget of docs/benchmarks.md). Volume is the
+// route's own figure: the v1 OpenAPI gives no unit, and the v2 board's
+// docs say its volume is in shares, not USDC
+// (docs.polymarket.com/api-reference/boards/get-the-builders-leaderboard),
+// so no unit is claimed.
 type BuilderRow struct {
 	Rank        int     `json:"rank"`
 	Builder     string  `json:"builder"`
@@ -614,6 +689,7 @@ type BuilderRow struct {
 
 // BuildersOut is a page of the leaderboard as a table.
 type BuildersOut struct {
+	envelope.Coverage
 	Cols       []string `json:"cols" jsonschema:"rank,builder,volume,active_users,verified"`
 	Rows       [][]any  `json:"rows" jsonschema:"one per builder, in cols order, by rank" mcp:"type=array"`
 	NextCursor string   `json:"next_cursor,omitempty"`
@@ -622,7 +698,7 @@ type BuildersOut struct {
 
 func (s *Service) getBuilderLeaderboard() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_builder_leaderboard", Title: "Get builder leaderboard", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Builder (order-routing app) leaderboard for a period by USDC volume, as a table (see cols)."},
+		Description: "Builder (order-routing app) leaderboard for a period by volume (as Polymarket reports it; unit undocumented), as a table (see cols)."},
 		limited(s, publicCall, func(ctx context.Context, in BuildersIn) (BuildersOut, error) {
 			c, err := decodeCursor("get_builder_leaderboard", in.Cursor)
 			if err != nil {
@@ -647,7 +723,8 @@ func (s *Service) getBuilderLeaderboard() toolkit.Tool {
 			}
 			out := BuildersOut{Source: src}
 			out.Cols, out.Rows = toolkit.Tabulate(list)
-			out.NextCursor = nextDataOffset("get_builder_leaderboard", c.Offset, limit, len(rows), 1000-limit)
+			out.NextCursor = nextDataOffset("get_builder_leaderboard", c.Offset, limit, len(rows), builderMaxOffset)
+			out.Coverage = builderCoverage(out.NextCursor, c.Offset, limit, len(rows))
 			return out, nil
 		}))
 }

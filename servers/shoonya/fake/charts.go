@@ -83,9 +83,6 @@ func (s *Server) tpSeries(c *call) reply {
 	if in == nil {
 		return s.notOk(EmsgNoData)
 	}
-	if et.Sub(st) > time.Duration(s.cfg.TPSeriesMaxDays)*24*time.Hour {
-		return s.notOkStatus(504, EmsgServerTimeout) // openalgo: long ranges time out
-	}
 	// Intraday history goes back about a year: Shoonya-Dev/ShoonyaApi-py
 	// issue #58 (two years asked, the last one returned) and #215 (January
 	// 2026: nothing before 17 March 2025).
@@ -114,6 +111,11 @@ func (s *Server) tpSeries(c *call) reply {
 		}
 		slices.Reverse(dayRows)
 		out = append(out, dayRows...)
+		if len(out) > s.cfg.TPSeriesMaxCandles {
+			// Too many candles for one request: the live TPSeries times out
+			// (see Config.TPSeriesMaxCandles).
+			return s.notOkStatus(504, EmsgServerTimeout)
+		}
 	}
 	return s.list(out)
 }
@@ -171,6 +173,9 @@ func (s *Server) eodChartData(c *call) reply {
 		utcDay := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
 		if utcDay.Before(time.Date(from.UTC().Year(), from.UTC().Month(), from.UTC().Day(), 0, 0, 0, 0, time.UTC)) {
 			break
+		}
+		if day.Before(s.cfg.EODFirstDay) {
+			break // the daily store starts there (Config.EODFirstDay)
 		}
 		if utcDay.After(to) || !TradingDay(day) {
 			continue

@@ -99,7 +99,17 @@ type Config struct {
 	EmptyBooksAsArray bool   // answer empty books with [] instead of Not_Ok
 	LimitsMTMField    string // "urmtom" (sample, default) or "unmtom" (field table)
 	RateLimit         RateLimit
-	TPSeriesMaxDays   int // longer TPSeries ranges answer 504 "Server Timeout :  "; 0 → 30
+	// TPSeriesMaxCandles: a TPSeries request that would make more candles
+	// answers 504 "Server Timeout :  " (the limit is a count of candles, not
+	// days: Shoonya-Dev/ShoonyaApi-py#58; marketcalls/openalgo
+	// broker/shoonya/api/data.py). 0 → 5000. assumed: the live limit is not
+	// published; openalgo's live-checked 1-minute window of 5 days (about
+	// 1,875 NSE candles) is answered, and 28 days (about 7,500) is not.
+	TPSeriesMaxCandles int
+	// EODFirstDay is the oldest daily bar EODChartData holds; zero → 2 August
+	// 2021. assumed: marketcalls/openalgo commit b5cdf635e (2026-08-05)
+	// reports the live daily store reaching back only to about August 2021.
+	EODFirstDay time.Time
 
 	TickInterval time.Duration // random-walk step per active token; 0 → 100ms (10 ticks/s); <0 → off
 
@@ -209,8 +219,11 @@ func (c *Config) applyDefaults() {
 	if c.RateLimit.PerMinute == 0 {
 		c.RateLimit.PerMinute = 200
 	}
-	if c.TPSeriesMaxDays == 0 {
-		c.TPSeriesMaxDays = 30
+	if c.TPSeriesMaxCandles == 0 {
+		c.TPSeriesMaxCandles = 5000
+	}
+	if c.EODFirstDay.IsZero() {
+		c.EODFirstDay = time.Date(2021, time.August, 2, 0, 0, 0, 0, IST)
 	}
 	if c.TickInterval == 0 {
 		c.TickInterval = 100 * time.Millisecond

@@ -15,6 +15,11 @@ var (
 	ErrSessionExpired = errors.New("noren: session expired")
 	// ErrNoData marks Noren's "no data" answers (an empty book, an unknown quote).
 	ErrNoData = errors.New("noren: no data")
+	// ErrServerTimeout marks "Server Timeout :  " (HTTP 504). TPSeries answers
+	// it when one request would make too many candles (marketcalls/openalgo
+	// broker/shoonya/api/data.py, _get_history_chunk_seconds), so a smaller
+	// window works where a retry of the same one does not.
+	ErrServerTimeout = errors.New("noren: server timeout")
 )
 
 // emsgRule maps a fragment of a Noren emsg onto an envelope error.
@@ -56,7 +61,7 @@ var emsgRules = []emsgRule{
 	{"order not found", envelope.NotFound, "Shoonya has no open order with this order number; check get_order_book", nil},
 	// assumed: the alert routes' text for an unknown al_id (no public sample).
 	{"alert not found", envelope.NotFound, "Shoonya has no pending alert with this id (fired, cancelled or never set); list_price_alerts shows the pending ones", nil},
-	{"server timeout", envelope.UpstreamUnavailable, "Shoonya timed out; try again shortly", nil},
+	{"server timeout", envelope.UpstreamUnavailable, "Shoonya timed out; try again shortly", ErrServerTimeout},
 	{"too many requests", envelope.RateLimited, "Shoonya's rate limit (20 requests/s, 200/min) was hit; wait and try again", nil},
 	{"trigger price", envelope.InvalidArgument, "Shoonya rejected the trigger price; send trigger_price only for SL and SL-M orders", nil},
 	{"invalid input", envelope.InvalidArgument, "Shoonya refused the request as invalid input (its words are in details.broker_message); check the arguments it names, or report it if they are right", nil},
@@ -80,6 +85,9 @@ func EmsgError(op, emsg string) *envelope.Error {
 
 // IsNoData reports whether err is Noren's "no data" answer.
 func IsNoData(err error) bool { return errors.Is(err, ErrNoData) }
+
+// IsServerTimeout reports whether err is Noren's "Server Timeout" answer.
+func IsServerTimeout(err error) bool { return errors.Is(err, ErrServerTimeout) }
 
 // IsSessionExpired reports whether err is Noren's session-expired answer.
 func IsSessionExpired(err error) bool { return errors.Is(err, ErrSessionExpired) }

@@ -92,7 +92,7 @@ func All(d *Deps) []toolkit.Tool {
 	}
 	all = append(all, alertTools(d)...)
 	for i, t := range all {
-		all[i] = caseInsensitiveExchanges(markedPaper(d, t))
+		all[i] = normalisedArguments(markedPaper(d, t))
 	}
 	return all
 }

@@ -24,6 +24,14 @@ type FeedOut struct {
 	Depth        []string    `json:"depth_subscriptions"`
 }
 
+// SubscribeOut is subscribe_market_feeds' result: the feeds and the id that
+// names this subscription, which unsubscribe_market_feeds takes as
+// subscription_id (see normalize.go).
+type SubscribeOut struct {
+	FeedOut
+	SubscriptionID string `json:"subscription_id"`
+}
+
 func feedOut(c *feed.Conn, keys []string) FeedOut {
 	out := FeedOut{AllURI: feed.AllURI, Feed: c.Status(), ResourceURIs: []string{}}
 	for _, k := range keys {
@@ -52,19 +60,19 @@ func normKeys(in []string) []string {
 func subscribeTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "subscribe_market_feeds", Title: "Subscribe feeds", Toolset: "feed",
-		Description: "Stream live ticks into resources shoonya://feed and shoonya://feed/{exchange}/{token} (full snapshots; reconnects by itself); " +
-			"subscribe to the URIs for update notifications. Idempotent. Stop: unsubscribe_market_feeds. Per replica: read the feed where you subscribed.",
+		Description: "Stream live ticks into resources shoonya://feed and shoonya://feed/{exchange}/{token} (full snapshots; reconnects); " +
+			"subscribe to those URIs for updates. Idempotent. Stop: unsubscribe_market_feeds. Per replica: read the feed where you subscribed.",
 		Hints: toolkit.Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
-	}, func(ctx context.Context, in FeedIn) (FeedOut, error) {
+	}, func(ctx context.Context, in FeedIn) (SubscribeOut, error) {
 		if _, err := d.Sessions.Auth(ctx); err != nil {
-			return FeedOut{}, err
+			return SubscribeOut{}, err
 		}
 		keys := normKeys(in.Instruments)
 		c := d.Hub.Conn(user(ctx))
 		if err := c.Subscribe(ctx, keys, in.Depth); err != nil {
-			return FeedOut{}, envelope.New(envelope.UpstreamUnavailable, "the broker websocket broke while subscribing; the subscription is kept and will be sent on reconnect").WithCause(err)
+			return SubscribeOut{}, envelope.New(envelope.UpstreamUnavailable, "the broker websocket broke while subscribing; the subscription is kept and will be sent on reconnect").WithCause(err)
 		}
-		return feedOut(c, keys), nil
+		return SubscribeOut{FeedOut: feedOut(c, keys), SubscriptionID: SubscriptionID(keys, in.Depth)}, nil
 	})
 }
 
@@ -78,7 +86,7 @@ type UnsubscribeIn struct {
 func unsubscribeTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "unsubscribe_market_feeds", Title: "Unsubscribe feeds", Toolset: "feed",
-		Description: "Stop streaming instruments (depth=true: depth subscriptions), or all=true; their snapshots leave the resource. Idempotent.",
+		Description: "Stop streaming instruments (depth=true: their depth), or all=true; their snapshots leave the resource. Idempotent.",
 		Hints:       toolkit.Hints{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	}, func(ctx context.Context, in UnsubscribeIn) (FeedOut, error) {
 		if !in.All && len(in.Instruments) == 0 {

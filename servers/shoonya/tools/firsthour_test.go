@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/shoonya/fake"
@@ -193,22 +193,15 @@ func TestOptionChainFromUnderlyingName(t *testing.T) {
 	}
 }
 
-// Intraday candles beyond the broker's window are refused up front, naming
-// it, and not as a retryable outage.
+// Intraday candles older than the broker keeps (about a year) are refused
+// up front, naming it and interval day, and not as a retryable outage.
 func TestCandleWindowRefusedUpFront(t *testing.T) {
 	e := newEnv(t, noren.OAuth, envOpt{})
 	e.connect()
-	now := time.Now().In(tools.IST)
-	for _, c := range []struct{ from, want string }{
-		{now.AddDate(0, 0, -45).Format("2006-01-02"), "30 days"},
-		{now.AddDate(-2, 0, 0).Format("2006-01-02"), "about a year"},
-	} {
-		b := servetest.ErrorBody(t, e.call("get_time_price_series", map[string]any{"exchange": "NSE", "token": "2885", "interval": "5", "from": c.from}))
-		if b.Code != envelope.InvalidArgument || b.Retryable || !strings.Contains(b.Message, c.want) || !strings.Contains(b.Message, "interval day") {
-			t.Fatalf("%s: %+v", c.from, b)
-		}
-	}
-	if res := e.call("get_time_price_series", map[string]any{"exchange": "NSE", "token": "2885", "interval": "60", "from": now.AddDate(0, 0, -20).Format("2006-01-02")}); res.IsError {
-		t.Fatal(servetest.Text(res))
+	now := clock.MustFromEnv().Now().In(tools.IST)
+	b := servetest.ErrorBody(t, e.call("get_time_price_series", map[string]any{"exchange": "NSE", "token": "2885", "interval": "5",
+		"from": now.AddDate(-2, 0, 0).Format("2006-01-02"), "to": now.AddDate(-1, -1, 0).Format("2006-01-02")}))
+	if b.Code != envelope.InvalidArgument || b.Retryable || !strings.Contains(b.Message, "about a year") || !strings.Contains(b.Message, "interval day") {
+		t.Fatalf("%+v", b)
 	}
 }

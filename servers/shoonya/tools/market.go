@@ -154,7 +154,7 @@ func quoteView(q noren.Quote) QuoteOut {
 func quotesTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "get_quotes", Title: "Quote", Toolset: "market",
-		Description: "One instrument's snapshot quote: last price, OHLC, change, volume, OI, circuits, 5-level depth. " +
+		Description: "Snapshot quote of one instrument: last price, OHLC, change, volume, OI, circuits, 5-level depth. " +
 			"Streaming: subscribe_market_feeds. Errors: not_found (unknown token).",
 		Hints: toolkit.RemoteRead,
 	}, func(ctx context.Context, in QuoteIn) (QuoteOut, error) {
@@ -172,7 +172,7 @@ func quotesTool(d *Deps) toolkit.Tool {
 type ChainIn struct {
 	Exchange      string  `json:"exchange" mcp:"enum=NFO|BFO|CDS|BCD|MCX|NCX"`
 	TradingSymbol string  `json:"trading_symbol" jsonschema:"option/future, or NIFTY (nearest expiry)" mcp:"minLength=1;maxLength=64"`
-	StrikePrice   float64 `json:"strike_price" jsonschema:"centre strike" mcp:"min=0"`
+	StrikePrice   float64 `json:"strike_price,omitempty" jsonschema:"centre; default at the money" mcp:"min=0.01"`
 	Count         int     `json:"strike_count,omitempty" jsonschema:"each side" mcp:"min=1;max=25;default=5"`
 }
 
@@ -220,8 +220,16 @@ func optionChainTool(d *Deps) toolkit.Tool {
 		exch := strings.ToUpper(in.Exchange)
 		tsym := strings.ToUpper(strings.TrimSpace(in.TradingSymbol))
 		contract := ""
+		strike := in.StrikePrice
 		legs, err := do(ctx, d, func(a *noren.Auth) ([]noren.Scrip, error) {
-			legs, err := d.client().GetOptionChain(ctx, a, exch, tsym, in.StrikePrice, cnt)
+			if strike == 0 {
+				atm, err := d.atTheMoney(ctx, a, exch, tsym)
+				if err != nil {
+					return nil, err
+				}
+				strike = atm
+			}
+			legs, err := d.client().GetOptionChain(ctx, a, exch, tsym, strike, cnt)
 			if err != nil || len(legs) > 0 || !isUnderlyingName(tsym) {
 				return legs, err
 			}
@@ -233,7 +241,7 @@ func optionChainTool(d *Deps) toolkit.Tool {
 				return nil, err
 			}
 			contract = c
-			return d.client().GetOptionChain(ctx, a, exch, c, in.StrikePrice, cnt)
+			return d.client().GetOptionChain(ctx, a, exch, c, strike, cnt)
 		})
 		if err != nil {
 			return ChainOut{}, err
@@ -321,140 +329,6 @@ func unquoted(legs []Leg) int {
 	return n
 }
 
-// SeriesIn is get_time_price_series' input.
-type SeriesIn struct {
-	Exchange      string `json:"exchange" mcp:"enum=NSE|BSE|NFO|BFO|CDS|BCD|MCX|NCX"`
-	Token         string `json:"token" jsonschema:"from search_scrip" mcp:"pattern=^[0-9A-Za-z]{1,20}$"`
-	TradingSymbol string `json:"trading_symbol,omitempty" jsonschema:"for interval day; default: from token" mcp:"maxLength=64"`
-	Interval      string `json:"interval,omitempty" jsonschema:"minutes, or day" mcp:"enum=1|3|5|10|15|30|60|120|240|day;default=5"`
-	From          string `json:"from" jsonschema:"ISO 8601 date or date-time, IST if no zone" mcp:"minLength=10;maxLength=40"`
-	To            string `json:"to,omitempty" jsonschema:"default now" mcp:"maxLength=40"`
-}
-
-// Candle is one normalised candle.
-type Candle struct {
-	Time         string  `json:"time"`
-	Open         float64 `json:"open"`
-	High         float64 `json:"high"`
-	Low          float64 `json:"low"`
-	Close        float64 `json:"close"`
-	Volume       float64 `json:"volume"`
-	OpenInterest float64 `json:"open_interest,omitempty"`
-}
-
-// SeriesOut is get_time_price_series' result.
-type SeriesOut struct {
-	envelope.Coverage
-	Interval string   `json:"interval"`
-	Candles  []Candle `json:"candles"`
-}
-
-func parseWhen(field, s string, def time.Time) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return def, nil
-	}
-	for _, l := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02"} {
-		if t, err := time.ParseInLocation(l, s, IST); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, envelope.Invalid(field, "%s must be an ISO 8601 date or date-time like 2026-11-20 or 2026-11-20T09:15:00+05:30", field)
-}
-
-func timePriceSeriesTool(d *Deps) toolkit.Tool {
-	return toolkit.New(toolkit.Def{
-		Name: "get_time_price_series", Title: "Candles", Toolset: "market",
-		Description: "Historical OHLCV candles, oldest first: intraday (last year) or daily (interval day).",
-		Hints:       toolkit.RemoteRead,
-	}, func(ctx context.Context, in SeriesIn) (SeriesOut, error) {
-		iv := defaultStr(in.Interval, "5")
-		from, err := parseWhen("from", in.From, time.Time{})
-		if err != nil {
-			return SeriesOut{}, err
-		}
-		to, err := parseWhen("to", in.To, d.now())
-		if err != nil {
-			return SeriesOut{}, err
-		}
-		if !to.After(from) {
-			return SeriesOut{}, envelope.Invalid("to", "to must be after from")
-		}
-		if iv != "day" {
-			if err := intradayWindow(from, to, d.now()); err != nil {
-				return SeriesOut{}, err
-			}
-		}
-		exch := strings.ToUpper(in.Exchange)
-		raw, err := do(ctx, d, func(a *noren.Auth) ([]noren.Candle, error) {
-			if iv != "day" {
-				return d.client().TPSeries(ctx, a, exch, in.Token, from.Unix(), to.Unix(), iv)
-			}
-			tsym := in.TradingSymbol
-			if tsym == "" {
-				q, err := d.client().GetQuotes(ctx, a, exch, in.Token)
-				if err != nil {
-					return nil, err
-				}
-				tsym = q.TSym
-			}
-			return d.client().EODChartData(ctx, a, exch+":"+tsym, from.Unix(), to.Unix())
-		})
-		if err != nil {
-			return SeriesOut{}, err
-		}
-		out := SeriesOut{Interval: iv, Candles: make([]Candle, 0, len(raw))}
-		for _, c := range raw {
-			if c.Open == 0 && c.High == 0 && c.Low == 0 && c.Close == 0 {
-				continue // Noren pads with all-zero candles (openalgo)
-			}
-			out.Candles = append(out.Candles, Candle{Time: candleTime(c), Open: float64(c.Open), High: float64(c.High),
-				Low: float64(c.Low), Close: float64(c.Close), Volume: float64(c.Volume), OpenInterest: float64(c.OI)})
-		}
-		sort.SliceStable(out.Candles, func(i, j int) bool { return out.Candles[i].Time < out.Candles[j].Time })
-		out.Coverage = envelope.Whole()
-		if len(out.Candles) == 0 {
-			out.Coverage = envelope.Nothing("Shoonya answered \"no data\" for this window (no trading, or older than it keeps)")
-		}
-		return out, nil
-	})
-}
-
-// Intraday (TPSeries) limits, checked before anything is sent because a
-// retry cannot help:
-//   - span: a range longer than intradaySpan is not answered but times out
-//     ("Server Timeout", openalgo's notes on broker/shoonya; users fetch in
-//     30-day chunks). assumed: 30 days, the limit this server has always
-//     documented.
-//   - depth: the broker keeps intraday candles for about a year
-//     (Shoonya-Dev/ShoonyaApi-py issue #58: a call for two years returned
-//     only the last one; issue #215, January 2026: nothing before
-//     17 March 2025); older ranges come back empty.
-const (
-	intradaySpan  = 30 * 24 * time.Hour
-	intradayDepth = 365 * 24 * time.Hour
-)
-
-func intradayWindow(from, to, now time.Time) error {
-	if oldest := now.Add(-intradayDepth); from.Before(oldest) {
-		return envelope.Invalid("from", "intraday candles go back about a year (to %s); from %s is older. Use interval day for older candles",
-			oldest.In(IST).Format("2006-01-02"), from.In(IST).Format("2006-01-02")).WithDetail("window_days", 365)
-	}
-	if to.Sub(from) > intradaySpan {
-		return envelope.Invalid("from", "intraday candles come at most 30 days per call and %s to %s is %.0f days; ask from %s (or split the range into 30-day calls), or use interval day",
-			from.In(IST).Format("2006-01-02"), to.In(IST).Format("2006-01-02"), to.Sub(from).Hours()/24, to.Add(-intradaySpan).In(IST).Format("2006-01-02T15:04")).
-			WithDetail("window_days", 30)
-	}
-	return nil
-}
-
-func candleTime(c noren.Candle) string {
-	if t, ok := parseNorenTime(string(c.SSBoE)); ok && c.SSBoE != "" {
-		return t.Format(time.RFC3339)
-	}
-	return norenTime(c.Time)
-}
-
 func scripView(s noren.Scrip) Instrument {
 	optt := s.OptType
 	if optt == "XX" {
@@ -471,13 +345,68 @@ func isUnderlyingName(tsym string) bool {
 }
 
 // contractExpiry reads the expiry a Noren derivative symbol carries after
-// its underlying's name: NIFTY28NOV24F, NIFTY28NOV24C24000 (DDMMMYY;
-// ShoonyaApi-py README symbol samples).
-var contractExpiry = regexp.MustCompile(`^([A-Z&-]+?)(\d{2}[A-Z]{3}\d{2})[CPF]`)
+// its underlying's name, and what follows it: NIFTY28NOV24F (future),
+// NIFTY28NOV24C24000 (option; DDMMMYY, ShoonyaApi-py README symbol samples),
+// and MCX futures, which carry no F: CRUDEOIL19DEC24 (Noren MCX scrip
+// master, MCX_symbols.txt; marketcalls/openalgo broker/shoonya/database
+// builds MCX future symbols as name + expiry).
+var contractExpiry = regexp.MustCompile(`^([A-Z&-]+?)(\d{2}[A-Z]{3}\d{2})([CPF]|$)`)
+
+// isFuture reports whether a contract's suffix (contractExpiry's third
+// group) is a future's: F, or none on MCX.
+func isFuture(suffix string) bool { return suffix == "F" || suffix == "" }
+
+// atTheMoney is the price an option chain of tsym centres on when no strike
+// is given: the last price of tsym if it is a future, else of the nearest
+// future of its underlying on exch.
+func (d *Deps) atTheMoney(ctx context.Context, a *noren.Auth, exch, tsym string) (float64, error) {
+	name := tsym
+	if m := contractExpiry.FindStringSubmatch(tsym); m != nil {
+		name = m[1]
+		if isFuture(m[3]) {
+			return d.lastPriceOf(ctx, a, exch, tsym)
+		}
+	}
+	fut, err := d.nearestContractOf(ctx, a, exch, name, isFuture)
+	if err != nil {
+		return 0, err
+	}
+	if fut == "" {
+		return 0, envelope.Invalid("strike_price", "no future of %s on %s to read the at-the-money price from; pass strike_price (get_quotes on the underlying gives its price)", name, exch)
+	}
+	return d.lastPriceOf(ctx, a, exch, fut)
+}
+
+// lastPriceOf quotes the contract tsym on exch (found through SearchScrip).
+func (d *Deps) lastPriceOf(ctx context.Context, a *noren.Auth, exch, tsym string) (float64, error) {
+	found, err := d.client().SearchScrip(ctx, a, exch, tsym)
+	if err != nil && !noren.IsNoData(err) {
+		return 0, err
+	}
+	for _, s := range found {
+		if strings.EqualFold(s.TSym, tsym) {
+			q, err := d.client().GetQuotes(ctx, a, exch, s.Token)
+			if err != nil {
+				return 0, err
+			}
+			if q.LP <= 0 {
+				break
+			}
+			return float64(q.LP), nil
+		}
+	}
+	return 0, envelope.Invalid("strike_price", "no last price for %s on %s to centre the chain on; pass strike_price", tsym, exch)
+}
 
 // nearestContract returns the contract of name with the nearest expiry not
 // yet past, among what SearchScrip lists on exch ("" if none).
 func (d *Deps) nearestContract(ctx context.Context, a *noren.Auth, exch, name string) (string, error) {
+	return d.nearestContractOf(ctx, a, exch, name, func(string) bool { return true })
+}
+
+// nearestContractOf is nearestContract among the contracts whose suffix
+// (F, C, P or none) kind accepts.
+func (d *Deps) nearestContractOf(ctx context.Context, a *noren.Auth, exch, name string, kind func(suffix string) bool) (string, error) {
 	found, err := d.client().SearchScrip(ctx, a, exch, name)
 	if noren.IsNoData(err) {
 		return "", nil
@@ -490,7 +419,7 @@ func (d *Deps) nearestContract(ctx context.Context, a *noren.Auth, exch, name st
 	best, bestExp := "", time.Time{}
 	for _, s := range found {
 		m := contractExpiry.FindStringSubmatch(strings.ToUpper(s.TSym))
-		if m == nil || m[1] != name {
+		if m == nil || m[1] != name || !kind(m[3]) {
 			continue
 		}
 		exp, err := time.ParseInLocation("02Jan06", m[2][:2]+m[2][2:3]+strings.ToLower(m[2][3:5])+m[2][5:], IST)

@@ -105,9 +105,14 @@ func TestEveryTool(t *testing.T) {
 			if len(daily.Candles) == 0 {
 				t.Fatalf("daily candles: %+v", daily)
 			}
-			for _, c := range append(intraday.Candles, daily.Candles...) {
+			for _, c := range intraday.Candles {
 				if _, err := time.Parse(time.RFC3339, c.Time); err != nil || c.High < c.Low {
 					t.Fatalf("candle %+v", c)
+				}
+			}
+			for _, c := range daily.Candles { // a daily bar is its trade date
+				if _, err := time.Parse("2006-01-02", c.Time); err != nil || c.High < c.Low {
+					t.Fatalf("daily candle %+v", c)
 				}
 			}
 			sub := servetest.Decode[tools.FeedOut](t, e.call("subscribe_market_feeds", map[string]any{"instruments": []string{"NSE|2885"}}))

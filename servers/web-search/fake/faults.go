@@ -23,6 +23,13 @@ type Fault struct {
 	// StreamMs spreads a streamed answer's events over this many
 	// milliseconds (a slow real answer, scaled down).
 	StreamMs int `json:"streamMs,omitempty"`
+	// StallAfter holds a streamed answer open, sending nothing more, once
+	// the first event of this type is sent (e.g.
+	// "response.output_text.annotation.added": a model still writing when
+	// the client's deadline comes; "response.in_progress": one that has
+	// found nothing yet). assumed: a slow real answer looks like this to
+	// the client, events stopping mid-stream with the connection open.
+	StallAfter string `json:"stallAfter,omitempty"`
 }
 
 // Push adds a fault.

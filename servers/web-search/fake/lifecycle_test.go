@@ -144,3 +144,47 @@ func TestIncompleteWhenOutOfRoom(t *testing.T) {
 		t.Errorf("%v %v", m["status"], m["incomplete_details"])
 	}
 }
+
+// TestMaxToolCallsCountsEveryBuiltInCall: max_tool_calls caps the
+// web_search_call items of an answer whatever their action — "The maximum
+// number of total calls to built-in tools that can be processed in a
+// response … applies across all built-in tool calls, not per individual
+// tool" (openai-go responses/response.go, Response.MaxToolCalls;
+// openai-python Response.max_tool_calls) — so with 2 the default answer
+// keeps its search and its open_page and loses the find_in_page; only
+// searches are billed (tool_usage), and max_tool_calls is echoed.
+func TestMaxToolCallsCountsEveryBuiltInCall(t *testing.T) {
+	f := New(Options{})
+	base, stop := f.Start()
+	defer stop()
+	for _, tc := range []struct {
+		max     string // "" = not sent
+		actions string
+		billed  float64
+	}{
+		{"", "[search open_page find_in_page]", 1},
+		{"1", "[search]", 1},
+		{"2", "[search open_page]", 1},
+		{"3", "[search open_page find_in_page]", 1},
+		{"6", "[search open_page find_in_page]", 1},
+	} {
+		body := strings.Replace(okBody, "gpt-5-nano", "gpt-6-luna", 1)
+		if tc.max != "" {
+			body = strings.Replace(body, `"store":false`, `"store":false,"max_tool_calls":`+tc.max, 1)
+		}
+		_, m := post(t, base+"/v1/responses", "sk-test", body)
+		var actions []string
+		for _, it := range m["output"].([]any) {
+			if o := it.(map[string]any); o["type"] == "web_search_call" {
+				actions = append(actions, fmt.Sprint(o["action"].(map[string]any)["type"]))
+			}
+		}
+		tu := m["tool_usage"].(map[string]any)["web_search"].(map[string]any)
+		if fmt.Sprint(actions) != tc.actions || tu["num_requests"] != tc.billed || (tc.max != "" && fmt.Sprint(m["max_tool_calls"]) != tc.max) {
+			t.Errorf("max_tool_calls %q: actions %v, billed %v, echoed %v", tc.max, actions, tu["num_requests"], m["max_tool_calls"])
+		}
+	}
+	if st, m := post(t, base+"/v1/responses", "sk-test", strings.Replace(okBody, `"store":false`, `"store":false,"max_tool_calls":0`, 1)); st.StatusCode != 400 {
+		t.Errorf("max_tool_calls 0: %d %v", st.StatusCode, m)
+	}
+}

@@ -54,8 +54,9 @@ func Known(name string) bool { return slices.Contains(scenarios, name) }
 func (s *Server) answer(w http.ResponseWriter, hr *http.Request, sc string, f *Fault, req map[string]any) {
 	stream, _ := req["stream"].(bool)
 	var pace time.Duration
+	stall := ""
 	if f != nil {
-		pace = time.Duration(f.StreamMs) * time.Millisecond
+		pace, stall = time.Duration(f.StreamMs)*time.Millisecond, f.StallAfter
 	}
 	done := hr.Context().Done()
 	extra := http.Header{}
@@ -113,7 +114,7 @@ func (s *Server) answer(w http.ResponseWriter, hr *http.Request, sc string, f *F
 		_, _ = io.WriteString(w, "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>cloudflare</center></body></html>")
 	case Malformed:
 		if stream {
-			streamResponse(w, completedResponse(req), pace, done, 0, true)
+			streamResponse(w, completedResponse(req), pace, done, 0, true, stall)
 			return
 		}
 		w.WriteHeader(200)
@@ -121,7 +122,7 @@ func (s *Server) answer(w http.ResponseWriter, hr *http.Request, sc string, f *F
 	case Truncated:
 		if stream {
 			r := completedResponse(req)
-			streamResponse(w, r, pace, done, eventCount(r)/2, false)
+			streamResponse(w, r, pace, done, eventCount(r)/2, false, stall)
 			return
 		}
 		b := responseJSON(completedResponse(req))
@@ -130,7 +131,7 @@ func (s *Server) answer(w http.ResponseWriter, hr *http.Request, sc string, f *F
 		_, _ = w.Write(b[:len(b)/2])
 	default:
 		if stream {
-			streamResponse(w, build(sc, req), pace, done, 0, false)
+			streamResponse(w, build(sc, req), pace, done, 0, false, stall)
 			return
 		}
 		writeRaw(w, responseJSON(build(sc, req)))

@@ -31,6 +31,8 @@ type sse struct {
 	seq   int
 	delay time.Duration
 	done  <-chan struct{}
+	// stall: after the first event of this type, hold until the client goes.
+	stall string
 }
 
 func (s *sse) send(typ string, fields map[string]any) bool {
@@ -50,6 +52,10 @@ func (s *sse) send(typ string, fields map[string]any) bool {
 	}
 	if f, ok := s.w.(http.Flusher); ok {
 		f.Flush()
+	}
+	if s.stall != "" && typ == s.stall {
+		<-s.done
+		return false
 	}
 	return true
 }
@@ -78,13 +84,14 @@ func eventCount(r map[string]any) int {
 }
 
 // streamResponse writes r as a stream; cut > 0 stops after that many
-// events without the final one (a dropped connection), and broken writes a
-// cut JSON event instead of the final one.
-func streamResponse(w http.ResponseWriter, r map[string]any, pace time.Duration, done <-chan struct{}, cut int, broken bool) {
+// events without the final one (a dropped connection), broken writes a cut
+// JSON event instead of the final one, and stall holds the stream open
+// after the first event of that type.
+func streamResponse(w http.ResponseWriter, r map[string]any, pace time.Duration, done <-chan struct{}, cut int, broken bool, stall string) {
 	w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(200)
-	s := &sse{w: w, done: done}
+	s := &sse{w: w, done: done, stall: stall}
 	if n := eventCount(r); pace > 0 && n > 0 {
 		s.delay = pace / time.Duration(n)
 	}

@@ -95,7 +95,11 @@ func (r *Result) Render(maxResults int) Rendered {
 		}
 		b.WriteString("[" + strconv.Itoa(p.Ref) + "]")
 	}
-	out.Answer = strings.TrimSpace(blankRuns.ReplaceAllString(b.String(), "\n\n"))
+	answer := b.String()
+	if out.Dropped > 0 {
+		answer = dropBareLeadIns(answer)
+	}
+	out.Answer = strings.TrimSpace(blankRuns.ReplaceAllString(answer, "\n\n"))
 	cited := map[string]bool{}
 	for _, c := range out.Citations {
 		if _, _, k, ok := CleanURL(c.URL); ok {
@@ -115,6 +119,48 @@ func (r *Result) Render(maxResults int) Rendered {
 
 // blankRuns are the empty lines a cut line leaves behind.
 var blankRuns = regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)+`)
+
+// dropBareLeadIns removes the lines that only introduced what a cut took
+// away: a lead-in ("Further reading:") no longer followed directly by its
+// text, and a heading ("## Sources", "**More**") with no text under it
+// before the next heading or the end. Only answers that lost claims to
+// maxResults pass here, so a model's own layout is never changed.
+func dropBareLeadIns(s string) string {
+	lines := strings.Split(s, "\n")
+	keep := make([]bool, len(lines))
+	next := -1   // index of the next kept non-blank line
+	gap := false // a blank line lies between this line and next
+	for i := len(lines) - 1; i >= 0; i-- {
+		t := strings.TrimSpace(lines[i])
+		if t == "" {
+			keep[i], gap = true, true
+			continue
+		}
+		bare := false
+		switch {
+		case isHeading(t):
+			bare = next < 0 || isHeading(strings.TrimSpace(lines[next]))
+		case strings.HasSuffix(t, ":"):
+			bare = next < 0 || gap || isHeading(strings.TrimSpace(lines[next]))
+		}
+		if bare {
+			continue
+		}
+		keep[i], next, gap = true, i, false
+	}
+	out := make([]string, 0, len(lines))
+	for i, l := range lines {
+		if keep[i] {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// isHeading: a Markdown heading or a line that is all bold.
+func isHeading(t string) bool {
+	return strings.HasPrefix(t, "#") || len(t) > 4 && strings.HasPrefix(t, "**") && strings.HasSuffix(strings.TrimSuffix(t, ":"), "**") && !strings.Contains(t[2:len(strings.TrimSuffix(t, ":"))-2], "**")
+}
 
 // keptAhead reports whether the citation references right after a cut one
 // (only spaces between) include a kept one: then the claim stays.

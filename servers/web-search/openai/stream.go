@@ -190,7 +190,11 @@ type accumulator struct {
 
 	items map[int]json.RawMessage // finished items by output_index
 	texts map[int]*liveMessage    // messages being written, by output_index
-	final []byte                  // the response of response.completed / incomplete / failed
+	// calls are web_search_call items that reported
+	// response.web_search_call.completed but not yet their
+	// output_item.done (which carries the action): run, so billed.
+	calls map[int]bool
+	final []byte // the response of response.completed / incomplete / failed
 	// failure is an "error" event.
 	failure error
 
@@ -204,7 +208,7 @@ type liveMessage struct {
 }
 
 func newAccumulator(every time.Duration, p Progress) *accumulator {
-	return &accumulator{every: every, progress: p, items: map[int]json.RawMessage{}, texts: map[int]*liveMessage{}}
+	return &accumulator{every: every, progress: p, items: map[int]json.RawMessage{}, texts: map[int]*liveMessage{}, calls: map[int]bool{}}
 }
 
 // add reads one event; done is true once the response is final.
@@ -216,9 +220,12 @@ func (a *accumulator) add(ev event) (done bool) {
 		if json.Unmarshal(ev.Item, &it) == nil && it.Type == "message" {
 			a.texts[ev.OutputIndex] = &liveMessage{phase: it.Phase, parts: map[int]*ContentPart{}}
 		}
+	case "response.web_search_call.completed":
+		a.calls[ev.OutputIndex] = true
 	case "response.output_item.done":
 		a.items[ev.OutputIndex] = ev.Item
 		delete(a.texts, ev.OutputIndex)
+		delete(a.calls, ev.OutputIndex)
 		var it OutputItem
 		if json.Unmarshal(ev.Item, &it) == nil && it.Type == "web_search_call" {
 			a.progress(stepMessage(it.Action))
@@ -268,15 +275,25 @@ func (a *accumulator) part(item, content int) *ContentPart {
 // the messages being written, in output order.
 func (a *accumulator) partial() *Response {
 	r := &Response{Status: "incomplete"}
-	idx := make([]int, 0, len(a.items)+len(a.texts))
+	idx := make([]int, 0, len(a.items)+len(a.texts)+len(a.calls))
 	for i := range a.items {
 		idx = append(idx, i)
 	}
 	for i := range a.texts {
 		idx = append(idx, i)
 	}
+	for i := range a.calls {
+		idx = append(idx, i)
+	}
 	sort.Ints(idx)
 	for _, i := range idx {
+		if a.calls[i] {
+			// Its action is not known yet: counted as a search, as Parse
+			// counts a call without an action (the cost is not
+			// under-reported; an open_page cut here counts as one too).
+			r.Output = append(r.Output, OutputItem{Type: "web_search_call", Status: "completed"})
+			continue
+		}
 		if raw, ok := a.items[i]; ok {
 			var it OutputItem
 			if json.Unmarshal(raw, &it) == nil {
