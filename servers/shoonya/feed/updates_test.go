@@ -133,3 +133,27 @@ func TestUpdateLogKeepsEachEventOnceAndCaps(t *testing.T) {
 		t.Fatal(log.Since)
 	}
 }
+
+// TestChangedNotifiesOnlyItsURI: an order update notifies subscribers of
+// OrdersURI (here and, through Relay, on the other replicas), not those of
+// the all-instruments feed, and only the user's own.
+func TestChangedNotifiesOnlyItsURI(t *testing.T) {
+	var got []string
+	n := NewNotifier(func(session, uri string) error { got = append(got, session+" "+uri); return nil })
+	var relayed []string
+	n.Relay = func(user, uri string) { relayed = append(relayed, user+" "+uri) }
+	n.Subscribe("s1", "u1", OrdersURI)
+	n.Subscribe("s2", "u1", AllURI)
+	n.Subscribe("s3", "u2", OrdersURI)
+	n.Changed("u1", OrdersURI)
+	n.drain()
+	if len(got) != 1 || got[0] != "s1 "+OrdersURI || len(relayed) != 1 || relayed[0] != "u1 "+OrdersURI {
+		t.Fatalf("sent %v, relayed %v", got, relayed)
+	}
+	got = nil
+	n.UpdatedURI("u1", InstrumentURI("NSE", "22")) // a tick still reaches the all-instruments subscriber
+	n.drain()
+	if len(got) != 1 || got[0] != "s2 "+AllURI {
+		t.Fatalf("tick sent %v", got)
+	}
+}
