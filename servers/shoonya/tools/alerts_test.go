@@ -47,7 +47,9 @@ func alertCases() []alertCase {
 				"idempotency_key": "case-" + time.Now().Format("150405.000000000")}
 		}
 	}
-	pending := func(e *env) map[string]any { return map[string]any{"alert_id": setAlert(e.t.(*testing.T), e, 5000).AlertID} }
+	pending := func(e *env) map[string]any {
+		return map[string]any{"alert_id": setAlert(e.t.(*testing.T), e, 5000).AlertID}
+	}
 	return []alertCase{
 		// set_price_alert
 		{name: "set/success", tool: "set_price_alert", args: set(1500), check: func(t *testing.T, e *env, res *mcp.CallToolResult) {
