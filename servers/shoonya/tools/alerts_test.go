@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,7 @@ func setAlert(t *testing.T, e *env, value float64) tools.AlertOut {
 	alertSeq++
 	return servetest.Decode[tools.AlertOut](t, e.call("set_price_alert", map[string]any{
 		"exchange": "NSE", "trading_symbol": "RELIANCE-EQ", "condition": "LTP_ABOVE", "value": value,
-		"idempotency_key": "al-test-" + string(rune('a'+alertSeq%26)) + time.Now().Format("150405.000000")}))
+		"idempotency_key": fmt.Sprintf("al-test-%d", alertSeq)}))
 }
 
 type alertCase struct {
@@ -44,7 +45,7 @@ func alertCases() []alertCase {
 		return func(*env) map[string]any {
 			alertSeq++
 			return map[string]any{"exchange": "NSE", "trading_symbol": "RELIANCE-EQ", "condition": "LTP_ABOVE", "value": v,
-				"idempotency_key": "case-" + time.Now().Format("150405.000000000")}
+				"idempotency_key": fmt.Sprintf("case-%d", alertSeq)}
 		}
 	}
 	pending := func(e *env) map[string]any {
@@ -60,7 +61,7 @@ func alertCases() []alertCase {
 			}
 		}},
 		{name: "set/already met is said", tool: "set_price_alert", args: func(*env) map[string]any {
-			return map[string]any{"exchange": "NSE", "trading_symbol": "RELIANCE-EQ", "condition": "LTP_BELOW", "value": 5000, "idempotency_key": "met-" + time.Now().Format("150405.000000000")}
+			return map[string]any{"exchange": "NSE", "trading_symbol": "RELIANCE-EQ", "condition": "LTP_BELOW", "value": 5000, "idempotency_key": "met-1"}
 		}, check: func(t *testing.T, e *env, res *mcp.CallToolResult) {
 			if out := servetest.Decode[tools.AlertOut](t, res); !out.AlreadyMet || *out.Distance <= 0 {
 				t.Fatalf("%+v", out)
