@@ -129,6 +129,7 @@ type FoundOut struct {
 	// the tags the scanned markets do carry, most used first.
 	Categories []string `json:"categories,omitempty"`
 	client.Source
+	ThirdParty envelope.ThirdParty `json:"third_party"`
 }
 
 type scan struct {
@@ -198,7 +199,7 @@ func (s *Service) run(ctx context.Context, sc scan, q url.Values, keep func(clie
 		hits = append(hits, m)
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return less(hits[i], hits[j]) })
-	out := FoundOut{Scanned: scanned, Matched: len(hits), Source: src}
+	out := FoundOut{Scanned: scanned, Matched: len(hits), Source: src, ThirdParty: marketsThirdParty}
 	if sc.category != "" && len(hits) == 0 {
 		out.Categories = tagsSeen(all, 20)
 	}

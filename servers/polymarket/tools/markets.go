@@ -95,6 +95,7 @@ type MarketsOut struct {
 	NextCursor string   `json:"next_cursor,omitempty"`
 	Note       string   `json:"note,omitempty"`
 	client.Source
+	ThirdParty envelope.ThirdParty `json:"third_party"`
 }
 
 func (s *Service) listMarkets() toolkit.Tool {
@@ -120,7 +121,7 @@ func (s *Service) listMarkets() toolkit.Tool {
 				return MarketsOut{}, err
 			}
 			return MarketsOut{Coverage: keysetCoverage("list_markets", "markets", next, len(ms)), Markets: shapeMarkets(ms, listView(in.Detail)),
-				NextCursor: next, Note: note, Source: src}, nil
+				NextCursor: next, Note: note, Source: src, ThirdParty: marketsThirdParty}, nil
 		}))
 }
 
@@ -174,6 +175,7 @@ type GetMarketIn struct {
 type MarketOut struct {
 	Market Market `json:"market" mcp:"type=object"`
 	client.Source
+	ThirdParty envelope.ThirdParty `json:"third_party"`
 }
 
 func (s *Service) getMarket() toolkit.Tool {
@@ -187,7 +189,7 @@ func (s *Service) getMarket() toolkit.Tool {
 			if err != nil {
 				return MarketOut{}, err
 			}
-			return MarketOut{Market: shapeMarket(m, newView(in.Detail, in.Fields)), Source: src}, nil
+			return MarketOut{Market: shapeMarket(m, newView(in.Detail, in.Fields)), Source: src, ThirdParty: marketThirdParty}, nil
 		}))
 }
 
@@ -209,6 +211,7 @@ type EventsOut struct {
 	NextCursor string  `json:"next_cursor,omitempty"`
 	Note       string  `json:"note,omitempty"`
 	client.Source
+	ThirdParty envelope.ThirdParty `json:"third_party"`
 }
 
 func (s *Service) listEvents() toolkit.Tool {
@@ -247,7 +250,8 @@ func (s *Service) listEvents() toolkit.Tool {
 			for i, e := range es {
 				out[i] = shapeEvent(e, keep, view{}, false)
 			}
-			return EventsOut{Coverage: keysetCoverage("list_events", "events", next, len(es)), Events: out, NextCursor: next, Note: note, Source: src}, nil
+			return EventsOut{Coverage: keysetCoverage("list_events", "events", next, len(es)), Events: out, NextCursor: next, Note: note, Source: src,
+				ThirdParty: eventsThirdParty}, nil
 		}))
 }
 
@@ -261,6 +265,7 @@ type GetEventIn struct {
 type EventOut struct {
 	Event Event `json:"event" mcp:"type=object"`
 	client.Source
+	ThirdParty envelope.ThirdParty `json:"third_party"`
 }
 
 func (s *Service) getEvent() toolkit.Tool {
@@ -278,7 +283,7 @@ func (s *Service) getEvent() toolkit.Tool {
 			if keep <= 0 {
 				keep = 10
 			}
-			return EventOut{Event: shapeEvent(e, keep, view{}, true), Source: src}, nil
+			return EventOut{Event: shapeEvent(e, keep, view{}, true), Source: src, ThirdParty: eventThirdParty}, nil
 		}))
 }
 

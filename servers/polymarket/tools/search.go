@@ -31,8 +31,9 @@ type SearchOut struct {
 	// NoMatch says the search found nothing; events and markets are then
 	// empty, and Suggestions (never mixed into the results) are the open
 	// markets with the most 24h volume.
-	NoMatch     string   `json:"no_match,omitempty"`
-	Suggestions []Market `json:"suggestions,omitempty" mcp:"type=object"`
+	NoMatch     string              `json:"no_match,omitempty"`
+	Suggestions []Market            `json:"suggestions,omitempty" mcp:"type=object"`
+	ThirdParty  envelope.ThirdParty `json:"third_party"`
 	client.Source
 }
 
@@ -68,7 +69,7 @@ func (s *Service) searchMarkets() toolkit.Tool {
 			if err != nil {
 				return SearchOut{}, err
 			}
-			out := SearchOut{Events: []Event{}, Markets: []Market{}, Source: src}
+			out := SearchOut{Events: []Event{}, Markets: []Market{}, Source: src, ThirdParty: searchThirdParty}
 			if len(res.Events) > 0 {
 				// Events carry markets_total, not their markets: those are
 				// the flat list, the limit busiest, once (an event like "Fed

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
 )
 
@@ -114,11 +115,11 @@ func shapeMarket(m client.Market, v view) Market {
 		}
 	}
 	set("slug", func() { out.Slug = m.Slug })
-	set("question", func() { out.Question = m.Question })
+	set("question", func() { out.Question = envelope.CleanThirdParty(m.Question) })
 	set("description", func() {
-		out.Description = m.Description
+		out.Description = envelope.CleanThirdParty(m.Description)
 		if !v.full {
-			out.Description = clipText(m.Description, 150)
+			out.Description = clipText(out.Description, 150)
 		}
 	})
 	set("state", func() { out.State = state(m.Active, m.Closed, m.Archived) })
@@ -203,10 +204,10 @@ type Event struct {
 // shapeEvent keeps up to keep nested markets (highest volume first) in the
 // compact form without descriptions, unless v asks for more.
 func shapeEvent(e client.Event, keep int, v view, full bool) Event {
-	out := Event{ID: string(e.ID), Slug: e.Slug, Title: e.Title, State: state(e.Active, e.Closed, e.Archived),
+	out := Event{ID: string(e.ID), Slug: e.Slug, Title: envelope.CleanThirdParty(e.Title), State: state(e.Active, e.Closed, e.Archived),
 		End: e.EndDate, Volume: float64(e.Volume), Liquidity: float64(e.Liquidity), MarketsTotal: len(e.Markets)}
 	if full {
-		out.Description = clipText(e.Description, 300)
+		out.Description = clipText(envelope.CleanThirdParty(e.Description), 300)
 	}
 	for _, t := range e.Tags {
 		out.Tags = append(out.Tags, t.Label)
@@ -229,3 +230,14 @@ func sortByVolume(ms []client.Market) {
 		}
 	}
 }
+
+// Market and event questions, titles and descriptions are written by
+// Polymarket's market makers, not by this server: the paths a result lists
+// in third_party.
+var (
+	marketsThirdParty = envelope.ThirdParty{"markets[].question", "markets[].description"}
+	marketThirdParty  = envelope.ThirdParty{"market.question", "market.description"}
+	eventsThirdParty  = envelope.ThirdParty{"events[].title", "events[].description", "events[].markets[].question", "events[].markets[].description"}
+	eventThirdParty   = envelope.ThirdParty{"event.title", "event.description", "event.markets[].question", "event.markets[].description"}
+	searchThirdParty  = envelope.ThirdParty{"events[].title", "markets[].question", "markets[].description", "suggestions[].question"}
+)
