@@ -76,7 +76,8 @@ func TestOfficialTypeScriptClient(t *testing.T) {
 }
 
 func runTS(t *testing.T, node, dir, script, sdk, server, era, tr, bin string, env []string) {
-	desc := map[string]any{"sdk": sdk, "server": server, "era": era, "transport": tr, "plan": interopPlans[server], "token": canaryToken}
+	desc := map[string]any{"sdk": sdk, "server": server, "era": era, "transport": tr, "plan": interopPlans[server], "token": canaryToken,
+		"fake": strings.TrimSuffix(envValue(env, "OPENAI_BASE_URL"), "/v1")} // web-search's fake, told to answer slowly
 	var stderr bytes.Buffer
 	if tr == "http" {
 		desc["url"] = startHTTP(t, bin, env) + "/mcp"

@@ -195,6 +195,25 @@ async function cancellation() {
   await call('call after cancellation', run.plan.valid, false);
 }
 
+// searchProgress: a slow web search (the fake spreads its events over 3 s)
+// sends progress notifications, "searching: …" among them, before its
+// result, so a client that extends its timeout on progress keeps waiting.
+async function searchProgress() {
+  const query = `UAE central bank ${run.sdk} ${run.era} ${run.transport}`;
+  const got = [];
+  try {
+    const f = await fetch(`${run.fake}/_fake/faults`, { method: 'POST', body: JSON.stringify({ streamMs: 3000, count: 1 }) });
+    if (!f.ok) throw new Error(`fake faults: ${f.status}`);
+    const res = await callTool({ name: 'search_web', arguments: { query } },
+      { onprogress: (p) => got.push(p.message ?? ''), timeout: 60000 });
+    if (res.isError) throw new Error(text(res).slice(0, 400));
+    if (!got.some((m) => m.startsWith('searching:'))) throw new Error(`progress before the result: ${text(got)}`);
+    ok('search progress');
+  } catch (e) {
+    fail('search progress', e);
+  }
+}
+
 async function main() {
   try {
     await client.connect(transport());
@@ -232,6 +251,7 @@ async function main() {
     await progress();
     await cancellation();
   }
+  if (run.server === 'web-search') await searchProgress();
   try {
     await client.listTools({}, { cacheMode: 'bypass' });
     ok('tools/list at the end');
