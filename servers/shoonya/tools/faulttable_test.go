@@ -31,7 +31,7 @@ func TestFaultTable(t *testing.T) {
 	}
 	day := fake.LastSession(clock.MustFromEnv().Now()).Format("2006-01-02")
 	seq := 0
-	lists := []string{"get_order_book", "get_trade_book", "get_positions", "get_holdings", "search_scrip", "get_time_price_series"}
+	lists := []string{"get_order_book", "get_trade_book", "get_positions", "get_holdings", "search_scrip", "get_time_price_series", "list_price_alerts"}
 	nothing := func(status int) servetest.Refusal {
 		return servetest.Refusal{Name: fmt.Sprintf("%d no data", status), Status: status, ContentType: "application/json",
 			Body: `{"stat":"Not_Ok","emsg":"Error Occurred : 5 \"no data\""}`, Source: "ShoonyaApi-py README, PositionBook/GetQuotes failure samples",
@@ -60,6 +60,7 @@ func TestFaultTable(t *testing.T) {
 			{Tool: "get_quotes", Single: true, Args: map[string]any{"exchange": "NSE", "token": "1594"}},
 			{Tool: "get_option_chain", Single: true, Args: map[string]any{"exchange": "NFO", "trading_symbol": "NIFTY", "strike_price": 25000, "strike_count": 1}},
 			{Tool: "get_time_price_series", Args: map[string]any{"exchange": "NSE", "token": "1594", "interval": "5", "from": day}},
+			{Tool: "list_price_alerts"},
 		},
 		Refusals: []servetest.Refusal{
 			{Name: "invalid input", Status: 200, ContentType: "application/json",
