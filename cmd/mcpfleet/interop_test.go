@@ -60,8 +60,9 @@ var interopPlans = map[string]interopPlan{
 		Invalid: interopCall{"trigger_data_loading", map[string]any{"timeframe": "1h"}, "invalid_argument"},
 	},
 	"polymarket": {
-		Valid:   interopCall{"list_markets", map[string]any{}, "markets"},
-		Invalid: interopCall{"get_market", map[string]any{}, "invalid_argument"},
+		Valid:        interopCall{"list_markets", map[string]any{}, "markets"},
+		Invalid:      interopCall{"get_market", map[string]any{}, "invalid_argument"},
+		Subscribable: true, // the live feed's resources (polymarket://feed)
 	},
 	"google-news-rss": {
 		Valid:   interopCall{"build_search_feed", map[string]any{"terms": []string{"oil"}, "preset": "uae_focus"}, "gnq_"},

@@ -49,6 +49,7 @@ var servers = []server{
 		Env: []envVar{{Name: "POLYMARKET_GAMMA_URL", Example: "https://gamma-api.polymarket.com"},
 			{Name: "POLYMARKET_CLOB_URL", Example: "https://clob.polymarket.com"},
 			{Name: "POLYMARKET_DATA_URL", Example: "https://data-api.polymarket.com"},
+			{Name: "POLYMARKET_MARKET_WS_URL", Example: "wss://ws-subscriptions-clob.polymarket.com/ws/market"},
 			{Name: "POLYMARKET_BTC_URL", Example: "https://api.coinbase.com"},
 			{Name: "POLYMARKET_BTC_FALLBACK_URL", Example: "https://api.kraken.com"},
 			{Name: "POLYMARKET_PYTHON_RUNS_PER_HOUR", Example: "10"}},

@@ -37,9 +37,12 @@ func TestEveryListToolSaysWhatItCovers(t *testing.T) {
 		{"find_closing_soon", fake.RouteMarketsKeyset, map[string]any{"hours": 720}},
 		{"find_longshots", fake.RouteMarketsKeyset, map[string]any{"limit": 3}},
 		{"find_volatile_markets", fake.RouteMarketsKeyset, map[string]any{"limit": 3}},
+		{"subscribe_market_feed", fake.RouteMarketSocket, map[string]any{"token_ids": []string{tok[0]}}},
+		{"get_market_feed", "", map[string]any{}}, // this server's own state (the live feed): no upstream to fail
 	}
 	// one thing each, not a list: their answer is whole or an error
-	exempt := map[string]bool{"get_market": true, "get_event": true, "get_btc_price": true, "execute-python-code": true}
+	exempt := map[string]bool{"get_market": true, "get_event": true, "get_btc_price": true, "execute-python-code": true,
+		"unsubscribe_market_feed": true} // an action: what it removed
 	have := map[string]bool{}
 	for _, r := range rows {
 		have[r.tool] = true
@@ -73,6 +76,9 @@ func TestEveryListToolSaysWhatItCovers(t *testing.T) {
 				if in.Reason == envelope.Paged && (in.Cursor == "" || in.Cursor != got.Next) {
 					t.Fatalf("a page's cursor %q, next_cursor %q", in.Cursor, got.Next)
 				}
+			}
+			if r.route == "" {
+				return
 			}
 			s.fake.SetFault(fake.Fault{Kind: fake.Fault500, Route: r.route})
 			defer s.fake.ClearFaults()

@@ -20,7 +20,9 @@ func TestFaultTable(t *testing.T) {
 	servetest.FaultTable{
 		Upstream: base,
 		Connect:  connect,
-		Exempt:   map[string]string{"execute-python-code": "runs code in the local sandbox; its kernel reads no Polymarket API through this server"},
+		Exempt: map[string]string{"execute-python-code": "runs code in the local sandbox; its kernel reads no Polymarket API through this server",
+			"get_market_feed":         "reads this server's live feed (quotes the market socket already sent); no request upstream",
+			"unsubscribe_market_feed": "drops subscriptions held here; no request upstream"},
 		Rows: []servetest.FaultRow{
 			{Tool: "search_markets", Args: map[string]any{"query": "fake", "limit": 3}, ThirdParty: []string{"title", "question"}},
 			{Tool: "list_markets", Args: map[string]any{"limit": 5}, ThirdParty: []string{"question"}},
@@ -40,6 +42,7 @@ func TestFaultTable(t *testing.T) {
 			{Tool: "find_closing_soon", Args: map[string]any{"hours": 720}, ThirdParty: []string{"question"}},
 			{Tool: "find_longshots", Args: map[string]any{"limit": 3}, ThirdParty: []string{"question"}},
 			{Tool: "find_volatile_markets", Args: map[string]any{"limit": 3}, ThirdParty: []string{"question"}},
+			{Tool: "subscribe_market_feed", Args: map[string]any{"markets": []string{cond}}},
 		},
 		Refusals: []servetest.Refusal{
 			{Name: "500 internal error", Status: 500, ContentType: "application/json", Body: `{"type":"internal error","error":"cannot get the information"}`,

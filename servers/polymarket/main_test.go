@@ -1,11 +1,13 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/fake"
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/feed"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/tools"
 )
 
@@ -46,7 +48,11 @@ func connect(t testing.TB, base string, o opts) *servetest.Conn {
 	cfg := configForTest()
 	cfg.PublicPerMinute, cfg.UserPerMinute = o.publicMax, o.userMax
 	return servetest.New(t, app(cfg), "--gamma-url", base, "--clob-url", base, "--data-url", base,
-		"--btc-url", base, "--btc-fallback-url", base, "--timeout", o.timeout)
+		"--btc-url", base, "--btc-fallback-url", base, "--timeout", o.timeout,
+		"--market-ws-url", "ws"+strings.TrimPrefix(base, "http")+"/ws/market")
 }
 
-func configForTest() *tools.Config { return &tools.Config{RetryWait: 20 * time.Millisecond} }
+func configForTest() *tools.Config {
+	return &tools.Config{RetryWait: 20 * time.Millisecond,
+		Feed: feed.Options{IdleClose: 100 * time.Millisecond, MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond}}
+}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/fake"
 )
@@ -36,7 +36,7 @@ func TestRealAPIRules(t *testing.T) {
 		}
 	})
 	t.Run("a window over 15 days is read in chunks and joined", func(t *testing.T) {
-		now := time.Now().Unix()
+		now := clock.MustFromEnv().Now().Unix() // the fake's and the server's clock
 		out := obj(t, s, "get_price_history", map[string]any{"token_id": tok[0], "start_ts": now - 25*86400, "end_ts": now})
 		pts := list(out["points"])
 		if len(pts) == 0 || !strings.Contains(str(out["note"]), "2 windows") {

@@ -3,8 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/fake"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/tools"
@@ -161,7 +161,7 @@ func TestOrderbookTools(t *testing.T) {
 			t.Fatalf("%+v", out.Note)
 		}
 		// interval with start_ts is no error (Polymarket accepts the pair; the timestamps set the window)
-		out = call[tools.HistoryOut](t, s, "get_price_history", map[string]any{"token_id": tok[0], "interval": "1d", "start_ts": time.Now().Unix() - 3600})
+		out = call[tools.HistoryOut](t, s, "get_price_history", map[string]any{"token_id": tok[0], "interval": "1d", "start_ts": clock.MustFromEnv().Now().Unix() - 3600})
 		if len(out.Points) == 0 || len(out.Window) != 2 {
 			t.Fatalf("%+v", out.Note)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/envelope"
 	"github.com/mcpfleet/mcpfleet/pkg/fakeupstream"
+	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/fake"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/tools"
 )
@@ -118,4 +119,68 @@ func TestPositionsWalletTotal(t *testing.T) {
 			t.Fatalf("%+v", out)
 		}
 	})
+}
+
+// TestPositionsV2: positions come from the Data API v2 by status (OPEN by
+// default, CLOSED the sold-out ones with their realized P&L), a wallet of
+// 300 is walked to its end through v2 cursors (no offset cap), and a cursor
+// is refused with other filters than its own.
+func TestPositionsV2(t *testing.T) {
+	s := start(t, opts{})
+	closed := call[tools.PositionsOut](t, s, "get_user_positions", map[string]any{"user": fake.KnownUser, "status": "CLOSED"})
+	if len(closed.Positions) != 1 || closed.Positions[0].RealizedPnl != 42.5 || closed.Positions[0].Size != 0 || !closed.Complete ||
+		!strings.Contains(closed.WalletValueNote, "closed") {
+		t.Fatalf("%+v", closed)
+	}
+	none := call[tools.PositionsOut](t, s, "get_user_positions", map[string]any{"user": fake.KnownUser, "status": "REDEEMABLE"})
+	if len(none.Positions) != 0 || !none.Complete || !strings.Contains(none.Empty, "redeemable") {
+		t.Fatalf("%+v", none)
+	}
+	seen, cur, pages := map[string]bool{}, "", 0
+	for ; pages < 10; pages++ {
+		args := map[string]any{"user": fake.WhaleUser, "limit": 120}
+		if cur != "" {
+			args["cursor"] = cur
+		}
+		p := call[tools.PositionsOut](t, s, "get_user_positions", args)
+		for _, po := range p.Positions {
+			seen[po.TokenID+po.Title] = true
+		}
+		if p.NextCursor != "" && (p.Complete || p.Incomplete == nil || p.Incomplete.Cursor != p.NextCursor) {
+			t.Fatalf("page %d: %+v", pages, p.Coverage)
+		}
+		if cur = p.NextCursor; cur == "" {
+			break
+		}
+		if pages == 0 {
+			res := s.conn.Call(t, "get_user_positions", map[string]any{"user": fake.WhaleUser, "status": "CLOSED", "cursor": cur})
+			if b := servetest.ErrorBody(t, res); b.Code != envelope.InvalidArgument || !strings.Contains(b.Message, "other filters") {
+				t.Fatalf("%+v", b)
+			}
+		}
+	}
+	if pages != 2 || len(seen) < fake.WhalePositions/2 {
+		t.Fatalf("%d pages, %d distinct positions", pages+1, len(seen))
+	}
+	if n := s.fake.Count(fake.RoutePositionsV1); n != 0 {
+		t.Fatalf("%d requests to v1 /positions", n)
+	}
+}
+
+// TestActivityOffsetCap: GET /activity takes offsets up to 5,000 and
+// refuses past them with a 400 (docs.polymarket.com/api-reference/core/get-user-activity,
+// the Data API OpenAPI): the last cursor starts a page at 5,000 at most and
+// the page past it says capped, naming start/end windows.
+func TestActivityOffsetCap(t *testing.T) {
+	s := start(t, opts{})
+	out := call[tools.ActivitiesOut](t, s, "get_user_activity", map[string]any{"user": fake.BusyUser, "limit": 10,
+		"cursor": tools.OffsetCursor("get_user_activity", 4990)})
+	if out.NextCursor == "" {
+		t.Fatalf("offset 5000 is served: %+v", out.Coverage)
+	}
+	last := call[tools.ActivitiesOut](t, s, "get_user_activity", map[string]any{"user": fake.BusyUser, "limit": 10, "cursor": out.NextCursor})
+	if last.NextCursor != "" || last.Complete || last.Incomplete == nil || last.Incomplete.Reason != envelope.Capped ||
+		!strings.Contains(last.Incomplete.Missing, "5000") || !strings.Contains(last.Incomplete.Next, "start/end") {
+		t.Fatalf("%+v", last.Coverage)
+	}
 }

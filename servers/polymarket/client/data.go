@@ -10,9 +10,45 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
 )
 
-// Positions lists a wallet's positions (Data API GET /positions, bare array).
-func (c *Client) Positions(ctx context.Context, q url.Values) ([]Position, Source, error) {
-	return dataList[Position](ctx, c, "get user positions", "/positions", q)
+// PositionsPage is one page of GET /v2/positions.
+type PositionsPage struct {
+	Rows    []Position `json:"rows"`
+	Next    string     `json:"next_cursor"` // "" at the end
+	HasMore bool       `json:"has_more"`
+}
+
+// Positions reads one page of a wallet's positions from the Data API v2
+// (GET /v2/positions): v2 serves the whole lifecycle behind status (OPEN,
+// the default and superset, REDEEMABLE, CLOSED: ts-sdk bindings
+// PositionStatus) and pages by an opaque cursor, sent with the same user and
+// status (docs.polymarket.com/migrate/data-api-v1-to-v2 "Position
+// lifecycle", "Pagination"; api-reference/wallet/list-positions-for-a-user-or-market
+// "Resume contract"). v1's /positions has no status and stops at offset
+// 10,000, so it is not used. Rows are {data, pagination} with snake_case
+// fields; a documented miss is data: null.
+func (c *Client) Positions(ctx context.Context, q url.Values) (PositionsPage, Source, error) {
+	b, src, err := c.get(ctx, c.data, "get user positions", "/v2/positions", q)
+	if err != nil {
+		return PositionsPage{}, src, err
+	}
+	env, err := decode[struct {
+		Data       []PositionV2 `json:"data"`
+		Pagination struct {
+			HasMore    bool    `json:"has_more"`
+			NextCursor *string `json:"next_cursor"`
+		} `json:"pagination"`
+	}]("get user positions", b)
+	if err != nil {
+		return PositionsPage{}, src, err
+	}
+	pg := PositionsPage{Rows: make([]Position, 0, len(env.Data)), HasMore: env.Pagination.HasMore}
+	if env.Pagination.NextCursor != nil {
+		pg.Next = *env.Pagination.NextCursor
+	}
+	for _, r := range env.Data {
+		pg.Rows = append(pg.Rows, r.Position())
+	}
+	return pg, src, nil
 }
 
 // ActivityTypes are the activity types the Data API answers today: the

@@ -88,9 +88,12 @@ var Shapes = []drift.Shape{
 	{Route: "get top holders", Fields: []drift.Field{drift.Req("", drift.Array, drift.Null), drift.Req("[].token", drift.String),
 		drift.Req("[].holders", drift.Array), drift.Req("[].holders[].proxyWallet", drift.String),
 		drift.Req("[].holders[].amount", num...), drift.Opt("[].holders[].outcomeIndex", drift.Number)}, Error: errorShape},
-	{Route: "get user positions", Fields: []drift.Field{drift.Req("", drift.Array), drift.Req("[].asset", drift.String),
-		drift.Req("[].conditionId", drift.String), drift.Req("[].size", num...), drift.Opt("[].curPrice", num...),
-		drift.Opt("[].currentValue", num...), drift.Opt("[].cashPnl", num...), drift.Opt("[].outcome", drift.String)}, Error: errorShape},
+	// Data API v2 (docs.polymarket.com/api-reference/data-api/overview): {data, pagination}, snake_case.
+	{Route: "get user positions", Fields: []drift.Field{drift.Req("data", drift.Array, drift.Null), drift.Req("pagination", drift.Object),
+		drift.Opt("pagination.next_cursor", drift.String), drift.Req("pagination.has_more", drift.Bool),
+		drift.Req("data[].token_id", drift.String), drift.Req("data[].condition_id", drift.String), drift.Req("data[].current_size", num...),
+		drift.Opt("data[].current_value", num...), drift.Opt("data[].unrealized_pnl", num...), drift.Opt("data[].outcome", drift.String),
+		drift.Opt("data[].current_price", num...), drift.Opt("data[].status", drift.String).OneOf("OPEN", "REDEEMABLE", "CLOSED")}, Error: errorShape},
 	// Activity types and sides: every type the API answers today
 	// (ActivityTypes); a new one is drift the watch reports once a day
 	// while the row still passes through. Side BUY/SELL, "" on non-trades
@@ -216,7 +219,7 @@ func (c *Client) Probes() []drift.Probe {
 				c.Query = url.Values{"market": {m.ConditionID}, "limit": {"1"}}
 				return nil
 			}},
-		{Upstream: "Data API", Route: "get user positions", Path: "/positions", Needs: []string{"get top holders"}, Send: d, Prepare: holder},
+		{Upstream: "Data API", Route: "get user positions", Path: "/v2/positions", Needs: []string{"get top holders"}, Send: d, Prepare: holder},
 		{Upstream: "Data API", Route: "get user activity", Path: "/activity", Needs: []string{"get top holders"}, Send: d, Prepare: holder},
 		{Upstream: "Data API", Route: "get portfolio value", Path: "/value", Needs: []string{"get top holders"}, Send: d,
 			Prepare: func(e map[string][]byte, c *drift.Call) error {

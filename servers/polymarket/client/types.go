@@ -38,14 +38,14 @@ func (i *ID) UnmarshalJSON(b []byte) error {
 // fixtures, real arrays); volume/liquidity as decimal strings, the *Num and
 // change fields as numbers: extract.Num takes both.
 type Market struct {
-	ID                 ID                 `json:"id"`
-	Question           string             `json:"question"`
-	ConditionID        string             `json:"conditionId"`
-	Slug               string             `json:"slug"`
-	Description        string             `json:"description"`
+	ID          ID     `json:"id"`
+	Question    string `json:"question"`
+	ConditionID string `json:"conditionId"`
+	Slug        string `json:"slug"`
+	Description string `json:"description"`
 	// ResolutionSource is the feed or page a market settles on (a BTC
 	// up/down market: "https://data.chain.link/streams/btc-usd").
-	ResolutionSource string `json:"resolutionSource"`
+	ResolutionSource   string             `json:"resolutionSource"`
 	Category           string             `json:"category"`
 	StartDate          string             `json:"startDate"`
 	EndDate            string             `json:"endDate"`
@@ -210,6 +210,52 @@ type Position struct {
 	Outcome      string      `json:"outcome"`
 	OutcomeIndex extract.Int `json:"outcomeIndex"`
 	EndDate      string      `json:"endDate"`
+	Status       string      `json:"status,omitempty"` // v2: OPEN, REDEEMABLE, CLOSED…
+}
+
+// PositionV2 is a /v2/positions row: strict snake_case, decimals as
+// numbers or strings, absence as "" (outcome_index 999: unknown)
+// (Polymarket/ts-sdk packages/bindings/src/data/portfolio.ts, PositionSchema;
+// docs.polymarket.com/api-reference/data-api/overview, its example row).
+type PositionV2 struct {
+	ProxyWallet   string      `json:"proxy_wallet"`
+	ConditionID   string      `json:"condition_id"`
+	TokenID       string      `json:"token_id"`
+	Outcome       string      `json:"outcome"`
+	OutcomeIndex  extract.Int `json:"outcome_index"`
+	Title         string      `json:"title"`
+	Slug          string      `json:"slug"`
+	EventSlug     string      `json:"event_slug"`
+	Status        string      `json:"status"` // the row's own: an OPEN request returns REDEEMABLE rows too
+	CurrentSize   extract.Num `json:"current_size"`
+	AvgPrice      extract.Num `json:"avg_price"`
+	EntryCost     extract.Num `json:"entry_cost_usdc"` // fee-exclusive basis
+	CurrentPrice  extract.Num `json:"current_price"`
+	CurrentValue  extract.Num `json:"current_value"`
+	RealizedPnl   extract.Num `json:"realized_pnl"`
+	UnrealizedPnl extract.Num `json:"unrealized_pnl"` // current_value − entry_cost_usdc
+	TotalPnl      extract.Num `json:"total_pnl"`
+	PercentPnl    extract.Num `json:"percent_pnl"`
+	Redeemable    bool        `json:"redeemable"`
+	Mergeable     bool        `json:"mergeable"`
+	EndDate       string      `json:"end_date"`
+}
+
+// Position is the row as the tools read it; a price the row lacks is its
+// value over its size.
+func (r PositionV2) Position() Position {
+	p := Position{ProxyWallet: r.ProxyWallet, Asset: r.TokenID, ConditionID: r.ConditionID, Size: r.CurrentSize,
+		AvgPrice: r.AvgPrice, InitialValue: r.EntryCost, CurrentValue: r.CurrentValue, CashPnl: r.UnrealizedPnl,
+		PercentPnl: r.PercentPnl, RealizedPnl: r.RealizedPnl, CurPrice: r.CurrentPrice, Redeemable: r.Redeemable,
+		Mergeable: r.Mergeable, Title: r.Title, Slug: r.Slug, EventSlug: r.EventSlug, Outcome: r.Outcome,
+		OutcomeIndex: r.OutcomeIndex, EndDate: r.EndDate, Status: r.Status}
+	if p.OutcomeIndex == 999 {
+		p.OutcomeIndex = 0
+	}
+	if p.CurPrice == 0 && p.Size != 0 {
+		p.CurPrice = extract.Num(float64(p.CurrentValue) / float64(p.Size))
+	}
+	return p
 }
 
 // Activity is a Data API activity row.

@@ -1,6 +1,8 @@
 package fake
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -149,11 +151,25 @@ func (s *Server) activity(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	limit, offset, ok := dataPage(w, r, 100, 500, 10000)
+	// offset 0..5000, past it a 400 (docs.polymarket.com/api-reference/core/get-user-activity,
+	// the Data API OpenAPI: "Requests past the cap are rejected with a 400")
+	limit, offset, ok := dataPage(w, r, 100, 500, 5000)
 	if !ok {
 		return
 	}
 	q := r.URL.Query()
+	if u == BusyUser { // BusyRows trades, newest first: only the asked window is built
+		rows := []map[string]any{}
+		for i := offset; i < min(offset+limit, BusyRows); i++ {
+			m := s.markets[i%NumOpen]
+			rows = append(rows, map[string]any{"proxyWallet": BusyUser, "timestamp": 1767100000 - i*60, "conditionId": m.condition,
+				"type": "TRADE", "size": 10.0, "usdcSize": 10 * m.price, "transactionHash": fmt.Sprintf("0x%064x", i+1),
+				"price": m.price, "asset": m.tokens[0], "side": "BUY", "outcomeIndex": 0, "title": m.question, "slug": m.slug,
+				"outcome": "Yes"})
+		}
+		writeJSON(w, 200, rows)
+		return
+	}
 	types := csvSet(q["type"])
 	for t := range types {
 		if !activityTypes[t] {
@@ -192,6 +208,12 @@ func (s *Server) activity(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, 200, window(rows, offset, limit))
 }
+
+// BusyUser has BusyRows trades: more than /activity's offset cap reaches.
+const (
+	BusyUser = "0x5ee00000000000000000000000000000000000b5"
+	BusyRows = 6000
+)
 
 // NobodyHoldsNo is the market whose No token group lists no holders.
 const NobodyHoldsNo = 5
@@ -295,4 +317,98 @@ func (s *Server) kraken(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, 200, map[string]any{"error": []string{}, "result": map[string]any{"XXBTZUSD": map[string]any{
 		"a": []string{"97121.00000", "1", "1.000"}, "b": []string{"97120.90000", "1", "1.000"},
 		"c": []string{"97120.10000", "0.00100000"}}}})
+}
+
+// positionsV2: GET /v2/positions (docs.polymarket.com/api-reference/data-api/overview,
+// api-reference/wallet/list-positions-for-a-user-or-market,
+// migrate/data-api-v1-to-v2; Polymarket/ts-sdk packages/bindings/src/data/v2.ts
+// and portfolio.ts): {data, pagination:{limit, offset, has_more,
+// next_cursor}} (has_more exactly when next_cursor is set) with snake_case
+// rows; status OPEN (default: every position still held, the superset),
+// REDEEMABLE (resolved, unredeemed winners), CLOSED (sold or redeemed out,
+// size ~0); an
+// opaque cursor that binds the status, sent with the same user, a
+// contradicting status a 400, a bare ?cursor= a 400 (the docs' Chinese
+// page of the same reference); condition narrows to ≤20 markets; a miss is
+// an empty data list. Limit default 100, max 500 (assumed: v1's).
+func (s *Server) positionsV2(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if q.Get("user") == "" && q.Get("condition") == "" {
+		writeJSON(w, 400, map[string]string{"error": "at least one of user or condition is required"})
+		return
+	}
+	u, ok := user(w, r)
+	if !ok {
+		return
+	}
+	status := q.Get("status")
+	limit, _, ok := dataPage(w, r, 100, 500, 0)
+	if !ok {
+		return
+	}
+	offset := 0
+	if c := q.Get("cursor"); c != "" {
+		b, err := base64.RawURLEncoding.DecodeString(c)
+		var pos struct {
+			Status string `json:"status"`
+			Offset int    `json:"offset"`
+			Limit  int    `json:"limit"`
+		}
+		if err != nil || json.Unmarshal(b, &pos) != nil {
+			writeJSON(w, 400, map[string]string{"error": "invalid cursor"})
+			return
+		}
+		if status != "" && status != pos.Status {
+			writeJSON(w, 400, map[string]string{"error": "status contradicts the cursor"})
+			return
+		}
+		status, offset, limit = pos.Status, pos.Offset, pos.Limit
+	}
+	if status == "" {
+		status = "OPEN"
+	}
+	conds := csvSet(q["condition"])
+	var rows []map[string]any
+	for _, p := range s.positionRowsV2(u) {
+		st := p["status"].(string)
+		keep := status == st || status == "OPEN" && st == "REDEEMABLE"
+		if keep && (len(conds) == 0 || conds[p["condition_id"].(string)]) {
+			rows = append(rows, p)
+		}
+	}
+	page := window(rows, offset, limit)
+	more := offset+len(page) < len(rows)
+	var next any
+	if more {
+		b, _ := json.Marshal(map[string]any{"status": status, "offset": offset + len(page), "limit": limit})
+		next = base64.RawURLEncoding.EncodeToString(b)
+	}
+	if page == nil {
+		page = []map[string]any{}
+	}
+	writeJSON(w, 200, map[string]any{"data": page,
+		"pagination": map[string]any{"limit": limit, "offset": offset, "has_more": more, "next_cursor": next}})
+}
+
+// positionRowsV2 are positionRows in v2's snake_case, plus, for KnownUser,
+// one closed position (sold out: size 0, a realized P&L).
+func (s *Server) positionRowsV2(u string) []map[string]any {
+	var out []map[string]any
+	for _, p := range s.positionRows(u) {
+		out = append(out, map[string]any{"proxy_wallet": p["proxyWallet"], "condition_id": p["conditionId"], "token_id": p["asset"],
+			"outcome": p["outcome"], "outcome_index": p["outcomeIndex"], "title": p["title"], "slug": p["slug"],
+			"event_slug": p["eventSlug"], "status": "OPEN", "current_size": p["size"], "avg_price": p["avgPrice"],
+			"entry_cost_usdc": p["initialValue"], "current_value": p["currentValue"], "realized_pnl": p["realizedPnl"],
+			"unrealized_pnl": p["cashPnl"], "total_pnl": p["cashPnl"], "percent_pnl": p["percentPnl"],
+			"current_price": p["curPrice"], "redeemable": false, "mergeable": false, "end_date": p["endDate"]})
+	}
+	if u == KnownUser {
+		m := s.markets[NumOpen] // a closed market
+		out = append(out, map[string]any{"proxy_wallet": u, "condition_id": m.condition, "token_id": m.tokens[0],
+			"outcome": "Yes", "outcome_index": 0, "title": m.question, "slug": m.slug, "status": "CLOSED",
+			"current_size": 0, "avg_price": 0.3, "entry_cost_usdc": 0, "current_value": 0, "realized_pnl": 42.5,
+			"unrealized_pnl": 0, "total_pnl": 42.5, "percent_pnl": 0, "current_price": 1, "redeemable": false,
+			"mergeable": false, "end_date": ""})
+	}
+	return out
 }

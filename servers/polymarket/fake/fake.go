@@ -36,19 +36,21 @@ const (
 	RoutePrice          = "clob_price"            // GET /price
 	RoutePrices         = "clob_prices"           // POST /prices
 	RouteHistory        = "clob_history"          // GET /prices-history
-	RoutePositions      = "data_positions"        // GET /positions
+	RoutePositions      = "data_positions"        // GET /v2/positions
+	RoutePositionsV1    = "data_positions_v1"     // GET /positions (v1, kept: the original routes keep working)
 	RouteActivity       = "data_activity"         // GET /activity
 	RouteHolders        = "data_holders"          // GET /holders
 	RouteBuilders       = "data_builders"         // GET /v1/builders/leaderboard
 	RouteValue          = "data_value"            // GET /value
 	RouteCoinbase       = "btc_coinbase"          // GET /v2/prices/BTC-USD/spot
 	RouteKraken         = "btc_kraken"            // GET /0/public/Ticker
+	RouteMarketSocket   = "clob_market_ws"        // GET /ws/market (websocket)
 )
 
 // Routes lists every route name.
 var Routes = []string{RouteMarkets, RouteMarketsKeyset, RouteMarket, RouteEvents, RouteEventsKeyset, RouteEvent,
 	RouteSearch, RouteComments, RouteCommentsKeyset, RouteBook, RouteBooks, RoutePrice, RoutePrices, RouteHistory, RoutePositions,
-	RouteActivity, RouteHolders, RouteBuilders, RouteValue, RouteCoinbase, RouteKraken}
+	RouteActivity, RouteHolders, RouteBuilders, RouteValue, RouteCoinbase, RouteKraken, RouteMarketSocket, RoutePositionsV1}
 
 // Options configure a fake.
 type Options struct {
@@ -66,6 +68,7 @@ type Server struct {
 	faults  fakeupstream.Queue[Fault]
 	counts  map[string]*atomic.Int64
 	drift   fakeupstream.Drifter
+	ws      wsState
 }
 
 // Drift is the switch that makes this fake drift from the real APIs
@@ -113,7 +116,7 @@ func (s *Server) StartAt(addr string) (string, func()) {
 	if err != nil {
 		panic("fake polymarket: " + err.Error())
 	}
-	return base, stop
+	return base, func() { stop(); s.DropSockets() } // hijacked sockets outlive the listener
 }
 
 // ServeHTTP routes a request.
@@ -166,8 +169,10 @@ func (s *Server) route(r *http.Request) (string, http.HandlerFunc) {
 		return RoutePrices, s.prices
 	case get && p == "/prices-history":
 		return RouteHistory, s.history
+	case get && p == "/v2/positions":
+		return RoutePositions, s.positionsV2
 	case get && p == "/positions":
-		return RoutePositions, s.positions
+		return RoutePositionsV1, s.positions
 	case get && p == "/activity":
 		return RouteActivity, s.activity
 	case get && p == "/holders":
@@ -180,6 +185,8 @@ func (s *Server) route(r *http.Request) (string, http.HandlerFunc) {
 		return RouteCoinbase, s.coinbase
 	case get && p == "/0/public/Ticker":
 		return RouteKraken, s.kraken
+	case get && p == "/ws/market":
+		return RouteMarketSocket, s.marketSocket
 	}
 	return "", nil
 }

@@ -129,6 +129,10 @@ func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/_fake/faults":
 		fakeupstream.ServeFaults(w, r, &s.faults, nil, s.SetFault)
+	case r.URL.Path == "/_fake/sockets/drop" && r.Method == http.MethodPost:
+		n := s.Sockets()
+		s.DropSockets()
+		writeJSON(w, 200, map[string]int{"dropped": n})
 	case r.URL.Path == "/_fake/stats":
 		out := map[string]int{}
 		for k, c := range s.counts {

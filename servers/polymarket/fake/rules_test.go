@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/mcpfleet/mcpfleet/pkg/clock"
 )
 
 // The fake answers as the real APIs do (each rule's source is cited where it
@@ -17,7 +18,7 @@ func TestRealRules(t *testing.T) {
 	defer stop()
 	_, _, _, tok := s.Market(4)
 	_, _, cond, closedTok := s.Market(NumOpen)
-	now := time.Now().Unix()
+	now := clock.MustFromEnv().Now().Unix() // the fake's clock: MCPFLEET_FAKE_NOW moves both
 	ts := func(n int64) string { return strconv.FormatInt(n, 10) }
 	for _, tc := range []struct {
 		name, path string

@@ -14,16 +14,20 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/ratelimit"
 	"github.com/mcpfleet/mcpfleet/pkg/serve"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/feed"
 )
 
 // Instructions are sent to clients on initialize.
 const Instructions = `Read-only Polymarket data (no keys, no trading). ` + envelope.ThirdPartyNote + `
-Find markets with search_markets, list_markets or the find_* helpers; get_market gives outcomes with token_id (for get_order_books, get_prices, get_price_history) and condition_id (for get_top_holders). Events group markets (list_events, get_event). Wallet data: get_user_positions, get_user_activity (0x + 40 hex). Paging tools return next_cursor; pass it back with the same filters. Prices are 0..1 (probability); volumes in USDC. Limits per user: 30 public and 10 user-data calls per minute.`
+Find markets with search_markets, list_markets or the find_* helpers; get_market gives outcomes with token_id (for get_order_books, get_prices, get_price_history) and condition_id (for get_top_holders). Events group markets (list_events, get_event). Wallet data: get_user_positions, get_user_activity (0x + 40 hex). Paging tools return next_cursor; pass it back with the same filters. Live books: subscribe_market_feed, then read or subscribe to polymarket://feed. Prices are 0..1 (probability); volumes in USDC. Limits per user: 30 public and 10 user-data calls per minute.`
 
 // Config is the server's configuration: flags with environment fallbacks.
 type Config struct {
 	GammaURL, ClobURL, DataURL, BTCURL, BTCFallbackURL string
-	Timeout                                            time.Duration
+	MarketWSURL                                        string
+	// Feed tunes the market socket (tests shorten its waits).
+	Feed    feed.Options
+	Timeout time.Duration
 	// Test knobs: retries (0 = default, negative = none), first backoff, limits.
 	Retries         int
 	RetryWait       time.Duration
@@ -42,11 +46,12 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.DataURL, "data-url", env.Or(client.EnvDataURL, client.DefaultDataURL), "Data API base URL ["+client.EnvDataURL+"]")
 	fs.StringVar(&c.BTCURL, "btc-url", env.Or(client.EnvBTCURL, client.DefaultBTCURL), "BTC spot source (Coinbase API) ["+client.EnvBTCURL+"]")
 	fs.StringVar(&c.BTCFallbackURL, "btc-fallback-url", env.Or(client.EnvBTCFallbackURL, client.DefaultBTCFallbackURL), "BTC fallback source (Kraken API) ["+client.EnvBTCFallbackURL+"]")
+	fs.StringVar(&c.MarketWSURL, "market-ws-url", env.Or(EnvMarketWSURL, DefaultMarketWSURL), "CLOB market websocket ["+EnvMarketWSURL+"]")
 	fs.DurationVar(&c.Timeout, "timeout", client.DefaultTimeout, "deadline per upstream request, retries included")
 }
 
 // Register builds the client, the limiters and the tools.
-func (c *Config) Register(_ context.Context, r *serve.Registry) error {
+func (c *Config) Register(ctx context.Context, r *serve.Registry) error {
 	def := func(p *string, key, d string) {
 		if *p == "" {
 			*p = env.Or(key, d)
@@ -57,6 +62,7 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	def(&c.DataURL, client.EnvDataURL, client.DefaultDataURL)
 	def(&c.BTCURL, client.EnvBTCURL, client.DefaultBTCURL)
 	def(&c.BTCFallbackURL, client.EnvBTCFallbackURL, client.DefaultBTCFallbackURL)
+	def(&c.MarketWSURL, EnvMarketWSURL, DefaultMarketWSURL)
 	log := r.Log
 	copts := append([]cache.Option{cache.WithErrorHandler(func(err error) {
 		log.Warn().Err(err).Msg("polymarket cache: Redis failed; fetching from Polymarket without the shared cache")
@@ -78,12 +84,17 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 	}
 	svc := &Service{c: cl, public: public, user: user, publicN: pub, userN: usr, store: store, clock: r.Clock}
 	r.AddTools(All(svc)...)
+	fopt := c.Feed
+	fopt.URL = c.MarketWSURL
+	live := feed.New(ctx, fopt)
+	r.AddTools(FeedTools(svc, live)...)
+	feed.Register(ctx, r, live)
 	for _, add := range c.Extra {
 		if err := add(r); err != nil {
 			return err
 		}
 	}
-	r.Log.Info().Str("gamma_url", safeURL(c.GammaURL)).Str("clob_url", safeURL(c.ClobURL)).Str("data_url", safeURL(c.DataURL)).
+	r.Log.Info().Str("gamma_url", safeURL(c.GammaURL)).Str("clob_url", safeURL(c.ClobURL)).Str("data_url", safeURL(c.DataURL)).Str("market_ws_url", safeURL(c.MarketWSURL)).
 		Bool("shared_caches", r.Redis != nil).Str("limits", r.StateBackend()).Msg("polymarket configured")
 	return nil
 }

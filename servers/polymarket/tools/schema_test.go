@@ -1,15 +1,18 @@
 package tools
 
 import (
+	"context"
 	"testing"
 
 	"github.com/mcpfleet/mcpfleet/pkg/servetest"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
+	"github.com/mcpfleet/mcpfleet/servers/polymarket/feed"
 )
 
 func all() []toolkit.Tool {
-	return All(NewService(client.New(client.Config{}), nil, PublicPerMinute, UserPerMinute))
+	svc := NewService(client.New(client.Config{}), nil, PublicPerMinute, UserPerMinute)
+	return append(All(svc), FeedTools(svc, feed.New(context.Background(), feed.Options{}))...)
 }
 
 // Golden tool definitions (UPDATE_TOOLSNAPS=1 rewrites them) and the fleet's

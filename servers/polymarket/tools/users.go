@@ -14,22 +14,28 @@ import (
 	"github.com/mcpfleet/mcpfleet/servers/polymarket/client"
 )
 
-// Data API offset caps (source: rs-clob-client src/data/types/request.rs).
-const dataMaxOffset = 10000
+// dataMaxOffset is GET /activity's offset cap: 0..5000, a 400 past it
+// (docs.polymarket.com/api-reference/core/get-user-activity, the Data API
+// OpenAPI; rs-clob-client's request.rs said 10,000, the docs are newer).
+// Positions page by v2 cursor and have none.
+const dataMaxOffset = 5000
 
 // PositionsIn selects a wallet's positions.
 type PositionsIn struct {
-	User       string `json:"user" mcp:"maxLength=100" jsonschema:"proxy wallet, 0x + 40 hex"`
-	Market     string `json:"condition_id,omitempty" mcp:"maxLength=100" jsonschema:"0x + 64 hex (get_market)"`
-	SortBy     string `json:"sort_by,omitempty" mcp:"enum=CURRENT|INITIAL|TOKENS|CASHPNL|PERCENTPNL|TITLE|RESOLVING|PRICE|AVGPRICE;default=CURRENT"`
-	Redeemable bool   `json:"redeemable_only,omitempty"`
-	Limit      int    `json:"limit,omitempty" mcp:"min=1;max=500;default=25"`
-	Cursor     string `json:"cursor,omitempty"`
+	User   string `json:"user" mcp:"maxLength=100" jsonschema:"proxy wallet, 0x + 40 hex"`
+	Market string `json:"condition_id,omitempty" mcp:"maxLength=100" jsonschema:"0x + 64 hex (get_market)"`
+	SortBy string `json:"sort_by,omitempty" mcp:"enum=CURRENT_VALUE|TOKENS|UNREALIZED_PNL|REALIZED_PNL|TOTAL_PNL|TIMESTAMP"`
+	Status string `json:"status,omitempty" mcp:"enum=OPEN|REDEEMABLE|CLOSED;default=OPEN" jsonschema:"OPEN includes resolved, unredeemed ones"`
+	Limit  int    `json:"limit,omitempty" mcp:"min=1;max=500;default=25"`
+	Cursor string `json:"cursor,omitempty"`
 }
 
 // cents rounds a USDC amount or a percentage to 2 decimals (Data API sums
 // carry float noise such as 84.00000000000001).
 func cents(f float64) float64 { return math.Round(f*100) / 100 }
+
+// cents4 rounds a price (0..1) to 4 decimals.
+func cents4(f float64) float64 { return math.Round(f*1e4) / 1e4 }
 
 // PositionOut is one position: what an agent weighs it by, and token_id and
 // slug to follow up (get_prices, get_market gives the condition id).
@@ -48,6 +54,8 @@ type PositionOut struct {
 	CashPnl      float64 `json:"cash_pnl"`
 	PercentPnl   float64 `json:"percent_pnl"`
 	Redeemable   bool    `json:"redeemable,omitempty"`
+	Status       string  `json:"status,omitempty"` // when not the status asked
+	RealizedPnl  float64 `json:"realized_pnl,omitempty"`
 }
 
 // PositionTotals sums the page (USDC; percent_pnl is cash_pnl over initial_value).
@@ -80,7 +88,7 @@ type PositionsOut struct {
 
 func (s *Service) getUserPositions() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_user_positions", Title: "Get user positions", Toolset: setUsers, Hints: toolkit.RemoteRead,
-		Description: "Positions of a Polymarket wallet (proxy wallet): market, outcome, size, avg/current price, current value, cash and % P&L; page totals (value, cost, P&L), wallet_value_usdc (all pages) and more. 10 calls/min per user."},
+		Description: "Positions of a Polymarket wallet (proxy wallet) by status (OPEN, REDEEMABLE, CLOSED): market, outcome, size, avg/current price, current value, cash, realized and % P&L; page totals, wallet_value_usdc (all pages), next_cursor. 10 calls/min per user."},
 		limited(s, userCall, func(ctx context.Context, in PositionsIn) (PositionsOut, error) {
 			if err := client.CheckAddress("user", in.User); err != nil {
 				return PositionsOut{}, err
@@ -93,32 +101,47 @@ func (s *Service) getUserPositions() toolkit.Tool {
 			if limit <= 0 {
 				limit = 25
 			}
-			sortBy := in.SortBy
-			if sortBy == "" {
-				sortBy = "CURRENT"
+			status := in.Status
+			if status == "" {
+				status = "OPEN"
 			}
-			q := url.Values{"user": {in.User}, "limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(c.Offset)},
-				"sortBy": {sortBy}, "sortDirection": {"DESC"}, "sizeThreshold": {"0.01"}}
+			// A v2 cursor binds status and sort; the same user and status go
+			// with it (docs.polymarket.com api-reference/wallet/list-positions-for-a-user-or-market,
+			// "Resume contract"), and the scope refuses it for other filters.
+			scope := status + "|" + in.SortBy + "|" + strings.ToLower(in.Market)
+			if c.Keyset != "" && c.Scope != scope {
+				return PositionsOut{}, envelope.Invalid("cursor", "this cursor continues other filters (status, sort_by, condition_id): pass them as on the first page, or leave cursor out")
+			}
+			q := url.Values{"user": {in.User}, "limit": {strconv.Itoa(limit)}, "status": {status}}
+			if in.SortBy != "" { // v2's sort keys (ts-sdk bindings PositionSortBy)
+				q.Set("sortBy", in.SortBy)
+				q.Set("sortDirection", "DESC")
+			}
+			if c.Keyset != "" {
+				q.Set("cursor", c.Keyset)
+			}
 			if in.Market != "" {
 				if err := client.CheckConditionID("condition_id", in.Market); err != nil {
 					return PositionsOut{}, err
 				}
-				q.Set("market", strings.ToLower(in.Market)) // canonical lowercase hex, as Polymarket sends ids
+				q.Set("condition", strings.ToLower(in.Market)) // v2's market filter (migrate/data-api-v1-to-v2, "Market selection")
 			}
-			if in.Redeemable {
-				q.Set("redeemable", "true")
-			}
-			rows, src, err := s.c.Positions(ctx, q)
+			page, src, err := s.c.Positions(ctx, q)
 			if err != nil {
 				return PositionsOut{}, err
 			}
+			rows := page.Rows
 			out := PositionsOut{Positions: make([]PositionOut, len(rows)), Source: src}
 			var tot PositionTotals
 			for i, p := range rows {
 				po := PositionOut{Title: p.Title, Outcome: p.Outcome, Slug: p.Slug, TokenID: p.Asset,
-					Size: float64(p.Size), AvgPrice: float64(p.AvgPrice), CurPrice: float64(p.CurPrice),
+					Size: float64(p.Size), AvgPrice: float64(p.AvgPrice), CurPrice: cents4(float64(p.CurPrice)),
 					CurrentValue: float64(p.CurrentValue), InitialValue: float64(p.InitialValue),
-					CashPnl: float64(p.CashPnl), PercentPnl: float64(p.PercentPnl), Redeemable: p.Redeemable}
+					CashPnl: float64(p.CashPnl), PercentPnl: float64(p.PercentPnl), Redeemable: p.Redeemable,
+					RealizedPnl: cents(float64(p.RealizedPnl))}
+				if p.Status != status {
+					po.Status = p.Status // OPEN holds REDEEMABLE ones: say which
+				}
 				// rows without the Data API's figures get them from size and prices
 				if po.CurrentValue == 0 && po.Size*po.CurPrice != 0 {
 					po.CurrentValue = po.Size * po.CurPrice
@@ -144,9 +167,16 @@ func (s *Service) getUserPositions() toolkit.Tool {
 			}
 			tot.CurrentValue, tot.InitialValue, tot.CashPnl = cents(tot.CurrentValue), cents(tot.InitialValue), cents(tot.CashPnl)
 			out.Totals, out.TotalsCover = tot, envelope.TotalsPage
-			out.NextCursor = nextDataOffset("get_user_positions", c.Offset, limit, len(rows), dataMaxOffset)
+			if page.Next != "" && page.HasMore {
+				out.NextCursor = cursor{Tool: "get_user_positions", Keyset: page.Next, Scope: scope}.encode()
+			}
 			out.More = out.NextCursor != ""
-			out.Coverage = dataCoverage("get_user_positions", out.NextCursor, c.Offset, len(rows), c.Offset+limit > dataMaxOffset && len(rows) == limit, "positions")
+			out.Coverage = dataCoverage("get_user_positions", out.NextCursor, 0, len(rows), false, strings.ToLower(status)+" positions")
+			if out.NextCursor != "" {
+				out.Coverage.Incomplete.Missing = "positions after this page (" + strings.ToLower(status) + ")"
+			} else if len(rows) == 0 && c.Keyset == "" {
+				out.Coverage = envelope.Nothing("the Data API answered no " + strings.ToLower(status) + " positions for this wallet")
+			}
 			s.walletValue(ctx, &out, in)
 			return out, nil
 		}))
@@ -171,8 +201,8 @@ func (s *Service) walletValue(ctx context.Context, out *PositionsOut, in Positio
 	out.Source = out.Source.Merge(src)
 	total := cents(float64(v.Value))
 	out.WalletValue = &total
-	if in.Redeemable {
-		out.WalletValueNote = "wallet_value_usdc covers every position, not only the redeemable ones listed"
+	if in.Status != "" && in.Status != "OPEN" {
+		out.WalletValueNote = "wallet_value_usdc is the value of every open position, not only the " + strings.ToLower(in.Status) + " ones listed"
 	}
 }
 

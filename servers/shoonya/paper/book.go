@@ -243,7 +243,7 @@ func (b *Book) Cancel(ctx context.Context, user, id string) (Order, error) {
 		}
 		o := &l.Orders[i]
 		if o.Status != Open && o.Status != TriggerPending {
-			return envelope.New(envelope.NotFound, "paper order %s is %s, not open; nothing to cancel", id, o.Status).WithDetail("status", o.Status)
+			return envelope.New(envelope.Conflict, "paper order %s is %s; nothing to cancel (get_order_book shows it)", id, o.Status).WithDetail("status", o.Status)
 		}
 		o.Status = Canceled
 		got = *o

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -517,15 +518,40 @@ type CancelIn struct {
 func cancelOrderTool(d *Deps) toolkit.Tool {
 	return toolkit.New(toolkit.Def{
 		Name: "cancel_order", Title: "Cancel order", Toolset: "orders",
-		Description: "Cancel an open order. Sent once, never auto-retried; on outcome_unknown check get_order_book. Errors: not_found (no such open order, or already complete/cancelled).",
+		Description: "Cancel an open order. Sent once, never auto-retried; on outcome_unknown check get_order_book. Errors: conflict (already finished: details.status), not_found.",
 		Hints:       toolkit.RemoteDestructive,
 	}, func(ctx context.Context, in CancelIn) (OrderAck, error) {
 		no, err := do(ctx, d, func(a *noren.Auth) (string, error) { return d.client().CancelOrder(ctx, a, in.OrderID) })
 		if err != nil {
-			return OrderAck{}, err
+			return OrderAck{}, finishedOrder(ctx, d, in.OrderID, err)
 		}
 		return OrderAck{OrderID: firstNonEmpty(no, in.OrderID), Status: "cancel_requested", Next: "check get_order_book: status becomes CANCELED"}, nil
 	})
+}
+
+// finishedOrder turns Noren's "Order not found to Cancel" for an order that
+// exists but is no longer open into the conflict modify_order answers, with
+// its status: the broker says the same words for both. The order book read
+// is safe to repeat; when it fails, the broker's answer stands.
+func finishedOrder(ctx context.Context, d *Deps, id string, err error) error {
+	var e *envelope.Error
+	if !errors.As(err, &e) || e.Code != envelope.NotFound {
+		return err
+	}
+	var st string
+	_, rerr := do(ctx, d, func(a *noren.Auth) (string, error) {
+		book, err := d.client().OrderBook(ctx, a)
+		for _, o := range book {
+			if o.OrderNo == id {
+				st = orders.Status(o.Status)
+			}
+		}
+		return "", err
+	})
+	if rerr != nil || st == "" || openStatuses[st] {
+		return err
+	}
+	return envelope.New(envelope.Conflict, "order %s is %s; nothing to cancel (get_order_book shows it)", id, st).WithDetail("status", st).WithCause(err)
 }
 
 func firstNonEmpty(a, b string) string {

@@ -4,7 +4,11 @@
 //	go run ./servers/polymarket/cmd/fake-polymarket --addr 127.0.0.1:8795
 //	POLYMARKET_GAMMA_URL=http://127.0.0.1:8795 POLYMARKET_CLOB_URL=http://127.0.0.1:8795 \
 //	POLYMARKET_DATA_URL=http://127.0.0.1:8795 POLYMARKET_BTC_URL=http://127.0.0.1:8795 \
-//	POLYMARKET_BTC_FALLBACK_URL=http://127.0.0.1:8795 polymarket
+//	POLYMARKET_BTC_FALLBACK_URL=http://127.0.0.1:8795 \
+//	POLYMARKET_MARKET_WS_URL=ws://127.0.0.1:8795/ws/market polymarket
+//
+// Live feed: the market websocket is at /ws/market; curl -XPOST
+// 127.0.0.1:8795/_fake/sockets/drop drops every open socket.
 //
 // Faults: curl -XPOST 127.0.0.1:8795/_fake/faults -d '{"kind":"429","retryAfter":2,"count":1}'.
 // Drift (docs/drift.md): FAKE_DRIFT=deprecate,rename:conditionId=condition_id,enum:type=MAKER_REBATE,error_body,
