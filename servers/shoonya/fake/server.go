@@ -51,6 +51,7 @@ type Server struct {
 	ledger    []LedgerEntry
 	watch     map[string]map[string][]string // uid → market watch → EXCH|token (watchlist.go)
 	seq       int64
+	alerts    alertBook // alerts.go
 
 	faults  fakeupstream.Queue[routed]
 	limiter *limiter
@@ -170,6 +171,10 @@ var routes = map[string]route{
 	"MarketWatch":         {true, (*Server).marketWatch},
 	"AddMultiScripsToMW":  {true, (*Server).addMultiScripsToMW},
 	"DeleteMultiMWScrips": {true, (*Server).deleteMultiMWScrips},
+	"SetAlert":        {true, (*Server).setAlert},
+	"ModifyAlert":     {true, (*Server).modifyAlert},
+	"CancelAlert":     {true, (*Server).cancelAlert},
+	"GetPendingAlert": {true, (*Server).pendingAlerts},
 }
 
 // Routes lists the REST route names the fake serves.

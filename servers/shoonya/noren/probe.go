@@ -85,6 +85,7 @@ func (c *Client) Probes(s *ProbeSession, now time.Time, skip string) []drift.Pro
 		})),
 		read("PositionBook", nil, own(func(a *Auth) map[string]any { return map[string]any{"uid": a.UID, "actid": a.ActID} })),
 		read("Holdings", nil, own(func(a *Auth) map[string]any { return map[string]any{"uid": a.UID, "actid": a.ActID, "prd": "C"} })),
+		read("GetPendingAlert", nil, own(func(a *Auth) map[string]any { return map[string]any{"uid": a.UID} })),
 		read("SearchScrip", nil, own(func(a *Auth) map[string]any {
 			return map[string]any{"uid": a.UID, "exch": "NSE", "stext": QuoteSymbol("RELIANCE")}
 		})),

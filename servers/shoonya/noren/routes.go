@@ -52,4 +52,9 @@ var Routes = map[string]RouteKind{
 	// never probed.
 	"AddMultiScripsToMW":  Writes,
 	"DeleteMultiMWScrips": Writes,
+	// Price alerts (alerts.go): they move no money, but change the account.
+	"SetAlert":        Writes,
+	"ModifyAlert":     Writes,
+	"CancelAlert":     Writes,
+	"GetPendingAlert": Reads,
 }

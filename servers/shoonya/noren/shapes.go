@@ -45,6 +45,12 @@ var Shapes = []drift.Shape{
 	norenShape("MarketWatch", drift.Req("values", drift.Array), drift.Req("values[].tsym", drift.String), drift.Req("values[].token", drift.String)),
 	norenShape("AddMultiScripsToMW", drift.Req("stat", drift.String)),
 	norenShape("DeleteMultiMWScrips", drift.Req("stat", drift.String)),
+	// Alerts (alerts.go; assumed shapes, no public sample): the probe reads
+	// GetPendingAlert, so a live answer that differs shows as drift.
+	norenShape("SetAlert", drift.Req("al_id", drift.String)),
+	norenShape("ModifyAlert", drift.Opt("al_id", drift.String)),
+	norenShape("CancelAlert", drift.Opt("al_id", drift.String)),
+	norenShape("GetPendingAlert", drift.Req("", drift.Array), drift.Req("[].al_id", drift.String), drift.Opt("[].ai_t", drift.String), drift.Opt("[].d", num...)),
 }
 
 var num = []string{drift.String, drift.Number}

@@ -100,6 +100,7 @@ func All(d *Deps) []toolkit.Tool {
 		watchlistsTool(d), editWatchlistTool(d),
 		optionGreeksTool(d),
 	}
+	all = append(all, alertTools(d)...)
 	for i, t := range all {
 		all[i] = normalisedArguments(markedPaper(d, t))
 	}

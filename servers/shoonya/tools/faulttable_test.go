@@ -31,7 +31,7 @@ func TestFaultTable(t *testing.T) {
 	}
 	day := fake.LastSession(clock.MustFromEnv().Now()).Format("2006-01-02")
 	seq := 0
-	lists := []string{"get_order_book", "get_trade_book", "get_positions", "get_holdings", "search_scrip", "get_time_price_series", "get_gtts", "get_watchlists"}
+	lists := []string{"get_order_book", "get_trade_book", "get_positions", "get_holdings", "search_scrip", "get_time_price_series", "get_gtts", "get_watchlists", "list_price_alerts"}
 	nothing := func(status int) servetest.Refusal {
 		return servetest.Refusal{Name: fmt.Sprintf("%d no data", status), Status: status, ContentType: "application/json",
 			Body: `{"stat":"Not_Ok","emsg":"Error Occurred : 5 \"no data\""}`, Source: "ShoonyaApi-py README, PositionBook/GetQuotes failure samples",
@@ -75,6 +75,7 @@ func TestFaultTable(t *testing.T) {
 				ch := servetest.Decode[tools.ChainOut](t, c.Call(t, "get_option_chain", map[string]any{"exchange": "NFO", "trading_symbol": "NIFTY", "strike_price": 25000, "strike_count": 1}))
 				return map[string]any{"exchange": "NFO", "trading_symbol": ch.Rows[0].Call.TradingSymbol}
 			}},
+			{Tool: "list_price_alerts"},
 		},
 		Refusals: []servetest.Refusal{
 			{Name: "invalid input", Status: 200, ContentType: "application/json",
