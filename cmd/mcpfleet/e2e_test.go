@@ -45,19 +45,24 @@ func buildFleet(t testing.TB) string {
 				targets[s.Fake] = "./servers/" + s.Name + "/cmd/" + s.Fake
 			}
 		}
-		for name, pkg := range targets {
-			cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, name), pkg)
-			cmd.Dir = root
-			if out, err := cmd.CombinedOutput(); err != nil {
-				buildErr = &buildFailure{name, string(out)}
-				return
-			}
-		}
+		buildErr = goBuild(root, binDir, targets)
 	})
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
 	return binDir
+}
+
+// goBuild builds each target package (name → ./path) into dir.
+func goBuild(root, dir string, targets map[string]string) error {
+	for name, pkg := range targets {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return &buildFailure{name, string(out)}
+		}
+	}
+	return nil
 }
 
 type buildFailure struct{ name, out string }

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/redis/go-redis/v9"
 	"github.com/rs/zerolog"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
@@ -50,7 +51,11 @@ type Registry struct {
 	// keep limits and caches in memory. With it, replicas share both.
 	Redis *redis.Client
 	// Clock is the time tools read (Options.Clock; the system clock in production).
-	Clock   clock.Clock
+	Clock clock.Clock
+	// Tracing is the tracer provider (Options.Tracing; a no-op one when
+	// tracing is off) for spans of the server's own beyond tool calls and
+	// upstream requests, which are traced already.
+	Tracing trace.TracerProvider
 	state   *state // the embedded store: Store, LimitOptions, CacheOptions
 	filter  toolFilter
 	tools   []toolkit.Tool

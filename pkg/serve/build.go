@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mattn/go-isatty"
 	"github.com/rs/zerolog"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpfleet/mcpfleet/pkg/auth/issued"
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
@@ -20,6 +21,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/metrics"
 	"github.com/mcpfleet/mcpfleet/pkg/redact"
 	"github.com/mcpfleet/mcpfleet/pkg/subscriptions"
+	"github.com/mcpfleet/mcpfleet/pkg/telemetry"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
 
@@ -73,7 +75,14 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	log = log.With().Str("server", app.Name).Logger()
 	o.Limits = o.Limits.orDefaults() // Options built in code may leave limits unset
 	var reg *Registry                // for the scope filter, set below
-	s := server.NewMCPServer(app.Name, resolveVersion(app.Version),
+	if o.Tracing == nil {
+		o.Tracing = telemetry.Off().Provider
+	}
+	var traced []server.ServerOption
+	if !telemetry.IsNoop(o.Tracing) {
+		traced = append(traced, server.WithResourceHandlerMiddleware(telemetry.ResourceSpans(o.Tracing, o.Transport)))
+	}
+	s := server.NewMCPServer(app.Name, resolveVersion(app.Version), append(traced,
 		server.WithInstructions(app.Instructions),
 		// No list ever changes after start (tools, resources and prompts are
 		// added by Register), so no listChanged. Resources and prompts are
@@ -93,7 +102,11 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 		server.WithToolFilter(scopeFilter(&reg)),
 		// No server.WithLogger: its lines (one per message and call) repeat
 		// callLogger's and cost every call even when not written.
-	)
+	)...)
+	if !telemetry.IsNoop(o.Tracing) {
+		// Outermost: the span covers the call as logged and measured.
+		s.Use(telemetry.ToolSpans(o.Tracing, o.Transport))
+	}
 	s.Use(callLogger(log, app.Name))
 	// A cancelled call's response is left out (MCP: no response to a
 	// cancelled request); the transport's writer drops it.
@@ -101,7 +114,7 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 	if o.Clock == nil {
 		o.Clock = clock.System{}
 	}
-	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o), name: app.Name, Clock: o.Clock, transport: o.Transport, addr: o.Addr,
+	r := &Registry{Server: s, Log: log, ReadOnly: o.ReadOnly, filter: newToolFilter(o), name: app.Name, Clock: o.Clock, Tracing: o.Tracing, transport: o.Transport, addr: o.Addr,
 		state: &state{ctx: context.WithoutCancel(ctx), mode: o.State, dir: o.StateDir, server: app.Name, log: log}}
 	if r.state.mode == "" { // Options built by hand, not by ParseOptions
 		r.state.mode = StateMemory
@@ -146,7 +159,11 @@ func Build(ctx context.Context, app App, o Options, log zerolog.Logger) (*Built,
 func callLogger(log zerolog.Logger, name string) server.ToolHandlerMiddleware {
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			l := log.With().Str("tool", req.Params.Name).Str("user", UserID(ctx)).Logger()
+			lc := log.With().Str("tool", req.Params.Name).Str("user", UserID(ctx))
+			if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+				lc = lc.Str("trace_id", sc.TraceID().String()) // the tool span's (ToolSpans runs first)
+			}
+			l := lc.Logger()
 			ctx = l.WithContext(ctx)
 			start := time.Now()
 			res, err := next(ctx, req)

@@ -8,13 +8,14 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/drift"
 	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/store"
+	"github.com/mcpfleet/mcpfleet/pkg/telemetry"
 )
 
 // SpineEnv is every variable the spine reads without a flag of its own
 // (the flags name theirs in brackets), declared once: --help prints it for
 // every server, and servetest.EnvInHelp proves each read variable is listed.
 func SpineEnv() []env.Var {
-	return []env.Var{
+	return append([]env.Var{
 		{Name: "MCPFLEET_AUTH_TOKENS", Help: "user=token,... bearer tokens for HTTP", Secret: true},
 		{Name: "MCPFLEET_AUTH_ISSUED", Help: "1: accept tokens issued with `mcpfleet token issue` (kept in the state file or Redis; docs/deploy.md)"},
 		{Name: "MCPFLEET_OAUTH_ISSUER", Help: "with MCPFLEET_PUBLIC_URL: accept OAuth access tokens from this issuer (docs/deploy.md)"},
@@ -29,7 +30,7 @@ func SpineEnv() []env.Var {
 		{Name: drift.EnvDir, Help: "where the drift seen at run time is kept for `mcpfleet doctor` (default: the state directory)"},
 		{Name: drift.EnvSample, Help: "how often one route's body is checked for drift, a Go duration (default 1m; 0: every answer)"},
 		{Name: "MCPFLEET_CPUPROFILE", Help: "file: write a CPU profile of the whole run (go tool pprof)"},
-	}
+	}, telemetry.Env()...)
 }
 
 // printSpineEnv is SpineEnv and the transport limits, for --help.

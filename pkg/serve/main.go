@@ -10,9 +10,13 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/redact"
+	"github.com/mcpfleet/mcpfleet/pkg/telemetry"
 )
 
 // Main runs app with os.Args and exits. It never writes to stdout except the
@@ -67,6 +71,13 @@ func Run(ctx context.Context, app App, args []string, stdin io.Reader, stdout, s
 			return 2
 		}
 	}
+	tracing, err := telemetry.FromEnv(ctx, os.Getenv, app.Name, resolveVersion(app.Version))
+	if err != nil {
+		fmt.Fprintln(stderr, app.Name+":", err)
+		return 2
+	}
+	defer flushTraces(tracing, logger)
+	o.Tracing = tracing.Provider
 	b, err := Build(ctx, app, o, logger)
 	if err != nil {
 		logger.Error().Err(err).Msg("start-up failed")
@@ -113,4 +124,14 @@ func startCPUProfile(path string) (stop func(), err error) {
 		pprof.StopCPUProfile()
 		_ = f.Close()
 	}, nil
+}
+
+// flushTraces sends the spans still queued before the process exits,
+// waiting at most 5 s for the collector (signal or EOF ended ctx already).
+func flushTraces(t *telemetry.Tracing, log zerolog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := t.Shutdown(ctx); err != nil {
+		log.Warn().Err(err).Msg("traces not flushed to the OTLP collector")
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/auth"
 	"github.com/mcpfleet/mcpfleet/pkg/env"
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Options are the flags every server shares. Each has an MCPFLEET_* env fallback.
@@ -37,6 +38,10 @@ type Options struct {
 	// Never a flag or a variable: in-process tests hand their fakes' clock
 	// (pkg/clock) to the server so both agree on what day it is.
 	Clock clock.Clock
+	// Tracing is the tracer provider of the server's spans (pkg/telemetry);
+	// nil or a no-op provider traces nothing and costs no call anything. Run
+	// builds it from the OTEL_* variables; never a flag.
+	Tracing trace.TracerProvider
 }
 
 func splitList(s string) []string {

@@ -134,7 +134,9 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 				return out, c.limiterError(ctx, parent, req, err, anySent && !safe, timeout, extra)
 			}
 		}
-		res := c.attempt(ctx, req, body, contentType)
+		actx, span := c.startSpan(ctx, method, op, attempt)
+		res := c.attempt(actx, req, body, contentType)
+		endSpan(span, res)
 		anySent = anySent || res.sent
 		c.logAttempt(req, res, attempt, extra)
 		metrics.Upstream(c.cfg.Name, op, res.status, res.dur)
