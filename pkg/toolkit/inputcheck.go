@@ -325,6 +325,34 @@ func closest(name string, props []string) string {
 // candidates by edit distance, or "" when none is near enough.
 func Closest(name string, candidates []string) string { return closest(name, candidates) }
 
+// ClosestN are the n candidates nearest to name by the same measure as
+// Closest (case-insensitive edit distance, a candidate containing the name or
+// contained in it counting as one edit), nearest first, ties in the
+// candidates' order, with no cut-off: the names to offer when a name is
+// refused.
+func ClosestN(name string, candidates []string, n int) []string {
+	ln := strings.ToLower(strings.TrimSpace(name))
+	type scored struct {
+		s string
+		d int
+	}
+	all := make([]scored, 0, len(candidates))
+	for _, c := range candidates {
+		lc := strings.ToLower(c)
+		d := editDistance(ln, lc)
+		if ln != "" && (strings.Contains(lc, ln) || strings.Contains(ln, lc)) {
+			d = min(d, 1)
+		}
+		all = append(all, scored{c, d})
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].d < all[j].d })
+	out := make([]string, 0, n)
+	for i := 0; i < len(all) && i < n; i++ {
+		out = append(out, all[i].s)
+	}
+	return out
+}
+
 func editDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)

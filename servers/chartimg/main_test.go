@@ -91,14 +91,14 @@ func (e *env) call(t *testing.T, tool string, args map[string]any) *mcp.CallTool
 
 func TestToolsListedLintedAndReadOnly(t *testing.T) {
 	e := start(t, setup{})
-	if n := len(e.conn.Tools(t)); n != 6 {
-		t.Fatalf("%d tools listed, want 6", n)
+	if n := len(e.conn.Tools(t)); n != 7 {
+		t.Fatalf("%d tools listed, want 7", n)
 	}
 	servetest.Lint(t, e.conn.Built.Registry.Tools())
 	ro := start(t, setup{extraArgs: []string{"--read-only"}})
 	for _, tl := range ro.conn.Tools(t) {
-		if tl.Name == "generate_chart_image" {
-			t.Error("read-only mode lists generate_chart_image")
+		if tl.Name == "generate_chart_image" || tl.Name == "generate_layout_chart" {
+			t.Errorf("read-only mode lists %s", tl.Name)
 		}
 	}
 	if n := len(ro.conn.Tools(t)); n != 5 {

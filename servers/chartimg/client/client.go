@@ -70,6 +70,9 @@ type Config struct {
 	// spends the key's one daily quota; nil keeps it in this process.
 	Store  *store.DB
 	Logger zerolog.Logger
+	// TVSession is the user's TradingView session, sent to the layout routes
+	// only (layout.go); zero: shared layouts only.
+	TVSession TVSession
 	// Now is the clock the daily limit's reset time is read from (the server's
 	// Registry.Clock); nil is the system clock.
 	Now func() time.Time
@@ -111,6 +114,7 @@ type Client struct {
 	// CHART_IMG_PLAN is not set (only limits no two plans share).
 	learned atomic.Pointer[chart.Plan]
 	now     func() time.Time
+	tv      TVSession
 }
 
 // New builds a client. A missing API key is not an error here: calls that need
@@ -134,7 +138,7 @@ func New(cfg Config) *Client {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	c := &Client{now: cfg.Now, key: cfg.APIKey, plan: cfg.Plan, keyID: KeyID(cfg.APIKey), shared: cfg.Redis != nil || cfg.Store != nil, inFile: cfg.Store != nil}
+	c := &Client{now: cfg.Now, tv: cfg.TVSession, key: cfg.APIKey, plan: cfg.Plan, keyID: KeyID(cfg.APIKey), shared: cfg.Redis != nil || cfg.Store != nil, inFile: cfg.Store != nil}
 	// The limiter paces a known plan only: chart-img does not say which plan a
 	// key has (no account route, no documented rate-limit headers), and a
 	// guessed BASIC would refuse a paid key's 2nd request each second and its

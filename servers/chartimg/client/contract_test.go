@@ -17,8 +17,9 @@ import (
 var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases: 10, Shapes: Shapes,
 	Call: func(t *testing.T, base string, tc servetest.ContractCase) (any, error) {
 		var own struct {
-			Plan string `json:"plan"`
-			Want struct {
+			Plan      string    `json:"plan"`
+			TVSession [2]string `json:"tv_session"`
+			Want      struct {
 				PlanAfter *string `json:"plan_after"`
 			} `json:"want"`
 		}
@@ -32,7 +33,8 @@ var contract = servetest.Contract{File: "testdata/contract/cases.json", MinCases
 				t.Fatalf("plan %q", own.Plan)
 			}
 		}
-		c := New(Config{APIURL: base, APIKey: "contract-key", Plan: plan, Retries: -1, NoLimiter: true, Timeout: 5 * time.Second, Drift: tc.Drift})
+		c := New(Config{APIURL: base, APIKey: "contract-key", Plan: plan, Retries: -1, NoLimiter: true, Timeout: 5 * time.Second,
+			TVSession: TVSession{ID: own.TVSession[0], Sign: own.TVSession[1]}, Drift: tc.Drift})
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		got, err := invoke(ctx, c, tc.Call, tc.Args)
@@ -54,6 +56,16 @@ func invoke(ctx context.Context, c *Client, call string, args json.RawMessage) (
 			return nil, err
 		}
 		return c.Store(ctx, cfg)
+	case "layout_store":
+		var a struct {
+			LayoutID string         `json:"layoutId"`
+			Body     map[string]any `json:"body"`
+		}
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		r, err := c.Layout(ctx, a.LayoutID, a.Body, true)
+		return r.Stored, err
 	case "exchanges":
 		return c.Exchanges(ctx)
 	case "symbols":

@@ -30,6 +30,9 @@ const (
 	RouteSymbols = "symbols" // GET /v3/tradingview/exchange/{id}
 	RouteDocs    = "docs"    // GET / (the docs page)
 	RouteImage   = "image"   // GET /storage/{file}
+	// RouteLayout is POST /v2/tradingview/layout-chart/{id}, RouteLayoutStorage its /storage/{id} variant.
+	RouteLayout        = "layout"
+	RouteLayoutStorage = "layout-storage"
 )
 
 // Options configure a fake.
@@ -46,6 +49,11 @@ type Options struct {
 	NoRateLimit bool
 	// Now replaces the clock.
 	Now func() time.Time
+	// Layouts are the TradingView layouts by id; default three (layout.go).
+	Layouts map[string]Layout
+	// TVSessions are the TradingView sessions accepted (sessionid →
+	// sessionid_sign); default {"tv-session": "tv-sign"}.
+	TVSessions TVSession
 }
 
 // Server is one fake chart-img.
@@ -91,9 +99,15 @@ func New(o Options) *Server {
 	if o.Now == nil {
 		o.Now = clock.MustFromEnv().Now
 	}
+	if o.Layouts == nil {
+		o.Layouts = defaultLayouts()
+	}
+	if o.TVSessions == nil {
+		o.TVSessions = TVSession{"tv-session": "tv-sign"}
+	}
 	s := &Server{o: o, docs: o.DocsHTML, stored: map[string]stored{}, rates: map[string]*rate{},
 		counts: map[string]*atomic.Int64{}, known: docsparse.Snapshot()}
-	for _, r := range []string{RouteChart, RouteStorage, RouteList, RouteSymbols, RouteDocs, RouteImage} {
+	for _, r := range []string{RouteChart, RouteStorage, RouteList, RouteSymbols, RouteDocs, RouteImage, RouteLayout, RouteLayoutStorage} {
 		s.counts[r] = &atomic.Int64{}
 	}
 	return s
@@ -140,6 +154,10 @@ func routeOf(r *http.Request) string {
 		return RouteChart
 	case p == "/v2/tradingview/advanced-chart/storage":
 		return RouteStorage
+	case strings.HasPrefix(p, "/v2/tradingview/layout-chart/storage/"):
+		return RouteLayoutStorage
+	case strings.HasPrefix(p, "/v2/tradingview/layout-chart/"):
+		return RouteLayout
 	case p == "/v3/tradingview/exchange/list":
 		return RouteList
 	case strings.HasPrefix(p, "/v3/tradingview/exchange/"):
@@ -189,6 +207,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.image(w, r)
 	case RouteList, RouteSymbols:
 		s.v3(w, r, route)
+	case RouteLayout, RouteLayoutStorage:
+		s.layout(w, r, route == RouteLayoutStorage)
 	default:
 		s.chart(w, r, route == RouteStorage)
 	}

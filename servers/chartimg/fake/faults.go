@@ -74,7 +74,7 @@ func (s *Server) applyFault(w http.ResponseWriter, route string, f *Fault) bool 
 	case f.Truncate:
 		body := `{"updatedAt":"2024-07-08T00:00:00.106Z","payload":["BINANCE","NASDAQ","NYSE","FX"]}`
 		ct := "application/json"
-		if route == RouteChart {
+		if route == RouteChart || route == RouteLayout {
 			body, ct = string(pngMagic)+strings.Repeat("x", 200), "image/png"
 		}
 		w.Header().Set("Content-Type", ct)
@@ -83,7 +83,7 @@ func (s *Server) applyFault(w http.ResponseWriter, route string, f *Fault) bool 
 		_, _ = io.WriteString(w, body)
 		return true
 	case f.Malformed:
-		if route == RouteChart {
+		if route == RouteChart || route == RouteLayout {
 			w.Header().Set("Content-Type", "image/png")
 			w.WriteHeader(200)
 			_, _ = io.WriteString(w, "this is not an image")

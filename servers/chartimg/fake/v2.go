@@ -118,7 +118,17 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request, storage bool) {
 		msg(w, 500, "Something Went Wrong") // docs › Errors: 500 body
 		return
 	}
-	// docs › Advanced Chart: raw image bytes with its content type.
+	// docs › Advanced Chart: raw image bytes with its content type; To
+	// Storage: {url, etag, expire}
+	s.answerImage(w, r, img, format, storage, p, "")
+}
+
+// answerImage writes a rendered chart: the image bytes with their content
+// type, or with storage the public copy's {url, etag, expire} (docs ›
+// Advanced Chart To Storage; the layout's adds size: docs › Shared Layout To
+// Storage), expiring after the plan's storage days (docs › Request Limit ›
+// Storage Limit). prefix names the stored file apart ("layout-").
+func (s *Server) answerImage(w http.ResponseWriter, r *http.Request, img []byte, format string, storage bool, p chart.Plan, prefix string) {
 	mime := "image/" + format
 	if !storage {
 		w.Header().Set("Content-Type", mime)
@@ -129,7 +139,7 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request, storage bool) {
 	}
 	sum := md5.Sum(img)
 	etag := hex.EncodeToString(sum[:])
-	name := etag[:11] + "." + map[string]string{"png": "png", "jpeg": "jpg"}[format]
+	name := prefix + etag[:11] + "." + map[string]string{"png": "png", "jpeg": "jpg"}[format]
 	s.mu.Lock()
 	s.stored[name] = stored{img, mime}
 	base := s.base
@@ -137,10 +147,12 @@ func (s *Server) chart(w http.ResponseWriter, r *http.Request, storage bool) {
 	if base == "" {
 		base = "http://" + r.Host
 	}
-	// docs › Advanced Chart To Storage: {url, etag, expire}, expiring after the
-	// plan's storage days (docs › Request Limit › Storage Limit).
-	writeJSON(w, 200, map[string]any{"url": base + "/storage/" + name, "etag": etag,
-		"expire": s.o.Now().UTC().Add(time.Duration(p.StorageDays) * 24 * time.Hour).Format("2006-01-02T15:04:05.000Z")})
+	out := map[string]any{"url": base + "/storage/" + name, "etag": etag,
+		"expire": s.o.Now().UTC().Add(time.Duration(p.StorageDays) * 24 * time.Hour).Format("2006-01-02T15:04:05.000Z")}
+	if prefix != "" {
+		out["size"] = len(img)
+	}
+	writeJSON(w, 200, out)
 }
 
 func orDefault(v, d string) string {

@@ -33,6 +33,11 @@ type Request struct {
 	Symbol   string
 	Exchange string
 	Prefs    Preferences
+	// Structured fields (structured.go): they win over the text, and each
+	// difference from what the text said is a warning.
+	Studies  []StudySpec   `json:",omitempty"`
+	Drawings []DrawingSpec `json:",omitempty"`
+	Timezone string        `json:",omitempty"`
 }
 
 // Result is the config plus how it was reached.
@@ -40,6 +45,9 @@ type Result struct {
 	Config    chart.Config `json:"config"`
 	Reasoning []string     `json:"reasoning"`
 	Warnings  []string     `json:"warnings"`
+	// Errors are structured fields that cannot be sent (an unknown study,
+	// input key or timezone); the config is not to be used when any.
+	Errors []FieldError `json:"errors,omitempty"`
 }
 
 // Builder holds the dictionary built from one copy of the docs.
@@ -188,6 +196,10 @@ type item struct {
 	// owned: a number in the settings of the multi-input study before it,
 	// though another study's name follows ("MACD 12,26,9 RSI 14")
 	owned bool
+	// interval: a glued one-letter day or week unit that names a chart
+	// interval ("1D", "2D", "3D", "1W"), never a study's length: "ETH 1D
+	// RSI" is a daily chart with RSI, not RSI(1)
+	interval bool
 }
 
 type numArg struct {
@@ -232,6 +244,7 @@ type state struct {
 	session    string
 	timezone   string
 	smoothings []smoothing // study smoothing lines read before the studies exist
+	pending    []pendingLevels
 	format     string
 	ivHint     string
 	shouting   bool // no lower-case letters: capitals mark nothing
@@ -259,14 +272,35 @@ func (b *Builder) Build(req Request) Result {
 	text := s.extract(req.Text)
 	var toks [48]token
 	s.match(lex(text, toks[:0]))
+	s.markGluedIntervals()
 	s.studySmoothing()
+	s.levelsBefore()
 	s.indicators()
+	s.applyPendingLevels()
+	s.lengthLikeLevel()
+	s.dropRedundantCross()
 	s.applySmoothings()
 	s.drawingsAndSize()
 	s.time()
 	s.rest()
+	s.structured(req)
 	s.finish(req)
 	return s.res
+}
+
+// markGluedIntervals sets item.interval on the units of "1D", "2D", "3D" and
+// "1W" (TradingView's own interval labels, as idea titles write them:
+// "ETHUSDT 1D Ichimoku"), so they are not read as "N-day" study lengths.
+func (s *state) markGluedIntervals() {
+	for i := 1; i < len(s.items); i++ {
+		it, n := &s.items[i], &s.items[i-1]
+		if it.kind != kUnit || !it.tok.compact || len(it.tok.orig) != 1 || n.kind != kNum {
+			continue
+		}
+		if it.value == "day" && (n.tok.num == 1 || n.tok.num == 2 || n.tok.num == 3) || it.value == "week" && n.tok.num == 1 {
+			it.interval = true
+		}
+	}
 }
 
 func hasDigit(t string) bool {

@@ -275,7 +275,7 @@ var cases = []struct {
 	{"Show BTC with Williams %R and the Awesome Oscillator over 3 months", want{symbol: "BINANCE:BTCUSDT", rng: "3M", studies: []string{"Williams %R", "Awesome Oscillator"}}},
 	{"coinbase stock with on-balance volume", want{symbol: "NASDAQ:COIN", studies: []string{"On Balance Volume"}}},
 	{"Chart of silver since January", want{symbol: "OANDA:XAGUSD", rng: "YTD"}},
-	{"google 1 year with rsi 30 and bollinger 20,2", want{symbol: "NASDAQ:GOOGL", rng: "1Y", studies: []string{RSI + "{length=30}", BB + "{in_0=20,in_1=2}"}}},
+	{"google 1 year with rsi 30 and bollinger 20,2", want{symbol: "NASDAQ:GOOGL", rng: "1Y", studies: []string{RSI + "{length=30}", BB + "{in_0=20,in_1=2}"}, warn: "also its documented LowerLimit level"}},
 	{"Plot BTCUSDT on Binance with a 9 and 21 EMA on the 15-minute timeframe",
 		want{symbol: "BINANCE:BTCUSDT", interval: "15m", studies: []string{EMA + "{length=9}", EMA + "{length=21}"}}},
 	{"I'd like a weekly chart of Microsoft for the past five years", want{symbol: "NASDAQ:MSFT", interval: "1W", rng: "5Y"}},

@@ -108,21 +108,21 @@ var listed = [][2]string{
 	{"intel|intc", "NASDAQ:INTC"}, {"palantir|pltr", "NASDAQ:PLTR"}, {"microstrategy|mstr|strategy inc", "NASDAQ:MSTR"},
 	{"paypal|pypl", "NASDAQ:PYPL"}, {"adobe|adbe", "NASDAQ:ADBE"}, {"broadcom|avgo", "NASDAQ:AVGO"},
 	{"qualcomm|qcom", "NASDAQ:QCOM"}, {"costco", "NASDAQ:COST"}, {"starbucks|sbux", "NASDAQ:SBUX"},
-	{"pepsico|pepsi", "NASDAQ:PEP"}, {"coinbase stock|coinbase global", "NASDAQ:COIN"}, {"cisco|csco", "NASDAQ:CSCO"},
+	{"pepsico|pepsi", "NASDAQ:PEP"}, {"cisco|csco", "NASDAQ:CSCO"},
 	{"jpmorgan|jp morgan|jpm", "NYSE:JPM"}, {"berkshire|berkshire hathaway|brk.b", "NYSE:BRK.B"},
 	{"walmart|wmt", "NYSE:WMT"}, {"disney|walt disney", "NYSE:DIS"}, {"coca cola|coca-cola|coke", "NYSE:KO"},
 	{"visa", "NYSE:V"}, {"mastercard", "NYSE:MA"}, {"exxon|exxonmobil|exxon mobil|xom", "NYSE:XOM"},
 	{"ibm", "NYSE:IBM"}, {"boeing", "NYSE:BA"}, {"nike|nke", "NYSE:NKE"}, {"goldman|goldman sachs", "NYSE:GS"},
 	{"uber", "NYSE:UBER"}, {"alibaba|baba", "NYSE:BABA"}, {"oracle|orcl", "NYSE:ORCL"}, {"salesforce|crm", "NYSE:CRM"},
 	{"spy|spdr", "AMEX:SPY"}, {"qqq", "NASDAQ:QQQ"}, {"iwm", "AMEX:IWM"}, {"gld", "AMEX:GLD"},
-	{"s&p 500|s&p|sp500|sp 500|spx|s and p 500|s and p|standard and poor", "SP:SPX"},
-	{"nasdaq 100|nasdaq-100|ndx|nas100", "NASDAQ:NDX"}, {"nasdaq composite|ixic|the nasdaq|nasdaq index", "NASDAQ:IXIC"},
-	{"dow jones|dow|djia|dji|dow jones industrial average", "DJ:DJI"}, {"russell 2000|russell|rut", "RUSSELL:RUT"},
+	{"s&p 500|s&p|sp500|sp 500|spx|s and p 500|s and p|standard and poor|us500|us 500|spx500", "SP:SPX"},
+	{"nasdaq 100|nasdaq-100|ndx|nas100|us100|us 100|ustec", "NASDAQ:NDX"}, {"nasdaq composite|ixic|the nasdaq|nasdaq index", "NASDAQ:IXIC"},
+	{"dow jones|dow|djia|dji|dow jones industrial average|us30|us 30|wall street 30", "DJ:DJI"}, {"russell 2000|russell|rut", "RUSSELL:RUT"},
 	{"vix|volatility index vix|fear index", "CBOE:VIX"}, {"dxy|dollar index|us dollar index", "TVC:DXY"},
-	{"nikkei|nikkei 225", "TVC:NI225"}, {"hang seng", "TVC:HSI"}, {"dax", "XETR:DAX"}, {"ftse 100|ftse", "TVC:UKX"},
-	{"nifty|nifty 50", "NSE:NIFTY"}, {"bank nifty|banknifty", "NSE:BANKNIFTY"}, {"sensex", "BSE:SENSEX"},
+	{"nikkei|nikkei 225|jp225|jpn225", "TVC:NI225"}, {"hang seng", "TVC:HSI"}, {"dax|ger40|ger 40|de40|ger30", "XETR:DAX"}, {"ftse 100|ftse|uk100|uk 100", "TVC:UKX"},
+	{"nifty|nifty 50", "NSE:NIFTY"}, {"asx 200|asx200|xjo|s&p/asx 200", "ASX:XJO"}, {"bank nifty|banknifty", "NSE:BANKNIFTY"}, {"sensex", "BSE:SENSEX"},
 	{"gold|xau|xauusd", "OANDA:XAUUSD"}, {"silver|xag|xagusd", "OANDA:XAGUSD"},
-	{"crude oil|crude|oil|wti|us oil", "TVC:USOIL"}, {"brent|brent crude", "TVC:UKOIL"},
+	{"crude oil|crude|oil|wti|us oil|usoil", "TVC:USOIL"}, {"brent|brent crude|ukoil", "TVC:UKOIL"},
 	{"natural gas|natgas", "NYMEX:NG1!"}, {"copper", "COMEX:HG1!"},
 	{"10 year treasury|10 year yield|10y yield|us10y|ten year treasury|treasury yield", "TVC:US10Y"},
 	{"reliance|reliance industries", "NSE:RELIANCE"}, {"tcs|tata consultancy", "NSE:TCS"}, {"infosys|infy", "NSE:INFY"},
@@ -134,6 +134,39 @@ var listed = [][2]string{
 	{"bitcoin dominance|btc dominance|btc.d", "CRYPTOCAP:BTC.D"},
 }
 
+// exchangeCompanies are listed companies whose names are also exchange names
+// (or hold one): read as the company only with a word that marks a company
+// ("Coinbase shares", "CME Group", "Nasdaq Inc"), never alone, where the name
+// is the exchange ("bitcoin on Coinbase", "AAPL on Nasdaq"). Weak cues are
+// left out where the exchange reading is common ("Nasdaq stocks", "ASX
+// shares", "NYSE stock" stay exchanges). The symbols are the listings'
+// TradingView pages (tradingview.com/symbols/NASDAQ-COIN/, NASDAQ-NDAQ,
+// NASDAQ-CME, NYSE-ICE, CBOE-CBOE, XETR-DB1, LSE-LSEG, HKEX-388, ASX-ASX,
+// SGX-S68, EURONEXT-ENX, TSE-8697, NSE-BSE, NASDAQ-HOOD); the exchange ids
+// are the docs' "TradingView Symbols" tables'.
+var exchangeCompanies = [][2]string{
+	{"coinbase stock|coinbase share|coinbase share price|coinbase global|coinbase inc|coinbase equity|shares of coinbase|coinbase common stock", "NASDAQ:COIN"},
+	{"nasdaq inc|nasdaq incorporated|nasdaq the company|ndaq|shares of nasdaq inc", "NASDAQ:NDAQ"},
+	{"cme group|cme stock|cme share|cme group inc|shares of cme", "NASDAQ:CME"},
+	{"intercontinental exchange|ice stock|ice share|ice inc|shares of ice", "NYSE:ICE"},
+	{"cboe global markets|cboe global|cboe stock|cboe share|cboe holdings", "CBOE:CBOE"},
+	{"deutsche borse|deutsche boerse|deutsche börse|deutsche borse ag|deutsche börse ag|db1", "XETR:DB1"},
+	{"london stock exchange group|lse group|lseg", "LSE:LSEG"},
+	{"hong kong exchanges|hong kong exchanges and clearing|hkex stock|hkex share|hkex group", "HKEX:388"},
+	{"asx ltd|asx limited|asx group", "ASX:ASX"},
+	{"singapore exchange|sgx stock|sgx ltd|sgx limited", "SGX:S68"},
+	{"euronext nv|euronext n.v.|euronext stock|euronext share|euronext group", "EURONEXT:ENX"},
+	{"japan exchange group|japan exchange|jpx group", "TSE:8697"},
+	{"bse ltd|bse limited|bse stock|bse share", "NSE:BSE"},
+	{"robinhood|robinhood markets|hood stock", "NASDAQ:HOOD"},
+}
+
+// companyOf is the listed company of an exchange id that is also a company
+// (exchangeCompanies), named when the text gives the exchange alone.
+var companyOf = map[string]string{"COINBASE": "NASDAQ:COIN", "NASDAQ": "NASDAQ:NDAQ", "CME": "NASDAQ:CME",
+	"ICE": "NYSE:ICE", "CBOE": "CBOE:CBOE", "LSE": "LSE:LSEG", "HKEX": "HKEX:388", "ASX": "ASX:ASX",
+	"SGX": "SGX:S68", "EURONEXT": "EURONEXT:ENX", "BSE": "NSE:BSE"}
+
 // currencies for pair detection (EURUSD, eur/usd).
 var currencies = map[string]bool{"eur": true, "usd": true, "gbp": true, "jpy": true, "chf": true, "aud": true,
 	"cad": true, "nzd": true, "cnh": true, "sek": true, "nok": true, "mxn": true, "zar": true, "try": true,
@@ -143,7 +176,7 @@ var currencies = map[string]bool{"eur": true, "usd": true, "gbp": true, "jpy": t
 var exchangeNames = [][2]string{
 	{"binance", "BINANCE"}, {"coinbase", "COINBASE"}, {"kraken", "KRAKEN"}, {"bybit", "BYBIT"}, {"bitstamp", "BITSTAMP"},
 	{"kucoin", "KUCOIN"}, {"okx", "OKX"}, {"gemini", "GEMINI"}, {"bitfinex", "BITFINEX"}, {"bitget", "BITGET"},
-	{"binance us", "BINANCEUS"}, {"nasdaq", "NASDAQ"}, {"nyse", "NYSE"}, {"amex", "AMEX"}, {"nyse arca", "AMEX"},
+	{"binance us|binance.us|binanceus", "BINANCEUS"}, {"nasdaq", "NASDAQ"}, {"nyse", "NYSE"}, {"amex", "AMEX"}, {"nyse arca", "AMEX"},
 	{"lse|london stock exchange", "LSE"}, {"xetra", "XETR"}, {"tsx", "TSX"}, {"asx", "ASX"}, {"hkex", "HKEX"},
 	{"nse", "NSE"}, {"bse", "BSE"}, {"oanda", "OANDA"}, {"fxcm", "FX"}, {"pepperstone", "PEPPERSTONE"},
 	{"cme", "CME"}, {"comex", "COMEX"}, {"nymex", "NYMEX"}, {"cboe", "CBOE"},
@@ -250,7 +283,7 @@ func buildDict(indicatorNames []string, zones []docsparse.Timezone) dict {
 			d.add(p, entry{kind: kSymbol, sym: s})
 		}
 	}
-	for _, l := range listed {
+	for _, l := range append(listed[:len(listed):len(listed)], exchangeCompanies...) {
 		s := &symbol{full: l[1], name: strings.Split(l[0], "|")[0]}
 		for _, p := range strings.Split(l[0], "|") {
 			d.add(p, entry{kind: kSymbol, sym: s})
@@ -373,6 +406,11 @@ func buildDict(indicatorNames []string, zones []docsparse.Timezone) dict {
 	}
 	for _, o := range otherStyles {
 		d.add(o, entry{kind: kUnsupported, value: "style"})
+	}
+	// a size asked for without pixels: a warning, not a guess
+	for _, o := range []string{"high resolution", "high-resolution", "hi-res", "hi res", "high res", "hires", "highres",
+		"high quality", "high-quality", "high definition", "large size"} {
+		d.add(o, entry{kind: kUnsupported, value: "size"})
 	}
 	for _, s := range [][2]string{{"hd|720p", "1280x720"}, {"full hd|fhd|1080p", "1920x1080"}, {"uhd|2160p", "3840x2160"},
 		{"square", "600x600"}, {"wide|widescreen", "1280x720"}} {

@@ -130,6 +130,10 @@ func (s *state) rest() {
 			switch {
 			case strings.HasPrefix(it.value, "drawing:"):
 				s.warn("%s is a chart-img drawing that needs dates and prices; add it to config.drawings (see fetch_chart_documentation)", strings.TrimPrefix(it.value, "drawing:"))
+			case it.value == "size":
+				if s.width == 0 && s.height == 0 {
+					s.warn("%q names no size; %dx%d (the API default) is used: give pixels (e.g. 1920x1080, PRO and up) or a name such as 1080p", it.tok.orig, chart.DefaultWidth, chart.DefaultHeight)
+				}
 			case it.value == "style":
 				s.warn("%q is not a chart-img style; use one of %s", it.tok.orig, strings.Join(chart.Styles, ", "))
 			default:

@@ -19,7 +19,7 @@ import (
 func (s *state) paramUnit(it *item) bool {
 	switch it.kind {
 	case kUnit:
-		return it.value == "day" || it.value == "week"
+		return (it.value == "day" || it.value == "week") && !it.interval
 	case kIntervalCue, kStyleWeak:
 		return it.tok.word == "bar" || it.tok.word == "candle"
 	case kRole:
@@ -475,6 +475,26 @@ func (s *state) startsSetting(k int) bool {
 		m++
 	}
 	return s.at(m).kind == kNum && !s.at(m).used
+}
+
+// dropRedundantCross removes an MA Cross whose two lengths are moving
+// averages the text also names ("50/200 SMA golden cross"): TradingView's MA
+// Cross draws those same two averages, so the chart would show each twice.
+func (s *state) dropRedundantCross() {
+	st := s.res.Config.Studies
+	has := func(n any) bool {
+		return slices.ContainsFunc(st, func(x chart.Study) bool {
+			return x.Name == "Moving Average" && x.Input != nil && samePrinted(x.Input["length"], n)
+		})
+	}
+	for i := 0; i < len(st); i++ {
+		if x := st[i]; x.Name == "MA Cross" && has(x.Input["in_0"]) && has(x.Input["in_1"]) {
+			s.reason("MA Cross of %v and %v not added: the %v and %v moving averages asked for show the cross", x.Input["in_0"], x.Input["in_1"], x.Input["in_0"], x.Input["in_1"])
+			st = slices.Delete(st, i, i+1)
+			i--
+		}
+	}
+	s.res.Config.Studies = st
 }
 
 func (s *state) cross(it *item, nums []numArg) {

@@ -293,6 +293,10 @@ func trimQuoteDot(w string) string {
 
 // mtUnit is mtUnits[w], without hashing words that cannot be one.
 func mtUnit(w string) (string, bool) {
+	// one lower-case letter too ("m5", "h4"), as traders type MetaTrader's names
+	if len(w) == 1 && (w[0] == 'm' || w[0] == 'h' || w[0] == 'd' || w[0] == 'w') {
+		w = string(w[0] - 'a' + 'A')
+	}
 	if len(w) > 2 || w[0] < 'A' || w[0] > 'Z' {
 		return "", false
 	}

@@ -213,11 +213,6 @@ func (s *state) studyLevels(i int, it *item) bool {
 	if owner == nil {
 		return false
 	}
-	st := s.lastStudy(owner.value)
-	if st == nil {
-		return false
-	}
-	ind, _ := s.b.docs.Indicator(owner.value)
 	var nums []*item
 	j := i + 1
 	for s.at(j).kind == kAt || s.at(j).kind == kFiller {
@@ -230,6 +225,88 @@ func (s *state) studyLevels(i int, it *item) bool {
 			j++
 		}
 	}
+	return s.setLevels(it, owner, nums, over, under)
+}
+
+// pendingLevels are levels written before their word ("RSI(14) with 70/30
+// levels"), kept from the study's length reading and set once the study exists.
+type pendingLevels struct {
+	word, owner *item
+	nums        []*item
+}
+
+// levelsBefore runs before the studies are built: numbers right before a
+// "levels" word, after a study that draws its own levels, are those levels
+// ("RSI with 70/30 levels", "stoch 80 20 levels"), not more RSI lengths.
+func (s *state) levelsBefore() {
+	for i := range s.items {
+		it := &s.items[i]
+		if it.kind != kDrawing || it.value != "" || it.tok.word != "level" {
+			continue
+		}
+		var nums []*item
+		j := i - 1
+		for j >= 0 && len(nums) < 3 {
+			if n := s.at(j); n.kind == kNum && !n.used {
+				nums = append([]*item{n}, nums...)
+				j--
+				if s.at(j).kind == kAnd && s.at(j-1).kind == kNum {
+					j--
+				}
+				continue
+			}
+			break
+		}
+		if len(nums) != 2 {
+			continue
+		}
+		var owner *item
+		for k := j; k >= 0 && k >= j-8; k-- {
+			p := s.at(k)
+			if p.kind == kSymbol {
+				break
+			}
+			if p.kind == kIndicator {
+				if ind, ok := s.b.docs.Indicator(p.value); ok && hasLevels(ind) {
+					owner = p
+				}
+				break
+			}
+		}
+		if owner == nil {
+			continue
+		}
+		for _, n := range nums {
+			n.used = true
+		}
+		it.used = true
+		s.pending = append(s.pending, pendingLevels{word: it, owner: owner, nums: nums})
+	}
+}
+
+// applyPendingLevels sets the levels levelsBefore kept.
+func (s *state) applyPendingLevels() {
+	for _, p := range s.pending {
+		for _, n := range p.nums {
+			n.used = false
+		}
+		if !s.setLevels(p.word, p.owner, p.nums, false, false) {
+			for _, n := range p.nums {
+				n.used = false // left for the price-line reading
+			}
+			p.word.used = false
+		}
+	}
+}
+
+// setLevels sets the owner study's level overrides from nums (one or two
+// numbers; over/under: the one level named).
+func (s *state) setLevels(it, owner *item, nums []*item, over, under bool) bool {
+	st := s.lastStudy(owner.value)
+	if st == nil {
+		return false
+	}
+	ind, _ := s.b.docs.Indicator(owner.value)
 	if len(nums) == 0 || len(nums) > 2 || (over || under) && len(nums) != 1 {
 		return false
 	}
@@ -305,4 +382,35 @@ func (s *state) studyLevels(i int, it *item) bool {
 	it.used = true
 	s.reasonQuoted("study setting: ", it.tok.orig, owner.value+" override {"+why+"} (the study's own levels, not price lines)")
 	return true
+}
+
+// lengthLikeLevel warns when a study that draws its own levels got a length
+// equal to one of those levels' documented values ("RSI 70 rejection": RSI
+// at its 70 level, or RSI(70)?): the length reading is kept, and the warning
+// says how to ask for the level instead.
+func (s *state) lengthLikeLevel() {
+	for _, st := range s.res.Config.Studies {
+		ind, ok := s.b.docs.Indicator(st.Name)
+		if !ok || !hasLevels(ind) || len(ind.Inputs) == 0 {
+			continue
+		}
+		key := ind.Inputs[0].Key
+		v, ok := st.Input[key]
+		if !ok {
+			continue
+		}
+		for _, l := range ind.Levels() {
+			if (l.Key == upperLevel || l.Key == lowerLevel) && samePrinted(l.Default, toFloat(v)) {
+				s.warn("%s %s=%v is also its documented %s level; if the level was meant, say \"%s levels %v and …\" (the length is kept)", st.Name, key, v, strings.TrimSuffix(l.Key, ".value"), strings.ToLower(st.Name), v)
+				break
+			}
+		}
+	}
+}
+
+func toFloat(v any) any {
+	if i, ok := v.(int); ok {
+		return float64(i)
+	}
+	return v
 }

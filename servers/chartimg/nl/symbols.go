@@ -3,6 +3,7 @@ package nl
 // Symbols: names and tickers, pairs (EUR/USD, btcusdt), bare tickers, the symbol and exchange arguments.
 
 import (
+	"github.com/mcpfleet/mcpfleet/servers/chartimg/chart"
 	"sort"
 	"strings"
 )
@@ -146,6 +147,7 @@ func (s *state) resolveSymbol(req Request) {
 				s.warn("%s is listed as %s; exchange %s was not applied", s.symObjs[0].name, h.value, exch)
 			}
 		}
+		s.perpetual(c)
 		s.reasonQuoted("symbol: ", h.phrase, c.Symbol)
 		var others []string
 		for _, o := range s.symbols[1:] {
@@ -171,6 +173,10 @@ func (s *state) resolveSymbol(req Request) {
 		return
 	}
 	if exch != "" {
+		if co, ok := companyOf[exch]; ok {
+			s.warn("exchange %s was named but no symbol; pass symbol or name one (see get_symbols), or for the company's own stock %s (say \"%s shares\")", exch, co, strings.ToLower(exch))
+			return
+		}
 		s.warn("exchange %s was named but no symbol; pass symbol or name one (see get_symbols)", exch)
 		return
 	}
@@ -187,4 +193,35 @@ func (s *state) rehome(sym *symbol, exch string) string {
 		s.warn("quote currency on %s is not known; %s%s assumed (check with get_symbols)", exch, sym.base, q)
 	}
 	return exch + ":" + sym.base + q
+}
+
+// perpExchanges are the crypto exchanges whose perpetual contracts TradingView
+// names SYMBOL.P (the docs' "TradingView Symbols" examples: BITGET:BTCUSDT.P,
+// BLOFIN:BTCUSDT.P, BYBIT:BTCUSDT.P, DELTA:BTCUSDT.P, MEXC:BTCUSDT.P,
+// OKX:BTCUSDT.P, PIONEX:BTCUSDT.P, BTSE:BTCUSD.P, DERIBIT:BTCUSD.P; Binance's
+// USDT-margined perpetuals are BINANCE:BTCUSDT.P on TradingView).
+var perpExchanges = map[string]bool{"BINANCE": true, "BYBIT": true, "OKX": true, "BITGET": true, "MEXC": true,
+	"BLOFIN": true, "PIONEX": true, "DELTA": true, "BTSE": true, "DERIBIT": true}
+
+// perpetual turns a crypto pair into its perpetual contract when the text
+// says "perp"/"perpetual" ("ETHUSDT perp on Bybit" → BYBIT:ETHUSDT.P), or
+// warns when the exchange lists none that way.
+func (s *state) perpetual(c *chart.Config) {
+	said := ""
+	for i := range s.items {
+		if w := s.items[i].tok.word; s.items[i].kind == kWord && (w == "perp" || w == "perpetual") {
+			said = s.items[i].tok.orig
+			break
+		}
+	}
+	ex, sym, ok := strings.Cut(c.Symbol, ":")
+	if said == "" || !ok || strings.HasSuffix(sym, ".P") || !s.b.crypto[ex] {
+		return
+	}
+	if !perpExchanges[ex] {
+		s.warn("%q: %s lists no perpetual as %s.P that chart-img documents; the spot pair %s is charted", said, ex, sym, c.Symbol)
+		return
+	}
+	c.Symbol += ".P"
+	s.reason("symbol: %q → the perpetual contract %s (TradingView's SYMBOL.P)", said, c.Symbol)
 }

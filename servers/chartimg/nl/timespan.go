@@ -4,6 +4,7 @@ package nl
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -171,6 +172,15 @@ func (s *state) addInterval(n float64, unit, said string) {
 	if n <= 0 {
 		s.warn("%q is not a usable interval", said)
 		return
+	}
+	// "15M", "30M", "5M" as TradingView idea titles write minutes: no such
+	// month interval exists, the minute one does (1M, 3M, 6M stay months)
+	if unit == "month" && strings.HasSuffix(said, "M") && n == math.Trunc(n) {
+		code := strconv.Itoa(int(n))
+		if !slices.Contains(s.b.intervals, code+"M") && slices.Contains(s.b.intervals, code+"m") {
+			unit = "minute"
+			s.reason("interval: %q is minutes (there is no %s-month interval)", said, code)
+		}
 	}
 	minutes := n * unitDays[unit] * 1440
 	if unit == "month" {

@@ -18,7 +18,7 @@ import (
 
 // Instructions are sent to clients on initialize.
 const Instructions = `chart-img.com bridge: TradingView charts as images.
-Usual flow: construct_chart_config (plain English → config) → validate_chart_config (documented values and plan limits) → generate_chart_image (the image). fetch_chart_documentation has the indicator names and inputs; get_exchanges and get_symbols find EXCHANGE:SYMBOL. get_exchanges, get_symbols and generate_chart_image need CHART_IMG_API_KEY; images spend plan quota (CHART_IMG_PLAN).`
+Usual flow: construct_chart_config (plain English → config) → validate_chart_config (documented values and plan limits) → generate_chart_image (the image); generate_layout_chart captures a TradingView layout (the user's own indicators). fetch_chart_documentation has the indicator names and inputs; get_exchanges and get_symbols find EXCHANGE:SYMBOL. get_exchanges, get_symbols and the two render tools need CHART_IMG_API_KEY; images spend plan quota (CHART_IMG_PLAN).`
 
 // Config is the server's configuration: flags with environment fallbacks. The API
 // key comes only from the environment (CHART_IMG_API_KEY), never a flag.
@@ -83,6 +83,10 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 		plan.DailyMax = c.DailyMax
 	}
 	key := env.Or(client.EnvAPIKey, "")
+	tv := client.TVSession{ID: env.Or(client.EnvTVSessionID, ""), Sign: env.Or(client.EnvTVSessionSign, "")}
+	if (tv.ID == "") != (tv.Sign == "") {
+		return fmt.Errorf("set both %s and %s (the tradingview.com sessionid and sessionid_sign cookies), or neither", client.EnvTVSessionID, client.EnvTVSessionSign)
+	}
 	// r.Redis (MCPFLEET_REDIS_URL) shares the plan limiter and the caches
 	// between replicas; without it the state file shares them between the
 	// processes of this host and keeps them across restarts.
@@ -94,14 +98,14 @@ func (c *Config) Register(_ context.Context, r *serve.Registry) error {
 		}
 	}
 	r.Drift.Register(client.Shapes...)
-	cl := client.New(client.Config{APIURL: c.APIURL, DocsURL: c.DocsURL, APIKey: key, Plan: plan, Timeout: c.Timeout,
+	cl := client.New(client.Config{APIURL: c.APIURL, DocsURL: c.DocsURL, APIKey: key, Plan: plan, Timeout: c.Timeout, TVSession: tv,
 		Retries: c.Retries, RetryWait: c.RetryWait, NoLimiter: c.NoLimiter, Redis: r.Redis, Store: db,
 		Logger: r.Log.With().Str("upstream", "chart-img").Logger(), Now: r.Clock.Now, Drift: r.Drift})
 	log := r.Log
 	r.AddTools(All(NewServiceOn(cl, r.CacheOptions, cache.WithErrorHandler(func(err error) {
 		log.Warn().Err(err).Msg("chart-img cache: its store failed; fetching from chart-img without the shared cache")
 	})))...)
-	ev := r.Log.Info().Str("api_url", c.APIURL).Str("plan", cmpOr(plan.Name, "unknown")).Bool("api_key_set", key != "").
+	ev := r.Log.Info().Str("api_url", c.APIURL).Str("plan", cmpOr(plan.Name, "unknown")).Bool("api_key_set", key != "").Bool("tradingview_session_set", tv.ID != "").
 		Str("state", r.StateBackend()).Bool("read_only", r.ReadOnly)
 	ev.Msg("chartimg configured")
 	if key == "" {

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"time"
 
@@ -18,10 +19,16 @@ import (
 
 // ConstructIn is construct_chart_config's input.
 type ConstructIn struct {
-	NaturalLanguage string          `json:"naturalLanguage" jsonschema:"e.g. 'Apple daily, 50 and 200 day MAs, RSI, dark'" mcp:"minLength=1;maxLength=2000"`
+	NaturalLanguage string          `json:"naturalLanguage,omitempty" jsonschema:"e.g. 'Apple daily, 50 and 200 day MAs, RSI, dark'" mcp:"maxLength=2000"`
 	Symbol          string          `json:"symbol,omitempty" jsonschema:"EXCHANGE:SYMBOL, ticker or name" mcp:"maxLength=100"`
 	Exchange        string          `json:"exchange,omitempty" jsonschema:"for a bare ticker, or to move a crypto" mcp:"maxLength=40"`
 	Preferences     *nl.Preferences `json:"preferences,omitempty"`
+	// structured: resolved against the docs' tables, they win over the text;
+	// item shapes are in the description (a full schema per item would cost
+	// every client on every tools/list)
+	Studies  []map[string]any `json:"studies,omitempty" jsonschema:"[{name, inputs, overrides}]"`
+	Drawings []map[string]any `json:"drawings,omitempty" jsonschema:"[{name, input, override}]"`
+	Timezone string           `json:"timezone,omitempty" jsonschema:"e.g. America/New_York"`
 }
 
 // constructOut is nl.Result with the config typed as an object: its fields are
@@ -35,18 +42,44 @@ type constructOut struct {
 
 func (s *Service) constructTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "construct_chart_config", Title: "Build chart config", Toolset: "charts",
-		Description: `Turn a chart request in plain English into a chart-img v2 config, deterministically (no model, no network).
-Understands names, tickers, ranges, intervals, indicators with inputs and levels (RSI 21), timezones, theme, style, size, price lines; other arguments override the text.
-Returns the config and reasoning; anything unresolved is a warning, not a guess. Next: validate_chart_config.`,
+		Description: `Plain-English chart request → chart-img v2 config, deterministic and local: names, tickers, ranges, intervals, indicators with inputs and levels (RSI 21), timezones, theme, size, price lines.
+Arguments win over the text; studies/drawings/timezone take documented names and keys, else refused with the closest.
+Next: validate_chart_config.`,
 		Hints: toolkit.LocalRead},
 		func(ctx context.Context, in ConstructIn) (constructOut, error) {
-			req := nl.Request{Text: in.NaturalLanguage, Symbol: in.Symbol, Exchange: in.Exchange}
+			req := nl.Request{Text: in.NaturalLanguage, Symbol: in.Symbol, Exchange: in.Exchange, Timezone: in.Timezone}
+			var errs, derrs []nl.FieldError
+			req.Studies, errs = nl.StudySpecs(in.Studies)
+			req.Drawings, derrs = nl.DrawingSpecs(in.Drawings)
+			if errs = append(errs, derrs...); len(errs) > 0 {
+				return constructOut{}, fieldErrors(errs)
+			}
 			if in.Preferences != nil {
 				req.Prefs = *in.Preferences
 			}
+			if strings.TrimSpace(req.Text) == "" && req.Symbol == "" && !req.HasStructured() {
+				return constructOut{}, envelope.Invalid("naturalLanguage", "say what to chart: naturalLanguage, or symbol/studies/drawings/timezone")
+			}
 			r := s.current().builder.Build(req)
+			if len(r.Errors) > 0 {
+				return constructOut{}, fieldErrors(r.Errors)
+			}
 			return constructOut{Config: r.Config, Reasoning: r.Reasoning, Warnings: r.Warnings}, nil
 		})
+}
+
+// fieldErrors answers structured fields that cannot be sent: the first in
+// the message, all with their closest valid names in details.errors.
+func fieldErrors(errs []nl.FieldError) error {
+	e := errs[0]
+	msg := e.Message
+	if !strings.HasPrefix(msg, e.Field) {
+		msg = e.Field + ": " + msg
+	}
+	if len(errs) > 1 {
+		msg += fmt.Sprintf(" (and %d more in details.errors)", len(errs)-1)
+	}
+	return envelope.Invalid(e.Field, "%s", msg).WithDetail("errors", errs)
 }
 
 // ValidateIn is validate_chart_config's input.
@@ -57,8 +90,8 @@ type ValidateIn struct {
 
 func (s *Service) validateTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "validate_chart_config", Title: "Validate chart config", Toolset: "charts",
-		Description: `Check a chart-img v2 config before spending quota: formats, every value against the docs (study names, input keys, bounds), the plan's size and studies+drawings limits.
-Returns valid, errors and warnings by JSON path, suggestions, plan check (figures); warnings keep it valid. Next: generate_chart_image.`,
+		Description: `Check a chart-img v2 config before spending quota: every value against the docs (studies, inputs, bounds, timezones), the plan's size and studies+drawings limits.
+Returns valid, errors/warnings by JSON path, suggestions, plan figures.`,
 		Hints: toolkit.LocalRead},
 		func(ctx context.Context, in ValidateIn) (validate.Result, error) {
 			plan, err := s.plan(in.PlanLevel)
@@ -112,7 +145,8 @@ type ImageOut struct {
 	Expire         string `json:"expire,omitempty"`
 	ETag           string `json:"-"`
 
-	image []byte
+	image  []byte
+	layout string // the TradingView layout id (generate_layout_chart)
 }
 
 // ExtraContent adds the image so clients display it.
@@ -122,16 +156,19 @@ func (o ImageOut) ExtraContent() []mcp.Content {
 	case len(o.image) > 0:
 		return []mcp.Content{mcp.NewImageContent(base64.StdEncoding.EncodeToString(o.image), o.MimeType)}
 	case o.URL != "":
-		return []mcp.Content{mcp.NewResourceLink(o.URL, o.Symbol+" chart", "chart-img public image, deleted at "+o.Expire, o.MimeType)}
+		name := o.Symbol + " chart"
+		if o.layout != "" {
+			name = strings.TrimSpace("TradingView layout " + o.layout + " " + o.Symbol)
+		}
+		return []mcp.Content{mcp.NewResourceLink(o.URL, name, "chart-img public image, deleted at "+o.Expire, o.MimeType)}
 	}
 	return nil
 }
 
 func (s *Service) generateTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "generate_chart_image", Title: "Render chart", Toolset: "charts",
-		Description: `Render a chart-img v2 config as image content plus metadata; with storage, a public URL and expiry instead.
-Validated first (invalid → invalid_argument, no quota spent); each call spends plan quota; 429 and 5xx are retried; plan limits → permission_denied.
-Related: construct_chart_config.`,
+		Description: `Render a chart-img v2 config as image content plus metadata; storage: a public URL and expiry instead.
+Validated first (no quota spent on a bad one); spends plan quota; 429/5xx retried; plan limits → permission_denied.`,
 		Hints: toolkit.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true}},
 		func(ctx context.Context, in GenerateIn) (ImageOut, error) {
 			if in.Config == nil {
@@ -150,14 +187,7 @@ Related: construct_chart_config.`,
 			}
 			res := s.current().validator.Validate(cfg, plan)
 			if !res.Valid {
-				var msgs []string
-				for _, e := range res.Errors {
-					if e.Severity == "error" && len(msgs) < 4 {
-						msgs = append(msgs, e.Field+": "+e.Message)
-					}
-				}
-				return ImageOut{}, envelope.Invalid("config", "the config would be rejected (%s); fix it (validate_chart_config lists everything) — no quota was spent", strings.Join(msgs, "; ")).
-					WithDetail("errors", res.Errors).WithDetail("suggestions", res.Suggestions)
+				return ImageOut{}, rejected(res, "the config would be rejected (%s); fix it (validate_chart_config lists everything) — no quota was spent")
 			}
 			if plan.Name == "" {
 				plan.Name = validate.Unknown
@@ -192,6 +222,20 @@ Related: construct_chart_config.`,
 			out.quota(quota)
 			return out, nil
 		})
+}
+
+// rejected answers a config the validator refused before any quota is
+// spent: the first four errors in the message (format's %s), all of them
+// and the suggestions in details.
+func rejected(res validate.Result, format string) error {
+	var msgs []string
+	for _, e := range res.Errors {
+		if e.Severity == "error" && len(msgs) < 4 {
+			msgs = append(msgs, e.Field+": "+e.Message)
+		}
+	}
+	return envelope.Invalid("config", format, strings.Join(msgs, "; ")).
+		WithDetail("errors", res.Errors).WithDetail("suggestions", res.Suggestions)
 }
 
 // quota copies the daily count into the result when the plan is known.

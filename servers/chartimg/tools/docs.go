@@ -35,8 +35,8 @@ type DocsOut struct {
 
 func (s *Service) fetchDocsTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "fetch_chart_documentation", Title: "Chart-img docs", Toolset: "docs",
-		Description: `Read the chart-img API docs: indicators with input keys, types, defaults and bounds; request fields and values; plan limits; symbol tables; examples.
-Use before writing studies[] by hand or when validate_chart_config rejects a name. Cached 24 h; a failed fetch gives the last good copy (source stale) or the embedded one (snapshot).`,
+		Description: `Read the chart-img API docs: indicators (input and override keys, types, defaults, bounds), request fields and values, timezones, plan limits, symbol tables, examples.
+Use before naming studies by hand. Cached 24 h; on a failed fetch the last good copy (stale) or the embedded one (snapshot).`,
 		Hints: toolkit.RemoteRead},
 		func(ctx context.Context, in DocsIn) (DocsOut, error) {
 			if in.Section == "" {

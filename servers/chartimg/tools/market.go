@@ -201,7 +201,7 @@ func exchangeTable(d *docsparse.Docs) map[string]Exchange {
 
 func (s *Service) exchangesTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_exchanges", Title: "Chart-img exchanges", Toolset: "market",
-		Description: `List the exchange ids chart-img can chart (cached 1 h) by type, with names where they differ from the id; stale: chart-img unreachable, last good list.
+		Description: `List the exchange ids chart-img charts, by type, with names where they differ (cached 1 h; stale: the last good list).
 Use an id as EXCHANGE in EXCHANGE:SYMBOL, or with get_symbols.`,
 		Hints: toolkit.RemoteRead},
 		func(ctx context.Context, _ ExchangesIn) (ExchangesOut, error) {
@@ -280,7 +280,7 @@ type SymbolsOut struct {
 
 func (s *Service) symbolsTool() toolkit.Tool {
 	return toolkit.New(toolkit.Def{Name: "get_symbols", Title: "Exchange symbols", Toolset: "market",
-		Description: `List or search one exchange's symbols (cached 1 h): fullSymbol (EXCHANGE:SYMBOL, for config.symbol) and description; detail adds type and currency.
+		Description: `List or search one exchange's symbols (cached 1 h): fullSymbol (for config.symbol) and description; detail adds type and currency.
 Unknown exchange → invalid_argument: call get_exchanges.`,
 		Hints: toolkit.RemoteRead},
 		func(ctx context.Context, in SymbolsIn) (SymbolsOut, error) {

@@ -9,8 +9,8 @@ import (
 
 func TestToolsLintAndSnapshots(t *testing.T) {
 	all := All(NewService(client.New(client.Config{}), nil))
-	if len(all) != 6 {
-		t.Fatalf("%d tools, want 6", len(all))
+	if len(all) != 7 {
+		t.Fatalf("%d tools, want 7", len(all))
 	}
 	servetest.Lint(t, all)
 	servetest.Snapshot(t, all, "testdata/toolsnaps")
@@ -24,6 +24,7 @@ func TestHints(t *testing.T) {
 		"construct_chart_config":    {true, false, true, false},
 		"validate_chart_config":     {true, false, true, false},
 		"generate_chart_image":      {false, false, true, true},
+		"generate_layout_chart":     {false, false, true, true},
 	}
 	for _, tl := range All(NewService(client.New(client.Config{}), nil)) {
 		a := tl.Tool.Annotations

@@ -1,4 +1,4 @@
-// Package tools defines chartimg's six MCP tools over the chart-img client, the
+// Package tools defines chartimg's MCP tools over the chart-img client, the
 // docs parser, the natural-language builder and the validator.
 package tools
 
@@ -9,11 +9,11 @@ import (
 	"github.com/mcpfleet/mcpfleet/pkg/toolkit"
 )
 
-// All returns the six tools.
+// All returns the tools.
 func All(s *Service) []toolkit.Tool {
 	return []toolkit.Tool{
 		s.fetchDocsTool(), s.exchangesTool(), s.symbolsTool(),
-		s.constructTool(), s.validateTool(), s.generateTool(),
+		s.constructTool(), s.validateTool(), s.generateTool(), s.layoutTool(),
 	}
 }
 

@@ -490,49 +490,9 @@ func (r *run) inputs(f, name string, spec []docsparse.Input, m map[string]any, d
 }
 
 func (r *run) value(f, name string, in docsparse.Input, x any) {
-	switch {
-	case in.Type == "Integer" || in.Type == "Float":
-		v, ok := x.(float64)
-		if !ok {
-			r.err(f, "%s %s must be a number", name, in.Key)
-			return
-		}
-		if in.Type == "Integer" && v != math.Trunc(v) {
-			r.err(f, "%s %s must be a whole number", name, in.Key)
-		}
-		if in.Min != nil && v < *in.Min || in.Max != nil && v > *in.Max {
-			r.err(f, "%s %s=%g is outside %s", name, in.Key, v, bounds(in))
-		}
-	case in.Type == "Boolean":
-		if _, ok := x.(bool); !ok {
-			r.err(f, "%s %s must be true or false", name, in.Key)
-		}
-	case strings.HasPrefix(in.Type, "DateTime"):
-		s, ok := x.(string)
-		if _, err := time.Parse(time.RFC3339, s); !ok || err != nil {
-			r.err(f, "%s %s must be an ISO 8601 date-time such as 2025-01-13T00:00:00Z", name, in.Key)
-		}
-	default:
-		s, ok := x.(string)
-		if !ok {
-			r.err(f, "%s %s must be a string", name, in.Key)
-			return
-		}
-		if len(in.Options) > 0 && !chart.Contains(in.Options, s) {
-			r.err(f, "%s %s %q is not one of %s", name, in.Key, s, strings.Join(in.Options, ", "))
-		}
+	if p := in.Check(name, x); p != "" {
+		r.err(f, "%s", p)
 	}
-}
-
-func bounds(in docsparse.Input) string {
-	lo, hi := "-inf", "+inf"
-	if in.Min != nil {
-		lo = fmt.Sprint(*in.Min)
-	}
-	if in.Max != nil {
-		hi = fmt.Sprint(*in.Max)
-	}
-	return lo + ".." + hi
 }
 
 func (r *run) drawings(cfg map[string]any) int {

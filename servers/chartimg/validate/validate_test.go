@@ -274,3 +274,66 @@ func TestReadSettingsValidate(t *testing.T) {
 		}
 	}
 }
+
+// FuzzValidateLayout: any Shared Layout body is answered, valid only
+// without errors.
+func FuzzValidateLayout(f *testing.F) {
+	f.Add(`{"symbol":"OTC:GBTC","zoomIn":3,"moveLeft":51,"resetZoom":"yes"}`)
+	f.Add(`{"shiftLeft":1,"studies":[],"width":1e308,"watermarkOpacity":null}`)
+	v := newValidator()
+	plan, _ := v.Plan("PRO")
+	f.Fuzz(func(t *testing.T, raw string) {
+		var cfg map[string]any
+		if json.Unmarshal([]byte(raw), &cfg) != nil {
+			return
+		}
+		res := v.ValidateLayout(cfg, plan)
+		for _, e := range res.Errors {
+			if e.Severity == "error" && res.Valid {
+				t.Fatal("valid with errors")
+			}
+		}
+	})
+}
+
+func TestValidateLayout(t *testing.T) {
+	v := newValidator()
+	pro, _ := v.Plan("PRO")
+	basic, _ := v.Plan("BASIC")
+	ultra, _ := v.Plan("ULTRA")
+	for _, c := range []struct {
+		name  string
+		cfg   string
+		plan  chart.Plan
+		valid bool
+		field string
+	}{
+		{"the docs' example", `{"symbol":"OTC:GBTC"}`, pro, true, ""},
+		{"empty body: the layout's own", `{}`, pro, true, ""},
+		{"all documented fields", `{"symbol":"NASDAQ:AAPL","interval":"4h","width":1280,"height":720,"format":"jpeg","resetZoom":true,"zoomOut":2,"moveRight":10}`, pro, true, ""},
+		{"shiftLeft renamed", `{"shiftLeft":5}`, pro, false, "shiftLeft"},
+		{"zoom 26", `{"zoomIn":26}`, pro, false, "zoomIn"},
+		{"move 0", `{"moveLeft":0}`, pro, false, "moveLeft"},
+		{"interval", `{"interval":"7m"}`, pro, false, "interval"},
+		{"resolution over BASIC", `{"width":1280,"height":720}`, basic, false, "width"},
+		{"width below minimum", `{"width":300}`, pro, false, "width"},
+		{"watermark below ULTRA", `{"watermark":"x"}`, pro, false, "watermark"},
+		{"watermark on ULTRA", `{"watermark":"x","watermarkSize":32}`, ultra, true, ""},
+		{"studies are the layout's", `{"studies":[]}`, pro, false, "studies"},
+		{"unknown field", `{"foo":1}`, pro, false, "foo"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var cfg map[string]any
+			if err := json.Unmarshal([]byte(c.cfg), &cfg); err != nil {
+				t.Fatal(err)
+			}
+			res := v.ValidateLayout(cfg, c.plan)
+			if res.Valid != c.valid {
+				t.Fatalf("valid %v, want %v: %+v", res.Valid, c.valid, res.Errors)
+			}
+			if c.field != "" && (len(res.Errors) == 0 || res.Errors[0].Field != c.field) {
+				t.Fatalf("errors %+v, want field %s first", res.Errors, c.field)
+			}
+		})
+	}
+}

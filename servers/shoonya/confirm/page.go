@@ -2,8 +2,6 @@ package confirm
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"html/template"
@@ -90,10 +88,11 @@ button{font-size:1rem;padding:.6rem 1.2rem;margin:.5rem .5rem 0 0}</style></head
 <h1>Confirm a Shoonya order</h1>
 {{if .Message}}<p class="{{.Class}}">{{.Message}}</p>{{end}}
 {{if .Ticket}}<p class="order">{{.Ticket.Summary}}</p>
+{{if .Ticket.Legs}}<p>Sent in this order, each as its own order:</p><ol class="order">{{range .Ticket.Legs}}<li>{{.}}</li>{{end}}</ol>{{end}}
 {{if .Ticket.Warning}}<p class="warn">{{.Ticket.Warning}}</p>{{end}}
 {{if .Open}}<p>This link works once, until {{.Expires}}. Nothing is sent until you press the button.</p>
 <form method="post"><input type="hidden" name="order" value="{{printf "%s" .Ticket.Order}}">
-<button name="action" value="place">Place this order</button></form>{{end}}
+<button name="action" value="place">{{or .Ticket.Button "Place this order"}}</button></form>{{end}}
 <form method="post"><button name="action" value="halt">Halt all trading</button></form>
 <p><small>Halting refuses every new order from this server until a person runs <code>shoonya trading resume</code>.</small></p>{{end}}
 </body></html>`))
@@ -185,8 +184,7 @@ func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.render(w, http.StatusBadRequest, view{Ticket: tk, Open: v.Open, Expires: v.Expires, Message: "Unknown action.", Class: "err"})
 		return
 	}
-	sum := sha256.Sum256([]byte(r.PostForm.Get("order")))
-	got, err := p.Tickets.Redeem(ctx, id, "", hex.EncodeToString(sum[:]))
+	got, err := p.Tickets.Redeem(ctx, id, "", DigestFor(tk.Tool, []byte(r.PostForm.Get("order"))))
 	if err != nil {
 		status, msg := http.StatusConflict, "Nothing was sent: "
 		switch {

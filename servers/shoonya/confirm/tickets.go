@@ -20,17 +20,23 @@ import (
 // order and press a button, short enough that a forgotten link is dead.
 const DefaultTTL = 5 * time.Minute
 
-// Ticket is one order waiting for a person's yes.
+// Ticket is one money-moving action waiting for a person's yes.
 type Ticket struct {
-	ID      string          `json:"id"`
+	ID string `json:"id"`
+	// Tool is the action's tool ("" is place_order, as tickets were first issued).
+	Tool    string          `json:"tool,omitempty"`
 	User    string          `json:"user"`
-	Digest  string          `json:"digest"` // of the order's exact fields
+	Digest  string          `json:"digest"` // of the tool and its exact fields
 	Order   json.RawMessage `json:"order"`  // the tool's arguments
 	Summary string          `json:"summary"`
-	Warning string          `json:"warning,omitempty"` // e.g. it repeats an order just sent
-	Expires time.Time       `json:"expires"`
-	Used    bool            `json:"used"`
-	Outcome string          `json:"outcome,omitempty"` // what placing it answered
+	// Legs are what is sent, one line each in sending order (a basket's orders).
+	Legs []string `json:"legs,omitempty"`
+	// Button names the page's button ("Place this order" when empty).
+	Button  string    `json:"button,omitempty"`
+	Warning string    `json:"warning,omitempty"` // e.g. it repeats an order just sent
+	Expires time.Time `json:"expires"`
+	Used    bool      `json:"used"`
+	Outcome string    `json:"outcome,omitempty"` // what placing it answered
 }
 
 // Tickets issues and redeems tickets.
@@ -49,6 +55,27 @@ func Digest(order any) (string, []byte, error) {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:]), b, nil
+}
+
+// DigestFor binds a ticket to tool's exact arguments raw. place_order's
+// tickets digest the arguments alone, as before other tools shared the
+// page, so links issued by an older replica stay valid; every other tool
+// digests its name with them, so one tool's yes never passes for another's.
+func DigestFor(tool string, raw []byte) string {
+	if tool != "" && tool != PlaceOrder {
+		raw = append([]byte(tool+"\x00"), raw...)
+	}
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:])
+}
+
+// PlaceOrder is the tool whose tickets carry no Tool.
+const PlaceOrder = "place_order"
+
+// Ask is what a person is asked to confirm.
+type Ask struct {
+	Tool, Summary, Warning, Button string
+	Legs                           []string
 }
 
 func (t *Tickets) now() time.Time {
@@ -72,10 +99,20 @@ func indexKey(user, digest string) string { return "confirm:open:" + user + ":" 
 // Issue returns the open ticket for user's order (a retry of the same call
 // gets the same link), or a new one.
 func (t *Tickets) Issue(ctx context.Context, user string, order any, summary, warning string) (Ticket, error) {
-	digest, raw, err := Digest(order)
+	return t.IssueFor(ctx, user, order, Ask{Summary: summary, Warning: warning})
+}
+
+// IssueFor is Issue for any tool's action.
+func (t *Tickets) IssueFor(ctx context.Context, user string, order any, a Ask) (Ticket, error) {
+	raw, err := json.Marshal(order)
 	if err != nil {
 		return Ticket{}, err
 	}
+	if a.Tool == PlaceOrder {
+		a.Tool = ""
+	}
+	summary, warning := a.Summary, a.Warning
+	digest := DigestFor(a.Tool, raw)
 	if b, err := t.State.Get(ctx, indexKey(user, digest)); err == nil && b != nil {
 		if tk, err := t.Find(ctx, string(b)); err == nil && tk != nil && !tk.Used && t.now().Before(tk.Expires) && tk.Warning == warning {
 			return *tk, nil
@@ -85,8 +122,8 @@ func (t *Tickets) Issue(ctx context.Context, user string, order any, summary, wa
 	if _, err := rand.Read(id[:]); err != nil {
 		return Ticket{}, err
 	}
-	tk := Ticket{ID: hex.EncodeToString(id[:]), User: user, Digest: digest, Order: raw, Summary: summary, Warning: warning,
-		Expires: t.now().Add(t.ttl())}
+	tk := Ticket{ID: hex.EncodeToString(id[:]), Tool: a.Tool, User: user, Digest: digest, Order: raw, Summary: summary, Warning: warning,
+		Legs: a.Legs, Button: a.Button, Expires: t.now().Add(t.ttl())}
 	b, err := json.Marshal(tk)
 	if err != nil {
 		return Ticket{}, err
@@ -185,18 +222,21 @@ func (t *Tickets) Finish(ctx context.Context, id, outcome string) {
 	})
 }
 
-// RefusalOf is the tool error for a ticket that cannot be redeemed.
-func RefusalOf(err error) *envelope.Error {
-	msg := "the confirmation could not be checked, so nothing was sent; call place_order again to be asked again"
+// RefusalOf is place_order's error for a ticket that cannot be redeemed.
+func RefusalOf(err error) *envelope.Error { return RefusalFor(PlaceOrder, err) }
+
+// RefusalFor is tool's error for a ticket that cannot be redeemed.
+func RefusalFor(tool string, err error) *envelope.Error {
+	msg := "the confirmation could not be checked, so nothing was sent; call " + tool + " again to be asked again"
 	switch {
 	case errors.Is(err, ErrUnknown):
-		msg = "this answer matches no confirmation this server asked for, so nothing was sent; call place_order again so the user is asked"
+		msg = "this answer matches no confirmation this server asked for, so nothing was sent; call " + tool + " again so the user is asked"
 	case errors.Is(err, ErrUsed):
-		msg = "this confirmation was already used, so nothing was sent again; check get_order_book, and call place_order again only for a new order"
+		msg = "this confirmation was already used, so nothing was sent again; check get_order_book, and call " + tool + " again only for a new one"
 	case errors.Is(err, ErrExpired):
-		msg = "the confirmation came after it expired, so nothing was sent; call place_order again so the user is asked afresh"
+		msg = "the confirmation came after it expired, so nothing was sent; call " + tool + " again so the user is asked afresh"
 	case errors.Is(err, ErrAltered):
-		msg = "the order differs from the one the user confirmed, so nothing was sent; call place_order again with the order the user should confirm"
+		msg = "the request differs from the one the user confirmed, so nothing was sent; call " + tool + " again with what the user should confirm"
 	}
 	return envelope.New(envelope.PermissionDenied, "%s", msg).WithDetail("limit", "confirmation").WithRetryable(false)
 }

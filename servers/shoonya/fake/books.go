@@ -162,6 +162,11 @@ func (s *Server) positionBook(c *call) reply {
 		}
 		out = append(out, s.positionView(p, key))
 	}
+	for _, key := range s.converted { // a product only a conversion reached
+		if p := s.positions[key]; p.uid == c.sess.uid && !containsPos(out, key) {
+			out = append(out, s.positionView(p, key))
+		}
+	}
 	for _, m := range out {
 		delete(m, "_key")
 	}

@@ -34,6 +34,7 @@ type order struct {
 	avgprc              float64
 	cancelqty           int
 	exchordid           string
+	exited              bool // ExitSNOOrder took it (exit.go)
 	created, updated    time.Time
 	hist                []map[string]any // newest last; served newest first
 }
@@ -224,7 +225,6 @@ func (s *Server) placeOrder(c *call) reply {
 func (s *Server) rejectReason(o *order) string {
 	in := o.inst
 	acct := s.accounts[o.uid]
-	lp, _ := s.mkt.last(in.Key())
 	q, _ := s.mkt.snapshot(in.Key())
 	uc, lc := circuit(in, q.c)
 	switch {
@@ -241,12 +241,10 @@ func (s *Server) rejectReason(o *order) string {
 	case o.prc > 0 && (o.prc > uc || o.prc < lc):
 		return RejCircuit
 	}
-	if o.trantype == "B" && acct != nil {
-		px := o.prc
-		if px == 0 {
-			px = lp
-		}
-		if px*float64(o.qty*in.Mult)*marginFactor(o.prd) > acct.Cash-s.marginUsedLocked(o.uid) {
+	if acct != nil {
+		// What GetOrderMargin quotes is what the RMS checks (margin.go).
+		m := s.legMarginLocked(marginLeg{inst: in, trantype: o.trantype, prd: o.prd, prctyp: o.prctyp, qty: o.qty, prc: o.prc, trg: o.trgprc})
+		if m > 0 && m > acct.Cash-s.marginUsedLocked(o.uid) {
 			return RejInsufficient
 		}
 	}

@@ -46,8 +46,12 @@ type Server struct {
 	orderSeq  []*order             // placement order
 	trades    []trade              // fills
 	positions map[string]*position // uid|exch|token|prd
+	converted []string             // position keys a ProductConversion made, in order
+	gtts      []*gtt               // pending GTTs (gtt.go)
 	ledger    []LedgerEntry
+	watch     map[string]map[string][]string // uid → market watch → EXCH|token (watchlist.go)
 	seq       int64
+	alerts    alertBook // alerts.go
 
 	faults  fakeupstream.Queue[routed]
 	limiter *limiter
@@ -151,6 +155,26 @@ var routes = map[string]route{
 	"GetOptionChain":  {true, (*Server).optionChain},
 	"TPSeries":        {true, (*Server).tpSeries},
 	"EODChartData":    {true, (*Server).eodChartData},
+	// exit.go
+	"ExitSNOOrder":      {true, (*Server).exitSNOOrder},
+	"ProductConversion": {true, (*Server).productConversion},
+	// gtt.go
+	"PlaceGTTOrder":      {true, (*Server).placeGTTOrder},
+	"CancelGTTOrder":     {true, (*Server).cancelGTTOrder},
+	"GetPendingGTTOrder": {true, (*Server).getPendingGTTOrder},
+	// The trader's day (margin.go).
+	"GetOrderMargin":  {true, (*Server).getOrderMargin},
+	"GetBasketMargin": {true, (*Server).getBasketMargin},
+	"GetOptionGreek":  {true, (*Server).getOptionGreek}, // greeks.go
+	// watchlist.go
+	"MWList":              {true, (*Server).mwList},
+	"MarketWatch":         {true, (*Server).marketWatch},
+	"AddMultiScripsToMW":  {true, (*Server).addMultiScripsToMW},
+	"DeleteMultiMWScrips": {true, (*Server).deleteMultiMWScrips},
+	"SetAlert":        {true, (*Server).setAlert},
+	"ModifyAlert":     {true, (*Server).modifyAlert},
+	"CancelAlert":     {true, (*Server).cancelAlert},
+	"GetPendingAlert": {true, (*Server).pendingAlerts},
 }
 
 // Routes lists the REST route names the fake serves.

@@ -17,7 +17,7 @@ func (s *Server) tickLoop(every time.Duration) {
 			return
 		case <-t.C:
 			keys := s.hub.subscribedKeys()
-			for _, k := range s.restingKeys() {
+			for _, k := range append(s.restingKeys(), s.alertKeys()...) {
 				keys = appendUnique(keys, k)
 			}
 			for _, k := range keys {
@@ -40,6 +40,7 @@ func appendUnique(list []string, k string) []string {
 func (s *Server) afterPrice(key string) {
 	s.mu.Lock()
 	s.onPriceLocked(key)
+	s.fireAlertsLocked(key)
 	s.mu.Unlock()
 	s.hub.publish(key)
 }

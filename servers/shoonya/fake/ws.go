@@ -203,7 +203,7 @@ func (wc *wsConn) handle(data []byte) bool {
 			wc.send(map[string]string{"t": t + "k", "k": str("k")})
 		}
 		wc.mu.Unlock()
-	case "o":
+	case "o": // source: ShoonyaApi-py README subscribe_orders(): acknowledged {"t":"ok"}
 		wc.mu.Lock()
 		wc.orders = true
 		wc.mu.Unlock()
@@ -291,27 +291,39 @@ func (h *wsHub) publish(key string) {
 	}
 }
 
-// pushOrder sends an "om" frame to the user's order-subscribed sockets.
+// pushOrder sends an "om" frame to the user's order-subscribed sockets: the
+// OrderBook element's fields with rpt renamed reporttype, plus flid, flqty,
+// flprc and fltm on a Fill (fillLocked).
+// source: ShoonyaApi-py README subscribe_orders() ("Order Update subscription
+// Updates" table: norenordno … reporttype, fillshares, avgprc, fltm, flid,
+// flqty, flprc (Fill only), rejreason, exchordid, cancelqty, remarks, exch_tm);
+// NorenApi.py hands every t == "om" frame to order_update_callback.
+// assumed: the OrderBook-only fields (pp, ti, ls, norentm…) ride along; the
+// README table neither lists nor excludes them, and clients ignore them.
 func (h *wsHub) pushOrder(uid string, view map[string]any) {
+	m := make(map[string]any, len(view)+2)
+	for k, v := range view {
+		if k == "rpt" {
+			m["reporttype"] = v
+			continue
+		}
+		m[k] = v
+	}
+	m["t"] = "om"
+	h.pushUpdate(uid, m)
+}
+
+// pushUpdate sends m to the user's order-subscribed sockets (om, am).
+func (h *wsHub) pushUpdate(uid string, m map[string]any) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for c := range h.conns {
 		c.mu.Lock()
 		ok := c.authed && c.orders && c.uid == uid
 		c.mu.Unlock()
-		if !ok {
-			continue
+		if ok {
+			c.sendAny(m)
 		}
-		m := make(map[string]any, len(view)+2)
-		for k, v := range view {
-			if k == "rpt" {
-				m["reporttype"] = v
-				continue
-			}
-			m[k] = v
-		}
-		m["t"] = "om"
-		c.sendAny(m)
 	}
 }
 

@@ -53,6 +53,8 @@ type Status struct {
 	LastError  string `json:"last_error,omitempty"`
 	Touchline  int    `json:"touchline_subscriptions"`
 	Depth      int    `json:"depth_subscriptions"`
+	// OrderUpdates: the broker acknowledged the order-update subscription (conn_updates.go).
+	OrderUpdates bool `json:"order_updates_subscribed,omitempty"`
 }
 
 // Conn is one account's broker websocket: it connects and logs in (c/ck in
@@ -71,6 +73,11 @@ type Conn struct {
 	ws    *websocket.Conn
 	st    Status
 	kick  chan struct{} // wake the run loop (re-login)
+
+	// Updates takes order-update and alert frames (conn_updates.go); nil drops them.
+	Updates   func(frame []byte)
+	orders    bool // the order-update subscription is wanted
+	ordersAck bool
 }
 
 // NewConn makes a socket; call Run to start it.
@@ -85,6 +92,7 @@ func (c *Conn) Status() Status {
 	defer c.mu.Unlock()
 	s := c.st
 	s.Touchline, s.Depth = len(c.touch), len(c.depth)
+	s.OrderUpdates = c.ordersAck
 	return s
 }
 
@@ -203,6 +211,7 @@ func (c *Conn) Run(ctx context.Context) {
 		c.mu.Lock()
 		c.ws = nil
 		c.st.Connected = false
+		c.ordersAck = false
 		if err != nil && ctx.Err() == nil {
 			c.st.LastError = err.Error()
 		}
@@ -272,6 +281,9 @@ func (c *Conn) session(ctx context.Context) error {
 	if err := c.sendKeys(ctx, ws, "d", depth); err != nil {
 		return err
 	}
+	if err := c.resubscribeOrders(ctx, ws, a); err != nil {
+		return err
+	}
 	rctx, rcancel := context.WithCancel(ctx)
 	defer rcancel()
 	go c.pinger(rctx, ws)
@@ -281,8 +293,9 @@ func (c *Conn) session(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if m.Decode(data) != nil {
-			continue // a garbled frame is dropped, the socket stays up
+		if err := m.Decode(data); err != nil || isUpdateFrame(m.T) {
+			c.takeUpdate(m.T, data) // a garbled tick is dropped, the socket stays up
+			continue
 		}
 		c.Store.Merge(&m)
 	}
@@ -297,7 +310,8 @@ func (c *Conn) awaitAck(ctx context.Context, ws *websocket.Conn) error {
 		if err != nil {
 			return err
 		}
-		if m.Decode(data) != nil {
+		if err := m.Decode(data); err != nil || isUpdateFrame(m.T) {
+			c.takeUpdate(m.T, data)
 			continue
 		}
 		switch m.T {

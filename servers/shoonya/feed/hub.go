@@ -20,8 +20,10 @@ type Hub struct {
 	notify  *Notifier
 	clock   *CoarseClock
 
-	mu    sync.Mutex
-	conns map[string]*Conn
+	mu      sync.Mutex
+	conns   map[string]*Conn
+	updates *UpdateLog       // order updates and alert firings (hub_updates.go)
+	now     func() time.Time // stamps updates
 }
 
 // NewHub makes a hub; sockets live as long as ctx.
@@ -42,6 +44,7 @@ func (h *Hub) Conn(user string) *Conn {
 			st.OnUpdate = func(key string) { h.notify.Updated(user, key) }
 		}
 		c = NewConn(h.opt, func() (*noren.Auth, bool) { return h.authFor(user) }, st)
+		c.Updates = func(frame []byte) { h.takeUpdate(user, frame) }
 		h.conns[user] = c
 		go c.Run(h.ctx)
 	}

@@ -55,19 +55,26 @@ func Register(r *serve.Registry, hub *Hub, n *Notifier) {
 			}
 			return jsonContents(req.Params.URI, t)
 		})
-	n.send = r.WatchResources(serve.Watch{Check: checkWatchable, Subscribe: n.Subscribe, Unsubscribe: n.Unsubscribe, Forget: n.Forget})
+	registerUpdates(r, hub)
+	subscribe := func(key, user, uri string) {
+		n.Subscribe(key, user, uri)
+		if uri == OrdersURI { // watching order updates starts them
+			_ = hub.WatchOrders(context.WithoutCancel(hub.ctx), user)
+		}
+	}
+	n.send = r.WatchResources(serve.Watch{Check: checkWatchable, Subscribe: subscribe, Unsubscribe: n.Unsubscribe, Forget: n.Forget})
 }
 
 // checkWatchable accepts the feed's URIs: the all-instruments snapshot and
 // one instrument's (it may be subscribed later, or on another replica).
 func checkWatchable(uri string) error {
-	if uri == AllURI {
+	if uri == AllURI || uri == OrdersURI {
 		return nil
 	}
 	if _, _, ok := parseInstrumentURI(uri); ok {
 		return nil
 	}
-	return fmt.Errorf("no such resource: watch %s (every subscribed instrument) or %s, e.g. shoonya://feed/NSE/22", AllURI, TemplateURI)
+	return fmt.Errorf("no such resource: watch %s (every subscribed instrument), %s, e.g. shoonya://feed/NSE/22, or %s", AllURI, TemplateURI, OrdersURI)
 }
 
 func parseInstrumentURI(uri string) (exch, token string, ok bool) {

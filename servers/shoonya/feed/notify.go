@@ -132,7 +132,7 @@ func (n *Notifier) UpdatedURI(user, uri string) {
 		}
 	}
 	for s, u := range n.subs[AllURI] {
-		if u == user {
+		if u == user && strings.HasPrefix(uri, instrumentPf) {
 			n.dirty[sub{s, AllURI}] = struct{}{}
 			marked = true
 		}

@@ -114,7 +114,7 @@ func invoke(ctx context.Context, c *Client, a *Auth, call string, args json.RawM
 	case "EODChartData":
 		return c.EODChartData(ctx, a, x.Sym, x.From, x.To)
 	}
-	return nil, fmt.Errorf("unknown call %q", call)
+	return dayInvoke(ctx, c, a, call, args)
 }
 
 // formBody is a sent Noren body, jData=<JSON>[&jKey=<token>], as the JSON

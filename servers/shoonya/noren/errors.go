@@ -59,6 +59,8 @@ var emsgRules = []emsgRule{
 	{"invalid_ip", envelope.PermissionDenied, "Shoonya refused this machine's IP address; register the static IP on the Shoonya API page and regenerate the API key", nil},
 	{"invalid user", envelope.Unauthenticated, "Shoonya does not know this user id; check SHOONYA_USER_ID", nil},
 	{"order not found", envelope.NotFound, "Shoonya has no open order with this order number; check get_order_book", nil},
+	// assumed: the alert routes' text for an unknown al_id (no public sample).
+	{"alert not found", envelope.NotFound, "Shoonya has no pending alert with this id (fired, cancelled or never set); list_price_alerts shows the pending ones", nil},
 	{"server timeout", envelope.UpstreamUnavailable, "Shoonya timed out; try again shortly", ErrServerTimeout},
 	{"too many requests", envelope.RateLimited, "Shoonya's rate limit (20 requests/s, 200/min) was hit; wait and try again", nil},
 	{"trigger price", envelope.InvalidArgument, "Shoonya rejected the trigger price; send trigger_price only for SL and SL-M orders", nil},

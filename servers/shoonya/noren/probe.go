@@ -31,7 +31,8 @@ const probeUpstream = "Shoonya"
 // Probes are one read per read route of Routes, in this order: the limits
 // and the four books; a search (NSE, RELIANCE) whose first scrip the quote,
 // the intraday and the daily candles read; a search (NFO, NIFTY) whose
-// first option contract the option chain reads. Each is sent with s's
+// first option contract the option chain reads; then the margin and
+// order-history reads (dayProbes). Each is sent with s's
 // session, which a login probe before them may set; skip, when not "",
 // is why none is sent (no session may be used).
 func (c *Client) Probes(s *ProbeSession, now time.Time, skip string) []drift.Probe {
@@ -76,7 +77,7 @@ func (c *Client) Probes(s *ProbeSession, now time.Time, skip string) []drift.Pro
 			return build(a, sc), err
 		}
 	}
-	return []drift.Probe{
+	return append([]drift.Probe{
 		read("Limits", nil, own(func(a *Auth) map[string]any { return map[string]any{"uid": a.UID, "actid": a.ActID} })),
 		read("OrderBook", nil, own(func(a *Auth) map[string]any { return map[string]any{"ordersource": "API", "uid": a.UID} })),
 		read("TradeBook", nil, own(func(a *Auth) map[string]any {
@@ -84,6 +85,7 @@ func (c *Client) Probes(s *ProbeSession, now time.Time, skip string) []drift.Pro
 		})),
 		read("PositionBook", nil, own(func(a *Auth) map[string]any { return map[string]any{"uid": a.UID, "actid": a.ActID} })),
 		read("Holdings", nil, own(func(a *Auth) map[string]any { return map[string]any{"uid": a.UID, "actid": a.ActID, "prd": "C"} })),
+		read("GetPendingAlert", nil, own(func(a *Auth) map[string]any { return map[string]any{"uid": a.UID} })),
 		read("SearchScrip", nil, own(func(a *Auth) map[string]any {
 			return map[string]any{"uid": a.UID, "exch": "NSE", "stext": QuoteSymbol("RELIANCE")}
 		})),
@@ -100,10 +102,74 @@ func (c *Client) Probes(s *ProbeSession, now time.Time, skip string) []drift.Pro
 		read("SearchScrip", nil, own(func(a *Auth) map[string]any {
 			return map[string]any{"uid": a.UID, "exch": "NFO", "stext": QuoteSymbol("NIFTY")}
 		})),
+		read("GetPendingGTTOrder", nil, own(func(a *Auth) map[string]any { return map[string]any{"uid": a.UID} })),
 		read("GetOptionChain", []string{"SearchScrip"}, func(a *Auth, earlier map[string][]byte) (map[string]any, error) {
 			sc, err := scrip(earlier, true)
 			return map[string]any{"uid": a.UID, "exch": sc.Exch, "tsym": QuoteSymbol(sc.TSym),
 				"strprc": formatFloat(float64(sc.Strike)), "cnt": "2"}, err
+		}),
+	}, c.dayProbes(read, now)...)
+}
+
+// dayProbes are the trader's-day reads: the margin of one share of the
+// quoted scrip (one leg at its last price; a basket of the same leg twice),
+// Noren's Greeks of a made-up option, the market-watch names and the first watch, and the history of the first
+// order in the book (an empty book asks for order 0: Noren's no-data
+// answer, its error shape).
+func (c *Client) dayProbes(read func(string, []string, func(*Auth, map[string][]byte) (map[string]any, error)) drift.Probe, now time.Time) []drift.Probe {
+	leg := func(earlier map[string][]byte) (map[string]any, error) {
+		var q Quote
+		if err := json.Unmarshal(earlier["GetQuotes"], &q); err != nil || q.TSym == "" {
+			return nil, errors.New("the quote before it gave no scrip to price")
+		}
+		px := float64(q.LP)
+		if px <= 0 {
+			px = float64(q.Close)
+		}
+		return MarginLeg{Exch: q.Exch, TSym: q.TSym, Qty: 1, Price: px, Product: "C", TranType: "B", PriceType: "LMT", Decimals: int(q.PP)}.fields(), nil
+	}
+	return []drift.Probe{
+		read("GetOrderMargin", []string{"GetQuotes"}, func(a *Auth, earlier map[string][]byte) (map[string]any, error) {
+			j, err := leg(earlier)
+			if err == nil {
+				j["uid"], j["actid"] = a.UID, a.ActID
+			}
+			return j, err
+		}),
+		read("GetBasketMargin", []string{"GetQuotes"}, func(a *Auth, earlier map[string][]byte) (map[string]any, error) {
+			j, err := leg(earlier)
+			if err != nil {
+				return nil, err
+			}
+			second, _ := leg(earlier)
+			j["uid"], j["actid"], j["basketlists"] = a.UID, a.ActID, []map[string]any{second}
+			return j, nil
+		}),
+		read("GetOptionGreek", nil, func(a *Auth, _ map[string][]byte) (map[string]any, error) {
+			// A call 30 days out at the money: the route only computes.
+			exd := strings.ToUpper(now.AddDate(0, 0, 30).Format("02-Jan-2006"))
+			return map[string]any{"source": "API", "actid": a.ActID, "exd": exd, "strprc": "100", "sptprc": "100",
+				"int_rate": "7", "volatility": "20", "optt": "CE"}, nil
+		}),
+		read("MWList", nil, func(a *Auth, _ map[string][]byte) (map[string]any, error) {
+			return map[string]any{"ordersource": "API", "uid": a.UID}, nil
+		}),
+		read("MarketWatch", []string{"MWList"}, func(a *Auth, earlier map[string][]byte) (map[string]any, error) {
+			var res struct {
+				Values []string `json:"values"`
+			}
+			if json.Unmarshal(earlier["MWList"], &res) != nil || len(res.Values) == 0 {
+				return nil, errors.New("the market-watch list before it named no watch")
+			}
+			return map[string]any{"ordersource": "API", "uid": a.UID, "wlname": res.Values[0]}, nil
+		}),
+		read("SingleOrdHist", []string{"OrderBook"}, func(a *Auth, earlier map[string][]byte) (map[string]any, error) {
+			no := "0"
+			var book []Order
+			if json.Unmarshal(earlier["OrderBook"], &book) == nil && len(book) > 0 && book[0].OrderNo != "" {
+				no = book[0].OrderNo
+			}
+			return map[string]any{"ordersource": "API", "uid": a.UID, "norenordno": no}, nil
 		}),
 	}
 }

@@ -8,7 +8,7 @@ type RouteKind int
 const (
 	// Reads only reads (books, limits, quotes, charts).
 	Reads RouteKind = iota + 1
-	// Writes places, modifies or cancels an order.
+	// Writes places, modifies or cancels an order, or edits a market watch.
 	Writes
 	// LogsIn creates a session; a new login may end the sessions other
 	// clients of the same user hold (assumed for Noren, see the README).
@@ -34,4 +34,27 @@ var Routes = map[string]RouteKind{
 	"GetOptionChain": Reads,
 	"TPSeries":       Reads,
 	"EODChartData":   Reads,
+	// The confirmed writes beside orders (exit_order, convert_position).
+	"ExitSNOOrder":      Writes,
+	"ProductConversion": Writes,
+	// GTT (gtt.go).
+	"PlaceGTTOrder":      Writes,
+	"CancelGTTOrder":     Writes,
+	"GetPendingGTTOrder": Reads,
+	// The trader's day: margins, one order's history, watchlists, Greeks.
+	"GetOrderMargin":  Reads,
+	"GetBasketMargin": Reads,
+	"SingleOrdHist":   Reads,
+	"GetOptionGreek":  Reads,
+	"MWList":          Reads,
+	"MarketWatch":     Reads,
+	// Watchlist edits change no order but do change the account: sent once,
+	// never probed.
+	"AddMultiScripsToMW":  Writes,
+	"DeleteMultiMWScrips": Writes,
+	// Price alerts (alerts.go): they move no money, but change the account.
+	"SetAlert":        Writes,
+	"ModifyAlert":     Writes,
+	"CancelAlert":     Writes,
+	"GetPendingAlert": Reads,
 }

@@ -33,6 +33,24 @@ var Shapes = []drift.Shape{
 		drift.Opt("values[].optt", drift.String).OneOf("CE", "PE", "XX")),
 	norenShape("TPSeries", drift.Req("", drift.Array), drift.Req("[].time", drift.String), drift.Req("[].intc", num...)),
 	norenShape("EODChartData", drift.Req("", drift.Array)),
+	norenShape("GetPendingGTTOrder", drift.Req("", drift.Array), drift.Req("[].al_id", drift.String)), // gtt.go: fields assumed
+	norenShape("PlaceGTTOrder", drift.Req("Al_id", drift.String)),
+	// The trader's day (margin.go, history.go).
+	norenShape("GetOrderMargin", drift.Req("cash", num...), drift.Opt("ordermargin", num...), drift.Opt("marginused", num...)),
+	norenShape("GetBasketMargin", drift.Opt("marginused", num...), drift.Opt("marginusedtrade", num...)),
+	norenShape("SingleOrdHist", drift.Req("", drift.Array), drift.Req("[].norenordno", drift.String), drift.Req("[].status", drift.String),
+		drift.Opt("[].rpt", drift.String)),
+	norenShape("GetOptionGreek", drift.Opt("cal_delta", num...), drift.Opt("put_delta", num...), drift.Opt("cal_vego", num...)),
+	norenShape("MWList", drift.Req("values", drift.Array)),
+	norenShape("MarketWatch", drift.Req("values", drift.Array), drift.Req("values[].tsym", drift.String), drift.Req("values[].token", drift.String)),
+	norenShape("AddMultiScripsToMW", drift.Req("stat", drift.String)),
+	norenShape("DeleteMultiMWScrips", drift.Req("stat", drift.String)),
+	// Alerts (alerts.go; assumed shapes, no public sample): the probe reads
+	// GetPendingAlert, so a live answer that differs shows as drift.
+	norenShape("SetAlert", drift.Req("al_id", drift.String)),
+	norenShape("ModifyAlert", drift.Opt("al_id", drift.String)),
+	norenShape("CancelAlert", drift.Opt("al_id", drift.String)),
+	norenShape("GetPendingAlert", drift.Req("", drift.Array), drift.Req("[].al_id", drift.String), drift.Opt("[].ai_t", drift.String), drift.Opt("[].d", num...)),
 }
 
 var num = []string{drift.String, drift.Number}

@@ -51,6 +51,8 @@ type Deps struct {
 	Tickets  *confirm.Tickets
 	Page     *confirm.Page
 	PageAddr string
+	pageMu   sync.Mutex
+	pageRuns map[string]func(context.Context, confirm.Ticket) (string, error) // per tool
 	// Guard is the account guards and the trading mode; nil: defaults in memory.
 	Guard     *guard.Guard
 	guardOnce sync.Once
@@ -89,7 +91,16 @@ func All(d *Deps) []toolkit.Tool {
 		paperTool(d, limitsTool(d), paperLimits(d)),
 		searchScripTool(d), quotesTool(d), optionChainTool(d), timePriceSeriesTool(d),
 		subscribeTool(d), unsubscribeTool(d),
+		exitOrderTool(d), convertPositionTool(d), // confirmed writes (exit.go, convert.go)
+		placeBasketTool(d),                                // basket.go
+		placeGTTTool(d), getGTTsTool(d), cancelGTTTool(d), // gtt.go
+		orderMarginTool(d), basketMarginTool(d),
+		paperTool(d, orderHistoryTool(d), paperHistory(d)),
+		quotesBatchTool(d),
+		watchlistsTool(d), editWatchlistTool(d),
+		optionGreeksTool(d),
 	}
+	all = append(all, alertTools(d)...)
 	for i, t := range all {
 		all[i] = normalisedArguments(markedPaper(d, t))
 	}

@@ -53,6 +53,13 @@ func toolCases() []toolCase {
 		readCase("get_option_chain", "GetOptionChain", map[string]any{"exchange": "NFO", "trading_symbol": "NIFTY", "strike_price": 25000, "strike_count": 1}),
 		readCase("get_time_price_series", "TPSeries", map[string]any{"exchange": "NSE", "token": "1594", "interval": "5",
 			"from": fake.LastSession(clock.MustFromEnv().Now()).Format("2006-01-02")}),
+		readCase("get_order_margin", "GetOrderMargin", marginArgs),
+		readCase("get_basket_margin", "GetBasketMargin", basketArgs),
+		readCase("get_watchlists", "MWList", map[string]any{}),
+		readCase("get_watchlists", "MarketWatch", map[string]any{"name": "1"}),
+		{tool: "get_option_greeks", route: "GetQuotes", args: func(e *env) map[string]any { return map[string]any{"exchange": "NFO", "trading_symbol": e.nearCall()} }},
+		readCase("get_quotes_batch", "GetQuotes", map[string]any{"instruments": []any{"NSE|1594", "NSE|2885"}}),
+		{tool: "get_order_history", route: "SingleOrdHist", args: func(e *env) map[string]any { return map[string]any{"order_id": e.openOrder()} }},
 		{tool: "modify_order", route: "ModifyOrder", write: true, args: func(e *env) map[string]any {
 			return map[string]any{"order_id": e.openOrder(), "exchange": "NSE", "trading_symbol": "INFY-EQ", "quantity": 2, "order_type": "LIMIT", "price": 1400}
 		}},
@@ -63,6 +70,19 @@ func toolCases() []toolCase {
 }
 
 var orderSeq, searchSeq int
+
+// nearCall is a NIFTY call the fake lists (its symbols follow the clock).
+func (e *env) nearCall() string {
+	e.t.Helper()
+	c := servetest.Decode[tools.ChainOut](e.t, e.call("get_option_chain", map[string]any{"exchange": "NFO", "trading_symbol": "NIFTY", "strike_price": 25000, "strike_count": 1}))
+	for _, r := range c.Rows {
+		if r.Call != nil {
+			return r.Call.TradingSymbol
+		}
+	}
+	e.t.Fatalf("no call in %+v", c)
+	return ""
+}
 
 // openOrder places an open LIMIT order (below the market) without faults.
 func (e *env) openOrder() string {

@@ -31,7 +31,7 @@ func TestFaultTable(t *testing.T) {
 	}
 	day := fake.LastSession(clock.MustFromEnv().Now()).Format("2006-01-02")
 	seq := 0
-	lists := []string{"get_order_book", "get_trade_book", "get_positions", "get_holdings", "search_scrip", "get_time_price_series"}
+	lists := []string{"get_order_book", "get_trade_book", "get_positions", "get_holdings", "search_scrip", "get_time_price_series", "get_gtts", "get_watchlists", "list_price_alerts"}
 	nothing := func(status int) servetest.Refusal {
 		return servetest.Refusal{Name: fmt.Sprintf("%d no data", status), Status: status, ContentType: "application/json",
 			Body: `{"stat":"Not_Ok","emsg":"Error Occurred : 5 \"no data\""}`, Source: "ShoonyaApi-py README, PositionBook/GetQuotes failure samples",
@@ -60,6 +60,22 @@ func TestFaultTable(t *testing.T) {
 			{Tool: "get_quotes", Single: true, Args: map[string]any{"exchange": "NSE", "token": "1594"}},
 			{Tool: "get_option_chain", Single: true, Args: map[string]any{"exchange": "NFO", "trading_symbol": "NIFTY", "strike_price": 25000, "strike_count": 1}},
 			{Tool: "get_time_price_series", Args: map[string]any{"exchange": "NSE", "token": "1594", "interval": "5", "from": day}},
+			{Tool: "get_gtts"},
+			// The trader's day.
+			{Tool: "get_order_margin", Single: true, Args: marginArgs},
+			{Tool: "get_basket_margin", Args: basketArgs},
+			{Tool: "get_order_history", Prepare: func(t testing.TB, c *servetest.Conn) map[string]any {
+				out := servetest.Decode[tools.PlaceOut](t, c.Call(t, "place_order", map[string]any{"exchange": "NSE", "trading_symbol": "INFY-EQ",
+					"side": "BUY", "quantity": 1, "order_type": "LIMIT", "price": 1400, "idempotency_key": "faulttable-hist"}))
+				return map[string]any{"order_id": out.OrderID}
+			}},
+			{Tool: "get_quotes_batch", Args: map[string]any{"instruments": []any{"NSE|1594", "NSE|2885"}}},
+			{Tool: "get_watchlists", Args: map[string]any{"name": "1"}},
+			{Tool: "get_option_greeks", Single: true, Prepare: func(t testing.TB, c *servetest.Conn) map[string]any {
+				ch := servetest.Decode[tools.ChainOut](t, c.Call(t, "get_option_chain", map[string]any{"exchange": "NFO", "trading_symbol": "NIFTY", "strike_price": 25000, "strike_count": 1}))
+				return map[string]any{"exchange": "NFO", "trading_symbol": ch.Rows[0].Call.TradingSymbol}
+			}},
+			{Tool: "list_price_alerts"},
 		},
 		Refusals: []servetest.Refusal{
 			{Name: "invalid input", Status: 200, ContentType: "application/json",

@@ -36,7 +36,9 @@ func niftyFuture(t *testing.T, e *env) (tools.Instrument, float64) {
 // nearest valid quantities, and nothing reaches the broker (which would
 // reject it: "Quantity should be multiple of lot size").
 func TestLotSizeCheckedBeforeSending(t *testing.T) {
-	e := newEnv(t, noren.OAuth, envOpt{extra: noValueLimit})
+	rich := fake.DemoAccount()
+	rich.Cash = 10_000_000 // two NIFTY lots carried overnight need more than the demo's cash (the margin check)
+	e := newEnv(t, noren.OAuth, envOpt{extra: noValueLimit, account: &rich})
 	e.connect()
 	fut, lp := niftyFuture(t, e)
 	if fut.LotSize != 75 {

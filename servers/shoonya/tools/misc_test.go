@@ -25,8 +25,8 @@ import (
 func TestToolSchemasAndLint(t *testing.T) {
 	e := newEnv(t, noren.OAuth, envOpt{})
 	ts := e.conn.Built.Registry.Tools()
-	if len(ts) != 15 {
-		t.Fatalf("want 15 tools, got %d", len(ts))
+	if len(ts) != 32 {
+		t.Fatalf("want 32 tools, got %d", len(ts))
 	}
 	servetest.Lint(t, ts)
 	servetest.Snapshot(t, ts, "testdata/toolsnaps")

@@ -48,6 +48,8 @@ type PlaceOut struct {
 	// (outcome confirmation_required); nothing was sent.
 	ConfirmURL     string `json:"confirm_url,omitempty"`
 	ConfirmExpires string `json:"confirm_expires,omitempty"`
+	// Margin is the broker's margin check before sending (margingate.go).
+	Margin *MarginCheck `json:"margin,omitempty" jsonschema:"{checked, required, available, note: why not checked}" mcp:"type=object"`
 }
 
 // mapOrder validates a PlaceIn and maps it to Noren codes.
@@ -281,7 +283,7 @@ func placeOrderTool(d *Deps) toolkit.Tool {
 			"Accepted ≠ executed: get_order_book.",
 		Hints: toolkit.RemoteDestructive,
 	}, func(ctx context.Context, in PlaceIn) (PlaceOut, error) { return d.place(ctx, in, false) })
-	return withConfirmation(d, t)
+	return withConfirmation(d, t, d.placeWrite())
 }
 
 // place places in once per idempotency key, after the account guards; a
@@ -300,6 +302,7 @@ func (d *Deps) place(ctx context.Context, in PlaceIn, allowDuplicate bool) (Plac
 	orig := o
 	var converted string
 	var reserved *guard.Order
+	var margin *MarginCheck
 	res, err := do(ctx, d, func(a *noren.Auth) (orders.Placed, error) {
 		return d.Placer.Place(ctx, user(ctx), key,
 			func(ctx context.Context) ([]noren.Order, error) { return d.client().OrderBook(ctx, a) },
@@ -314,6 +317,9 @@ func (d *Deps) place(ctx context.Context, in PlaceIn, allowDuplicate bool) (Plac
 				o = orig // a repeat after a re-login starts from the caller's values
 				var err error
 				if converted, err = d.preflight(ctx, a, in, &o); err != nil || reserved != nil {
+					return err
+				}
+				if margin, err = d.marginGate(ctx, a, o); err != nil {
 					return err
 				}
 				g := guardOrder(o, key)
@@ -332,6 +338,7 @@ func (d *Deps) place(ctx context.Context, in PlaceIn, allowDuplicate bool) (Plac
 		Next: "check get_order_book for the status (accepted by the OMS is not yet executed)"}
 	if !res.Deduplicated {
 		out.OrderType, out.Price, out.Converted = orders.OrderTypeName(o.PriceType), orders.Wire(o.Price, o.Decimals), converted
+		out.Margin = margin
 	}
 	switch {
 	case res.Deduplicated:

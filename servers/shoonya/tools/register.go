@@ -179,6 +179,7 @@ func Register(ctx context.Context, r *serve.Registry) error {
 	if err := d.configureGuards(ctx, r, db); err != nil {
 		return err
 	}
+	hub.UseUpdates(&feed.UpdateLog{State: d.Tickets.State}, r.Clock.Now) // shared like the guards' state
 	log := r.Log
 	var rdb redis.Cmdable // a nil *redis.Client must stay a nil interface
 	if r.Redis != nil {

@@ -13,10 +13,12 @@ import (
 func TestTableColumns(t *testing.T) {
 	e := newEnv(t, noren.OAuth, envOpt{})
 	want := map[string][]string{
-		"search_scrip":   toolkit.Columns[tools.Instrument](),
-		"get_order_book": toolkit.Columns[tools.OrderRow](),
-		"get_trade_book": toolkit.Columns[tools.TradeRow](),
-		"get_holdings":   toolkit.Columns[tools.HoldingRow](),
+		"search_scrip":      toolkit.Columns[tools.Instrument](),
+		"get_order_book":    toolkit.Columns[tools.OrderRow](),
+		"get_trade_book":    toolkit.Columns[tools.TradeRow](),
+		"get_holdings":      toolkit.Columns[tools.HoldingRow](),
+		"get_order_history": toolkit.Columns[tools.HistoryRow](),
+		"get_quotes_batch":  toolkit.Columns[tools.QuoteRow](),
 	}
 	for _, tl := range e.conn.Built.Registry.Tools() {
 		if cols, ok := want[tl.Name()]; ok {
