@@ -101,10 +101,10 @@ func (o *outputSchemas) compiled(name string, raw json.RawMessage) (*jsonschema.
 		return nil, err
 	}
 	c := jsonschema.NewCompiler()
-	if err := c.AddResource("output.json", doc); err != nil {
+	if err := c.AddResource("urn:mcpfleet:output.json", doc); err != nil {
 		return nil, err
 	}
-	s, err := c.Compile("output.json")
+	s, err := c.Compile("urn:mcpfleet:output.json")
 	if err != nil {
 		return nil, err
 	}

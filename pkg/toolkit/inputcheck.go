@@ -46,12 +46,16 @@ func (c *inputCheck) compile() {
 			sort.Strings(c.props)
 		}
 	}
+	// An absolute name: a relative one is resolved against the working
+	// directory, and a process whose directory was removed would refuse
+	// every call.
+	const name = "urn:mcpfleet:input.json"
 	comp := jsonschema.NewCompiler()
-	if err := comp.AddResource("input.json", doc); err != nil {
+	if err := comp.AddResource(name, doc); err != nil {
 		c.err = err
 		return
 	}
-	c.sch, c.err = comp.Compile("input.json")
+	c.sch, c.err = comp.Compile(name)
 }
 
 // FieldError is one failed argument: the field's dotted path ("" for the whole
