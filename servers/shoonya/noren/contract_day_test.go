@@ -12,7 +12,7 @@ import (
 
 // dayContract is the recorded pairs of the trader's-day routes (margins,
 // one order's history, watchlists, Greeks), replayed as contract is.
-var dayContract = servetest.Contract{File: "testdata/contract/day.json", MinCases: 4, DecodeBody: formBody, Call: contract.Call}
+var dayContract = servetest.Contract{File: "testdata/contract/day.json", MinCases: 4, DecodeBody: formBody, Shapes: Shapes, Call: contract.Call}
 
 func TestDayContract(t *testing.T) {
 	dayContract.Run(t)
