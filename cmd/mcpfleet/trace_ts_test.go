@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,28 +15,6 @@ import (
 
 	"github.com/mcpfleet/mcpfleet/pkg/telemetry/telemetrytest"
 )
-
-var (
-	ktrdrOnce sync.Once
-	ktrdrBins string
-	ktrdrErr  error
-)
-
-// buildKtrdr builds only ktrdr and its fake, once per test binary, as
-// buildFleet does for all fourteen (the trace test needs two).
-func buildKtrdr(t *testing.T) string {
-	t.Helper()
-	ktrdrOnce.Do(func() {
-		if ktrdrBins, ktrdrErr = os.MkdirTemp("", "mcpfleet-trace-bin"); ktrdrErr != nil {
-			return
-		}
-		ktrdrErr = goBuild(repoRoot(t), ktrdrBins, map[string]string{"ktrdr": "./servers/ktrdr", "fake-ktrdr": "./servers/ktrdr/cmd/fake-ktrdr"})
-	})
-	if ktrdrErr != nil {
-		t.Fatal(ktrdrErr)
-	}
-	return ktrdrBins
-}
 
 // The canary argument: an operation id only the tool call carries.
 const traceCanaryOp = "op_canaryARG7f3a9c"
@@ -55,7 +32,7 @@ func TestTypeScriptTraceContinues(t *testing.T) {
 		t.Skip("e2e")
 	}
 	node, dir := tsClient(t)
-	bins := buildKtrdr(t)
+	bins := buildFleet(t)
 	script := filepath.Join(repoRoot(t), "cmd/mcpfleet/testdata/interop/trace.mjs")
 	cases := []struct {
 		sdk, era, transport, carrier string
