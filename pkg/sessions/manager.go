@@ -206,7 +206,9 @@ func (ids sessionIDs) Terminate(id string) (bool, error) {
 	m.mu.Lock()
 	delete(m.local, id)
 	m.mu.Unlock()
-	m.streams.end(id)
+	// The streams end after the store forgets the id: a client that sees its
+	// stream close and sends again must be answered 404, not served.
+	defer m.streams.end(id)
 	if m.shared && !ids.request {
 		return false, nil
 	}

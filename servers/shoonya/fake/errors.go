@@ -29,7 +29,7 @@ const (
 	EmsgUnknownUser   = "Invalid Input : Invalid User Id"
 	EmsgRateLimited   = "Too Many Requests"
 	RejInsufficient   = "Insufficient funds"                      // OrderBook rejreason sample
-	RejLotSize        = "Quantity should be multiple of lot size" // the broker's rejreason as a user met it on an NFO order of 10 for a lot of 75; also the text Noren's web clients show for a quantity that is not a multiple of ls
+	RejLotSize        = "Quantity should be multiple of lot size" // the broker's rejreason as a user met it on an NFO order of 10 for a lot of 75 (NIFTY's lot before 2025-12-30); also the text Noren's web clients show for a quantity that is not a multiple of ls
 	RejTickSize       = "Price should be multiple of tick size"
 	RejMarketBlocked  = "Market orders are not allowed for API"
 	RejCircuit        = "Price is outside the circuit limits"

@@ -133,9 +133,13 @@ func DefaultInstruments(now time.Time) []Instrument {
 		weekly[0] = weekly[0].AddDate(0, 0, 7)
 	}
 	weekly = append(weekly, weekly[0].AddDate(0, 0, 7))
+	// Lots as NSE has them for every contract since the 2025-12-30 expiry:
+	// NIFTY 75 → 65, BANKNIFTY 35 → 30 (NSE circular of 2025-10-28 on the
+	// periodic lot-size review, as reported by NDTV Profit and Ventura
+	// Securities' notice of the revised market lots).
 	unds := []underlying{
-		{"NIFTY", "NSE|26000", 25012.40, 50, 75, weekly},
-		{"BANKNIFTY", "NSE|26009", 56021.85, 100, 35, monthlyExpiries(now, 2)},
+		{"NIFTY", "NSE|26000", 25012.40, 50, 65, weekly},
+		{"BANKNIFTY", "NSE|26009", 56021.85, 100, 30, monthlyExpiries(now, 2)},
 	}
 	for _, u := range unds {
 		fut := monthlyExpiries(now, 1)[0]
@@ -230,7 +234,10 @@ func (c *catalog) bySymbol(exch, tsym string) *Instrument {
 	return c.byTSym[exch+"|"+strings.ToUpper(tsym)]
 }
 
-// search matches every word of stext against the trading symbol (case-insensitive).
+// search matches every word of stext against the trading symbol or the
+// contract name (case-insensitive), so the several-word searches the
+// ShoonyaApi-py README shows ('BANKNIFTY 30DEC CE': a date and an option
+// side that only the name spells out) find the contracts they name.
 func (c *catalog) search(exch, stext string) []*Instrument {
 	words := strings.Fields(strings.ToUpper(stext))
 	var out []*Instrument
@@ -238,7 +245,7 @@ func (c *catalog) search(exch, stext string) []*Instrument {
 		if in.Exch != exch || len(words) == 0 {
 			continue
 		}
-		ts, ok := strings.ToUpper(in.TSym), true
+		ts, ok := strings.ToUpper(in.TSym+" "+in.CName), true
 		for _, w := range words {
 			if !strings.Contains(ts, w) {
 				ok = false

@@ -37,6 +37,28 @@ func TestSearchAndQuotes(t *testing.T) {
 		t.Fatalf("option search: %v", m)
 	}
 
+	// The README's phrasing: symbol, day and month, option side as the
+	// contract name spells it ('BANKNIFTY 30DEC CE').
+	var bank *Instrument
+	for _, in := range s.cat.all {
+		if in.Symbol == "BANKNIFTY" && in.OptType == "CE" {
+			bank = in
+			break
+		}
+	}
+	day := expiryCode(bank.Expiry)[:5]
+	m = obj(t, api(t, u, tok, "SearchScrip", map[string]any{"exch": "NFO", "stext": "BANKNIFTY " + day + " CE"}))
+	vals, _ := m["values"].([]any)
+	if m["stat"] != "Ok" || len(vals) == 0 {
+		t.Fatalf("search BANKNIFTY %s CE: %v", day, m)
+	}
+	for _, v := range vals {
+		in := s.cat.bySymbol("NFO", v.(map[string]any)["tsym"].(string))
+		if in == nil || in.Symbol != "BANKNIFTY" || in.OptType != "CE" || expiryCode(in.Expiry)[:5] != day {
+			t.Fatalf("search BANKNIFTY %s CE found %v", day, v)
+		}
+	}
+
 	q := obj(t, api(t, u, tok, "GetQuotes", map[string]any{"exch": "NSE", "token": "2885"}))
 	for _, k := range []string{"lp", "o", "h", "l", "c", "v", "bp1", "sp5", "bq1", "sq5", "uc", "lc", "isin", "cname", "ltt"} {
 		if _, ok := q[k].(string); !ok {
@@ -84,7 +106,7 @@ func TestOptionChain(t *testing.T) {
 			case "PE":
 				pe++
 			}
-			if !strings.HasPrefix(leg["tsym"].(string), "NIFTY") || leg["token"] == "" || leg["ls"] != "75" {
+			if !strings.HasPrefix(leg["tsym"].(string), "NIFTY") || leg["token"] == "" || leg["ls"] != "65" {
 				t.Fatalf("leg %v", leg)
 			}
 		}

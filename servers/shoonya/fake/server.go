@@ -171,10 +171,10 @@ var routes = map[string]route{
 	"MarketWatch":         {true, (*Server).marketWatch},
 	"AddMultiScripsToMW":  {true, (*Server).addMultiScripsToMW},
 	"DeleteMultiMWScrips": {true, (*Server).deleteMultiMWScrips},
-	"SetAlert":        {true, (*Server).setAlert},
-	"ModifyAlert":     {true, (*Server).modifyAlert},
-	"CancelAlert":     {true, (*Server).cancelAlert},
-	"GetPendingAlert": {true, (*Server).pendingAlerts},
+	"SetAlert":            {true, (*Server).setAlert},
+	"ModifyAlert":         {true, (*Server).modifyAlert},
+	"CancelAlert":         {true, (*Server).cancelAlert},
+	"GetPendingAlert":     {true, (*Server).pendingAlerts},
 }
 
 // Routes lists the REST route names the fake serves.

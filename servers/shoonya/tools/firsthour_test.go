@@ -19,7 +19,7 @@ import (
 // noValueLimit lifts the default ₹5 lakh order-value limit for F&O orders.
 var noValueLimit = map[string]string{"SHOONYA_MAX_ORDER_VALUE": "0"}
 
-// niftyFuture is the fake's NIFTY future (lot 75) and its last price.
+// niftyFuture is the fake's NIFTY future (lot 65) and its last price.
 func niftyFuture(t *testing.T, e *env) (tools.Instrument, float64) {
 	t.Helper()
 	for _, in := range servetest.Decode[tools.SearchOut](t, e.call("search_scrip", map[string]any{"exchange": "NFO", "search_text": "NIFTY"})).List() {
@@ -32,7 +32,7 @@ func niftyFuture(t *testing.T, e *env) (tools.Instrument, float64) {
 	return tools.Instrument{}, 0
 }
 
-// An NFO order of 10 for a lot of 75 is refused with the lot size and the
+// An NFO order of 10 for a lot of 65 is refused with the lot size and the
 // nearest valid quantities, and nothing reaches the broker (which would
 // reject it: "Quantity should be multiple of lot size").
 func TestLotSizeCheckedBeforeSending(t *testing.T) {
@@ -41,7 +41,7 @@ func TestLotSizeCheckedBeforeSending(t *testing.T) {
 	e := newEnv(t, noren.OAuth, envOpt{extra: noValueLimit, account: &rich})
 	e.connect()
 	fut, lp := niftyFuture(t, e)
-	if fut.LotSize != 75 {
+	if fut.LotSize != 65 {
 		t.Fatalf("lot %v", fut.LotSize)
 	}
 	order := func(qty int) map[string]any {
@@ -51,10 +51,10 @@ func TestLotSizeCheckedBeforeSending(t *testing.T) {
 	for _, c := range []struct {
 		qty   int
 		valid []any
-	}{{10, []any{75.0}}, {100, []any{75.0, 150.0}}} {
+	}{{10, []any{65.0}}, {100, []any{65.0, 130.0}}} {
 		b := servetest.ErrorBody(t, e.call("place_order", order(c.qty)))
-		if b.Code != envelope.InvalidArgument || b.Details["field"] != "quantity" || b.Details["lot_size"] != 75.0 ||
-			!strings.Contains(b.Message, "lot size 75") || len(b.Details["valid_quantities"].([]any)) != len(c.valid) {
+		if b.Code != envelope.InvalidArgument || b.Details["field"] != "quantity" || b.Details["lot_size"] != 65.0 ||
+			!strings.Contains(b.Message, "lot size 65") || len(b.Details["valid_quantities"].([]any)) != len(c.valid) {
 			t.Fatalf("%d: %+v", c.qty, b)
 		}
 		for i, v := range c.valid {
@@ -66,7 +66,7 @@ func TestLotSizeCheckedBeforeSending(t *testing.T) {
 	if n := len(e.fake.Ledger()); n != 0 {
 		t.Fatalf("%d orders reached the broker", n)
 	}
-	if p := servetest.Decode[tools.PlaceOut](t, e.call("place_order", order(150))); p.Outcome != "placed" {
+	if p := servetest.Decode[tools.PlaceOut](t, e.call("place_order", order(130))); p.Outcome != "placed" {
 		t.Fatalf("%+v", p)
 	}
 }
@@ -78,18 +78,18 @@ func TestPartialModify(t *testing.T) {
 	e.connect()
 	fut, lp := niftyFuture(t, e)
 	placed := servetest.Decode[tools.PlaceOut](t, e.call("place_order", map[string]any{"exchange": "NFO", "trading_symbol": fut.TradingSymbol,
-		"side": "BUY", "quantity": 75, "order_type": "LIMIT", "price": lp - 50, "product": "INTRADAY"}))
+		"side": "BUY", "quantity": 65, "order_type": "LIMIT", "price": lp - 50, "product": "INTRADAY"}))
 	newPx := lp - 40
 	mod := servetest.Decode[tools.ModifyAck](t, e.call("modify_order", map[string]any{"order_id": placed.OrderID, "price": newPx}))
-	want := "LIMIT " + fut.TradingSymbol + " 75 @ " + strconv.FormatFloat(newPx, 'f', 2, 64)
+	want := "LIMIT " + fut.TradingSymbol + " 65 @ " + strconv.FormatFloat(newPx, 'f', 2, 64)
 	if mod.Status != "modify_requested" || mod.Sent != want {
 		t.Fatalf("%+v, want sent %q", mod, want)
 	}
 	ob := servetest.Decode[tools.OrderBookOut](t, e.call("get_order_book", nil)).List()
-	if len(ob) != 1 || ob[0].Price != newPx || ob[0].Quantity != 75 {
+	if len(ob) != 1 || ob[0].Price != newPx || ob[0].Quantity != 65 {
 		t.Fatalf("order book after modify: %+v", ob)
 	}
-	if b := servetest.ErrorBody(t, e.call("modify_order", map[string]any{"order_id": placed.OrderID, "quantity": 100})); b.Details["lot_size"] != 75.0 {
+	if b := servetest.ErrorBody(t, e.call("modify_order", map[string]any{"order_id": placed.OrderID, "quantity": 100})); b.Details["lot_size"] != 65.0 {
 		t.Fatalf("%+v", b)
 	}
 	if b := servetest.ErrorBody(t, e.call("modify_order", map[string]any{"order_id": "99999999", "price": newPx})); b.Code != envelope.NotFound {

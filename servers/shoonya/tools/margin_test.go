@@ -118,7 +118,7 @@ func TestBasketMargin(t *testing.T) {
 	}
 	syms := chainSymbols(t, chain)
 	leg := func(sym, side string, px float64) map[string]any {
-		return map[string]any{"exchange": "NFO", "trading_symbol": sym, "side": side, "quantity": 75, "price": px}
+		return map[string]any{"exchange": "NFO", "trading_symbol": sym, "side": side, "quantity": 65, "price": px}
 	}
 	spread := []any{leg(syms[0], "SELL", 100), leg(syms[1], "BUY", 60)}
 	cases := []struct {
@@ -134,8 +134,8 @@ func TestBasketMargin(t *testing.T) {
 		{name: "two buys are not", legs: []any{leg(syms[0], "BUY", 100), leg(syms[1], "BUY", 60)}},
 		{name: "one leg", legs: spread[:1], code: envelope.InvalidArgument, text: "legs"},
 		{name: "market leg", legs: []any{leg(syms[0], "SELL", 0), spread[1]}, code: envelope.InvalidArgument, text: "market"},
-		{name: "bad exchange", legs: []any{map[string]any{"exchange": "XXX", "trading_symbol": syms[0], "side": "BUY", "quantity": 75, "price": 5}, spread[1]}, code: envelope.InvalidArgument, text: "exchange"},
-		{name: "bad side", legs: []any{map[string]any{"exchange": "NFO", "trading_symbol": syms[0], "side": "HOLD", "quantity": 75, "price": 5}, spread[1]}, code: envelope.InvalidArgument, text: "side"},
+		{name: "bad exchange", legs: []any{map[string]any{"exchange": "XXX", "trading_symbol": syms[0], "side": "BUY", "quantity": 65, "price": 5}, spread[1]}, code: envelope.InvalidArgument, text: "exchange"},
+		{name: "bad side", legs: []any{map[string]any{"exchange": "NFO", "trading_symbol": syms[0], "side": "HOLD", "quantity": 65, "price": 5}, spread[1]}, code: envelope.InvalidArgument, text: "side"},
 		{name: "basket 429", legs: spread, fault: "GetBasketMargin", code: envelope.RateLimited},
 		{name: "single leg 429 is partial", legs: spread, fault: "GetOrderMargin", partial: true},
 	}
